@@ -1,0 +1,97 @@
+import CourtsideModel
+
+/// One game: decides its commands strictly in arrival order and remembers every command's
+/// outcome so that a retry is answered, not applied again.
+///
+/// The actor keeps the game as it will be once everything it accepted is committed, so it can
+/// decide the next command while earlier ones still wait for their commit (pipelining).
+actor GameActor {
+    private enum Outcome {
+        case accepted(CommitTicket)
+        case rejected(CourtsideError)
+    }
+
+    /// The origin the library gives the events it makes itself (time running out).
+    static let systemClientID = "courtside"
+
+    let id: GameID
+    private var game: Game
+    private var outcomes: [CommandOrigin: Outcome]
+    private let committer: GroupCommitter
+    private let clock: any TimeSource
+
+    /// A game rebuilt from the log, with the receipts of the commands that built it.
+    init(game: Game, receipts: [CommandOrigin: Receipt], committer: GroupCommitter, clock: any TimeSource) {
+        id = game.id
+        self.game = game
+        outcomes = receipts.mapValues { .accepted(CommitTicket(settled: .success($0))) }
+        self.committer = committer
+        self.clock = clock
+    }
+
+    /// A new game whose creation is queued under `ticket`.
+    init(created game: Game, by origin: CommandOrigin, ticket: CommitTicket, committer: GroupCommitter, clock: any TimeSource) {
+        id = game.id
+        self.game = game
+        outcomes = [origin: .accepted(ticket)]
+        self.committer = committer
+        self.clock = clock
+    }
+
+    /// The original result of a command this game has seen, or nil for a new command.
+    func outcome(of origin: CommandOrigin) async throws(CourtsideError) -> Receipt? {
+        switch outcomes[origin] {
+        case nil: return nil
+        case .rejected(let error): throw error
+        case .accepted(let ticket): return try await ticket.wait()
+        }
+    }
+
+    /// Applies a command once; a retry (same origin) gets the original answer.
+    func handle(_ command: GameCommand, from origin: CommandOrigin) async throws(CourtsideError) -> Receipt {
+        if let receipt = try await outcome(of: origin) { return receipt }
+        let now = clock.now()
+        var next = game
+        var events: [GameEvent] = []
+        var states: [Game] = []
+        func append(_ kind: GameEvent.Kind, _ origin: CommandOrigin) {
+            let event = GameEvent(gameID: id, version: next.version + 1, at: now, origin: origin, kind: kind)
+            next.apply(event)
+            events.append(event)
+            states.append(next)
+        }
+        // Time that ran out before this command counts first, so nothing lands after the buzzer.
+        if let expiry = next.expiry(at: now) { append(expiry, Self.expiryOrigin(id)) }
+        switch next.decide(command, at: now) {
+        case .failure(let error):
+            if !events.isEmpty {
+                _ = try committer.enqueue(events, games: states)
+                game = next
+            }
+            outcomes[origin] = .rejected(error)
+            throw error
+        case .success(let kinds):
+            for kind in kinds { append(kind, origin) }
+        }
+        let ticket = try committer.enqueue(events, games: states)
+        game = next
+        outcomes[origin] = .accepted(ticket)
+        return try await ticket.wait()
+    }
+
+    /// Commits `time_expired` if regulation time has run out by now; the library's timer calls this.
+    func expireIfDue() {
+        let now = clock.now()
+        guard let expiry = game.expiry(at: now) else { return }
+        var next = game
+        let event = GameEvent(gameID: id, version: next.version + 1, at: now, origin: Self.expiryOrigin(id), kind: expiry)
+        next.apply(event)
+        // A failure here means the library is closing or failed; the next command will retry.
+        if (try? committer.enqueue([event], games: [next])) != nil { game = next }
+    }
+
+    private static func expiryOrigin(_ game: GameID) -> CommandOrigin {
+        // Time runs out once per game, so this origin is unique.
+        CommandOrigin(clientID: systemClientID, commandID: "time-expired:\(game)")
+    }
+}

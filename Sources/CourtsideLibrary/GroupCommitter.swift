@@ -1,0 +1,190 @@
+import CourtsideModel
+import CourtsideStorage
+import Dispatch
+import Foundation
+import Logging
+import Synchronization
+
+/// The write path: numbers events, commits them in batches on a dedicated thread, then
+/// publishes them in sequence order and settles the waiting commands.
+///
+/// Commands enqueue synchronously from their game actor, which keeps each game's order, and
+/// every command that arrives while a commit is in flight joins the next one (group commit):
+/// one fsync serves them all. Disk I/O never runs on Swift's cooperative pool.
+final class GroupCommitter: Sendable {
+    private struct Entry {
+        var events: [GameEvent]
+        /// The game's state after each event, for the committed view and subscribers.
+        var games: [Game]
+        var ticket: CommitTicket
+    }
+
+    private struct Queue {
+        var nextSequence: Int64
+        var entries: [Entry] = []
+        var closing = false
+        var failure: CourtsideError?
+        var onExit: CheckedContinuation<Void, Never>?
+    }
+
+    /// What has been committed: the state every snapshot reads and every subscriber starts from.
+    private struct Committed {
+        var games: [GameID: Game]
+        var sequence: Int64
+        var subscribers: [Int: AsyncStream<GameUpdate>.Continuation] = [:]
+        var nextSubscriber = 0
+        var closed = false
+    }
+
+    private let log: any EventLog
+    private let logger: Logger
+    private let queue: Mutex<Queue>
+    private let committed: Mutex<Committed>
+    private let wake = DispatchSemaphore(value: 0)
+
+    init(log: any EventLog, games: [GameID: Game], lastSequence: Int64, logger: Logger) {
+        self.log = log
+        self.logger = logger
+        queue = Mutex(Queue(nextSequence: lastSequence + 1))
+        committed = Mutex(Committed(games: games, sequence: lastSequence))
+        let thread = Thread { [self] in self.runWriter() }
+        thread.name = "courtside.log-writer"
+        thread.start()
+    }
+
+    /// Numbers `events` with the next sequence numbers and queues them for the next commit.
+    /// Never blocks on I/O; callers await the returned ticket.
+    func enqueue(_ events: [GameEvent], games: [Game]) throws(CourtsideError) -> CommitTicket {
+        let ticket = CommitTicket()
+        let wasIdle: Bool = try queue.withLock { (queue) throws(CourtsideError) -> Bool in
+            if let failure = queue.failure { throw failure }
+            if queue.closing { throw CourtsideError(.shuttingDown, "the game library is shutting down") }
+            var events = events
+            for index in events.indices {
+                events[index].sequence = queue.nextSequence
+                queue.nextSequence += 1
+            }
+            queue.entries.append(Entry(events: events, games: games, ticket: ticket))
+            return queue.entries.count == 1
+        }
+        if wasIdle { wake.signal() }
+        return ticket
+    }
+
+    /// Every committed game and the sequence it reflects, read in one step.
+    func snapshot() -> Snapshot<[GameID: Game]> {
+        committed.withLock { Snapshot(value: $0.games, sequence: $0.sequence) }
+    }
+
+    /// A stream of every update committed from now on, in sequence order.
+    ///
+    /// Registration and snapshots share one lock, so "subscribe, then snapshot" never misses an
+    /// event. When the consumer falls `bufferLimit` updates behind, newer ones are dropped; the
+    /// consumer sees the gap in the sequence numbers and takes a new snapshot.
+    func subscribe(bufferLimit: Int) -> AsyncStream<GameUpdate> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: GameUpdate.self, bufferingPolicy: .bufferingOldest(bufferLimit))
+        let id: Int? = committed.withLock { committed in
+            // After close, no update will ever come: end the stream at once.
+            guard !committed.closed else { return nil }
+            let id = committed.nextSubscriber
+            committed.nextSubscriber += 1
+            committed.subscribers[id] = continuation
+            return id
+        }
+        if let id {
+            continuation.onTermination = { [weak self] _ in
+                _ = self?.committed.withLock { $0.subscribers.removeValue(forKey: id) }
+            }
+        } else {
+            continuation.finish()
+        }
+        return stream
+    }
+
+    /// Commits what is queued, stops the writer and ends every subscription.
+    func close() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let alreadyClosing = queue.withLock { queue in
+                let was = queue.closing
+                queue.closing = true
+                if !was { queue.onExit = continuation }
+                return was
+            }
+            if alreadyClosing {
+                continuation.resume()
+            } else {
+                wake.signal()
+            }
+        }
+        let subscribers = committed.withLock { committed in
+            committed.closed = true
+            defer { committed.subscribers = [:] }
+            return Array(committed.subscribers.values)
+        }
+        for subscriber in subscribers { subscriber.finish() }
+    }
+
+    // MARK: - The writer thread
+
+    private func runWriter() {
+        while true {
+            wake.wait()
+            let (batch, closing) = queue.withLock { queue in
+                defer { queue.entries = [] }
+                return (queue.entries, queue.closing)
+            }
+            if !batch.isEmpty { commit(batch) }
+            if closing {
+                let onExit: CheckedContinuation<Void, Never>? = queue.withLock { queue in
+                    guard queue.entries.isEmpty else { return nil }
+                    defer { queue.onExit = nil }
+                    return queue.onExit
+                }
+                if let onExit {
+                    onExit.resume()
+                    return
+                }
+                // More entries raced in before the close; go round again.
+                wake.signal()
+            }
+        }
+    }
+
+    private func commit(_ batch: [Entry]) {
+        do {
+            try log.append(batch.flatMap(\.events))
+        } catch {
+            fail(batch, because: error)
+            return
+        }
+        committed.withLock { committed in
+            for entry in batch {
+                for (event, game) in zip(entry.events, entry.games) {
+                    committed.games[event.gameID] = game
+                    committed.sequence = event.sequence
+                    let update = GameUpdate(event: event, game: game)
+                    for subscriber in committed.subscribers.values { subscriber.yield(update) }
+                }
+            }
+        }
+        for entry in batch {
+            guard let last = entry.events.last else { continue }
+            entry.ticket.complete(.success(Receipt(gameID: last.gameID, version: last.version, sequence: last.sequence)))
+        }
+    }
+
+    /// A failed commit leaves the in-memory games ahead of the log, so the library refuses
+    /// everything from here on; a restart rebuilds from the log, which holds every
+    /// acknowledged move.
+    private func fail(_ batch: [Entry], because error: any Error) {
+        let failure = CourtsideError(.storageFailure, "the event log could not be written: \(error)")
+        logger.critical("event log write failed; refusing further commands", metadata: ["error": "\(error)"])
+        let stranded = queue.withLock { queue in
+            queue.failure = failure
+            defer { queue.entries = [] }
+            return queue.entries
+        }
+        for entry in batch + stranded { entry.ticket.complete(.failure(failure)) }
+    }
+}

@@ -1,0 +1,49 @@
+/// A typed failure with a stable, machine-readable code and a message for people.
+///
+/// Codes are strings listed in docs/PROTOCOL.md; clients switch on them, so they never change
+/// meaning. New codes may be added, which is why ``Code`` is a struct and not an enum.
+public struct CourtsideError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A stable error code.
+    public struct Code: RawRepresentable, Hashable, Codable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The game has ended; no move or clock change applies to it.
+        public static let gameFinished = Code(rawValue: "game_finished")
+        /// No game has this id.
+        public static let unknownGame = Code(rawValue: "unknown_game")
+        /// No game of the tournament has a player with this id.
+        public static let unknownPlayer = Code(rawValue: "unknown_player")
+        /// The player exists but plays for neither team of this game.
+        public static let playerNotInGame = Code(rawValue: "player_not_in_game")
+        /// A retraction names a version the game does not have.
+        public static let unknownEvent = Code(rawValue: "unknown_event")
+        /// A retraction names an event that is not a move (a clock change, say).
+        public static let notAMove = Code(rawValue: "not_a_move")
+        /// A retraction names a move that was already retracted.
+        public static let alreadyRetracted = Code(rawValue: "already_retracted")
+        /// The clock is already running.
+        public static let clockRunning = Code(rawValue: "clock_running")
+        /// The clock is not running, so it cannot be paused.
+        public static let clockNotRunning = Code(rawValue: "clock_not_running")
+        /// A game with this id exists already.
+        public static let gameExists = Code(rawValue: "game_exists")
+        /// The game's setup is unusable (teams, players or rules).
+        public static let invalidGame = Code(rawValue: "invalid_game")
+        /// The event log could not be written; the library accepts no more commands.
+        public static let storageFailure = Code(rawValue: "storage_failure")
+        /// The library is shutting down.
+        public static let shuttingDown = Code(rawValue: "shutting_down")
+    }
+
+    public let code: Code
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+}

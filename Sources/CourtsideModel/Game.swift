@@ -1,0 +1,209 @@
+/// Where a game stands.
+public enum GameStatus: String, Codable, Sendable {
+    /// Created; the clock has never run.
+    case scheduled
+    /// The clock is running.
+    case running
+    /// The clock has run and is stopped (a time-out, or a game reopened by a retraction).
+    case paused
+    /// Decided; only retractions still apply.
+    case finished
+}
+
+/// Why a finished game ended.
+public enum EndReason: String, Codable, Sendable {
+    /// A team reached the target score with the required lead.
+    case score
+    /// A team reached the hard cap.
+    case cap
+    /// The clock ran out with a leader.
+    case time
+    /// A team reached its overtime target.
+    case overtime
+}
+
+/// A recorded move in the play-by-play; retracted moves stay, marked.
+public struct Play: Hashable, Codable, Sendable {
+    /// The version of the event that recorded the move.
+    public var version: Int
+    public var at: Timestamp
+    public var player: PlayerID
+    public var side: Side
+    public var move: MoveKind
+    /// The version of the retraction that undid the move, if any.
+    public var retractedBy: Int?
+
+    public init(version: Int, at: Timestamp, player: PlayerID, side: Side, move: MoveKind, retractedBy: Int? = nil) {
+        self.version = version
+        self.at = at
+        self.player = player
+        self.side = side
+        self.move = move
+        self.retractedBy = retractedBy
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case version, at, player, side, move
+        case retractedBy = "retracted_by"
+    }
+}
+
+/// The state of one game, derived from its events alone by ``apply(_:)``.
+///
+/// The fold knows the rules, so replaying the same events always yields the same game.
+public struct Game: Hashable, Codable, Sendable {
+    public var setup: GameSetup
+    /// The last applied event's version.
+    public var version: Int
+    public var score: SideValues
+    /// Move counts per player, every rostered player included.
+    public var counts: [PlayerID: MoveCounts]
+    public var clock: GameClock
+    public var status: GameStatus
+    public var winner: Side?
+    public var endReason: EndReason?
+    /// Whether regulation time ran out.
+    public var timeExpired: Bool
+    /// In overtime, the score each team must reach to win.
+    public var overtimeTargets: SideValues?
+    /// Every move in order, retracted ones marked.
+    public var plays: [Play]
+
+    /// A new game, as its `game_created` event (version 1) leaves it.
+    public init(setup: GameSetup) {
+        self.setup = setup
+        version = 1
+        score = SideValues(home: 0, away: 0)
+        var counts: [PlayerID: MoveCounts] = [:]
+        for player in setup.home.players + setup.away.players { counts[player.id] = MoveCounts() }
+        self.counts = counts
+        clock = GameClock()
+        status = .scheduled
+        winner = nil
+        endReason = nil
+        timeExpired = false
+        overtimeTargets = nil
+        plays = []
+    }
+
+    public var id: GameID { setup.id }
+    public var rules: RuleSet { setup.rules }
+    public var isFinished: Bool { status == .finished }
+
+    /// Folds one event into the game. Events must come in version order; they are trusted,
+    /// since ``decide(_:at:)`` checked them before they were committed.
+    public mutating func apply(_ event: GameEvent) {
+        version = event.version
+        switch event.kind {
+        case .gameCreated(let setup):
+            self = Game(setup: setup)
+        case .move(let player, let move):
+            guard let side = setup.side(of: player) else { return }
+            plays.append(Play(version: event.version, at: event.at, player: player, side: side, move: move))
+            counts[player, default: MoveCounts()][move] += 1
+            score[side] += move.points
+            if !isFinished, let (side, reason) = decidedWinner() { finish(side, reason, at: event.at) }
+        case .retraction(let target):
+            guard let index = plays.firstIndex(where: { $0.version == target }) else { return }
+            let play = plays[index]
+            plays[index].retractedBy = event.version
+            counts[play.player, default: MoveCounts()][play.move] -= 1
+            score[play.side] -= play.move.points
+            reevaluateAfterRetraction()
+        case .clockStarted:
+            clock.start(at: event.at)
+            status = .running
+        case .clockPaused:
+            clock.stop(at: event.at)
+            status = .paused
+        case .timeExpired:
+            expire()
+        }
+    }
+
+    /// Applies events in order to a game that does not exist yet (the first must be `game_created`).
+    public static func replay(_ events: some Sequence<GameEvent>) -> Game? {
+        var game: Game?
+        for event in events {
+            if case .gameCreated(let setup) = event.kind {
+                game = Game(setup: setup)
+            } else {
+                game?.apply(event)
+            }
+        }
+        return game
+    }
+
+    // MARK: - Rules of the end
+
+    /// The winner the current score and phase decide, if any.
+    func decidedWinner() -> (Side, EndReason)? {
+        if let targets = overtimeTargets {
+            for side in Side.allCases where score[side] >= targets[side] { return (side, .overtime) }
+            return nil
+        }
+        if timeExpired {
+            // Leader-wins time limit: whoever leads has won; a tie went to overtime instead.
+            if score.home == score.away { return nil }
+            return (score.home > score.away ? .home : .away, .time)
+        }
+        if let cap = rules.hardCap {
+            for side in Side.allCases where score[side] >= cap { return (side, .cap) }
+        }
+        for side in Side.allCases
+        where score[side] >= rules.targetScore && score[side] - score[side.opponent] >= rules.winBy {
+            return (side, .score)
+        }
+        return nil
+    }
+
+    private mutating func finish(_ side: Side, _ reason: EndReason, at time: Timestamp) {
+        // The clock stops by itself when the game ends.
+        clock.stop(at: time)
+        status = .finished
+        winner = side
+        endReason = reason
+    }
+
+    private mutating func expire() {
+        guard let limit = rules.timeLimit, !timeExpired, !isFinished else { return }
+        timeExpired = true
+        let tie = score.home == score.away
+        if limit.atTime == .overtime || tie {
+            startOvertime(points: limit.overtimePoints)
+        } else if let (side, reason) = decidedWinner() {
+            clock = GameClock(accumulated: limit.milliseconds)
+            status = .finished
+            winner = side
+            endReason = reason
+        }
+    }
+
+    private mutating func startOvertime(points: Int) {
+        overtimeTargets = SideValues(home: score.home + points, away: score.away + points)
+    }
+
+    private mutating func reevaluateAfterRetraction() {
+        guard isFinished else { return }
+        if let (side, reason) = decidedWinner() {
+            winner = side
+            endReason = reason
+            return
+        }
+        // The game is live again. The clock stays where the game ended; the scorekeeper restarts it.
+        status = .paused
+        winner = nil
+        endReason = nil
+        if timeExpired && overtimeTargets == nil, let limit = rules.timeLimit {
+            // A leader-wins game whose retraction leaves a tie goes to overtime, as a tie at time would have.
+            startOvertime(points: limit.overtimePoints)
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case setup, version, score, counts, clock, status, winner, plays
+        case endReason = "end_reason"
+        case timeExpired = "time_expired"
+        case overtimeTargets = "overtime_targets"
+    }
+}

@@ -1,0 +1,64 @@
+/// What a scorekeeper asks of a game.
+public enum GameCommand: Hashable, Sendable {
+    /// Record a move by a player.
+    case move(player: PlayerID, move: MoveKind)
+    /// Retract the move recorded by the event with this version.
+    case retract(version: Int)
+    case startClock
+    case pauseClock
+}
+
+extension Game {
+    /// Decides what a command does to this game at `now`: the event kinds to commit, or a typed
+    /// rejection. Pure; the caller stamps versions and commits.
+    public func decide(_ command: GameCommand, at now: Timestamp) -> Result<[GameEvent.Kind], CourtsideError> {
+        switch command {
+        case .move(let player, let move):
+            if isFinished { return .failure(finishedError) }
+            guard setup.side(of: player) != nil else {
+                return .failure(CourtsideError(.playerNotInGame, "player \(player) plays for neither team of game \(id)"))
+            }
+            return .success([.move(player: player, move: move)])
+        case .retract(let target):
+            if let play = plays.first(where: { $0.version == target }) {
+                if let by = play.retractedBy {
+                    return .failure(
+                        CourtsideError(.alreadyRetracted, "the move at version \(target) was already retracted by version \(by)"))
+                }
+                return .success([.retraction(targetVersion: target)])
+            }
+            if (1...version).contains(target) {
+                return .failure(CourtsideError(.notAMove, "version \(target) of game \(id) is not a move"))
+            }
+            return .failure(CourtsideError(.unknownEvent, "game \(id) has no version \(target) (latest is \(version))"))
+        case .startClock:
+            if isFinished { return .failure(finishedError) }
+            if clock.isRunning { return .failure(CourtsideError(.clockRunning, "the clock of game \(id) is already running")) }
+            return .success([.clockStarted])
+        case .pauseClock:
+            if isFinished { return .failure(finishedError) }
+            if !clock.isRunning { return .failure(CourtsideError(.clockNotRunning, "the clock of game \(id) is not running")) }
+            return .success([.clockPaused])
+        }
+    }
+
+    /// The `time_expired` event due at `now`, if regulation time has run out and nobody has said so yet.
+    ///
+    /// The library asks before every command (so no move lands after time) and on a timer.
+    public func expiry(at now: Timestamp) -> GameEvent.Kind? {
+        guard let limit = rules.timeLimit, !timeExpired, !isFinished, clock.elapsed(at: now) >= limit.milliseconds
+        else { return nil }
+        return .timeExpired
+    }
+
+    /// When regulation time will run out if the clock keeps running, or nil if it will not.
+    public func expiryTime() -> Timestamp? {
+        guard let limit = rules.timeLimit, !timeExpired, !isFinished, let since = clock.runningSince else { return nil }
+        return since.adding(milliseconds: limit.milliseconds - clock.accumulated)
+    }
+
+    private var finishedError: CourtsideError {
+        let winnerName = winner.map { setup.team($0).name } ?? "nobody"
+        return CourtsideError(.gameFinished, "game \(id) is finished (\(score.home) - \(score.away), won by \(winnerName))")
+    }
+}

@@ -1,0 +1,111 @@
+/// Who sent a command: the scorekeeper's client id and the id it gave the command.
+///
+/// The pair identifies a command for ever; a repeated pair is a retry and is answered with the
+/// original result.
+public struct CommandOrigin: Hashable, Codable, Sendable {
+    public var clientID: String
+    public var commandID: String
+
+    public init(clientID: String, commandID: String) {
+        self.clientID = clientID
+        self.commandID = commandID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case clientID = "client_id"
+        case commandID = "command_id"
+    }
+}
+
+/// One committed fact about a game: the unit of the durable log and of every subscription.
+public struct GameEvent: Hashable, Codable, Sendable {
+    /// What happened.
+    public enum Kind: Hashable, Sendable {
+        /// The game was created; always version 1.
+        case gameCreated(GameSetup)
+        /// A player made a move.
+        case move(player: PlayerID, move: MoveKind)
+        /// An earlier move, named by its version, no longer counts.
+        case retraction(targetVersion: Int)
+        case clockStarted
+        case clockPaused
+        /// Regulation time ran out (detected at the event's time; the clock reads the limit).
+        case timeExpired
+    }
+
+    public var gameID: GameID
+    /// Position in the game's own history: 1, 2, 3, ... with no gaps.
+    public var version: Int
+    /// Position across the whole library: no gaps across all games. Zero until committed.
+    public var sequence: Int64
+    /// When the library accepted the command.
+    public var at: Timestamp
+    public var origin: CommandOrigin
+    public var kind: Kind
+
+    public init(gameID: GameID, version: Int, sequence: Int64 = 0, at: Timestamp, origin: CommandOrigin, kind: Kind) {
+        self.gameID = gameID
+        self.version = version
+        self.sequence = sequence
+        self.at = at
+        self.origin = origin
+        self.kind = kind
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case gameID = "game"
+        case version, sequence, at, origin, kind
+    }
+}
+
+extension GameEvent.Kind: Codable {
+    /// The `type` of the kind on the wire and in the log.
+    public var typeName: String {
+        switch self {
+        case .gameCreated: "game_created"
+        case .move: "move"
+        case .retraction: "retraction"
+        case .clockStarted: "clock_started"
+        case .clockPaused: "clock_paused"
+        case .timeExpired: "time_expired"
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case type, setup, player, move
+        case targetVersion = "target_version"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let type = try container.decode(String.self, forKey: .type)
+        switch type {
+        case "game_created": self = .gameCreated(try container.decode(GameSetup.self, forKey: .setup))
+        case "move":
+            self = .move(
+                player: try container.decode(PlayerID.self, forKey: .player),
+                move: try container.decode(MoveKind.self, forKey: .move)
+            )
+        case "retraction": self = .retraction(targetVersion: try container.decode(Int.self, forKey: .targetVersion))
+        case "clock_started": self = .clockStarted
+        case "clock_paused": self = .clockPaused
+        case "time_expired": self = .timeExpired
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: container, debugDescription: "unknown event type \(type)")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(typeName, forKey: .type)
+        switch self {
+        case .gameCreated(let setup): try container.encode(setup, forKey: .setup)
+        case .move(let player, let move):
+            try container.encode(player, forKey: .player)
+            try container.encode(move, forKey: .move)
+        case .retraction(let version): try container.encode(version, forKey: .targetVersion)
+        case .clockStarted, .clockPaused, .timeExpired: break
+        }
+    }
+}

@@ -1,0 +1,44 @@
+/// What the organiser decides before a game starts: who plays, where, under which rules.
+public struct GameSetup: Hashable, Codable, Sendable {
+    public var id: GameID
+    public var home: Team
+    public var away: Team
+    public var rules: RuleSet
+    /// The court the game is played on, if known.
+    public var court: String?
+
+    public init(id: GameID, home: Team, away: Team, rules: RuleSet = .standard, court: String? = nil) {
+        self.id = id
+        self.home = home
+        self.away = away
+        self.rules = rules
+        self.court = court
+    }
+
+    /// Checks the setup, returning an `invalid_game` error that says what is wrong.
+    public func validate() throws(CourtsideError) {
+        func fail(_ message: String) -> CourtsideError {
+            CourtsideError(.invalidGame, "game \(id): \(message)")
+        }
+        if id.rawValue.isEmpty { throw fail("the game id is empty") }
+        if home.id == away.id { throw fail("team \(home.id) cannot play itself") }
+        for team in [home, away] where team.players.isEmpty {
+            throw fail("team \(team.id) has no players")
+        }
+        var seen = Set<PlayerID>()
+        for player in home.players + away.players where !seen.insert(player.id).inserted {
+            throw fail("player \(player.id) appears twice")
+        }
+        if let problem = rules.problem { throw fail(problem) }
+    }
+
+    /// The team of a side.
+    public func team(_ side: Side) -> Team { side == .home ? home : away }
+
+    /// The side a player plays for in this game, if any.
+    public func side(of player: PlayerID) -> Side? {
+        if home.has(player) { return .home }
+        if away.has(player) { return .away }
+        return nil
+    }
+}

@@ -1,0 +1,15 @@
+public import CourtsideModel
+
+/// A durable, append-only log of committed game events.
+///
+/// Calls are synchronous and may block on disk; the game library makes them from a dedicated
+/// writer thread, never from Swift's cooperative pool.
+public protocol EventLog: Sendable {
+    /// Every event in the log, in sequence order.
+    func readAll() throws -> [GameEvent]
+    /// Appends a batch in one transaction. When this returns, the batch survives a crash or a
+    /// power loss; when it throws, none of it was written.
+    func append(_ events: [GameEvent]) throws
+    /// Flushes and releases the log. Further calls fail.
+    func close() throws
+}

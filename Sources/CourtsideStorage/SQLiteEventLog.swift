@@ -1,0 +1,113 @@
+public import Foundation
+public import CourtsideModel
+import GRDB
+
+/// The embedded default ``EventLog``: one SQLite database file in a data directory, written
+/// through GRDB in WAL mode with `synchronous=FULL`.
+///
+/// The `events` table is append-only: triggers refuse every UPDATE and DELETE, so a bug can
+/// never rewrite history. Retractions are events of their own.
+public final class SQLiteEventLog: EventLog {
+    /// The database file's name inside the data directory.
+    public static let fileName = "courtside.sqlite"
+
+    private let pool: DatabasePool
+    /// Where the database lives.
+    public let path: String
+
+    /// Opens (creating if needed) the log in `directory`.
+    public init(directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        path = directory.appendingPathComponent(Self.fileName).path
+        var configuration = Configuration()
+        configuration.label = "courtside.events"
+        pool = try DatabasePool(path: path, configuration: configuration)
+        // GRDB opens WAL databases with synchronous=NORMAL, which may lose the last commits on
+        // power loss. An acknowledged move must survive, so the writer connection uses FULL.
+        try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        try Self.migrator.migrate(pool)
+    }
+
+    /// The writer connection's `PRAGMA synchronous` (2 means FULL).
+    public func synchronousLevel() throws -> Int {
+        try pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
+    }
+
+    public func readAll() throws -> [GameEvent] {
+        try pool.read { db in
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT sequence, game_id, version, recorded_at, client_id, command_id, payload
+                    FROM events ORDER BY sequence
+                    """)
+            let decoder = JSONDecoder()
+            var events: [GameEvent] = []
+            while let row = try rows.next() {
+                let payload: Data = row["payload"]
+                events.append(
+                    GameEvent(
+                        gameID: GameID(row["game_id"] as String),
+                        version: row["version"],
+                        sequence: row["sequence"],
+                        at: Timestamp(milliseconds: row["recorded_at"]),
+                        origin: CommandOrigin(clientID: row["client_id"], commandID: row["command_id"]),
+                        kind: try decoder.decode(GameEvent.Kind.self, from: payload)
+                    ))
+            }
+            return events
+        }
+    }
+
+    public func append(_ events: [GameEvent]) throws {
+        guard !events.isEmpty else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let payloads = try events.map { try encoder.encode($0.kind) }
+        try pool.write { db in
+            let statement = try db.cachedStatement(
+                sql: """
+                    INSERT INTO events (sequence, game_id, version, recorded_at, client_id, command_id, kind, payload)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
+            for (event, payload) in zip(events, payloads) {
+                try statement.execute(arguments: [
+                    event.sequence, event.gameID.rawValue, event.version, event.at.rawValue,
+                    event.origin.clientID, event.origin.commandID, event.kind.typeName, payload,
+                ])
+            }
+        }
+    }
+
+    public func close() throws {
+        try pool.close()
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: events") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE events (
+                        sequence INTEGER PRIMARY KEY NOT NULL,
+                        game_id TEXT NOT NULL,
+                        version INTEGER NOT NULL,
+                        recorded_at INTEGER NOT NULL,
+                        client_id TEXT NOT NULL,
+                        command_id TEXT NOT NULL,
+                        kind TEXT NOT NULL,
+                        payload BLOB NOT NULL,
+                        UNIQUE (game_id, version)
+                    );
+                    CREATE INDEX events_by_command ON events (client_id, command_id);
+                    CREATE TRIGGER events_are_append_only_update BEFORE UPDATE ON events
+                    BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+                    CREATE TRIGGER events_are_append_only_delete BEFORE DELETE ON events
+                    BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+                    """)
+        }
+        return migrator
+    }
+}

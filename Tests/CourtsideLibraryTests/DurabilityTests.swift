@@ -1,0 +1,88 @@
+import CourtsideLibrary
+import CourtsideModel
+import CourtsideStorage
+import Foundation
+import Testing
+
+@Suite("Durability and retries")
+struct DurabilityTests {
+    @Test("append N moves, close, reopen: identical state and numbering")
+    func reopen() async throws {
+        let directory = try TemporaryDirectory()
+        let clock = ManualClock()
+        var library = try Tournament.open(directory.url, clock: clock)
+        for game in ["g1", "g2", "g3"] {
+            try await library.createGame(Tournament.setup(game, rules: RuleSet(timeLimit: .minutes(10))), origin: origin())
+            try await library.apply(.startClock, to: GameID(game), origin: origin())
+        }
+        var last = Receipt(gameID: "g1", version: 0, sequence: 0)
+        for index in 0..<200 {
+            let game = ["g1", "g2", "g3"][index % 3]
+            clock.advance(seconds: 0.5)
+            let move: MoveKind = [.assist, .rebound, .foul, .onePoint][index % 4]
+            last = try await library.apply(
+                .move(player: Tournament.player(game, (index / 4) % 2 == 0 ? .home : .away), move: move), to: GameID(game),
+                origin: origin())
+        }
+        try await library.retract(version: 5, in: "g1", origin: origin())
+        try await library.apply(.pauseClock, to: "g2", origin: origin())
+        let before = library.snapshot()
+        #expect(before.sequence == last.sequence + 2)
+        await library.close()
+
+        library = try Tournament.open(directory.url, clock: clock)
+        let after = library.snapshot()
+        #expect(after == before)
+        // Numbering continues: next sequence and version follow on with no gap.
+        let next = try await library.apply(.startClock, to: "g2", origin: origin())
+        #expect(next.sequence == before.sequence + 1)
+        #expect(next.version == before.value.first { $0.id == "g2" }!.version + 1)
+        await library.close()
+    }
+
+    @Test("the writer connection runs with synchronous=FULL")
+    func synchronousFull() throws {
+        let directory = try TemporaryDirectory()
+        let log = try SQLiteEventLog(directory: directory.url)
+        #expect(try log.synchronousLevel() == 2)
+        try log.close()
+    }
+
+    @Test("the same command twice is applied once and answered the same, also after reopening")
+    func retries() async throws {
+        let directory = try TemporaryDirectory()
+        var library = try Tournament.open(directory.url)
+        let scorer = Tournament.player("g1", .home)
+        let create = origin("keeper-1", "create-g1")
+        let first = try await library.createGame(Tournament.setup("g1"), origin: create)
+        #expect(try await library.createGame(Tournament.setup("g1"), origin: create) == first)
+        let basket = origin("keeper-1", "42")
+        // Concurrent retries of one command, as a keeper resending while the first is in flight.
+        let shared = library
+        let answers = try await withThrowingTaskGroup(of: Receipt.self) { group in
+            for _ in 0..<8 {
+                group.addTask { try await shared.apply(.move(player: scorer, move: .twoPoints), to: "g1", origin: basket) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(Set(answers).count == 1)
+        #expect(try library.snapshot(of: "g1").value.score.home == 2)
+        // The same command id from another client is another command.
+        try await library.apply(.move(player: scorer, move: .twoPoints), to: "g1", origin: origin("keeper-2", "42"))
+        #expect(try library.snapshot(of: "g1").value.score.home == 4)
+        // A refused command keeps its refusal, even once it would be accepted.
+        let pause = origin("keeper-1", "43")
+        await expectCode(.clockNotRunning) { try await library.apply(.pauseClock, to: "g1", origin: pause) }
+        try await library.apply(.startClock, to: "g1", origin: origin())
+        await expectCode(.clockNotRunning) { try await library.apply(.pauseClock, to: "g1", origin: pause) }
+        #expect(try library.snapshot(of: "g1").value.clock.isRunning)
+        await library.close()
+
+        library = try Tournament.open(directory.url)
+        let again = try await library.apply(.move(player: scorer, move: .twoPoints), to: "g1", origin: basket)
+        #expect(again == answers[0])
+        #expect(try await library.createGame(Tournament.setup("g1"), origin: create) == first)
+        #expect(try library.snapshot(of: "g1").value.score.home == 4)
+        await library.close()
+    }
+}

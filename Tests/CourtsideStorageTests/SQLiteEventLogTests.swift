@@ -1,0 +1,89 @@
+import CourtsideModel
+import CourtsideStorage
+import Foundation
+import GRDB
+import Testing
+
+@Suite("The SQLite event log")
+struct SQLiteEventLogTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courtside-log-\(UUID().uuidString)")
+
+    static let setup = GameSetup(
+        id: "g1",
+        home: Team(id: "h", name: "Home", players: [Player(id: "h1", name: "H")]),
+        away: Team(id: "a", name: "Away", players: [Player(id: "a1", name: "A")]))
+
+    /// Events 1...count of one game, numbered from `first`.
+    static func events(_ range: ClosedRange<Int>) -> [GameEvent] {
+        range.map { number in
+            GameEvent(
+                gameID: "g1", version: number, sequence: Int64(number), at: Timestamp(milliseconds: Int64(number)),
+                origin: CommandOrigin(clientID: "k", commandID: "\(number)"),
+                kind: number == 1 ? .gameCreated(setup) : .move(player: "h1", move: .assist))
+        }
+    }
+
+    @Test("what is appended reads back in order, after reopening")
+    func roundTrip() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var log = try SQLiteEventLog(directory: directory)
+        try log.append(Self.events(1...10))
+        try log.append(Self.events(11...12))
+        try log.close()
+        log = try SQLiteEventLog(directory: directory)
+        #expect(try log.readAll() == Self.events(1...12))
+        try log.close()
+    }
+
+    @Test("the log is append-only: updates and deletes are refused")
+    func appendOnly() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = try SQLiteEventLog(directory: directory)
+        try log.append(Self.events(1...3))
+        try log.close()
+        let queue = try DatabaseQueue(path: directory.appendingPathComponent(SQLiteEventLog.fileName).path)
+        #expect(throws: DatabaseError.self) { try queue.write { try $0.execute(sql: "DELETE FROM events") } }
+        #expect(throws: DatabaseError.self) { try queue.write { try $0.execute(sql: "UPDATE events SET version = 9") } }
+        #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM events") } == 3)
+        // A duplicate sequence or version is refused too, and the batch leaves nothing behind.
+        try queue.close()
+        let reopened = try SQLiteEventLog(directory: directory)
+        #expect(throws: DatabaseError.self) { try reopened.append(Self.events(3...4)) }
+        #expect(try reopened.readAll() == Self.events(1...3))
+        try reopened.close()
+    }
+
+    @Test(
+        "a write torn in the middle never corrupts what was committed before it",
+        arguments: [0.3, 0.5, 0.9])
+    func tornWrite(keepFraction: Double) throws {
+        let crashed = directory.appendingPathComponent("crashed")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let live = directory.appendingPathComponent("live")
+        var log = try SQLiteEventLog(directory: live)
+        try log.append(Self.events(1...50))
+        try log.close()
+
+        // Reopen and commit one more batch; while the log is still open, take its files as a
+        // crash would leave them, with the write-ahead log cut part-way through that batch.
+        log = try SQLiteEventLog(directory: live)
+        try log.append(Self.events(51...400))
+        try FileManager.default.createDirectory(at: crashed, withIntermediateDirectories: true)
+        let database = SQLiteEventLog.fileName
+        try FileManager.default.copyItem(at: live.appendingPathComponent(database), to: crashed.appendingPathComponent(database))
+        let wal = try Data(contentsOf: live.appendingPathComponent(database + "-wal"))
+        #expect(wal.count > 4096, "the batch should still be in the write-ahead log")
+        try wal.prefix(Int(Double(wal.count) * keepFraction)).write(to: crashed.appendingPathComponent(database + "-wal"))
+        try log.close()
+
+        let recovered = try SQLiteEventLog(directory: crashed)
+        let events = try recovered.readAll()
+        // Everything committed before the torn batch is there; the torn batch is all or nothing.
+        #expect(events == Self.events(1...50) || events == Self.events(1...400))
+        #expect(events.count == 50)
+        try recovered.close()
+        let check = try DatabaseQueue(path: crashed.appendingPathComponent(database).path)
+        #expect(try check.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
+        try check.close()
+    }
+}
