@@ -12,8 +12,11 @@ let package = Package(
     name: "Courtside",
     platforms: [.macOS(.v15)],
     products: [
+        .executable(name: "courtsided", targets: ["courtsided"]),
         .library(name: "CourtsideModel", targets: ["CourtsideModel"]),
         .library(name: "CourtsideLibrary", targets: ["CourtsideLibrary"]),
+        .library(name: "CourtsideProtocol", targets: ["CourtsideProtocol"]),
+        .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -40,6 +43,42 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The wire format of docs/PROTOCOL.md: requests, replies, events, topics. No I/O.
+        .target(name: "CourtsideProtocol", dependencies: ["CourtsideModel"], swiftSettings: swiftSettings),
+        // libzmq from Debian's libzmq3-dev, and our thin Swift wrapper over it.
+        .systemLibrary(
+            name: "CZeroMQ",
+            pkgConfig: "libzmq",
+            providers: [.apt(["libzmq3-dev"])]
+        ),
+        .target(name: "ZeroMQ", dependencies: ["CZeroMQ"], swiftSettings: swiftSettings),
+        // The daemon's sockets: one I/O thread that owns every ZeroMQ socket.
+        .target(
+            name: "CourtsideTransport",
+            dependencies: ["ZeroMQ", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        // courtsided as a library: configuration, services, systemd integration.
+        .target(
+            name: "CourtsideServer",
+            dependencies: [
+                "CourtsideLibrary", "CourtsideProtocol", "CourtsideTransport", "CourtsideStorage",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "courtsided",
+            dependencies: [
+                "CourtsideServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "CourtsideModelTests", dependencies: ["CourtsideModel"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CourtsideStorageTests",
@@ -49,6 +88,18 @@ let package = Package(
         .testTarget(
             name: "CourtsideLibraryTests",
             dependencies: ["CourtsideLibrary", "CourtsideStorage"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CourtsideProtocolTests",
+            dependencies: ["CourtsideProtocol", "CourtsideServer"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: swiftSettings),
+        // Starts the real courtsided and talks to it over TCP, from Swift and from Python.
+        .testTarget(
+            name: "CourtsideDaemonTests",
+            dependencies: ["courtsided", "ZeroMQ", "CourtsideProtocol", "CourtsideModel"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -1,4 +1,4 @@
-import CourtsideModel
+public import CourtsideModel
 import Synchronization
 
 /// A one-shot result that many tasks may await: the outcome of committing one command's events.
@@ -40,5 +40,26 @@ final class CommitTicket: Sendable {
             if let settled { continuation.resume(returning: settled) }
         }
         return try result.get()
+    }
+}
+
+/// The answer to a submitted command, available once its events are durable.
+public struct PendingReceipt: Sendable {
+    private enum Source {
+        case settled(Result<Receipt, CourtsideError>)
+        case ticket(CommitTicket)
+    }
+
+    private let source: Source
+
+    init(_ result: Result<Receipt, CourtsideError>) { source = .settled(result) }
+    init(_ ticket: CommitTicket) { source = .ticket(ticket) }
+
+    /// Waits for the commit and returns the receipt, or the command's rejection.
+    public func value() async throws(CourtsideError) -> Receipt {
+        switch source {
+        case .settled(let result): try result.get()
+        case .ticket(let ticket): try await ticket.wait()
+        }
     }
 }

@@ -39,17 +39,19 @@ actor GameActor {
     }
 
     /// The original result of a command this game has seen, or nil for a new command.
-    func outcome(of origin: CommandOrigin) async throws(CourtsideError) -> Receipt? {
+    func outcome(of origin: CommandOrigin) -> PendingReceipt? {
         switch outcomes[origin] {
-        case nil: return nil
-        case .rejected(let error): throw error
-        case .accepted(let ticket): return try await ticket.wait()
+        case nil: nil
+        case .rejected(let error): PendingReceipt(.failure(error))
+        case .accepted(let ticket): PendingReceipt(ticket)
         }
     }
 
-    /// Applies a command once; a retry (same origin) gets the original answer.
-    func handle(_ command: GameCommand, from origin: CommandOrigin) async throws(CourtsideError) -> Receipt {
-        if let receipt = try await outcome(of: origin) { return receipt }
+    /// Decides a command and queues its events for commit, without waiting for the commit, so
+    /// the caller can submit the next command of the game at once. A retry (same origin) gets
+    /// the original answer.
+    func submit(_ command: GameCommand, from origin: CommandOrigin) -> PendingReceipt {
+        if let known = outcome(of: origin) { return known }
         let now = clock.now()
         var next = game
         var events: [GameEvent] = []
@@ -62,21 +64,30 @@ actor GameActor {
         }
         // Time that ran out before this command counts first, so nothing lands after the buzzer.
         if let expiry = next.expiry(at: now) { append(expiry, Self.expiryOrigin(id)) }
-        switch next.decide(command, at: now) {
-        case .failure(let error):
-            if !events.isEmpty {
-                _ = try committer.enqueue(events, games: states)
-                game = next
-            }
-            outcomes[origin] = .rejected(error)
-            throw error
-        case .success(let kinds):
+        let decision = next.decide(command, at: now)
+        if case .success(let kinds) = decision {
             for kind in kinds { append(kind, origin) }
         }
-        let ticket = try committer.enqueue(events, games: states)
-        game = next
-        outcomes[origin] = .accepted(ticket)
-        return try await ticket.wait()
+        var ticket: CommitTicket?
+        if !events.isEmpty {
+            do {
+                ticket = try committer.enqueue(events, games: states)
+            } catch {
+                return PendingReceipt(.failure(error))
+            }
+            game = next
+        }
+        switch (decision, ticket) {
+        case (.success, let ticket?):
+            outcomes[origin] = .accepted(ticket)
+            return PendingReceipt(ticket)
+        case (.failure(let error), _):
+            // An expiry found on the way is committed; the command itself is refused, for good.
+            outcomes[origin] = .rejected(error)
+            return PendingReceipt(.failure(error))
+        case (.success, nil):
+            preconditionFailure("an accepted command always has events")
+        }
     }
 
     /// Commits `time_expired` if regulation time has run out by now; the library's timer calls this.

@@ -62,24 +62,46 @@ public final class GameLibrary: Sendable {
     /// the original receipt; any other origin gets `game_exists`.
     @discardableResult
     public func createGame(_ setup: GameSetup, origin: CommandOrigin) async throws(CourtsideError) -> Receipt {
-        try setup.validate()
+        try await submitCreation(of: setup, origin: origin).value()
+    }
+
+    /// Queues a game's creation and returns without waiting for the commit.
+    public func submitCreation(of setup: GameSetup, origin: CommandOrigin) async -> PendingReceipt {
+        do {
+            try setup.validate()
+        } catch {
+            return PendingReceipt(.failure(error))
+        }
         let clock = self.clock
         let committer = self.committer
-        let (existing, ticket) = try registry.withLock { (registry) throws(CourtsideError) -> (GameActor?, CommitTicket?) in
-            if let existing = registry.games[setup.id] { return (existing, nil) }
-            let game = Game(setup: setup)
-            let event = GameEvent(
-                gameID: setup.id, version: 1, at: clock.now(), origin: origin, kind: .gameCreated(setup))
-            // Enqueued under the registry lock, so no command can reach the game before its creation.
-            let ticket = try committer.enqueue([event], games: [game])
-            registry.games[setup.id] = GameActor(
-                created: game, by: origin, ticket: ticket, committer: committer, clock: clock)
-            registry.players.formUnion(game.counts.keys)
-            return (nil, ticket)
+        enum Placement {
+            case created(CommitTicket)
+            case existing(GameActor)
         }
-        if let ticket { return try await ticket.wait() }
-        if let receipt = try await existing?.outcome(of: origin) { return receipt }
-        throw CourtsideError(.gameExists, "a game with id \(setup.id) exists already")
+        let placement: Placement
+        do {
+            placement = try registry.withLock { (registry) throws(CourtsideError) -> Placement in
+                if let existing = registry.games[setup.id] { return .existing(existing) }
+                let game = Game(setup: setup)
+                let event = GameEvent(
+                    gameID: setup.id, version: 1, at: clock.now(), origin: origin, kind: .gameCreated(setup))
+                // Enqueued under the registry lock, so no command can reach the game before its creation.
+                let ticket = try committer.enqueue([event], games: [game])
+                registry.games[setup.id] = GameActor(
+                    created: game, by: origin, ticket: ticket, committer: committer, clock: clock)
+                registry.players.formUnion(game.counts.keys)
+                return .created(ticket)
+            }
+        } catch {
+            return PendingReceipt(.failure(error))
+        }
+        switch placement {
+        case .created(let ticket):
+            return PendingReceipt(ticket)
+        case .existing(let actor):
+            if let retry = await actor.outcome(of: origin) { return retry }
+            return PendingReceipt(.failure(CourtsideError(.gameExists, "a game with id \(setup.id) exists already")))
+        }
     }
 
     /// Applies a command to a game once, returning after its events are durable.
@@ -87,18 +109,27 @@ public final class GameLibrary: Sendable {
     public func apply(_ command: GameCommand, to gameID: GameID, origin: CommandOrigin) async throws(CourtsideError)
         -> Receipt
     {
+        try await submit(command, to: gameID, origin: origin).value()
+    }
+
+    /// Decides a command and queues it for commit, returning without waiting for the commit.
+    ///
+    /// Commands submitted one after another to the same game apply in that order; await
+    /// ``PendingReceipt/value()`` for the result.
+    public func submit(_ command: GameCommand, to gameID: GameID, origin: CommandOrigin) async -> PendingReceipt {
         let (actor, playerKnown) = registry.withLock { registry in
             var known = true
             if case .move(let player, _) = command { known = registry.players.contains(player) }
             return (registry.games[gameID], known)
         }
-        guard let actor else { throw CourtsideError(.unknownGame, "no game has id \(gameID)") }
+        guard let actor else { return PendingReceipt(.failure(CourtsideError(.unknownGame, "no game has id \(gameID)"))) }
         if !playerKnown, case .move(let player, _) = command {
             // A retry of an accepted command still gets its receipt, whatever the roster says.
-            if let receipt = try await actor.outcome(of: origin) { return receipt }
-            throw CourtsideError(.unknownPlayer, "no game of the tournament has a player with id \(player)")
+            if let retry = await actor.outcome(of: origin) { return retry }
+            return PendingReceipt(
+                .failure(CourtsideError(.unknownPlayer, "no game of the tournament has a player with id \(player)")))
         }
-        return try await actor.handle(command, from: origin)
+        return await actor.submit(command, from: origin)
     }
 
     /// Retracts the move recorded at `version` of a game; shorthand for ``apply(_:to:origin:)``.

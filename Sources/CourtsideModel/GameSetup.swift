@@ -20,7 +20,7 @@ public struct GameSetup: Hashable, Codable, Sendable {
         func fail(_ message: String) -> CourtsideError {
             CourtsideError(.invalidGame, "game \(id): \(message)")
         }
-        if id.rawValue.isEmpty { throw fail("the game id is empty") }
+        if let problem = Self.problem(withID: id.rawValue) { throw fail(problem) }
         if home.id == away.id { throw fail("team \(home.id) cannot play itself") }
         for team in [home, away] where team.players.isEmpty {
             throw fail("team \(team.id) has no players")
@@ -30,6 +30,18 @@ public struct GameSetup: Hashable, Codable, Sendable {
             throw fail("player \(player.id) appears twice")
         }
         if let problem = rules.problem { throw fail(problem) }
+    }
+
+    /// Why a string cannot be a game id, or nil when it can. Game ids start event topics, so
+    /// they are kept to letters, digits, '-', '.' and '_', and never start with '_' (reserved).
+    public static func problem(withID id: String) -> String? {
+        if id.isEmpty { return "the game id is empty" }
+        if id.utf8.count > 64 { return "the game id is longer than 64 bytes" }
+        if id.hasPrefix("_") { return "game ids must not start with '_'" }
+        let allowed = id.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-._".unicodeScalars.contains(scalar))
+        }
+        return allowed ? nil : "game ids may hold only letters, digits, '-', '.' and '_'"
     }
 
     /// The team of a side.

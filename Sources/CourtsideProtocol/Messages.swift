@@ -1,0 +1,170 @@
+public import CourtsideModel
+import Foundation
+
+/// What changes with every event: the game without its setup and play-by-play.
+public struct LiveState: Hashable, Codable, Sendable {
+    public var version: Int
+    public var score: SideValues
+    public var counts: [PlayerID: MoveCounts]
+    public var clock: GameClock
+    public var status: GameStatus
+    public var winner: Side?
+    public var endReason: EndReason?
+    public var timeExpired: Bool
+    public var overtimeTargets: SideValues?
+
+    public init(_ game: Game) {
+        version = game.version
+        score = game.score
+        counts = game.counts
+        clock = game.clock
+        status = game.status
+        winner = game.winner
+        endReason = game.endReason
+        timeExpired = game.timeExpired
+        overtimeTargets = game.overtimeTargets
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case version, score, counts, clock, status, winner
+        case endReason = "end_reason"
+        case timeExpired = "time_expired"
+        case overtimeTargets = "overtime_targets"
+    }
+}
+
+/// A committed event as published on the event endpoint.
+public struct EventMessage: Hashable, Codable, Sendable {
+    public var type = "event"
+    public var epoch: String
+    public var sequence: Int64
+    public var game: GameID
+    public var version: Int
+    public var at: Timestamp
+    public var origin: CommandOrigin
+    public var event: GameEvent.Kind
+    /// The game right after the event.
+    public var state: LiveState
+
+    public init(epoch: String, event: GameEvent, game: Game) {
+        self.epoch = epoch
+        sequence = event.sequence
+        self.game = event.gameID
+        version = event.version
+        at = event.at
+        origin = event.origin
+        self.event = event.kind
+        state = LiveState(game)
+    }
+}
+
+/// Published at least once a second, so that a display that hears nothing still learns what it missed.
+public struct HeartbeatMessage: Hashable, Codable, Sendable {
+    public var type = "heartbeat"
+    public var epoch: String
+    /// The last committed sequence.
+    public var sequence: Int64
+    public var at: Timestamp
+    /// Every game's current version, so a one-game display can check its own game too.
+    public var games: [GameID: Int]
+
+    public init(epoch: String, sequence: Int64, at: Timestamp, games: [GameID: Int]) {
+        self.epoch = epoch
+        self.sequence = sequence
+        self.at = at
+        self.games = games
+    }
+}
+
+/// A game in one line, as `list_games` returns it.
+public struct GameSummary: Hashable, Codable, Sendable {
+    public struct TeamName: Hashable, Codable, Sendable {
+        public var id: TeamID
+        public var name: String
+    }
+
+    public var game: GameID
+    public var court: String?
+    public var home: TeamName
+    public var away: TeamName
+    public var state: LiveState
+
+    public init(_ game: Game) {
+        self.game = game.id
+        court = game.setup.court
+        home = TeamName(id: game.setup.home.id, name: game.setup.home.name)
+        away = TeamName(id: game.setup.away.id, name: game.setup.away.name)
+        state = LiveState(game)
+    }
+}
+
+/// The error object of a failed reply.
+public struct ErrorBody: Hashable, Codable, Sendable {
+    public var code: CourtsideError.Code
+    public var message: String
+
+    public init(_ error: CourtsideError) {
+        code = error.code
+        message = error.message
+    }
+}
+
+/// Every reply on the command endpoint. Which optional fields are present depends on the operation.
+public struct Reply: Hashable, Codable, Sendable {
+    public var ok: Bool
+    /// The request's command id, echoed (absent when the request could not be read).
+    public var commandID: String?
+    public var epoch: String
+    public var error: ErrorBody?
+    /// For commands: where the command's last event landed.
+    public var game: GameID?
+    public var version: Int?
+    /// For commands, the event's sequence; for reads, the sequence the answer reflects.
+    public var sequence: Int64?
+    /// For `list_games`.
+    public var games: [GameSummary]?
+    /// For `snapshot`.
+    public var snapshot: [Game]?
+
+    public init(commandID: String?, epoch: String) {
+        ok = true
+        self.commandID = commandID
+        self.epoch = epoch
+    }
+
+    public static func failure(_ error: CourtsideError, commandID: String?, epoch: String) -> Reply {
+        var reply = Reply(commandID: commandID, epoch: epoch)
+        reply.ok = false
+        reply.error = ErrorBody(error)
+        return reply
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case ok, epoch, error, game, version, sequence, games, snapshot
+        case commandID = "command_id"
+    }
+}
+
+/// Topics of the event endpoint.
+public enum Topic {
+    /// The topic of a game's events: its id and a slash, so that "g1/" never matches "g10".
+    public static func events(of game: GameID) -> [UInt8] { Array("\(game.rawValue)/event".utf8) }
+    /// The prefix that subscribes to one game's events.
+    public static func prefix(of game: GameID) -> [UInt8] { Array("\(game.rawValue)/".utf8) }
+    /// The heartbeat's topic; no game id starts with an underscore.
+    public static let heartbeat = Array("_heartbeat".utf8)
+}
+
+/// JSON coding shared by the daemon and clients.
+public enum WireCoding {
+    public static func encode(_ value: some Encodable) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Every type here encodes without throwing; a failure would be a programming error.
+        return (try? Array(encoder.encode(value))) ?? Array(#"{"ok":false}"#.utf8)
+    }
+
+    public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
+        try JSONDecoder().decode(type, from: Data(bytes))
+    }
+}

@@ -1,0 +1,36 @@
+public import CourtsideModel
+
+/// Limits of the protocol, documented in docs/PROTOCOL.md.
+public enum ProtocolLimits {
+    /// Largest request body the daemon answers; larger ones get `message_too_large`.
+    public static let maxRequestBytes = 16 * 1024
+    /// Largest message libzmq accepts at all (`ZMQ_MAXMSGSIZE`); a peer that sends more is
+    /// disconnected by libzmq without a reply.
+    public static let maxTransportBytes: Int64 = 1024 * 1024
+}
+
+/// Protocol-level error codes, in addition to the game library's ``CourtsideError/Code``s.
+extension CourtsideError.Code {
+    /// The body is not JSON, or lacks a field the operation needs.
+    public static let badRequest = CourtsideError.Code(rawValue: "bad_request")
+    /// The `op` is none of the documented operations.
+    public static let unknownOperation = CourtsideError.Code(rawValue: "unknown_operation")
+    /// The request body exceeds ``ProtocolLimits/maxRequestBytes``.
+    public static let messageTooLarge = CourtsideError.Code(rawValue: "message_too_large")
+    /// The message has the wrong number of frames.
+    public static let badFrames = CourtsideError.Code(rawValue: "bad_frames")
+    /// `create_game` names a team the tournament does not have.
+    public static let unknownTeam = CourtsideError.Code(rawValue: "unknown_team")
+    /// The daemon failed in a way the request did not cause.
+    public static let internalError = CourtsideError.Code(rawValue: "internal_error")
+}
+
+/// Every code a reply can carry, in the order docs/PROTOCOL.md lists them.
+public let allErrorCodes: [CourtsideError.Code] = [
+    .badRequest, .badFrames, .messageTooLarge, .unknownOperation, .unknownGame, .unknownPlayer, .playerNotInGame,
+    .unknownTeam, .gameFinished, .unknownEvent, .notAMove, .alreadyRetracted, .clockRunning, .clockNotRunning,
+    .gameExists, .invalidGame, .storageFailure, .shuttingDown, .internalError,
+]
+
+/// A protocol error is a ``CourtsideError`` with a protocol code.
+public typealias ProtocolError = CourtsideError

@@ -1,0 +1,136 @@
+public import CourtsideModel
+import Foundation
+
+/// One request on the command endpoint, decoded and checked.
+public struct Request: Sendable {
+    /// What the request asks for.
+    public enum Operation: Sendable, Equatable {
+        case move(game: GameID, player: PlayerID, move: MoveKind)
+        case retract(game: GameID, version: Int)
+        case clock(game: GameID, command: GameCommand)
+        case createGame(game: GameID, home: TeamID, away: TeamID, court: String?, rules: RuleSet?)
+        case listGames
+        /// One game, or every game when nil.
+        case snapshot(game: GameID?)
+    }
+
+    public var origin: CommandOrigin
+    public var operation: Operation
+
+    public init(origin: CommandOrigin, operation: Operation) {
+        self.origin = origin
+        self.operation = operation
+    }
+
+    /// Decodes a request body, or explains what is wrong with it.
+    public static func decode(_ body: [UInt8]) throws(ProtocolError) -> Request {
+        guard body.count <= ProtocolLimits.maxRequestBytes else {
+            throw ProtocolError(
+                .messageTooLarge, "the request is \(body.count) bytes; the limit is \(ProtocolLimits.maxRequestBytes)")
+        }
+        let wire: WireRequest
+        do {
+            wire = try JSONDecoder().decode(WireRequest.self, from: Data(body))
+        } catch let error as DecodingError {
+            throw ProtocolError(.badRequest, "the request is not valid JSON of the documented shape: \(describe(error))")
+        } catch {
+            throw ProtocolError(.badRequest, "the request is not valid JSON: \(error)")
+        }
+        return try wire.checked()
+    }
+
+    /// Encodes the request as a client sends it.
+    public func encoded() -> [UInt8] {
+        var wire = WireRequest(op: "", clientID: origin.clientID, commandID: origin.commandID)
+        switch operation {
+        case .move(let game, let player, let move):
+            (wire.op, wire.game, wire.player, wire.move) = ("move", game, player, move)
+        case .retract(let game, let version):
+            (wire.op, wire.game, wire.version) = ("retract", game, version)
+        case .clock(let game, let command):
+            (wire.op, wire.game, wire.action) = ("clock", game, command == .startClock ? "start" : "pause")
+        case .createGame(let game, let home, let away, let court, let rules):
+            (wire.op, wire.game, wire.home, wire.away, wire.court, wire.rules) = ("create_game", game, home, away, court, rules)
+        case .listGames: wire.op = "list_games"
+        case .snapshot(let game): (wire.op, wire.game) = ("snapshot", game)
+        }
+        return WireCoding.encode(wire)
+    }
+}
+
+/// The request as it is on the wire: every field of every operation, all optional but three.
+private struct WireRequest: Codable {
+    var op: String
+    var clientID: String
+    var commandID: String
+    var game: GameID?
+    var player: PlayerID?
+    var move: MoveKind?
+    var version: Int?
+    var action: String?
+    var home: TeamID?
+    var away: TeamID?
+    var court: String?
+    var rules: RuleSet?
+
+    init(op: String, clientID: String, commandID: String) {
+        self.op = op
+        self.clientID = clientID
+        self.commandID = commandID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case op, game, player, move, version, action, home, away, court, rules
+        case clientID = "client_id"
+        case commandID = "command_id"
+    }
+
+    func checked() throws(ProtocolError) -> Request {
+        guard !clientID.isEmpty, !commandID.isEmpty else {
+            throw ProtocolError(.badRequest, "client_id and command_id must not be empty")
+        }
+        func require<T>(_ value: T?, _ key: String) throws(ProtocolError) -> T {
+            guard let value else { throw ProtocolError(.badRequest, "operation \(op) needs the field \(key)") }
+            return value
+        }
+        let operation: Request.Operation
+        switch op {
+        case "move":
+            operation = .move(game: try require(game, "game"), player: try require(player, "player"), move: try require(move, "move"))
+        case "retract":
+            operation = .retract(game: try require(game, "game"), version: try require(version, "version"))
+        case "clock":
+            let game = try require(game, "game")
+            switch try require(action, "action") {
+            case "start": operation = .clock(game: game, command: .startClock)
+            case "pause": operation = .clock(game: game, command: .pauseClock)
+            case let other: throw ProtocolError(.badRequest, "clock action must be start or pause, not \(other)")
+            }
+        case "create_game":
+            operation = .createGame(
+                game: try require(game, "game"), home: try require(home, "home"), away: try require(away, "away"),
+                court: court, rules: rules)
+        case "list_games": operation = .listGames
+        case "snapshot": operation = .snapshot(game: game)
+        default:
+            throw ProtocolError(
+                .unknownOperation,
+                "unknown operation \(op); expected move, retract, clock, create_game, list_games or snapshot")
+        }
+        return Request(origin: CommandOrigin(clientID: clientID, commandID: commandID), operation: operation)
+    }
+}
+
+/// A decoding error in a sentence: where in the JSON and what.
+func describe(_ error: DecodingError) -> String {
+    func path(_ codingPath: [any CodingKey]) -> String {
+        codingPath.isEmpty ? "the top level" : codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+    }
+    switch error {
+    case .keyNotFound(let key, let context): return "missing field \(path(context.codingPath + [key]))"
+    case .typeMismatch(_, let context), .valueNotFound(_, let context):
+        return "wrong type at \(path(context.codingPath)): \(context.debugDescription)"
+    case .dataCorrupted(let context): return "at \(path(context.codingPath)): \(context.debugDescription)"
+    @unknown default: return "\(error)"
+    }
+}

@@ -1,0 +1,161 @@
+import CourtsideLibrary
+import CourtsideModel
+import CourtsideProtocol
+import CourtsideTransport
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// Answers every request on the command endpoint with exactly one reply.
+///
+/// Requests are decided one after another in arrival order (each game keeps its order), but
+/// each waits for its commit in a task of its own, so a slow commit never holds up other
+/// requests and many of them share one commit.
+struct CommandService: Service {
+    let transport: ZMQTransport
+    let library: GameLibrary
+    let tournament: TournamentState
+    let epoch: String
+    let logger: Logger
+
+    func run() async {
+        await withDiscardingTaskGroup { group in
+            for await request in transport.requests.cancelOnGracefulShutdown() {
+                await handle(request, group: &group)
+            }
+            // Shutting down: the group now waits for every in-flight commit to be answered.
+        }
+        await library.close()
+        logger.info("command endpoint drained; event log closed")
+    }
+
+    private func handle(_ incoming: IncomingRequest, group: inout DiscardingTaskGroup) async {
+        guard incoming.frames.count == 1, let body = incoming.frames.first else {
+            logger.warning("request with wrong frame count", metadata: ["request.frames": "\(incoming.frames.count)"])
+            reply(
+                incoming,
+                .failure(
+                    CourtsideError(
+                        .badFrames, "a request is one JSON frame after the envelope; got \(incoming.frames.count) frames"),
+                    commandID: nil, epoch: epoch))
+            return
+        }
+        let request: Request
+        do {
+            request = try Request.decode(body)
+        } catch {
+            logger.warning("bad request", metadata: ["error.code": "\(error.code)", "error": "\(error.message)"])
+            reply(incoming, .failure(error, commandID: Self.commandID(in: body), epoch: epoch))
+            return
+        }
+        let origin = request.origin
+        let pending: PendingReceipt
+        switch request.operation {
+        case .move(let game, let player, let move):
+            pending = await library.submit(.move(player: player, move: move), to: game, origin: origin)
+        case .retract(let game, let version):
+            pending = await library.submit(.retract(version: version), to: game, origin: origin)
+        case .clock(let game, let command):
+            pending = await library.submit(command, to: game, origin: origin)
+        case .createGame(let game, let home, let away, let court, let rules):
+            do {
+                let setup = try tournament.setup(game: game, home: home, away: away, court: court, rules: rules)
+                pending = await library.submitCreation(of: setup, origin: origin)
+            } catch {
+                reply(incoming, .failure(error, commandID: origin.commandID, epoch: epoch))
+                return
+            }
+        case .listGames:
+            let snapshot = library.snapshot()
+            var answer = Reply(commandID: origin.commandID, epoch: epoch)
+            answer.sequence = snapshot.sequence
+            answer.games = snapshot.value.map(GameSummary.init)
+            reply(incoming, answer)
+            return
+        case .snapshot(let game):
+            var answer = Reply(commandID: origin.commandID, epoch: epoch)
+            if let game {
+                do {
+                    let snapshot = try library.snapshot(of: game)
+                    (answer.sequence, answer.snapshot) = (snapshot.sequence, [snapshot.value])
+                } catch {
+                    answer = .failure(error, commandID: origin.commandID, epoch: epoch)
+                }
+            } else {
+                let snapshot = library.snapshot()
+                (answer.sequence, answer.snapshot) = (snapshot.sequence, snapshot.value)
+            }
+            reply(incoming, answer)
+            return
+        }
+        group.addTask {
+            await answer(incoming, origin: origin, pending: pending)
+        }
+    }
+
+    private func answer(_ incoming: IncomingRequest, origin: CommandOrigin, pending: PendingReceipt) async {
+        var metadata: Logger.Metadata = ["client": "\(origin.clientID)", "command": "\(origin.commandID)"]
+        do {
+            let receipt = try await pending.value()
+            var answer = Reply(commandID: origin.commandID, epoch: epoch)
+            (answer.game, answer.version, answer.sequence) = (receipt.gameID, receipt.version, receipt.sequence)
+            metadata["game"] = "\(receipt.gameID)"
+            metadata["sequence"] = "\(receipt.sequence)"
+            logger.debug("command applied", metadata: metadata)
+            reply(incoming, answer)
+        } catch {
+            metadata["error.code"] = "\(error.code)"
+            logger.info("command refused: \(error.message)", metadata: metadata)
+            reply(incoming, .failure(error, commandID: origin.commandID, epoch: epoch))
+        }
+    }
+
+    private func reply(_ incoming: IncomingRequest, _ reply: Reply) {
+        transport.reply(to: incoming, body: WireCoding.encode(reply))
+    }
+
+    /// The command id of a request that could not be decoded, if it has a readable one.
+    private static func commandID(in body: [UInt8]) -> String? {
+        struct Envelope: Decodable {
+            var commandID: String?
+            enum CodingKeys: String, CodingKey { case commandID = "command_id" }
+        }
+        return (try? WireCoding.decode(Envelope.self, from: body))?.commandID
+    }
+}
+
+/// The tournament as last loaded: the teams `create_game` may name and the default rules.
+/// SIGHUP replaces it with the reloaded file, keeping teams that disappeared from it.
+final class TournamentState: Sendable {
+    private let current: Mutex<TournamentConfiguration>
+
+    init(_ configuration: TournamentConfiguration) { current = Mutex(configuration) }
+
+    var configuration: TournamentConfiguration { current.withLock { $0 } }
+
+    /// Takes a reloaded tournament: new teams are added, existing ones keep their rosters so
+    /// that a game in progress never changes under the scorekeeper.
+    func merge(_ reloaded: TournamentConfiguration) -> [TeamID] {
+        current.withLock { current in
+            let added = reloaded.teams.keys.filter { current.teams[$0] == nil }
+            current.teams.merge(reloaded.teams) { old, _ in old }
+            current.rules = reloaded.rules
+            current.name = reloaded.name
+            current.games = reloaded.games
+            return added.sorted()
+        }
+    }
+
+    func setup(game: GameID, home: TeamID, away: TeamID, court: String?, rules: RuleSet?) throws(CourtsideError)
+        -> GameSetup
+    {
+        let configuration = self.configuration
+        guard let homeTeam = configuration.teams[home] else {
+            throw CourtsideError(.unknownTeam, "the tournament has no team \(home)")
+        }
+        guard let awayTeam = configuration.teams[away] else {
+            throw CourtsideError(.unknownTeam, "the tournament has no team \(away)")
+        }
+        return GameSetup(id: game, home: homeTeam, away: awayTeam, rules: rules ?? configuration.rules, court: court)
+    }
+}

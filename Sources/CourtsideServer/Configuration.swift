@@ -1,0 +1,208 @@
+public import CourtsideModel
+import Foundation
+import Yams
+
+/// Everything courtsided reads from its config file (YAML), after flags are applied.
+public struct DaemonConfiguration: Sendable, Equatable {
+    /// Directory of the embedded SQLite event log.
+    public var dataDirectory: String
+    public var commandEndpoint: String
+    public var eventEndpoint: String
+    /// Messages queued per display before the daemon drops for it.
+    public var eventHighWaterMark: Int32
+    /// Messages queued per client on the command endpoint.
+    public var commandHighWaterMark: Int32
+    /// How long closing sockets may still deliver, in milliseconds.
+    public var lingerMilliseconds: Int32
+    /// Heartbeat period in milliseconds (at most 1000).
+    public var heartbeatMilliseconds: Int
+    public var tournament: TournamentConfiguration
+
+    /// Defaults of the settings that have them.
+    public static let defaultCommandEndpoint = "tcp://127.0.0.1:5555"
+    public static let defaultEventEndpoint = "tcp://127.0.0.1:5556"
+    public static let defaultDataDirectory = "data"
+}
+
+/// The tournament part of the config: what SIGHUP reloads.
+public struct TournamentConfiguration: Sendable, Equatable {
+    public var name: String
+    /// The rule set of every game that names none of its own.
+    public var rules: RuleSet
+    public var teams: [TeamID: Team]
+    /// Games in config order.
+    public var games: [GameSetup]
+}
+
+/// A config file that cannot be used: which file, which key, what is wrong.
+public struct ConfigurationError: Error, CustomStringConvertible, Equatable {
+    public var file: String
+    /// Dotted path of the key, for example `games.1.home`; empty for the whole file.
+    public var key: String
+    public var problem: String
+
+    public var description: String {
+        key.isEmpty ? "\(file): \(problem)" : "\(file): \(key): \(problem)"
+    }
+}
+
+extension DaemonConfiguration {
+    /// Reads and checks a config file.
+    public static func load(path: String) throws(ConfigurationError) -> DaemonConfiguration {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ConfigurationError(file: path, key: "", problem: "cannot read the file (\(error.localizedDescription))")
+        }
+        return try parse(text, file: path)
+    }
+
+    /// Parses config text; `file` names it in errors.
+    public static func parse(_ text: String, file: String) throws(ConfigurationError) -> DaemonConfiguration {
+        let raw: RawConfiguration
+        do {
+            raw = try YAMLDecoder().decode(RawConfiguration.self, from: text)
+        } catch let error as DecodingError {
+            throw ConfigurationError(decoding: error, file: file)
+        } catch {
+            throw ConfigurationError(file: file, key: "", problem: "not valid YAML: \(error)")
+        }
+        return try raw.checked(file: file)
+    }
+}
+
+extension ConfigurationError {
+    init(decoding error: DecodingError, file: String) {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            self.init(file: file, key: path(context.codingPath + [key]), problem: "is required but missing")
+        case .typeMismatch(let type, let context):
+            self.init(file: file, key: path(context.codingPath), problem: "should be \(Self.describe(type))")
+        case .valueNotFound(let type, let context):
+            self.init(file: file, key: path(context.codingPath), problem: "should be \(Self.describe(type)), found nothing")
+        case .dataCorrupted(let context):
+            self.init(file: file, key: path(context.codingPath), problem: context.debugDescription)
+        @unknown default:
+            self.init(file: file, key: "", problem: "\(error)")
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Int32.Type, is Int64.Type: "a whole number"
+        case is [Any].Type: "a list"
+        default: "a \(type)"
+        }
+    }
+}
+
+/// The file as written: snake_case keys, optional sections, teams and games by id.
+private struct RawConfiguration: Decodable {
+    struct Endpoints: Decodable {
+        var command: String?
+        var events: String?
+    }
+
+    struct Transport: Decodable {
+        var eventHighWaterMark: Int32?
+        var commandHighWaterMark: Int32?
+        var lingerMs: Int32?
+        var heartbeatMs: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case eventHighWaterMark = "event_high_water_mark"
+            case commandHighWaterMark = "command_high_water_mark"
+            case lingerMs = "linger_ms"
+            case heartbeatMs = "heartbeat_ms"
+        }
+    }
+
+    struct RawGame: Decodable {
+        var id: String
+        var home: String
+        var away: String
+        var court: String?
+        var rules: RuleSet?
+    }
+
+    var tournament: String?
+    var dataDir: String?
+    var endpoints: Endpoints?
+    var transport: Transport?
+    var rules: RuleSet?
+    var teams: [Team]
+    var games: [RawGame]?
+
+    enum CodingKeys: String, CodingKey {
+        case tournament, endpoints, transport, rules, teams, games
+        case dataDir = "data_dir"
+    }
+
+    func checked(file: String) throws(ConfigurationError) -> DaemonConfiguration {
+        func fail(_ key: String, _ problem: String) -> ConfigurationError {
+            ConfigurationError(file: file, key: key, problem: problem)
+        }
+        let rules = self.rules ?? .standard
+        if let problem = rules.problem { throw fail("rules", problem) }
+        var teams: [TeamID: Team] = [:]
+        var playerTeams: [PlayerID: TeamID] = [:]
+        for (index, team) in self.teams.enumerated() {
+            if team.id.rawValue.isEmpty { throw fail("teams.\(index).id", "must not be empty") }
+            if teams[team.id] != nil { throw fail("teams.\(index).id", "team \(team.id) is defined twice") }
+            if team.players.isEmpty { throw fail("teams.\(index).players", "team \(team.id) has no players") }
+            for (number, player) in team.players.enumerated() {
+                if let other = playerTeams[player.id] {
+                    throw fail("teams.\(index).players.\(number).id", "player \(player.id) is already on team \(other)")
+                }
+                playerTeams[player.id] = team.id
+            }
+            teams[team.id] = team
+        }
+        var games: [GameSetup] = []
+        var seen = Set<String>()
+        for (index, game) in (self.games ?? []).enumerated() {
+            if let problem = GameSetup.problem(withID: game.id) { throw fail("games.\(index).id", problem) }
+            if !seen.insert(game.id).inserted { throw fail("games.\(index).id", "game \(game.id) is defined twice") }
+            guard let home = teams[TeamID(game.home)] else {
+                throw fail("games.\(index).home", "unknown team \"\(game.home)\"")
+            }
+            guard let away = teams[TeamID(game.away)] else {
+                throw fail("games.\(index).away", "unknown team \"\(game.away)\"")
+            }
+            let setup = GameSetup(id: GameID(game.id), home: home, away: away, rules: game.rules ?? rules, court: game.court)
+            do {
+                try setup.validate()
+            } catch {
+                throw fail("games.\(index)", error.message)
+            }
+            games.append(setup)
+        }
+        let heartbeat = transport?.heartbeatMs ?? 500
+        guard (10...1000).contains(heartbeat) else {
+            throw fail("transport.heartbeat_ms", "must be between 10 and 1000 (a heartbeat at least once a second)")
+        }
+        for (key, value) in [
+            ("event_high_water_mark", transport?.eventHighWaterMark), ("command_high_water_mark", transport?.commandHighWaterMark),
+        ] {
+            if let value, value < 1 { throw fail("transport.\(key)", "must be at least 1") }
+        }
+        if let linger = transport?.lingerMs, !(0...10_000).contains(linger) {
+            throw fail("transport.linger_ms", "must be between 0 and 10000")
+        }
+        return DaemonConfiguration(
+            dataDirectory: dataDir ?? DaemonConfiguration.defaultDataDirectory,
+            commandEndpoint: endpoints?.command ?? DaemonConfiguration.defaultCommandEndpoint,
+            eventEndpoint: endpoints?.events ?? DaemonConfiguration.defaultEventEndpoint,
+            eventHighWaterMark: transport?.eventHighWaterMark ?? 10_000,
+            commandHighWaterMark: transport?.commandHighWaterMark ?? 1_000,
+            lingerMilliseconds: transport?.lingerMs ?? 500,
+            heartbeatMilliseconds: heartbeat,
+            tournament: TournamentConfiguration(name: tournament ?? "Courtside tournament", rules: rules, teams: teams, games: games)
+        )
+    }
+}

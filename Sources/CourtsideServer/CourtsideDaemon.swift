@@ -1,0 +1,70 @@
+import CourtsideLibrary
+import CourtsideModel
+import CourtsideStorage
+import CourtsideTransport
+import Foundation
+public import Logging
+import ServiceLifecycle
+
+/// courtsided as a library: opens the log, binds the sockets and runs every service until
+/// SIGTERM or SIGINT. The executable only parses flags and calls ``run(_:configurationPath:logger:)``.
+public enum CourtsideDaemon {
+    /// Runs the daemon; returns after a graceful shutdown.
+    public static func run(_ configuration: DaemonConfiguration, configurationPath: String?, logger: Logger) async throws {
+        let clock = SystemTimeSource()
+        let dataDirectory = URL(fileURLWithPath: configuration.dataDirectory, isDirectory: true)
+        let log = try SQLiteEventLog(directory: dataDirectory)
+        let library = try GameLibrary(log: log, clock: clock, logger: logger)
+        let tournament = TournamentState(configuration.tournament)
+        let created = await TournamentSeeder(library: library, logger: logger).createMissing(configuration.tournament.games)
+
+        // Subscribe before the snapshot, so the publisher misses nothing in between.
+        let updates = library.updates()
+        let start = library.snapshot()
+        var transportConfiguration = TransportConfiguration(
+            commandEndpoint: configuration.commandEndpoint, eventEndpoint: configuration.eventEndpoint)
+        transportConfiguration.eventHighWaterMark = configuration.eventHighWaterMark
+        transportConfiguration.commandHighWaterMark = configuration.commandHighWaterMark
+        transportConfiguration.lingerMilliseconds = configuration.lingerMilliseconds
+        let transport: ZMQTransport
+        do {
+            transport = try await ZMQTransport.start(transportConfiguration, logger: logger)
+        } catch {
+            await library.close()
+            throw error
+        }
+        // A new epoch per run tells displays that the daemon restarted and they should resync.
+        let epoch = "\(clock.now().rawValue)-\(UUID().uuidString.prefix(8).lowercased())"
+        logger.info(
+            "courtsided serving",
+            metadata: [
+                "tournament": "\(configuration.tournament.name)", "data_dir": "\(log.path)",
+                "endpoint.command": "\(transport.boundCommandEndpoint)", "endpoint.events": "\(transport.boundEventEndpoint)",
+                "epoch": "\(epoch)", "games": "\(start.value.count)", "games.created": "\(created.count)",
+                "sequence": "\(start.sequence)",
+            ])
+
+        let services: [any Service] = [
+            TransportService(transport: transport),
+            EventPublisher(
+                transport: transport, updates: updates, start: start, epoch: epoch,
+                heartbeatPeriod: .milliseconds(configuration.heartbeatMilliseconds), clock: clock, logger: logger),
+            CommandService(transport: transport, library: library, tournament: tournament, epoch: epoch, logger: logger),
+            ClockService(library: library, period: .milliseconds(100)),
+            ReloadService(configurationPath: configurationPath, tournament: tournament, library: library, logger: logger),
+            NotifierService(notifier: SystemdNotifier(), library: library, logger: logger),
+        ]
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: services.map {
+                // Every service ends on shutdown; none ending early should take the others down silently.
+                .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup)
+            },
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger)
+        // Well under systemd's TimeoutStopSec and the 2 s the operators were promised.
+        groupConfiguration.maximumGracefulShutdownDuration = .milliseconds(1500)
+        groupConfiguration.maximumCancellationDuration = .milliseconds(300)
+        try await ServiceGroup(configuration: groupConfiguration).run()
+        logger.info("courtsided stopped")
+    }
+}

@@ -1,0 +1,79 @@
+import CourtsideLibrary
+import CourtsideModel
+import CourtsideProtocol
+import CourtsideTransport
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// Publishes every committed event, and a heartbeat at a fixed period, on the event endpoint.
+///
+/// The heartbeat states only what has been published, never what is committed but not yet
+/// sent, so a display never mistakes an event in flight for a gap.
+final class EventPublisher: Service {
+    private struct Published {
+        var sequence: Int64
+        var versions: [GameID: Int]
+    }
+
+    let transport: ZMQTransport
+    let updates: AsyncStream<GameUpdate>
+    let epoch: String
+    let heartbeatPeriod: Duration
+    let clock: any TimeSource
+    let logger: Logger
+    private let published: Mutex<Published>
+
+    /// `start` is the snapshot taken right after subscribing to `updates`.
+    init(
+        transport: ZMQTransport, updates: AsyncStream<GameUpdate>, start: Snapshot<[Game]>, epoch: String,
+        heartbeatPeriod: Duration, clock: any TimeSource, logger: Logger
+    ) {
+        self.transport = transport
+        self.updates = updates
+        self.epoch = epoch
+        self.heartbeatPeriod = heartbeatPeriod
+        self.clock = clock
+        self.logger = logger
+        var versions: [GameID: Int] = [:]
+        for game in start.value { versions[game.id] = game.version }
+        published = Mutex(Published(sequence: start.sequence, versions: versions))
+    }
+
+    func run() async {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.heartbeats() }
+            // Ends when the library closes, after its last event, so nothing committed goes unpublished.
+            for await update in updates {
+                publish(update)
+            }
+            group.cancelAll()
+        }
+        heartbeat()
+    }
+
+    private func publish(_ update: GameUpdate) {
+        let event = update.event
+        let skip = published.withLock { event.sequence <= $0.sequence }
+        if skip { return }
+        let message = EventMessage(epoch: epoch, event: event, game: update.game)
+        transport.publish(topic: Topic.events(of: event.gameID), body: WireCoding.encode(message))
+        published.withLock {
+            $0.sequence = event.sequence
+            $0.versions[event.gameID] = event.version
+        }
+    }
+
+    private func heartbeats() async {
+        while !Task.isCancelled {
+            heartbeat()
+            try? await Task.sleep(for: heartbeatPeriod)
+        }
+    }
+
+    private func heartbeat() {
+        let state = published.withLock { $0 }
+        let message = HeartbeatMessage(epoch: epoch, sequence: state.sequence, at: clock.now(), games: state.versions)
+        transport.publish(topic: Topic.heartbeat, body: WireCoding.encode(message))
+    }
+}

@@ -1,0 +1,110 @@
+import CourtsideLibrary
+import CourtsideModel
+import CourtsideTransport
+import Foundation
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+/// Keeps the sockets open until the very end of a graceful shutdown, then flushes and closes them.
+struct TransportService: Service {
+    let transport: ZMQTransport
+
+    func run() async {
+        try? await gracefulShutdown()
+        await transport.stop()
+    }
+}
+
+/// Ends regulation time in idle games: commands check the clock themselves, this catches the
+/// games where nobody sends anything when time runs out.
+struct ClockService: Service {
+    let library: GameLibrary
+    let period: Duration
+
+    func run() async {
+        while !Task.isCancelled, !Task.isShuttingDownGracefully {
+            await library.expireDueClocks()
+            try? await Task.sleep(for: period)
+        }
+    }
+}
+
+/// Tells systemd how the daemon is doing: READY=1 once serving, WATCHDOG=1 at half the watchdog
+/// period, STATUS= with the number of games and the sequence, STOPPING=1 on shutdown.
+struct NotifierService: Service {
+    let notifier: SystemdNotifier
+    let library: GameLibrary
+    let logger: Logger
+
+    func run() async {
+        // The log is replayed and both sockets are bound before the services start.
+        notifier.notify("READY=1", status())
+        logger.info("ready", metadata: ["systemd.notify": "\(notifier.isEnabled)"])
+        let period = notifier.watchdogInterval.map { min($0, .seconds(5)) } ?? .seconds(5)
+        while !Task.isShuttingDownGracefully, !Task.isCancelled {
+            if notifier.watchdogInterval != nil { notifier.notify("WATCHDOG=1") }
+            notifier.notify(status())
+            try? await Task.sleep(for: period)
+        }
+        notifier.notify("STOPPING=1", "STATUS=stopping")
+    }
+
+    private func status() -> String {
+        let snapshot = library.snapshot()
+        let live = snapshot.value.filter { $0.status == .running || $0.status == .paused }.count
+        return "STATUS=\(snapshot.value.count) games (\(live) live), sequence \(snapshot.sequence)"
+    }
+}
+
+/// Reloads the tournament on SIGHUP: new teams and games are added; nothing is removed, and a
+/// game that exists is never touched.
+struct ReloadService: Service {
+    let configurationPath: String?
+    let tournament: TournamentState
+    let library: GameLibrary
+    let logger: Logger
+
+    func run() async {
+        let hangups = await UnixSignalsSequence(trapping: .sighup)
+        for await _ in hangups.cancelOnGracefulShutdown() {
+            guard let configurationPath else {
+                logger.warning("SIGHUP ignored: started without a config file")
+                continue
+            }
+            do {
+                let reloaded = try DaemonConfiguration.load(path: configurationPath)
+                let teams = tournament.merge(reloaded.tournament)
+                let games = await TournamentSeeder(library: library, logger: logger).createMissing(reloaded.tournament.games)
+                logger.info(
+                    "tournament reloaded",
+                    metadata: ["reload.new_teams": "\(teams.map(\.rawValue))", "reload.new_games": "\(games.map(\.rawValue))"])
+            } catch {
+                logger.error("reload failed; keeping the running tournament", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+}
+
+/// Creates the config's games that the log does not have yet.
+struct TournamentSeeder {
+    static let clientID = "courtsided.config"
+    let library: GameLibrary
+    let logger: Logger
+
+    /// Returns the ids of the games it created.
+    func createMissing(_ games: [GameSetup]) async -> [GameID] {
+        let existing = Set(library.gameIDs())
+        var created: [GameID] = []
+        for setup in games where !existing.contains(setup.id) {
+            do {
+                try await library.createGame(
+                    setup, origin: CommandOrigin(clientID: Self.clientID, commandID: "create:\(setup.id)"))
+                created.append(setup.id)
+            } catch {
+                logger.error("could not create game \(setup.id) from the config", metadata: ["error": "\(error)"])
+            }
+        }
+        return created
+    }
+}

@@ -1,0 +1,269 @@
+import Foundation
+public import Logging
+import Synchronization
+import ZeroMQ
+
+/// Socket settings, each chosen on purpose rather than left at libzmq's defaults.
+public struct TransportConfiguration: Sendable {
+    /// Where scorekeepers and displays send requests (ROUTER).
+    public var commandEndpoint: String
+    /// Where events and heartbeats are published (PUB).
+    public var eventEndpoint: String
+    /// Messages queued per subscriber before PUB drops for it; a slow display then resyncs.
+    public var eventHighWaterMark: Int32 = 10_000
+    /// Messages queued per client on the command socket, in each direction.
+    public var commandHighWaterMark: Int32 = 1_000
+    /// How long closing sockets may still send queued messages, in milliseconds.
+    public var lingerMilliseconds: Int32 = 500
+    /// Largest inbound message; libzmq disconnects a peer that sends more.
+    public var maxMessageBytes: Int64 = 1024 * 1024
+
+    public init(commandEndpoint: String, eventEndpoint: String) {
+        self.commandEndpoint = commandEndpoint
+        self.eventEndpoint = eventEndpoint
+    }
+}
+
+/// A request read from the command socket: who sent it and the frames after the routing envelope.
+public struct IncomingRequest: Sendable {
+    /// The ROUTER envelope to send the reply back with: the peer's routing id, and the empty
+    /// delimiter frame when the peer sent one (REQ sockets do, DEALERs may).
+    public let envelope: [[UInt8]]
+    /// The frames after the envelope; a well-formed request has exactly one.
+    public let frames: [[UInt8]]
+}
+
+/// Owns the daemon's ZeroMQ sockets on one dedicated thread, since sockets are not thread-safe.
+///
+/// Async code hands the thread outgoing messages through a locked queue plus a wake-up on an
+/// inproc socket; the thread hands incoming requests out through ``requests``. No call blocks
+/// Swift's cooperative pool.
+public final class ZMQTransport: Sendable {
+    private enum Destination {
+        case command
+        case event
+    }
+
+    private struct Outbox {
+        var messages: [(Destination, [[UInt8]])] = []
+        var stopping = false
+        var onStop: CheckedContinuation<Void, Never>?
+    }
+
+    /// Requests in arrival order. Ends when the transport stops.
+    public let requests: AsyncStream<IncomingRequest>
+    /// The endpoints actually bound (with real ports when the configuration said `*`).
+    public let boundCommandEndpoint: String
+    public let boundEventEndpoint: String
+
+    private let outbox = Mutex(Outbox())
+    /// The sending end of the wake-up; any thread may use it under the lock (a full memory barrier).
+    private let waker: Mutex<ZMQSocket>
+    private let context: ZMQContext
+    private let logger: Logger
+
+    private init(
+        requests: AsyncStream<IncomingRequest>, endpoints: (String, String), waker: sending ZMQSocket, context: ZMQContext,
+        logger: Logger
+    ) {
+        self.requests = requests
+        (boundCommandEndpoint, boundEventEndpoint) = endpoints
+        self.waker = Mutex(waker)
+        self.context = context
+        self.logger = logger
+    }
+
+    /// Binds both endpoints on a new I/O thread and starts serving. Throws if either cannot be bound.
+    public static func start(_ configuration: TransportConfiguration, logger: Logger) async throws -> ZMQTransport {
+        let context = try ZMQContext()
+        let wakeEndpoint = "inproc://courtside-wake-\(UUID().uuidString)"
+        let (requests, continuation) = AsyncStream.makeStream(
+            of: IncomingRequest.self, bufferingPolicy: .bufferingOldest(Int(configuration.commandHighWaterMark) * 16))
+        let loop = IOLoop(
+            configuration: configuration, context: context, wakeEndpoint: wakeEndpoint, requests: continuation, logger: logger)
+        // The thread binds, reports the endpoints (or the error), then serves until stopped.
+        let endpoints: (String, String) = try await withCheckedThrowingContinuation { ready in
+            let thread = Thread { loop.run(ready: ready) }
+            thread.name = "courtside.zmq-io"
+            thread.start()
+        }
+        let waker = try context.socket(.push)
+        try waker.set(.linger(milliseconds: 0))
+        try waker.set(.sendHighWaterMark(1))
+        try waker.connect(wakeEndpoint)
+        let transport = ZMQTransport(
+            requests: requests, endpoints: endpoints, waker: waker, context: context, logger: logger)
+        loop.attach(transport)
+        return transport
+    }
+
+    /// Sends a reply on the command socket to the peer the request came from.
+    public func reply(to request: IncomingRequest, body: [UInt8]) {
+        post(.command, request.envelope + [body])
+    }
+
+    /// Publishes a two-frame message, topic then body, on the event socket.
+    public func publish(topic: [UInt8], body: [UInt8]) {
+        post(.event, [topic, body])
+    }
+
+    private func post(_ destination: Destination, _ frames: [[UInt8]]) {
+        let wake = outbox.withLock { outbox -> Bool in
+            guard !outbox.stopping else { return false }
+            outbox.messages.append((destination, frames))
+            return outbox.messages.count == 1
+        }
+        if wake { signal() }
+    }
+
+    private func signal() {
+        waker.withLock { socket in
+            // A full wake queue means a wake-up is already pending, which is all we need.
+            try? socket.send([[]], flags: .dontWait)
+        }
+    }
+
+    /// Sends what is queued, closes the sockets (waiting at most the linger time) and ends ``requests``.
+    public func stop() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let first = outbox.withLock { outbox -> Bool in
+                guard !outbox.stopping else { return false }
+                outbox.stopping = true
+                outbox.onStop = continuation
+                return true
+            }
+            if first { signal() } else { continuation.resume() }
+        }
+        waker.withLock { $0.close() }
+        context.terminate()
+    }
+
+    /// Called on the I/O thread: everything queued so far, and whether to stop after sending it.
+    private func takeOutbox() -> ([(Destination, [[UInt8]])], CheckedContinuation<Void, Never>?) {
+        outbox.withLock { outbox in
+            defer {
+                outbox.messages = []
+                if outbox.stopping { outbox.onStop = nil }
+            }
+            return (outbox.messages, outbox.stopping ? outbox.onStop : nil)
+        }
+    }
+
+    /// The I/O thread's loop. Every socket is created, used and closed here.
+    private final class IOLoop: @unchecked Sendable {
+        // Touched only by the I/O thread, apart from `transport`, which is set once under a lock.
+        let configuration: TransportConfiguration
+        let context: ZMQContext
+        let wakeEndpoint: String
+        let requests: AsyncStream<IncomingRequest>.Continuation
+        let logger: Logger
+        private let transportBox = Mutex<ZMQTransport?>(nil)
+        private let attached = DispatchSemaphore(value: 0)
+
+        init(
+            configuration: TransportConfiguration, context: ZMQContext, wakeEndpoint: String,
+            requests: AsyncStream<IncomingRequest>.Continuation, logger: Logger
+        ) {
+            self.configuration = configuration
+            self.context = context
+            self.wakeEndpoint = wakeEndpoint
+            self.requests = requests
+            self.logger = logger
+        }
+
+        func attach(_ transport: ZMQTransport) {
+            transportBox.withLock { $0 = transport }
+            attached.signal()
+        }
+
+        func run(ready: CheckedContinuation<(String, String), any Error>) {
+            let router: ZMQSocket
+            let publisher: ZMQSocket
+            let wake: ZMQSocket
+            do {
+                wake = try context.socket(.pull)
+                try wake.set(.linger(milliseconds: 0))
+                try wake.bind(wakeEndpoint)
+                router = try context.socket(.router)
+                try router.set(.linger(milliseconds: configuration.lingerMilliseconds))
+                try router.set(.sendHighWaterMark(configuration.commandHighWaterMark))
+                try router.set(.receiveHighWaterMark(configuration.commandHighWaterMark))
+                try router.set(.maxMessageSize(configuration.maxMessageBytes))
+                try router.bind(configuration.commandEndpoint)
+                publisher = try context.socket(.pub)
+                try publisher.set(.linger(milliseconds: configuration.lingerMilliseconds))
+                try publisher.set(.sendHighWaterMark(configuration.eventHighWaterMark))
+                try publisher.bind(configuration.eventEndpoint)
+            } catch {
+                ready.resume(throwing: error)
+                context.terminate()
+                requests.finish()
+                return
+            }
+            ready.resume(returning: (router.lastEndpoint, publisher.lastEndpoint))
+            attached.wait()
+            guard let transport = transportBox.withLock({ $0 }) else { return }
+            serve(router: router, publisher: publisher, wake: wake, transport: transport)
+            router.close()
+            publisher.close()
+            wake.close()
+            requests.finish()
+        }
+
+        private func serve(router: ZMQSocket, publisher: ZMQSocket, wake: ZMQSocket, transport: ZMQTransport) {
+            var poller = ZMQPoller()
+            let routerIndex = poller.add(router)
+            let wakeIndex = poller.add(wake)
+            while true {
+                let readable: [Bool]
+                do {
+                    readable = try poller.poll(timeoutMilliseconds: 1000)
+                } catch {
+                    logger.critical("zmq_poll failed; the transport stops", metadata: ["error": "\(error)"])
+                    return
+                }
+                if readable[wakeIndex] {
+                    while (try? wake.receive(flags: .dontWait)) != nil {}
+                }
+                if readable[routerIndex] { readRequests(from: router) }
+                let (messages, onStop) = transport.takeOutbox()
+                for (destination, frames) in messages {
+                    do {
+                        try (destination == .command ? router : publisher).send(frames, flags: .dontWait)
+                    } catch {
+                        // PUB never blocks; a ROUTER peer over its high-water mark loses the reply
+                        // and retries, which the library answers from its record.
+                        logger.warning("dropped an outgoing message", metadata: ["error": "\(error)"])
+                    }
+                }
+                if let onStop {
+                    onStop.resume()
+                    return
+                }
+            }
+        }
+
+        private func readRequests(from router: ZMQSocket) {
+            // Bounded per round so that a flood of requests cannot starve outgoing replies.
+            for _ in 0..<1000 {
+                let message: [[UInt8]]
+                do {
+                    message = try router.receive(flags: .dontWait)
+                } catch {
+                    if !error.wouldBlock { logger.warning("receive failed", metadata: ["error": "\(error)"]) }
+                    return
+                }
+                guard let peer = message.first else { continue }
+                var envelope = [peer]
+                var rest = message.dropFirst()
+                if rest.count >= 2, rest.first?.isEmpty == true {
+                    envelope.append([])
+                    rest = rest.dropFirst()
+                }
+                if case .dropped = requests.yield(IncomingRequest(envelope: envelope, frames: Array(rest))) {
+                    logger.warning("request queue full; dropped a request (the client will retry)")
+                }
+            }
+        }
+    }
+}

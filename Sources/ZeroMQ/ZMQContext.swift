@@ -1,0 +1,51 @@
+import CZeroMQ
+
+/// A libzmq context. Thread-safe, unlike sockets: share one per process.
+public final class ZMQContext: @unchecked Sendable {
+    // libzmq documents contexts as thread-safe, so sharing the handle is sound.
+    let handle: UnsafeMutableRawPointer
+
+    public init() throws(ZMQError) {
+        guard let handle = zmq_ctx_new() else { throw ZMQError.last("zmq_ctx_new") }
+        self.handle = handle
+    }
+
+    /// Creates a socket of `type`. The socket must be used by one thread at a time.
+    public func socket(_ type: ZMQSocketType) throws(ZMQError) -> ZMQSocket {
+        try ZMQSocket(context: self, type: type)
+    }
+
+    /// Terminates the context; blocks until every socket is closed and lingering messages are
+    /// sent or dropped.
+    public func terminate() {
+        while zmq_ctx_term(handle) != 0 && zmq_errno() == EINTR {}
+    }
+
+    /// The libzmq library version, for example (4, 3, 4).
+    public static var version: (major: Int32, minor: Int32, patch: Int32) {
+        var major: Int32 = 0
+        var minor: Int32 = 0
+        var patch: Int32 = 0
+        zmq_version(&major, &minor, &patch)
+        return (major, minor, patch)
+    }
+}
+
+/// The socket types Courtside uses.
+public enum ZMQSocketType: Sendable {
+    case router, dealer, req, rep, pub, sub, push, pull, pair
+
+    var rawValue: Int32 {
+        switch self {
+        case .router: ZMQ_ROUTER
+        case .dealer: ZMQ_DEALER
+        case .req: ZMQ_REQ
+        case .rep: ZMQ_REP
+        case .pub: ZMQ_PUB
+        case .sub: ZMQ_SUB
+        case .push: ZMQ_PUSH
+        case .pull: ZMQ_PULL
+        case .pair: ZMQ_PAIR
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import CZeroMQ
+
+/// A typed socket option. Each case states its unit; see `man zmq_setsockopt`.
+public enum ZMQSocketOption: Sendable {
+    /// How long unsent messages wait after close, in milliseconds (-1: forever, 0: drop).
+    case linger(milliseconds: Int32)
+    /// Outgoing queue limit in messages; beyond it PUB drops and others block or fail with EAGAIN.
+    case sendHighWaterMark(Int32)
+    /// Incoming queue limit in messages.
+    case receiveHighWaterMark(Int32)
+    /// Largest inbound message in bytes; a peer that sends a larger one is disconnected.
+    case maxMessageSize(Int64)
+    /// Identity a DEALER or REQ announces to a ROUTER.
+    case routingID([UInt8])
+    /// SUB: receive messages whose first frame starts with these bytes (empty: everything).
+    case subscribe([UInt8])
+    /// SUB: stop receiving a prefix.
+    case unsubscribe([UInt8])
+    /// Receive timeout in milliseconds (-1: block).
+    case receiveTimeout(milliseconds: Int32)
+    /// Send timeout in milliseconds (-1: block).
+    case sendTimeout(milliseconds: Int32)
+    /// Only queue messages to completed connections.
+    case immediate(Bool)
+    /// ROUTER: fail with EHOSTUNREACH instead of dropping messages to unknown peers.
+    case routerMandatory(Bool)
+}
+
+/// Flags for send and receive.
+public struct ZMQFlags: OptionSet, Sendable {
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// Fail with EAGAIN instead of blocking.
+    public static let dontWait = ZMQFlags(rawValue: ZMQ_DONTWAIT)
+}
+
+/// A libzmq socket. Not thread-safe: one thread uses it at a time (libzmq allows moving a
+/// socket to another thread across a full memory barrier, such as a lock).
+public final class ZMQSocket {
+    let handle: UnsafeMutableRawPointer
+    private var closed = false
+
+    init(context: ZMQContext, type: ZMQSocketType) throws(ZMQError) {
+        guard let handle = zmq_socket(context.handle, type.rawValue) else { throw ZMQError.last("zmq_socket") }
+        self.handle = handle
+    }
+
+    deinit { close() }
+
+    /// Closes the socket; pending messages linger as ``ZMQSocketOption/linger(milliseconds:)`` says.
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        zmq_close(handle)
+    }
+
+    public func bind(_ endpoint: String) throws(ZMQError) {
+        guard zmq_bind(handle, endpoint) == 0 else { throw ZMQError.last("zmq_bind(\(endpoint))") }
+    }
+
+    public func connect(_ endpoint: String) throws(ZMQError) {
+        guard zmq_connect(handle, endpoint) == 0 else { throw ZMQError.last("zmq_connect(\(endpoint))") }
+    }
+
+    /// The endpoint last bound, with the real port when bound to `*`.
+    public var lastEndpoint: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        var size = buffer.count
+        guard zmq_getsockopt(handle, ZMQ_LAST_ENDPOINT, &buffer, &size) == 0 else { return "" }
+        return String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    public func set(_ option: ZMQSocketOption) throws(ZMQError) {
+        let result: Int32
+        switch option {
+        case .linger(let value): result = setInt(ZMQ_LINGER, value)
+        case .sendHighWaterMark(let value): result = setInt(ZMQ_SNDHWM, value)
+        case .receiveHighWaterMark(let value): result = setInt(ZMQ_RCVHWM, value)
+        case .maxMessageSize(var value):
+            result = zmq_setsockopt(handle, ZMQ_MAXMSGSIZE, &value, MemoryLayout<Int64>.size)
+        case .routingID(let bytes): result = setBytes(ZMQ_ROUTING_ID, bytes)
+        case .subscribe(let bytes): result = setBytes(ZMQ_SUBSCRIBE, bytes)
+        case .unsubscribe(let bytes): result = setBytes(ZMQ_UNSUBSCRIBE, bytes)
+        case .receiveTimeout(let value): result = setInt(ZMQ_RCVTIMEO, value)
+        case .sendTimeout(let value): result = setInt(ZMQ_SNDTIMEO, value)
+        case .immediate(let value): result = setInt(ZMQ_IMMEDIATE, value ? 1 : 0)
+        case .routerMandatory(let value): result = setInt(ZMQ_ROUTER_MANDATORY, value ? 1 : 0)
+        }
+        guard result == 0 else { throw ZMQError.last("zmq_setsockopt(\(option))") }
+    }
+
+    private func setInt(_ name: Int32, _ value: Int32) -> Int32 {
+        var value = value
+        return zmq_setsockopt(handle, name, &value, MemoryLayout<Int32>.size)
+    }
+
+    private func setBytes(_ name: Int32, _ bytes: [UInt8]) -> Int32 {
+        bytes.withUnsafeBytes { zmq_setsockopt(handle, name, $0.baseAddress, $0.count) }
+    }
+
+    /// Sends a multipart message atomically: all frames or none.
+    public func send(_ frames: [[UInt8]], flags: ZMQFlags = []) throws(ZMQError) {
+        for (index, frame) in frames.enumerated() {
+            let more = index < frames.count - 1 ? ZMQ_SNDMORE : 0
+            while true {
+                let sent = frame.withUnsafeBytes { zmq_send(handle, $0.baseAddress, $0.count, flags.rawValue | more) }
+                if sent >= 0 { break }
+                let error = ZMQError.last("zmq_send")
+                if error.interrupted { continue }
+                throw error
+            }
+        }
+    }
+
+    /// Receives one multipart message. With ``ZMQFlags/dontWait``, throws EAGAIN when none is queued.
+    public func receive(flags: ZMQFlags = []) throws(ZMQError) -> [[UInt8]] {
+        var frames: [[UInt8]] = []
+        var message = zmq_msg_t()
+        zmq_msg_init(&message)
+        defer { zmq_msg_close(&message) }
+        repeat {
+            while zmq_msg_recv(&message, handle, frames.isEmpty ? flags.rawValue : 0) < 0 {
+                let error = ZMQError.last("zmq_msg_recv")
+                if error.interrupted { continue }
+                throw error
+            }
+            let size = zmq_msg_size(&message)
+            let data = zmq_msg_data(&message)
+            frames.append(size == 0 ? [] : Array(UnsafeRawBufferPointer(start: data, count: size)))
+        } while zmq_msg_more(&message) == 1
+        return frames
+    }
+}
