@@ -50,6 +50,9 @@ final class EventPublisher: Service {
             group.cancelAll()
         }
         heartbeat()
+        // The stream ends when the command service closes the library, which happens during
+        // shutdown but before this service's turn; returning early would look like a failure.
+        try? await gracefulShutdown()
     }
 
     private func publish(_ update: GameUpdate) {

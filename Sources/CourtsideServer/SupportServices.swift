@@ -25,7 +25,7 @@ struct ClockService: Service {
     func run() async {
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
             await library.expireDueClocks()
-            try? await Task.sleep(for: period)
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: period) }
         }
     }
 }
@@ -45,7 +45,7 @@ struct NotifierService: Service {
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             if notifier.watchdogInterval != nil { notifier.notify("WATCHDOG=1") }
             notifier.notify(status())
-            try? await Task.sleep(for: period)
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: period) }
         }
         notifier.notify("STOPPING=1", "STATUS=stopping")
     }

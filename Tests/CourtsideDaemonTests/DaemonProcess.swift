@@ -1,0 +1,174 @@
+import CourtsideModel
+import CourtsideProtocol
+import Foundation
+import Testing
+import ZeroMQ
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real courtsided, started as a process on free loopback ports with its own data directory.
+final class DaemonProcess {
+    let directory: URL
+    let commandEndpoint: String
+    let eventEndpoint: String
+    let notify: NotifyListener
+    private(set) var process: Process
+    private let extraConfig: String
+
+    /// The built courtsided next to this test binary.
+    static var executable: URL {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("courtsided")
+    }
+
+    /// Starts the daemon and waits for its READY=1.
+    init(extraConfig: String = "", directory: URL? = nil) throws {
+        self.directory =
+            directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("courtsided-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
+        commandEndpoint = "tcp://127.0.0.1:\(try freePort())"
+        eventEndpoint = "tcp://127.0.0.1:\(try freePort())"
+        self.extraConfig = extraConfig
+        notify = try NotifyListener(path: self.directory.appendingPathComponent("notify.sock").path)
+        process = Process()
+        try start()
+    }
+
+    var configPath: String { directory.appendingPathComponent("tournament.yaml").path }
+    var logPath: String { directory.appendingPathComponent("courtsided.log").path }
+
+    /// (Re)starts the process on the same ports and data, waiting for READY=1.
+    func start() throws {
+        let config = """
+            tournament: Test Cup
+            data_dir: \(directory.appendingPathComponent("data").path)
+            endpoints:
+              command: \(commandEndpoint)
+              events: \(eventEndpoint)
+            transport:
+              heartbeat_ms: 200
+            \(extraConfig)
+            teams:
+              - { id: lions, name: Lions, players: [{id: ann, name: Ann}, {id: bo, name: Bo}, {id: cy, name: Cy}] }
+              - { id: tigers, name: Tigers, players: [{id: di, name: Di}, {id: ed, name: Ed}, {id: flo, name: Flo}] }
+              - { id: bears, name: Bears, players: [{id: gus, name: Gus}, {id: hal, name: Hal}, {id: ida, name: Ida}] }
+              - { id: wolves, name: Wolves, players: [{id: jo, name: Jo}, {id: kai, name: Kai}, {id: lu, name: Lu}] }
+            games:
+              - { id: g1, home: lions, away: tigers, court: Court 1 }
+              - { id: g2, home: bears, away: wolves, court: Court 2 }
+            """
+        try config.write(toFile: configPath, atomically: true, encoding: .utf8)
+        process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["--config", configPath, "--log-level", "info"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTIFY_SOCKET"] = notify.path
+        process.environment = environment
+        if !FileManager.default.fileExists(atPath: logPath) {
+            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        }
+        let logFile = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        logFile.seekToEndOfFile()
+        process.standardError = logFile
+        process.standardOutput = logFile
+        try process.run()
+        let ready = notify.wait(for: "READY=1", seconds: 30)
+        guard ready else {
+            process.terminate()
+            throw DaemonError("courtsided did not send READY=1 within 30 s; log:\n\(log())")
+        }
+    }
+
+    /// The daemon's log so far.
+    func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// Waits for the process to exit; returns the seconds it took, or nil on timeout.
+    func waitForExit(seconds: Double) -> Double? {
+        let start = Date()
+        while process.isRunning {
+            if Date().timeIntervalSince(start) > seconds { return nil }
+            usleep(5_000)
+        }
+        return Date().timeIntervalSince(start)
+    }
+
+    func stop() {
+        if process.isRunning {
+            signal(SIGTERM)
+            if waitForExit(seconds: 5) == nil { signal(SIGKILL) }
+        }
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+struct DaemonError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A port that was free a moment ago.
+func freePort() throws -> UInt16 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+        }
+    }
+    guard bound else { throw DaemonError("no free port") }
+    return UInt16(bigEndian: address.sin_port)
+}
+
+/// A test's end of systemd's notify socket: a Unix datagram socket the daemon writes to.
+final class NotifyListener {
+    let path: String
+    private let fd: Int32
+    private(set) var received: [String] = []
+
+    init(path: String) throws {
+        self.path = path
+        unlink(path)
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0 else { throw DaemonError("cannot bind \(path)") }
+        var timeout = timeval(tv_sec: 0, tv_usec: 50_000)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    /// Waits until a datagram with this line arrives (or has arrived).
+    func wait(for line: String, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if received.contains(where: { $0.split(separator: "\n").contains(Substring(line)) }) { return true }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count > 0 { received.append(String(decoding: buffer.prefix(count), as: UTF8.self)) }
+        }
+        return false
+    }
+
+    deinit {
+        close(fd)
+        unlink(path)
+    }
+}

@@ -1,0 +1,261 @@
+import CourtsideModel
+import CourtsideProtocol
+import Foundation
+import Testing
+import ZeroMQ
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real daemon over real TCP sockets. Serialized: each test runs its own daemon, and the
+/// machine has two cores.
+@Suite("courtsided over ZeroMQ", .serialized)
+struct DaemonTests {
+    @Test("a scorekeeper's move reaches a subscriber")
+    func moveReachesSubscriber() throws {
+        let daemon = try DaemonProcess()
+        let display = try Display(command: daemon.commandEndpoint, events: daemon.eventEndpoint)
+        let keeper = try Keeper(daemon.commandEndpoint)
+        // The first heartbeat proves the subscription is live.
+        try display.pump { display.heartbeats > 0 }
+        let reply = try keeper.send(.move(game: "g1", player: "ann", move: .twoPoints))
+        #expect(reply.ok)
+        #expect(reply.game == "g1")
+        #expect(reply.version == 2)
+        let sequence = try #require(reply.sequence)
+        #expect(try display.pump { display.sequence >= sequence })
+        #expect(display.games["g1"]?.score == SideValues(home: 2, away: 0))
+        #expect(display.games["g1"]?.counts["ann"]?.twoPoints == 1)
+        #expect(display.resyncs == 0)
+    }
+
+    @Test("a display that joins late, while moves stream in, converges to the daemon's state")
+    func lateJoinerConverges() async throws {
+        let daemon = try DaemonProcess()
+        let endpoint = daemon.commandEndpoint
+        let streaming = Task.detached {
+            let keeper = try Keeper(endpoint)
+            var last: Int64 = 0
+            for index in 0..<400 {
+                let game: GameID = index.isMultiple(of: 2) ? "g1" : "g2"
+                let player: PlayerID = game == "g1" ? (index % 4 == 0 ? "ann" : "di") : (index % 4 == 1 ? "gus" : "jo")
+                let move: MoveKind = [.assist, .rebound, .foul, .onePoint][(index / 2) % 4]
+                let reply = try keeper.send(.move(game: game, player: player, move: move))
+                last = max(last, reply.sequence ?? 0)
+            }
+            return last
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        let display = try Display(command: daemon.commandEndpoint, events: daemon.eventEndpoint)
+        let last = try await streaming.value
+        #expect(try display.pump { display.sequence >= last })
+        let truth = try Keeper(daemon.commandEndpoint).send(.snapshot(game: nil))
+        #expect(truth.sequence == display.sequence)
+        for game in truth.snapshot ?? [] {
+            #expect(display.games[game.id] == LiveState(game), "game \(game.id) differs")
+        }
+    }
+
+    @Test("a subscriber paused while moves flow detects the gap and resyncs")
+    func gapIsDetectedAndResynced() throws {
+        // Tiny queues on both ends make the daemon drop for the paused display.
+        let daemon = try DaemonProcess(extraConfig: "  event_high_water_mark: 20\n")
+        let display = try Display(command: daemon.commandEndpoint, events: daemon.eventEndpoint, receiveHighWaterMark: 10)
+        try display.pump { display.heartbeats > 0 }
+        let keeper = try Keeper(daemon.commandEndpoint)
+        let moves: [Request.Operation] = (0..<3000).map { index in
+            .move(game: index.isMultiple(of: 2) ? "g1" : "g2", player: index.isMultiple(of: 2) ? "bo" : "kai", move: .rebound)
+        }
+        let replies = try keeper.pipeline(moves)
+        #expect(replies.allSatisfy { $0.ok })
+        let last = replies.compactMap(\.sequence).max() ?? 0
+        // Only now does the display read again: far fewer than 3000 events are still queued for it.
+        #expect(try display.pump(seconds: 20) { display.sequence >= last })
+        #expect(display.resyncs >= 1)
+        #expect(display.games["g1"]?.counts["bo"]?.rebound == 1500)
+        #expect(display.games["g2"]?.counts["kai"]?.rebound == 1500)
+    }
+
+    @Test("kill -9 during a stream of acknowledged moves loses none of them; numbering continues")
+    func killNineKeepsAcknowledgedMoves() async throws {
+        let daemon = try DaemonProcess()
+        let endpoint = daemon.commandEndpoint
+        let pid = daemon.process.processIdentifier
+        // A keeper streams moves and records each acknowledgement; the daemon dies mid-stream.
+        let acknowledged = Task.detached { () -> [Reply] in
+            let keeper = try Keeper(endpoint, timeoutMilliseconds: 2000)
+            try keeper.send(.clock(game: "g1", command: .startClock))
+            var acks: [Reply] = []
+            for index in 0..<100_000 {
+                if index == 300 { kill(pid, SIGKILL) }
+                do {
+                    let reply = try keeper.send(.move(game: "g1", player: index.isMultiple(of: 3) ? "cy" : "ed", move: .assist))
+                    if reply.ok { acks.append(reply) }
+                } catch {
+                    break  // no reply: the daemon is gone
+                }
+            }
+            return acks
+        }
+        let acks = try await acknowledged.value
+        #expect(daemon.waitForExit(seconds: 5) != nil)
+        #expect(acks.count >= 300)
+        try daemon.start()
+        let keeper = try Keeper(daemon.commandEndpoint)
+        let snapshot = try keeper.send(.snapshot(game: "g1"))
+        let game = try #require(snapshot.snapshot?.first)
+        let lastAck = try #require(acks.last)
+        // Every acknowledged move is there: versions are gapless, so the last one proves the rest.
+        #expect(game.version >= lastAck.version ?? .max)
+        let assists = (game.counts["cy"]?.assist ?? 0) + (game.counts["ed"]?.assist ?? 0)
+        #expect(assists >= acks.count)
+        #expect(assists == game.version - 2)  // versions: created, clock, then one per assist
+        // The numbering continues from the log.
+        let next = try keeper.send(.move(game: "g1", player: "ann", move: .foul))
+        #expect(next.version == game.version + 1)
+        #expect(next.sequence == (snapshot.sequence ?? 0) + 1)
+        #expect(next.epoch != lastAck.epoch)
+    }
+
+    @Test("malformed and refused requests get documented errors; the daemon keeps serving")
+    func badInput() throws {
+        let daemon = try DaemonProcess()
+        let keeper = try Keeper(daemon.commandEndpoint)
+        func code(_ frames: [[UInt8]]) throws -> String? { try keeper.sendRaw(frames).error?.code.rawValue }
+        #expect(try code([Array("not json".utf8)]) == "bad_request")
+        #expect(try code([Array(#"{"op":"move","client_id":"k","command_id":"1"}"#.utf8)]) == "bad_request")
+        #expect(try code([Array(#"{"op":"dunk","client_id":"k","command_id":"1"}"#.utf8)]) == "unknown_operation")
+        #expect(try code([Array("{}".utf8), Array("{}".utf8)]) == "bad_frames")
+        #expect(try code([[]]) == "bad_request")
+        let huge = #"{"op":"list_games","client_id":"k","command_id":"1","pad":""# + String(repeating: "x", count: 20_000) + "\"}"
+        #expect(try code([Array(huge.utf8)]) == "message_too_large")
+        #expect(try keeper.send(.move(game: "nope", player: "ann", move: .onePoint)).error?.code == .unknownGame)
+        #expect(try keeper.send(.move(game: "g1", player: "nobody", move: .onePoint)).error?.code == .unknownPlayer)
+        #expect(try keeper.send(.move(game: "g1", player: "gus", move: .onePoint)).error?.code == .playerNotInGame)
+        #expect(try keeper.send(.retract(game: "g1", version: 99)).error?.code == .unknownEvent)
+        #expect(try keeper.send(.createGame(game: "g9", home: "lions", away: "sharks", court: nil, rules: nil)).error?.code == .unknownTeam)
+        #expect(try keeper.send(.createGame(game: "g1", home: "lions", away: "tigers", court: nil, rules: nil)).error?.code == .gameExists)
+        // A retried request is applied once and answered the same.
+        let origin = keeper.nextOrigin()
+        let first = try keeper.send(.move(game: "g1", player: "ann", move: .twoPoints), origin: origin)
+        let retry = try keeper.send(.move(game: "g1", player: "ann", move: .twoPoints), origin: origin)
+        #expect(first == retry)
+        // Play g1 to its end; a move after it is refused.
+        for _ in 0..<7 { try keeper.send(.move(game: "g1", player: "ann", move: .twoPoints)) }
+        #expect(try keeper.send(.move(game: "g1", player: "di", move: .onePoint)).error?.code == .gameFinished)
+        // Still serving, and none of the refused requests changed anything.
+        let snapshot = try keeper.send(.snapshot(game: "g1"))
+        let game = try #require(snapshot.snapshot?.first)
+        #expect(game.score == SideValues(home: 16, away: 0))
+        #expect(game.version == 9)  // created, then eight baskets
+        // A new game from the tournament's teams.
+        let created = try keeper.send(.createGame(game: "final", home: "lions", away: "bears", court: "Center", rules: nil))
+        #expect(created.ok && created.version == 1)
+        #expect(try keeper.send(.listGames).games?.map(\.game) == ["final", "g1", "g2"])
+    }
+
+    @Test("READY=1 and STOPPING=1 reach NOTIFY_SOCKET, and SIGTERM ends it within 2 s")
+    func systemdNotifyAndSigterm() throws {
+        let daemon = try DaemonProcess()
+        #expect(daemon.notify.wait(for: "READY=1", seconds: 1))
+        #expect(daemon.notify.received.contains { $0.contains("STATUS=2 games") })
+        // A command in flight at the moment of SIGTERM is still answered.
+        let keeper = try Keeper(daemon.commandEndpoint)
+        try keeper.send(.move(game: "g2", player: "lu", move: .onePoint))
+        daemon.signal(SIGTERM)
+        let seconds = try #require(daemon.waitForExit(seconds: 5), "courtsided did not exit")
+        #expect(seconds < 2.0)
+        #expect(!daemon.log().contains("cancel"), "shutdown should finish without being cancelled")
+        #expect(daemon.process.terminationStatus == 0, "log:\n\(daemon.log())")
+        #expect(daemon.notify.wait(for: "STOPPING=1", seconds: 1))
+    }
+
+    @Test("SIGHUP adds the new games of the config file and keeps the running ones")
+    func reloadAddsGames() throws {
+        let daemon = try DaemonProcess()
+        let keeper = try Keeper(daemon.commandEndpoint)
+        try keeper.send(.move(game: "g1", player: "ann", move: .twoPoints))
+        var config = try String(contentsOfFile: daemon.configPath, encoding: .utf8)
+        config = config.replacingOccurrences(of: "games:\n", with: "games:\n  - { id: g3, home: wolves, away: lions }\n")
+        try config.write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        var ids: [GameID] = []
+        for _ in 0..<100 where ids.count < 3 {
+            ids = try keeper.send(.listGames).games?.map(\.game) ?? []
+            usleep(20_000)
+        }
+        #expect(ids == ["g1", "g2", "g3"])
+        let g1 = try keeper.send(.snapshot(game: "g1")).snapshot?.first
+        #expect(g1?.score.home == 2)
+    }
+
+    @Test("a broken config names the file, the key and the problem, and exits non-zero")
+    func brokenConfig() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courtside-bad-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("bad.yaml").path
+        try """
+            teams:
+              - { id: lions, name: Lions, players: [{id: ann, name: Ann}] }
+            games:
+              - { id: g1, home: lions, away: sharks }
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = DaemonProcess.executable
+        process.arguments = ["--config", path]
+        let stderr = Pipe()
+        process.standardError = stderr
+        try process.run()
+        process.waitUntilExit()
+        let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 78)
+        #expect(message.contains("\(path): games.0.away: unknown team \"sharks\""))
+    }
+
+    @Test("a display written in Python from docs/PROTOCOL.md converges too")
+    func pythonDisplay() async throws {
+        let daemon = try DaemonProcess()
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("examples/display.py")
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = [
+            script.path, "--command", daemon.commandEndpoint, "--events", daemon.eventEndpoint, "--until-stdin", "--json",
+        ]
+        let input = Pipe()
+        let output = Pipe()
+        python.standardInput = input
+        python.standardOutput = output
+        try python.run()
+        let keeper = try Keeper(daemon.commandEndpoint)
+        var last: Int64 = 0
+        for index in 0..<300 {
+            let move: MoveKind = index.isMultiple(of: 5) ? .onePoint : .rebound
+            let reply = try keeper.send(.move(game: index.isMultiple(of: 2) ? "g1" : "g2", player: index.isMultiple(of: 4) ? "flo" : "ida", move: move))
+            last = reply.sequence ?? last
+            if index == 150 { try keeper.send(.retract(game: "g1", version: 2)) }
+        }
+        let truth = try keeper.send(.snapshot(game: nil))
+        input.fileHandleForWriting.write(Data("\(truth.sequence ?? last)\n".utf8))
+        let deadline = Date().addingTimeInterval(20)
+        while python.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        if python.isRunning { python.terminate() }
+        let text = output.fileHandleForReading.readDataToEndOfFile()
+        struct Result: Decodable {
+            struct State: Decodable {
+                var version: Int
+                var score: SideValues
+            }
+            var sequence: Int64
+            var games: [String: State]
+        }
+        let result = try JSONDecoder().decode(Result.self, from: text)
+        #expect(result.sequence == truth.sequence)
+        for game in truth.snapshot ?? [] {
+            #expect(result.games[game.id.rawValue]?.version == game.version)
+            #expect(result.games[game.id.rawValue]?.score == game.score)
+        }
+    }
+}
