@@ -79,6 +79,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Benchmarks that print figures (never timed tests): swift run -c release courtside-bench --help
+        .executableTarget(
+            name: "courtside-bench",
+            dependencies: [
+                "CourtsideLibrary", "CourtsideStorage", "CourtsideProtocol", "ZeroMQ",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/courtside-bench",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(name: "CourtsideModelTests", dependencies: ["CourtsideModel"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CourtsideStorageTests",

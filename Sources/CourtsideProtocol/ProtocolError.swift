@@ -21,15 +21,13 @@ extension CourtsideError.Code {
     public static let badFrames = CourtsideError.Code(rawValue: "bad_frames")
     /// `create_game` names a team the tournament does not have.
     public static let unknownTeam = CourtsideError.Code(rawValue: "unknown_team")
-    /// The daemon failed in a way the request did not cause.
-    public static let internalError = CourtsideError.Code(rawValue: "internal_error")
 }
 
 /// Every code a reply can carry, in the order docs/PROTOCOL.md lists them.
 public let allErrorCodes: [CourtsideError.Code] = [
     .badRequest, .badFrames, .messageTooLarge, .unknownOperation, .unknownGame, .unknownPlayer, .playerNotInGame,
     .unknownTeam, .gameFinished, .unknownEvent, .notAMove, .alreadyRetracted, .clockRunning, .clockNotRunning,
-    .gameExists, .invalidGame, .storageFailure, .shuttingDown, .internalError,
+    .gameExists, .invalidGame, .storageFailure, .shuttingDown,
 ]
 
 /// A protocol error is a ``CourtsideError`` with a protocol code.

@@ -85,19 +85,24 @@ extension ConfigurationError {
         case .valueNotFound(let type, let context):
             self.init(file: file, key: path(context.codingPath), problem: "should be \(Self.describe(type)), found nothing")
         case .dataCorrupted(let context):
-            self.init(file: file, key: path(context.codingPath), problem: context.debugDescription)
+            if let syntax = context.underlyingError {
+                // Yams reports YAML syntax errors here, with the line and column.
+                self.init(file: file, key: path(context.codingPath), problem: "not valid YAML: \(syntax)")
+            } else {
+                self.init(file: file, key: path(context.codingPath), problem: context.debugDescription)
+            }
         @unknown default:
             self.init(file: file, key: "", problem: "\(error)")
         }
     }
 
     private static func describe(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type: "a string"
-        case is Int.Type, is Int32.Type, is Int64.Type: "a whole number"
-        case is [Any].Type: "a list"
-        default: "a \(type)"
-        }
+        let name = "\(type)"
+        if type == String.self { return "a string" }
+        if type == Int.self || type == Int32.self || type == Int64.self { return "a whole number" }
+        if name.hasPrefix("Array") || name.contains("Sequence") { return "a list" }
+        if name.hasPrefix("Dictionary") { return "a mapping" }
+        return "a \(name)"
     }
 }
 

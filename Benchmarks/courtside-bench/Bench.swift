@@ -1,0 +1,237 @@
+import ArgumentParser
+import CourtsideLibrary
+import CourtsideModel
+import CourtsideProtocol
+import CourtsideStorage
+import Foundation
+import Logging
+import Synchronization
+import ZeroMQ
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Benchmarks that print figures. Timings on shared machines are noisy: compare the figures of
+/// one run with each other (ratios), not with another day's.
+@main
+struct Bench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "courtside-bench",
+        abstract: "Measures Courtside's durable write path and its ZeroMQ round trip.",
+        subcommands: [LibraryBench.self, DaemonBench.self])
+}
+
+/// Percentile of sorted values.
+func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+    guard !sorted.isEmpty else { return .nan }
+    return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
+}
+
+func format(_ value: Double) -> String { String(format: "%.0f", value) }
+
+// MARK: - The library's durable write path
+
+/// Counts the transactions of the log under test.
+final class CountingLog: EventLog {
+    let base: any EventLog
+    let transactions = Atomic<Int>(0)
+    init(_ base: any EventLog) { self.base = base }
+    func readAll() throws -> [GameEvent] { try base.readAll() }
+    func append(_ events: [GameEvent]) throws {
+        try base.append(events)
+        transactions.add(1, ordering: .relaxed)
+    }
+    func close() throws { try base.close() }
+}
+
+struct LibraryBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "library",
+        abstract: "Durable moves per second through GameLibrary and SQLite (synchronous=FULL), by concurrency.")
+
+    @Option(help: "Games to spread the moves over.") var games = 100
+    @Option(help: "Moves per run.") var moves = 20_000
+    @Option(help: "Concurrent keepers (tasks) to try, comma-separated.") var keepers = "1,16,64,256"
+
+    func run() async throws {
+        print("moves=\(moves) games=\(games); each command acknowledged only after its commit (fsync)")
+        print("keepers  moves/s  commits  moves/commit  p50_us  p99_us")
+        for concurrency in keepers.split(separator: ",").compactMap({ Int($0) }) {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let log = CountingLog(try SQLiteEventLog(directory: directory))
+            let library = try GameLibrary(log: log, logger: Logger(label: "bench"))
+            for index in 0..<games {
+                try await library.createGame(setup(index), origin: CommandOrigin(clientID: "bench", commandID: "g\(index)"))
+            }
+            let before = log.transactions.load(ordering: .relaxed)
+            let perKeeper = max(1, moves / concurrency)
+            let start = ContinuousClock.now
+            let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
+                for keeper in 0..<concurrency {
+                    group.addTask {
+                        var latencies: [Double] = []
+                        latencies.reserveCapacity(perKeeper)
+                        for index in 0..<perKeeper {
+                            let game = (keeper + index * concurrency) % games
+                            let sent = ContinuousClock.now
+                            try await library.apply(
+                                .move(player: PlayerID("p\(game)-\(index % 3)"), move: .rebound), to: GameID("g\(game)"),
+                                origin: CommandOrigin(clientID: "k\(keeper)", commandID: "\(index)"))
+                            latencies.append(Double((ContinuousClock.now - sent).components.attoseconds) / 1e12
+                                + Double((ContinuousClock.now - sent).components.seconds) * 1e6)
+                        }
+                        return latencies
+                    }
+                }
+                return try await group.reduce(into: []) { $0 += $1 }.sorted()
+            }
+            let elapsed = ContinuousClock.now - start
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let commits = log.transactions.load(ordering: .relaxed) - before
+            print(
+                String(format: "%7d  %7.0f  %7d  %12.1f  %6.0f  %6.0f", concurrency, Double(latencies.count) / seconds, commits,
+                       Double(latencies.count) / Double(max(commits, 1)), percentile(latencies, 0.5), percentile(latencies, 0.99)))
+            await library.close()
+        }
+    }
+
+    func setup(_ index: Int) -> GameSetup {
+        func team(_ side: String, _ players: Range<Int>) -> Team {
+            Team(id: TeamID("t\(index)\(side)"), name: side, players: players.map { Player(id: PlayerID("p\(index)-\($0)"), name: "P\($0)") })
+        }
+        return GameSetup(id: GameID("g\(index)"), home: team("h", 0..<3), away: team("a", 3..<6))
+    }
+}
+
+// MARK: - The daemon over ZeroMQ
+
+struct DaemonBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "daemon",
+        abstract: "Starts courtsided and measures the command round trip and the events per second a subscriber receives.")
+
+    @Option(help: "Concurrent scorekeepers, each waiting for its reply before the next move.") var keepers = 8
+    @Option(help: "Moves per keeper.") var moves = 2_000
+    @Option(help: "The courtsided binary (default: next to this one).") var courtsided: String?
+
+    func run() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-daemon-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let command = "tcp://127.0.0.1:\(Int.random(in: 20_000..<40_000))"
+        let events = "tcp://127.0.0.1:\(Int.random(in: 40_000..<60_000))"
+        var config = """
+            data_dir: \(directory.appendingPathComponent("data").path)
+            endpoints: { command: "\(command)", events: "\(events)" }
+            teams:
+
+            """
+        for keeper in 0..<keepers * 2 {
+            config += "  - { id: t\(keeper), name: T\(keeper), players: [{id: p\(keeper), name: P}] }\n"
+        }
+        config += "games:\n"
+        for keeper in 0..<keepers { config += "  - { id: g\(keeper), home: t\(2 * keeper), away: t\(2 * keeper + 1) }\n" }
+        let configPath = directory.appendingPathComponent("bench.yaml").path
+        try config.write(toFile: configPath, atomically: true, encoding: .utf8)
+        let daemon = Process()
+        daemon.executableURL = courtsided.map { URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("courtsided")
+        daemon.arguments = ["--config", configPath, "--log-level", "warning"]
+        try daemon.run()
+        defer {
+            kill(daemon.processIdentifier, SIGTERM)
+            daemon.waitUntilExit()
+        }
+        let context = try ZMQContext()
+        try waitUntilServing(context, command)
+
+        // The subscriber counts events on its own thread.
+        let total = keepers * moves
+        let subscriber = Thread.detachedResult {
+            let socket = try context.socket(.sub)
+            try socket.set(.linger(milliseconds: 0))
+            try socket.set(.receiveTimeout(milliseconds: 5000))
+            try socket.connect(events)
+            try socket.set(.subscribe([]))
+            var first: ContinuousClock.Instant?
+            var count = 0
+            while count < total {
+                let frames = try socket.receive()
+                if frames.first == Topic.heartbeat { continue }
+                if first == nil { first = .now }
+                count += 1
+            }
+            return (count, ContinuousClock.now - (first ?? .now))
+        }
+        usleep(300_000)  // let the subscription reach the daemon
+
+        let start = ContinuousClock.now
+        let keeperResults = (0..<keepers).map { keeper in
+            Thread.detachedResult { () -> [Double] in
+                let socket = try context.socket(.dealer)
+                try socket.set(.linger(milliseconds: 0))
+                try socket.set(.receiveTimeout(milliseconds: 5000))
+                try socket.connect(command)
+                var latencies: [Double] = []
+                for index in 0..<moves {
+                    let request = Request(
+                        origin: CommandOrigin(clientID: "bench-\(keeper)", commandID: "\(index)"),
+                        operation: .move(game: GameID("g\(keeper)"), player: PlayerID("p\(2 * keeper)"), move: .rebound))
+                    let sent = ContinuousClock.now
+                    try socket.send([request.encoded()])
+                    let reply = try WireCoding.decode(Reply.self, from: try socket.receive().last ?? [])
+                    guard reply.ok else { throw ValidationError("refused: \(reply)") }
+                    let elapsed = ContinuousClock.now - sent
+                    latencies.append(Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12)
+                }
+                return latencies
+            }
+        }
+        let latencies = try keeperResults.flatMap { try $0.wait() }.sorted()
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let (received, window) = try subscriber.wait()
+        let windowSeconds = Double(window.components.seconds) + Double(window.components.attoseconds) / 1e18
+        print("keepers=\(keepers) moves/keeper=\(moves), each waiting for its reply (durable) before the next")
+        print("round trip us: p50 \(format(percentile(latencies, 0.5)))  p99 \(format(percentile(latencies, 0.99)))  max \(format(latencies.last ?? 0))")
+        print("acknowledged moves/s: \(format(Double(latencies.count) / seconds))")
+        print("events/s at one subscriber: \(format(Double(received) / windowSeconds)) (\(received) events)")
+    }
+
+    func waitUntilServing(_ context: ZMQContext, _ endpoint: String) throws {
+        for attempt in 0..<100 {
+            let socket = try context.socket(.dealer)
+            try socket.set(.linger(milliseconds: 0))
+            try socket.set(.receiveTimeout(milliseconds: 100))
+            try socket.connect(endpoint)
+            try socket.send([Request(origin: CommandOrigin(clientID: "bench", commandID: "ping\(attempt)"), operation: .listGames).encoded()])
+            if (try? socket.receive()) != nil { return }
+        }
+        throw ValidationError("courtsided did not answer on \(endpoint)")
+    }
+}
+
+/// A thread whose result can be waited for: the keepers block on ZeroMQ, so they get threads
+/// of their own rather than the cooperative pool.
+final class ThreadResult<T: Sendable>: Sendable {
+    private let result = Mutex<Result<T, any Error>?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+    func set(_ value: Result<T, any Error>) {
+        result.withLock { $0 = value }
+        done.signal()
+    }
+    func wait() throws -> T {
+        done.wait()
+        return try result.withLock { $0! }.get()
+    }
+}
+
+extension Thread {
+    static func detachedResult<T: Sendable>(_ body: @escaping @Sendable () throws -> T) -> ThreadResult<T> {
+        let box = ThreadResult<T>()
+        Thread { box.set(Result { try body() }) }.start()
+        return box
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// The unit file as systemd itself reads it.
+@Suite("systemd/courtsided.service")
+struct SystemdUnitTests {
+    static let unit = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("systemd/courtsided.service")
+
+    /// Runs systemd-analyze and returns its exit status and combined output.
+    func analyze(_ arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    @Test("systemd-analyze verify accepts it (with ExecStart pointing at the built binary)")
+    func verify() throws {
+        // verify wants the ExecStart binary to exist: check a copy that runs the one just built.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("unit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = try String(contentsOf: Self.unit, encoding: .utf8)
+            .replacingOccurrences(of: "/usr/local/bin/courtsided", with: DaemonProcess.executable.path)
+        let copy = directory.appendingPathComponent("courtsided.service")
+        try text.write(to: copy, atomically: true, encoding: .utf8)
+        let (status, output) = try analyze(["verify", copy.path])
+        #expect(status == 0, "\(output)")
+        #expect(output.isEmpty, "systemd-analyze verify complained:\n\(output)")
+    }
+
+    @Test("its hardening brings the exposure to 2.0 or less")
+    func exposure() throws {
+        let (status, output) = try analyze(["security", "--offline=true", Self.unit.path])
+        #expect(status == 0, "\(output)")
+        let line = try #require(output.split(separator: "\n").first { $0.contains("Overall exposure level") })
+        let score = line.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) }
+        let exposure = try #require(score, "cannot read \(line)")
+        #expect(exposure <= 2.0)
+    }
+
+    @Test("it has the settings the operators rely on")
+    func settings() throws {
+        let text = try String(contentsOf: Self.unit, encoding: .utf8)
+        for setting in [
+            "Type=notify", "WatchdogSec=", "Restart=on-failure", "DynamicUser=yes", "StateDirectory=courtside",
+            "ExecReload=/bin/kill -HUP $MAINPID", "TimeoutStopSec=", "--config /etc/courtside/",
+        ] {
+            #expect(text.contains(setting), "missing \(setting)")
+        }
+    }
+}

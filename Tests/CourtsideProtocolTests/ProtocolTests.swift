@@ -1,0 +1,130 @@
+import CourtsideModel
+import CourtsideProtocol
+import CourtsideServer
+import Foundation
+import Testing
+
+@Suite("Requests on the wire")
+struct RequestTests {
+    func decode(_ json: String) -> Result<Request, CourtsideError> {
+        Result { () throws(CourtsideError) in try Request.decode(Array(json.utf8)) }
+    }
+
+    @Test("every operation round-trips through its JSON form")
+    func roundTrip() throws {
+        let origin = CommandOrigin(clientID: "court-1", commandID: "17")
+        let operations: [Request.Operation] = [
+            .move(game: "g1", player: "ann", move: .twoPoints), .retract(game: "g1", version: 4),
+            .clock(game: "g1", command: .startClock), .clock(game: "g1", command: .pauseClock),
+            .createGame(game: "g3", home: "lions", away: "bears", court: "Court 3", rules: RuleSet(hardCap: 21)),
+            .listGames, .snapshot(game: nil), .snapshot(game: "g2"),
+        ]
+        for operation in operations {
+            let request = try Request.decode(Request(origin: origin, operation: operation).encoded())
+            #expect(request.operation == operation)
+            #expect(request.origin == origin)
+        }
+    }
+
+    @Test("the documented example decodes")
+    func documentedExample() throws {
+        let request = try decode(
+            #"{"op":"move","client_id":"court-1","command_id":"17","game":"g1","player":"ann","move":"two_points"}"#
+        ).get()
+        #expect(request.operation == .move(game: "g1", player: "ann", move: .twoPoints))
+    }
+
+    @Test(
+        "malformed requests get bad_request, unknown_operation or message_too_large",
+        arguments: [
+            ("", "bad_request"), ("[]", "bad_request"), (#"{"op":"move"}"#, "bad_request"),
+            (#"{"op":"move","client_id":"k","command_id":"1","game":"g1","player":"ann"}"#, "bad_request"),
+            (#"{"op":"move","client_id":"k","command_id":"1","game":"g1","player":"ann","move":"dunk"}"#, "bad_request"),
+            (#"{"op":"clock","client_id":"k","command_id":"1","game":"g1","action":"reset"}"#, "bad_request"),
+            (#"{"op":"move","client_id":"","command_id":"1"}"#, "bad_request"),
+            (#"{"op":"teleport","client_id":"k","command_id":"1"}"#, "unknown_operation"),
+            (#"{"op":"list_games","client_id":"k","command_id":"1","x":""# + String(repeating: "y", count: 17_000) + "\"}",
+             "message_too_large"),
+        ])
+    func malformed(json: String, code: String) {
+        guard case .failure(let error) = decode(json) else {
+            Issue.record("accepted \(json.prefix(80))")
+            return
+        }
+        #expect(error.code.rawValue == code)
+        #expect(!error.message.isEmpty)
+    }
+
+    @Test("every error code is listed in docs/PROTOCOL.md")
+    func codesAreDocumented() throws {
+        let protocolDocument = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/PROTOCOL.md")
+        let text = try String(contentsOf: protocolDocument, encoding: .utf8)
+        for code in allErrorCodes {
+            #expect(text.contains("`\(code.rawValue)`"), "docs/PROTOCOL.md does not list \(code)")
+        }
+    }
+}
+
+@Suite("The config file")
+struct ConfigurationTests {
+    static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("config/tournament.yaml").path
+
+    @Test("the sample tournament loads: 4 teams of 3, 2 games, 127.0.0.1 endpoints")
+    func sample() throws {
+        let configuration = try DaemonConfiguration.load(path: Self.sample)
+        #expect(configuration.tournament.teams.count >= 4)
+        #expect(configuration.tournament.teams.values.allSatisfy { $0.players.count == 3 })
+        #expect(configuration.tournament.games.count >= 2)
+        #expect(configuration.commandEndpoint == "tcp://127.0.0.1:5555")
+        #expect(configuration.eventEndpoint == "tcp://127.0.0.1:5556")
+        #expect(configuration.tournament.games[1].rules.hardCap == 21)
+        #expect(configuration.tournament.games[0].rules == .standard)
+    }
+
+    @Test("defaults apply when sections are missing")
+    func defaults() throws {
+        let configuration = try DaemonConfiguration.parse(
+            "teams:\n  - { id: a, name: A, players: [{id: p, name: P}] }\n", file: "t.yaml")
+        #expect(configuration.commandEndpoint == DaemonConfiguration.defaultCommandEndpoint)
+        #expect(configuration.dataDirectory == "data")
+        #expect(configuration.heartbeatMilliseconds <= 1000)
+        #expect(configuration.tournament.games.isEmpty)
+    }
+
+    @Test(
+        "a broken config names the file, the key and the problem",
+        arguments: [
+            ("teams: 3\n", "t.yaml: teams: should be a list"), ("teams: [\n", "t.yaml: not valid YAML"),
+            ("endpoints: {command: tcp://x:1}\n", "t.yaml: teams: is required but missing"),
+            (
+                "teams:\n  - { id: a, name: A, players: [{id: p, name: P}] }\n  - { id: a, name: B, players: [{id: q, name: Q}] }\n",
+                "t.yaml: teams.1.id: team a is defined twice"
+            ),
+            (
+                "teams:\n  - { id: a, name: A, players: [{id: p, name: P}] }\ngames:\n  - { id: g, home: a, away: zz }\n",
+                "t.yaml: games.0.away: unknown team \"zz\""
+            ),
+            (
+                "teams:\n  - { id: a, name: A, players: [{id: p}] }\n",
+                "t.yaml: teams.0.players.0.name: is required but missing"
+            ),
+            (
+                "transport: {heartbeat_ms: 5000}\nteams:\n  - { id: a, name: A, players: [{id: p, name: P}] }\n",
+                "t.yaml: transport.heartbeat_ms: must be between 10 and 1000"
+            ),
+            (
+                "rules: {win_by: 0}\nteams:\n  - { id: a, name: A, players: [{id: p, name: P}] }\n",
+                "t.yaml: rules: win_by must be at least 1"
+            ),
+        ])
+    func broken(text: String, message: String) {
+        do {
+            _ = try DaemonConfiguration.parse(text, file: "t.yaml")
+            Issue.record("accepted a broken config")
+        } catch {
+            #expect(error.description.hasPrefix(message), "got: \(error.description)")
+        }
+    }
+}

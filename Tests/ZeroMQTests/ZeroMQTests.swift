@@ -1,0 +1,86 @@
+import Testing
+import ZeroMQ
+
+@Suite("The libzmq wrapper")
+struct ZeroMQTests {
+    let context = try! ZMQContext()
+
+    @Test("multipart messages cross a DEALER-ROUTER pair intact, empty frames included")
+    func multipart() throws {
+        let router = try context.socket(.router)
+        try router.set(.linger(milliseconds: 0))
+        try router.bind("inproc://multipart")
+        let dealer = try context.socket(.dealer)
+        try dealer.set(.linger(milliseconds: 0))
+        try dealer.set(.routingID(Array("d1".utf8)))
+        try dealer.connect("inproc://multipart")
+        try dealer.send([[], Array("hello".utf8), [0, 1, 2]])
+        let received = try router.receive()
+        #expect(received == [Array("d1".utf8), [], Array("hello".utf8), [0, 1, 2]])
+        try router.send([Array("d1".utf8), Array("back".utf8)])
+        #expect(try dealer.receive() == [Array("back".utf8)])
+    }
+
+    @Test("a non-blocking receive with nothing queued throws EAGAIN")
+    func wouldBlock() throws {
+        let pull = try context.socket(.pull)
+        try pull.set(.linger(milliseconds: 0))
+        try pull.bind("inproc://empty")
+        #expect(throws: ZMQError.self) { try pull.receive(flags: .dontWait) }
+        do {
+            _ = try pull.receive(flags: .dontWait)
+        } catch {
+            #expect(error.wouldBlock)
+            #expect(!error.message.isEmpty)
+        }
+    }
+
+    @Test("binding a taken endpoint reports errno and zmq_strerror")
+    func bindError() throws {
+        let first = try context.socket(.pub)
+        try first.set(.linger(milliseconds: 0))
+        try first.bind("tcp://127.0.0.1:*")
+        let endpoint = first.lastEndpoint
+        #expect(endpoint.hasPrefix("tcp://127.0.0.1:"))
+        let second = try context.socket(.pub)
+        try second.set(.linger(milliseconds: 0))
+        #expect {
+            try second.bind(endpoint)
+        } throws: { error in
+            let error = error as? ZMQError
+            return error?.message == "Address already in use" && error?.description.contains(endpoint) == true
+        }
+    }
+
+    @Test("the poller reports which socket is readable; subscriptions filter by prefix")
+    func pollerAndTopics() throws {
+        let publisher = try context.socket(.pub)
+        try publisher.set(.linger(milliseconds: 0))
+        try publisher.bind("inproc://topics")
+        let subscriber = try context.socket(.sub)
+        try subscriber.set(.linger(milliseconds: 0))
+        try subscriber.connect("inproc://topics")
+        try subscriber.set(.subscribe(Array("g1/".utf8)))
+        var poller = ZMQPoller()
+        let index = poller.add(subscriber)
+        #expect(try poller.poll(timeoutMilliseconds: 0) == [false])
+        // inproc subscriptions take effect at once; the g10 message must be filtered out.
+        try publisher.send([Array("g10/event".utf8), [1]])
+        try publisher.send([Array("g1/event".utf8), [2]])
+        #expect(try poller.poll(timeoutMilliseconds: 1000)[index])
+        #expect(try subscriber.receive() == [Array("g1/event".utf8), [2]])
+        #expect(try poller.poll(timeoutMilliseconds: 50) == [false])
+    }
+
+    @Test("MAXMSGSIZE and the high-water marks are accepted as typed options")
+    func options() throws {
+        let router = try context.socket(.router)
+        try router.set(.maxMessageSize(1024))
+        try router.set(.sendHighWaterMark(10))
+        try router.set(.receiveHighWaterMark(10))
+        try router.set(.linger(milliseconds: 0))
+        try router.set(.routerMandatory(false))
+        let version = ZMQContext.version
+        #expect(version.major == 4)
+    }
+}
