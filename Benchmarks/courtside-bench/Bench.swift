@@ -114,6 +114,7 @@ struct DaemonBench: AsyncParsableCommand {
 
     @Option(help: "Concurrent scorekeepers, each waiting for its reply before the next move.") var keepers = 8
     @Option(help: "Moves per keeper.") var moves = 2_000
+    @Option(help: "Requests each keeper keeps in flight (1: wait for each reply before the next move).") var window = 1
     @Option(help: "The courtsided binary (default: next to this one).") var courtsided: String?
 
     func run() async throws {
@@ -175,16 +176,25 @@ struct DaemonBench: AsyncParsableCommand {
                 try socket.set(.receiveTimeout(milliseconds: 5000))
                 try socket.connect(command)
                 var latencies: [Double] = []
-                for index in 0..<moves {
+                var sentAt: [String: ContinuousClock.Instant] = [:]
+                var next = 0
+                func send() throws {
                     let request = Request(
-                        origin: CommandOrigin(clientID: "bench-\(keeper)", commandID: "\(index)"),
+                        origin: CommandOrigin(clientID: "bench-\(keeper)", commandID: "\(next)"),
                         operation: .move(game: GameID("g\(keeper)"), player: PlayerID("p\(2 * keeper)"), move: .rebound))
-                    let sent = ContinuousClock.now
+                    sentAt["\(next)"] = .now
+                    next += 1
                     try socket.send([request.encoded()])
+                }
+                while next < min(window, moves) { try send() }
+                while latencies.count < moves {
                     let reply = try WireCoding.decode(Reply.self, from: try socket.receive().last ?? [])
-                    guard reply.ok else { throw ValidationError("refused: \(reply)") }
+                    guard reply.ok, let id = reply.commandID, let sent = sentAt.removeValue(forKey: id) else {
+                        throw ValidationError("unexpected reply: \(reply)")
+                    }
                     let elapsed = ContinuousClock.now - sent
                     latencies.append(Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12)
+                    if next < moves { try send() }
                 }
                 return latencies
             }
@@ -192,12 +202,12 @@ struct DaemonBench: AsyncParsableCommand {
         let latencies = try keeperResults.flatMap { try $0.wait() }.sorted()
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let (received, window) = try subscriber.wait()
-        let windowSeconds = Double(window.components.seconds) + Double(window.components.attoseconds) / 1e18
-        print("keepers=\(keepers) moves/keeper=\(moves), each waiting for its reply (durable) before the next")
+        let (received, listening) = try subscriber.wait()
+        let listeningSeconds = Double(listening.components.seconds) + Double(listening.components.attoseconds) / 1e18
+        print("keepers=\(keepers) moves/keeper=\(moves) window=\(window) (requests in flight per keeper; replies are sent after the commit)")
         print("round trip us: p50 \(format(percentile(latencies, 0.5)))  p99 \(format(percentile(latencies, 0.99)))  max \(format(latencies.last ?? 0))")
         print("acknowledged moves/s: \(format(Double(latencies.count) / seconds))")
-        print("events/s at one subscriber: \(format(Double(received) / windowSeconds)) (\(received) events)")
+        print("events/s at one subscriber: \(format(Double(received) / listeningSeconds)) (\(received) events)")
     }
 
     func waitUntilServing(_ context: ZMQContext, _ endpoint: String) throws {
