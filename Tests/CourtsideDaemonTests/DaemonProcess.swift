@@ -16,6 +16,7 @@ final class DaemonProcess {
     let notify: NotifyListener
     private(set) var process: Process
     private let extraConfig: String
+    private let environment: [String: String]
 
     /// The built courtsided next to this test binary.
     static var executable: URL {
@@ -24,13 +25,14 @@ final class DaemonProcess {
     }
 
     /// Starts the daemon and waits for its READY=1.
-    init(extraConfig: String = "", directory: URL? = nil) throws {
+    init(extraConfig: String = "", environment: [String: String] = [:], directory: URL? = nil) throws {
         self.directory =
             directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("courtsided-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
         commandEndpoint = "tcp://127.0.0.1:\(try freePort())"
         eventEndpoint = "tcp://127.0.0.1:\(try freePort())"
         self.extraConfig = extraConfig
+        self.environment = environment
         notify = try NotifyListener(path: self.directory.appendingPathComponent("notify.sock").path)
         process = Process()
         try start()
@@ -65,6 +67,7 @@ final class DaemonProcess {
         process.arguments = ["--config", configPath, "--log-level", "info"]
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = notify.path
+        environment.merge(self.environment) { _, new in new }
         process.environment = environment
         if !FileManager.default.fileExists(atPath: logPath) {
             _ = FileManager.default.createFile(atPath: logPath, contents: nil)

@@ -171,6 +171,17 @@ struct DaemonTests {
         #expect(daemon.notify.wait(for: "STOPPING=1", seconds: 1))
     }
 
+    @Test("with WATCHDOG_USEC set, WATCHDOG=1 comes at half the period")
+    func watchdog() throws {
+        let daemon = try DaemonProcess(environment: ["WATCHDOG_USEC": "400000"])
+        let start = Date()
+        #expect(daemon.notify.wait(for: "WATCHDOG=1", seconds: 2))
+        let beats = { daemon.notify.received.filter { $0.contains("WATCHDOG=1") }.count }
+        _ = daemon.notify.wait(for: "never sent", seconds: 1)
+        // About five in a second at a 200 ms period; far fewer would let systemd kill it.
+        #expect(beats() >= 3, "\(beats()) watchdog pings in \(Date().timeIntervalSince(start)) s")
+    }
+
     @Test("SIGHUP adds the new games of the config file and keeps the running ones")
     func reloadAddsGames() throws {
         let daemon = try DaemonProcess()
