@@ -13,6 +13,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "courtsided", targets: ["courtsided"]),
+        .executable(name: "courtside", targets: ["courtside"]),
+        .library(name: "CourtsideClient", targets: ["CourtsideClient"]),
         .library(name: "CourtsideModel", targets: ["CourtsideModel"]),
         .library(name: "CourtsideLibrary", targets: ["CourtsideLibrary"]),
         .library(name: "CourtsideProtocol", targets: ["CourtsideProtocol"]),
@@ -79,6 +81,34 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The reference client of docs/PROTOCOL.md: keepers (Lazy Pirate) and displays (sync contract).
+        .target(
+            name: "CourtsideClient",
+            dependencies: ["CourtsideModel", "CourtsideProtocol", "ZeroMQ"],
+            swiftSettings: swiftSettings
+        ),
+        // Presentation: what a board shows, as plain strings and flags.
+        .target(name: "CourtsideViewModels", dependencies: ["CourtsideClient", "CourtsideModel"], swiftSettings: swiftSettings),
+        // Views for a terminal: screens drawn from view models, the board and the keeper's loops.
+        .target(
+            name: "CourtsideTerminal",
+            dependencies: ["CourtsideClient", "CourtsideViewModels", "CourtsideProtocol", "ZeroMQ"],
+            swiftSettings: swiftSettings
+        ),
+        // A tournament played through the protocol, for demos and load.
+        .target(
+            name: "CourtsideSimulator",
+            dependencies: ["CourtsideClient", "CourtsideModel", "CourtsideProtocol"],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "courtside",
+            dependencies: [
+                "CourtsideClient", "CourtsideViewModels", "CourtsideTerminal", "CourtsideSimulator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Benchmarks that print figures (never timed tests): swift run -c release courtside-bench --help
         .executableTarget(
             name: "courtside-bench",
@@ -107,10 +137,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CourtsideViewModelsTests",
+            dependencies: ["CourtsideViewModels", "CourtsideClient", "CourtsideModel", "CourtsideProtocol", "CourtsideTerminal"],
+            swiftSettings: swiftSettings
+        ),
         // Starts the real courtsided and talks to it over TCP, from Swift and from Python.
         .testTarget(
             name: "CourtsideDaemonTests",
-            dependencies: ["courtsided", "ZeroMQ", "CourtsideProtocol", "CourtsideModel"],
+            dependencies: [
+                "courtsided", "courtside", "ZeroMQ", "CourtsideProtocol", "CourtsideModel", "CourtsideClient", "CourtsideSimulator",
+            ],
             swiftSettings: swiftSettings
         ),
     ]

@@ -2,6 +2,7 @@ import CourtsideModel
 import CourtsideProtocol
 import Foundation
 import ZeroMQ
+import CourtsideClient
 
 /// One shared context for every test socket.
 let testContext = try! ZMQContext()
@@ -48,36 +49,13 @@ final class Keeper {
     }
 }
 
-/// A display that follows the sync contract of docs/PROTOCOL.md for every game.
-final class Display {
-    private let subscriber: ZMQSocket
-    private let keeper: Keeper
-    private(set) var epoch = ""
-    private(set) var sequence: Int64 = 0
-    private(set) var games: [GameID: LiveState] = [:]
-    private(set) var resyncs = 0
-    private(set) var heartbeats = 0
-
-    init(command: String, events: String, receiveHighWaterMark: Int32 = 1000) throws {
-        subscriber = try testContext.socket(.sub)
-        try subscriber.set(.linger(milliseconds: 0))
-        try subscriber.set(.receiveHighWaterMark(receiveHighWaterMark))
-        try subscriber.set(.receiveTimeout(milliseconds: 100))
-        try subscriber.connect(events)
-        try subscriber.set(.subscribe([]))
-        keeper = try Keeper(command, clientID: "display-\(UUID().uuidString.prefix(6))")
-        try resync(counting: false)
-    }
-
-    func resync(counting: Bool = true) throws {
-        let reply = try keeper.send(.snapshot(game: nil))
-        guard reply.ok, let snapshot = reply.snapshot, let sequence = reply.sequence else {
-            throw DaemonError("snapshot failed: \(reply)")
-        }
-        epoch = reply.epoch
-        self.sequence = sequence
-        games = Dictionary(uniqueKeysWithValues: snapshot.map { ($0.id, LiveState($0)) })
-        if counting { resyncs += 1 }
+extension DisplaySync {
+    /// A display of every game on a daemon, through the reference client.
+    convenience init(_ daemon: DaemonProcess, receiveHighWaterMark: Int32 = 1000) throws {
+        try self.init(
+            endpoints: Endpoints(command: daemon.commandEndpoint, events: daemon.eventEndpoint),
+            client: CommandClient(endpoint: daemon.commandEndpoint, clientID: "display-\(UUID().uuidString.prefix(6))"),
+            receiveHighWaterMark: receiveHighWaterMark)
     }
 
     /// Reads and applies messages until `until` holds or `seconds` pass; returns whether it held.
@@ -86,35 +64,8 @@ final class Display {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if until() { return true }
-            guard let frames = try receive() else { continue }
-            guard frames.count == 2 else { throw DaemonError("event message with \(frames.count) frames") }
-            if frames[0] == Topic.heartbeat {
-                heartbeats += 1
-                let heartbeat = try WireCoding.decode(HeartbeatMessage.self, from: frames[1])
-                if heartbeat.epoch != epoch || heartbeat.sequence > sequence { try resync() }
-            } else {
-                try apply(try WireCoding.decode(EventMessage.self, from: frames[1]))
-            }
+            try pump(timeoutMilliseconds: 50)
         }
         return until()
-    }
-
-    /// The next message, or nil when none came within the receive timeout.
-    private func receive() throws -> [[UInt8]]? {
-        do {
-            return try subscriber.receive()
-        } catch {
-            if error.wouldBlock { return nil }
-            throw error
-        }
-    }
-
-    private func apply(_ event: EventMessage) throws {
-        if event.epoch != epoch { return try resync() }
-        if event.sequence <= sequence { return }
-        let known = games[event.game]?.version ?? 0
-        if event.sequence != sequence + 1 || event.version != known + 1 { return try resync() }
-        games[event.game] = event.state
-        sequence = event.sequence
     }
 }

@@ -3,6 +3,7 @@ import CourtsideProtocol
 import Foundation
 import Testing
 import ZeroMQ
+import CourtsideClient
 
 #if canImport(Glibc)
 import Glibc
@@ -15,18 +16,18 @@ struct DaemonTests {
     @Test("a scorekeeper's move reaches a subscriber")
     func moveReachesSubscriber() throws {
         let daemon = try DaemonProcess()
-        let display = try Display(command: daemon.commandEndpoint, events: daemon.eventEndpoint)
+        let display = try DisplaySync(daemon)
         let keeper = try Keeper(daemon.commandEndpoint)
         // The first heartbeat proves the subscription is live.
-        try display.pump { display.heartbeats > 0 }
+        try display.pump { display.heartbeatsSeen > 0 }
         let reply = try keeper.send(.move(game: "g1", player: "ann", move: .twoPoints))
         #expect(reply.ok)
         #expect(reply.game == "g1")
         #expect(reply.version == 2)
         let sequence = try #require(reply.sequence)
         #expect(try display.pump { display.sequence >= sequence })
-        #expect(display.games["g1"]?.score == SideValues(home: 2, away: 0))
-        #expect(display.games["g1"]?.counts["ann"]?.twoPoints == 1)
+        #expect(display.games["g1"]?.live.score == SideValues(home: 2, away: 0))
+        #expect(display.games["g1"]?.live.counts["ann"]?.twoPoints == 1)
         #expect(display.resyncs == 0)
     }
 
@@ -47,13 +48,13 @@ struct DaemonTests {
             return last
         }
         try await Task.sleep(for: .milliseconds(100))
-        let display = try Display(command: daemon.commandEndpoint, events: daemon.eventEndpoint)
+        let display = try DisplaySync(daemon)
         let last = try await streaming.value
         #expect(try display.pump { display.sequence >= last })
         let truth = try Keeper(daemon.commandEndpoint).send(.snapshot(game: nil))
         #expect(truth.sequence == display.sequence)
         for game in truth.snapshot ?? [] {
-            #expect(display.games[game.id] == LiveState(game), "game \(game.id) differs")
+            #expect(display.games[game.id] == GameState(game), "game \(game.id) differs")
         }
     }
 
@@ -61,8 +62,8 @@ struct DaemonTests {
     func gapIsDetectedAndResynced() throws {
         // Tiny queues on both ends make the daemon drop for the paused display.
         let daemon = try DaemonProcess(extraConfig: "  event_high_water_mark: 20\n")
-        let display = try Display(command: daemon.commandEndpoint, events: daemon.eventEndpoint, receiveHighWaterMark: 10)
-        try display.pump { display.heartbeats > 0 }
+        let display = try DisplaySync(daemon, receiveHighWaterMark: 10)
+        try display.pump { display.heartbeatsSeen > 0 }
         let keeper = try Keeper(daemon.commandEndpoint)
         let moves: [Request.Operation] = (0..<3000).map { index in
             .move(game: index.isMultiple(of: 2) ? "g1" : "g2", player: index.isMultiple(of: 2) ? "bo" : "kai", move: .rebound)
@@ -73,8 +74,8 @@ struct DaemonTests {
         // Only now does the display read again: far fewer than 3000 events are still queued for it.
         #expect(try display.pump(seconds: 20) { display.sequence >= last })
         #expect(display.resyncs >= 1)
-        #expect(display.games["g1"]?.counts["bo"]?.rebound == 1500)
-        #expect(display.games["g2"]?.counts["kai"]?.rebound == 1500)
+        #expect(display.games["g1"]?.live.counts["bo"]?.rebound == 1500)
+        #expect(display.games["g2"]?.live.counts["kai"]?.rebound == 1500)
     }
 
     @Test("kill -9 during a stream of acknowledged moves loses none of them; numbering continues")

@@ -1,0 +1,132 @@
+public import CourtsideModel
+public import CourtsideProtocol
+import Foundation
+public import ZeroMQ
+
+extension CourtsideError.Code {
+    /// Client side only: the daemon did not answer within the client's tries.
+    public static let unreachable = CourtsideError.Code(rawValue: "unreachable")
+    /// Client side only: the daemon's answer was not what the protocol promises.
+    public static let protocolViolation = CourtsideError.Code(rawValue: "protocol_violation")
+}
+
+/// The process-wide ZeroMQ context of the client library.
+public let sharedClientContext: ZMQContext = {
+    do {
+        return try ZMQContext()
+    } catch {
+        fatalError("libzmq cannot create a context: \(error)")
+    }
+}()
+
+/// Where a daemon listens.
+public struct Endpoints: Sendable, Equatable {
+    public var command: String
+    public var events: String
+
+    public init(command: String = "tcp://127.0.0.1:5555", events: String = "tcp://127.0.0.1:5556") {
+        self.command = command
+        self.events = events
+    }
+}
+
+/// The scorekeeper's side of the protocol: requests with Lazy Pirate reliability.
+///
+/// Each request gets a new command id; when no reply comes within `timeout`, the client drops
+/// its socket (and any late reply with it), opens a new one and resends the *same* request,
+/// which the daemon applies at most once. After `attempts` tries it gives up with `unreachable`.
+/// Blocking and single-threaded: use one client per thread.
+public final class CommandClient {
+    public let endpoint: String
+    public let clientID: String
+    public let timeoutMilliseconds: Int32
+    public let attempts: Int
+    private let context: ZMQContext
+    private var socket: ZMQSocket?
+    /// Unique per process, so command ids never repeat across runs of a keeper with a fixed id.
+    private let session = UUID().uuidString.prefix(8).lowercased()
+    private var counter = 0
+
+    public init(
+        endpoint: String, clientID: String, timeoutMilliseconds: Int32 = 2500, attempts: Int = 3,
+        context: ZMQContext = sharedClientContext
+    ) {
+        self.endpoint = endpoint
+        self.clientID = clientID
+        self.timeoutMilliseconds = timeoutMilliseconds
+        self.attempts = max(1, attempts)
+        self.context = context
+    }
+
+    /// The origin the next request will carry.
+    public func nextOrigin() -> CommandOrigin {
+        counter += 1
+        return CommandOrigin(clientID: clientID, commandID: "\(session)-\(counter)")
+    }
+
+    /// Sends a request and returns the daemon's reply, whether ok or an error reply.
+    public func send(_ operation: Request.Operation, origin: CommandOrigin? = nil) throws(CourtsideError) -> Reply {
+        let request = Request(origin: origin ?? nextOrigin(), operation: operation)
+        let body = request.encoded()
+        for _ in 0..<attempts {
+            do {
+                let socket = try connectedSocket()
+                try socket.send([body])
+                var poller = ZMQPoller()
+                poller.add(socket)
+                // Skip stale replies to earlier requests; only ours counts.
+                let deadline = ContinuousClock.now + .milliseconds(Int(timeoutMilliseconds))
+                while ContinuousClock.now < deadline {
+                    let left = deadline - ContinuousClock.now
+                    let milliseconds = Int(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
+                    guard try poller.poll(timeoutMilliseconds: max(1, milliseconds)).first == true else { continue }
+                    let frames = try socket.receive()
+                    guard let last = frames.last, let reply = try? WireCoding.decode(Reply.self, from: last) else {
+                        throw CourtsideError(.protocolViolation, "\(endpoint) answered with something that is not a reply")
+                    }
+                    if reply.commandID == nil || reply.commandID == request.origin.commandID { return reply }
+                }
+            } catch let error as ZMQError {
+                throw CourtsideError(.unreachable, "cannot talk to courtsided at \(endpoint): \(error)")
+            } catch let error as CourtsideError {
+                throw error
+            } catch {
+                throw CourtsideError(.unreachable, "cannot talk to courtsided at \(endpoint): \(error)")
+            }
+            // Lazy Pirate: abandon the socket, so a late reply cannot be mistaken for the next one.
+            socket?.close()
+            socket = nil
+        }
+        throw CourtsideError(
+            .unreachable,
+            "courtsided did not answer at \(endpoint) (\(attempts) tries, \(timeoutMilliseconds) ms each); is it running?")
+    }
+
+    /// Sends a command and returns its reply, throwing the daemon's refusal as an error.
+    @discardableResult
+    public func command(_ operation: Request.Operation, origin: CommandOrigin? = nil) throws(CourtsideError) -> Reply {
+        let reply = try send(operation, origin: origin)
+        if let error = reply.error { throw CourtsideError(error.code, error.message) }
+        return reply
+    }
+
+    /// Every game's state and the sequence it reflects.
+    public func snapshot(game: GameID? = nil) throws(CourtsideError) -> (reply: Reply, games: [Game]) {
+        let reply = try command(.snapshot(game: game))
+        guard let games = reply.snapshot, reply.sequence != nil else {
+            throw CourtsideError(.protocolViolation, "a snapshot reply without snapshot or sequence")
+        }
+        return (reply, games)
+    }
+
+    private func connectedSocket() throws(ZMQError) -> ZMQSocket {
+        if let socket { return socket }
+        let socket = try context.socket(.dealer)
+        try socket.set(.linger(milliseconds: 0))
+        try socket.set(.sendHighWaterMark(1000))
+        try socket.set(.receiveHighWaterMark(1000))
+        try socket.connect(endpoint)
+        self.socket = socket
+        return socket
+    }
+}

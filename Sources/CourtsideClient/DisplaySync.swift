@@ -1,0 +1,201 @@
+public import CourtsideModel
+public import CourtsideProtocol
+public import Foundation
+public import ZeroMQ
+
+/// What a display knows of one game: its setup, its live state and its play-by-play.
+public struct GameState: Hashable, Sendable {
+    public var setup: GameSetup
+    public var live: LiveState
+    public var plays: [Play]
+
+    public init(setup: GameSetup, live: LiveState, plays: [Play]) {
+        self.setup = setup
+        self.live = live
+        self.plays = plays
+    }
+
+    /// The state of a game from a snapshot.
+    public init(_ game: Game) {
+        self.init(setup: game.setup, live: LiveState(game), plays: game.plays)
+    }
+
+    public var id: GameID { setup.id }
+
+    /// Applies an event that directly follows this state (version + 1).
+    mutating func apply(_ message: EventMessage) {
+        switch message.event {
+        case .move(let player, let move):
+            if let side = setup.side(of: player) {
+                plays.append(Play(version: message.version, at: message.at, player: player, side: side, move: move))
+            }
+        case .retraction(let target):
+            if let index = plays.firstIndex(where: { $0.version == target }) { plays[index].retractedBy = message.version }
+        case .gameCreated, .clockStarted, .clockPaused, .timeExpired:
+            break
+        }
+        live = message.state
+    }
+}
+
+/// Why a display took a new snapshot.
+public enum ResyncReason: String, Sendable {
+    case gap
+    case heartbeatAhead = "heartbeat_ahead"
+    case epochChanged = "epoch_changed"
+    case unknownGame = "unknown_game"
+}
+
+/// The display's side of the protocol: the sync contract of docs/PROTOCOL.md.
+///
+/// Subscribes first, then takes a snapshot, then applies only newer events; a gap, a heartbeat
+/// ahead of what it has, or a new epoch makes it take a new snapshot. It marks itself stale
+/// when nothing (not even a heartbeat) arrives for `staleAfter`. Blocking and single-threaded.
+public final class DisplaySync {
+    public let endpoints: Endpoints
+    /// The one game followed, or nil for every game.
+    public let game: GameID?
+    public let staleAfter: Duration
+    /// Games by id.
+    public private(set) var games: [GameID: GameState] = [:]
+    /// The last global sequence applied.
+    public private(set) var sequence: Int64 = 0
+    public private(set) var epoch = ""
+    public private(set) var resyncs = 0
+    public private(set) var lastResync: (reason: ResyncReason, at: ContinuousClock.Instant)?
+    /// Events applied since the start.
+    public private(set) var eventsApplied = 0
+    /// Heartbeats received since the start.
+    public private(set) var heartbeatsSeen = 0
+    /// The daemon's clock minus ours, in milliseconds, as of the last heartbeat (heartbeats are
+    /// sent as they are stamped; events may have waited for their commit).
+    public private(set) var clockOffset: Int64 = 0
+    private var lastMessage = ContinuousClock.now
+    private let subscriber: ZMQSocket
+    private let client: CommandClient
+
+    /// Connects and subscribes, then takes the first snapshot. `receiveHighWaterMark` bounds the
+    /// events queued here while the display is busy; beyond it they are dropped, and it resyncs.
+    public init(
+        endpoints: Endpoints, game: GameID? = nil, client: CommandClient, staleAfter: Duration = .seconds(3),
+        receiveHighWaterMark: Int32 = 10_000
+    ) throws(CourtsideError) {
+        self.endpoints = endpoints
+        self.game = game
+        self.client = client
+        self.staleAfter = staleAfter
+        do {
+            subscriber = try sharedClientContext.socket(.sub)
+            try subscriber.set(.linger(milliseconds: 0))
+            try subscriber.set(.receiveHighWaterMark(receiveHighWaterMark))
+            try subscriber.connect(endpoints.events)
+            if let game {
+                try subscriber.set(.subscribe(Topic.prefix(of: game)))
+                try subscriber.set(.subscribe(Topic.heartbeat))
+            } else {
+                try subscriber.set(.subscribe([]))
+            }
+        } catch {
+            throw CourtsideError(.unreachable, "cannot subscribe to \(endpoints.events): \(error)")
+        }
+        try resync(nil)
+    }
+
+    /// The socket to include in an outside poll loop (a terminal UI that also reads keys).
+    public var socket: ZMQSocket { subscriber }
+
+    /// Whether nothing has arrived for longer than `staleAfter`.
+    public var isStale: Bool { ContinuousClock.now - lastMessage > staleAfter }
+
+    /// The daemon's time now, estimated from its last message (for clocks between events).
+    public func daemonNow(localNow: Date = Date()) -> Timestamp {
+        Timestamp(milliseconds: Int64(localNow.timeIntervalSince1970 * 1000) + clockOffset)
+    }
+
+    /// Takes a new snapshot.
+    public func resync(_ reason: ResyncReason?) throws(CourtsideError) {
+        let (reply, snapshot) = try client.snapshot(game: game)
+        epoch = reply.epoch
+        sequence = reply.sequence ?? 0
+        games = Dictionary(uniqueKeysWithValues: snapshot.map { ($0.id, GameState($0)) })
+        lastMessage = .now
+        if let reason {
+            resyncs += 1
+            lastResync = (reason, .now)
+        }
+    }
+
+    /// Reads every message that arrives within `timeoutMilliseconds` (and any already queued),
+    /// applies it, and returns whether anything changed.
+    @discardableResult
+    public func pump(timeoutMilliseconds: Int) throws(CourtsideError) -> Bool {
+        var changed = false
+        var wait = timeoutMilliseconds
+        while true {
+            let frames: [[UInt8]]
+            do {
+                var poller = ZMQPoller()
+                poller.add(subscriber)
+                guard try poller.poll(timeoutMilliseconds: wait).first == true else { return changed }
+                frames = try subscriber.receive(flags: .dontWait)
+            } catch {
+                if error.wouldBlock { return changed }
+                throw CourtsideError(.unreachable, "reading \(endpoints.events) failed: \(error)")
+            }
+            wait = 0
+            lastMessage = .now
+            changed = try handle(frames) || changed
+        }
+    }
+
+    private func handle(_ frames: [[UInt8]]) throws(CourtsideError) -> Bool {
+        guard frames.count == 2 else { return false }
+        if frames[0] == Topic.heartbeat {
+            guard let heartbeat = try? WireCoding.decode(HeartbeatMessage.self, from: frames[1]) else { return false }
+            heartbeatsSeen += 1
+            noteTime(heartbeat.at)
+            if heartbeat.epoch != epoch {
+                try resync(.epochChanged)
+                return true
+            }
+            let behind: Bool
+            if let game {
+                behind = (heartbeat.games[game] ?? 0) > (games[game]?.live.version ?? 0)
+            } else {
+                behind = heartbeat.sequence > sequence
+            }
+            if behind { try resync(.heartbeatAhead) }
+            return behind
+        }
+        guard let event = try? WireCoding.decode(EventMessage.self, from: frames[1]) else { return false }
+        if event.epoch != epoch {
+            try resync(.epochChanged)
+            return true
+        }
+        if event.sequence <= sequence { return false }
+        var state: GameState
+        if let known = games[event.game] {
+            state = known
+        } else if case .gameCreated(let setup) = event.event {
+            state = GameState(setup: setup, live: event.state, plays: [])
+            state.live.version = 0
+        } else {
+            try resync(.unknownGame)
+            return true
+        }
+        let gap = event.version != state.live.version + 1 || (game == nil && event.sequence != sequence + 1)
+        if gap {
+            try resync(.gap)
+            return true
+        }
+        state.apply(event)
+        games[event.game] = state
+        sequence = event.sequence
+        eventsApplied += 1
+        return true
+    }
+
+    private func noteTime(_ daemonTime: Timestamp) {
+        clockOffset = daemonTime.rawValue - Int64(Date().timeIntervalSince1970 * 1000)
+    }
+}

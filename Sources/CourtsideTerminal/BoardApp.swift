@@ -1,0 +1,73 @@
+public import CourtsideClient
+public import CourtsideModel
+import CourtsideViewModels
+import Foundation
+import ZeroMQ
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `courtside board`: a live board for one game or for every game.
+///
+/// Redraws on every event and ten times a second in between, so the clock runs smoothly from
+/// the last known value; marks itself stale when heartbeats stop and says when it resynced.
+public struct BoardApp {
+    public var endpoints: Endpoints
+    public var game: GameID?
+    public var clientID: String
+
+    public init(endpoints: Endpoints, game: GameID?, clientID: String) {
+        self.endpoints = endpoints
+        self.game = game
+        self.clientID = clientID
+    }
+
+    /// The screen as it stands now.
+    public func screen(_ sync: DisplaySync) throws(CourtsideError) -> [String] {
+        let now = sync.daemonNow()
+        let status = SyncStatus(
+            endpoint: endpoints.events, isStale: sync.isStale,
+            lastResync: sync.lastResync.map { ($0.reason.rawValue, Int((ContinuousClock.now - $0.at).components.seconds)) },
+            resyncs: sync.resyncs)
+        if let game {
+            guard let state = sync.games[game] else { throw CourtsideError(.unknownGame, "no game has id \(game)") }
+            return Screens.board(GameViewModel(state, now: now), status: status)
+        }
+        return Screens.bigScreen(TournamentViewModel(sync.games.values, now: now), status: status)
+    }
+
+    /// Prints the board once, after a short look at the event stream.
+    public func printOnce() throws(CourtsideError) {
+        let sync = try connect()
+        try sync.pump(timeoutMilliseconds: 300)
+        print(try screen(sync).joined(separator: "\n"))
+    }
+
+    /// Runs until the user presses q (or Ctrl-C).
+    public func run() throws(CourtsideError) {
+        let sync = try connect()
+        let terminal = Terminal()
+        terminal.enterRawMode()
+        defer { terminal.restore() }
+        var poller = ZMQPoller()
+        poller.add(sync.socket)
+        let keys = poller.add(fileDescriptor: STDIN_FILENO)
+        while true {
+            terminal.draw(try screen(sync))
+            let ready: [Bool]
+            do {
+                ready = try poller.poll(timeoutMilliseconds: 100)
+            } catch {
+                throw CourtsideError(.unreachable, "polling failed: \(error)")
+            }
+            if ready[keys], terminal.readKeys().contains(where: { $0 == UInt8(ascii: "q") || $0 == 3 }) { return }
+            try sync.pump(timeoutMilliseconds: 0)
+        }
+    }
+
+    private func connect() throws(CourtsideError) -> DisplaySync {
+        let client = CommandClient(endpoint: endpoints.command, clientID: clientID)
+        return try DisplaySync(endpoints: endpoints, game: game, client: client)
+    }
+}

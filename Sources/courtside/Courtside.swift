@@ -1,0 +1,257 @@
+import ArgumentParser
+import CourtsideClient
+import CourtsideModel
+import CourtsideProtocol
+import CourtsideSimulator
+import CourtsideTerminal
+import CourtsideViewModels
+import Foundation
+
+/// `courtside`: the scorekeepers' and the organiser's command-line client.
+@main
+struct Courtside: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "courtside",
+        abstract: "Keep score, show games and simulate a tournament against a running courtsided.",
+        discussion: """
+            Talks to courtsided only through docs/PROTOCOL.md. Every subcommand takes \
+            --command-endpoint and --event-endpoint (defaults tcp://127.0.0.1:5555 and :5556, or \
+            $COURTSIDE_COMMAND_ENDPOINT and $COURTSIDE_EVENT_ENDPOINT).
+
+            Examples:
+              courtside games
+              courtside score g1 ann 2
+              courtside undo g1
+              courtside keeper g1
+              courtside board
+              courtside simulate --games 100 --keepers 16 --duration 20
+            """,
+        subcommands: [
+            Score.self, Assist.self, Rebound.self, Foul.self, Undo.self, Clock.self, Keeper.self, Games.self, Show.self,
+            Board.self, Simulate.self,
+        ])
+}
+
+/// The options every subcommand shares.
+struct ConnectionOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("courtsided's command endpoint.", valueName: "url"))
+    var commandEndpoint = ProcessInfo.processInfo.environment["COURTSIDE_COMMAND_ENDPOINT"] ?? Endpoints().command
+
+    @Option(name: .long, help: ArgumentHelp("courtsided's event endpoint.", valueName: "url"))
+    var eventEndpoint = ProcessInfo.processInfo.environment["COURTSIDE_EVENT_ENDPOINT"] ?? Endpoints().events
+
+    @Option(name: .long, help: ArgumentHelp("Who you are to the daemon (default: courtside-<user>@<host>).", valueName: "id"))
+    var clientID = "courtside-\(ProcessInfo.processInfo.userName)@\(ProcessInfo.processInfo.hostName)"
+
+    @Option(name: .long, help: ArgumentHelp("How long to wait for each reply, in milliseconds.", valueName: "ms"))
+    var timeoutMs: Int32 = 2500
+
+    @Option(name: .long, help: "How many times to send a request before giving up (retries reuse the command id).")
+    var tries = 3
+
+    var endpoints: Endpoints { Endpoints(command: commandEndpoint, events: eventEndpoint) }
+
+    func client() -> CommandClient {
+        CommandClient(endpoint: commandEndpoint, clientID: clientID, timeoutMilliseconds: timeoutMs, attempts: tries)
+    }
+}
+
+/// Runs a client call, turning a typed failure into a clear message and a non-zero exit.
+func reporting<T>(_ body: () throws(CourtsideError) -> T) throws -> T {
+    do {
+        return try body()
+    } catch {
+        FileHandle.standardError.write(Data("courtside: \(error.message) [\(error.code)]\n".utf8))
+        throw ExitCode(error.code == .unreachable ? 69 : 1)  // 69: EX_UNAVAILABLE
+    }
+}
+
+/// Sends one move and prints what happened.
+func record(_ move: MoveKind, game: String, player: String, connection: ConnectionOptions) throws {
+    let reply = try reporting { () throws(CourtsideError) in
+        try connection.client().command(.move(game: GameID(game), player: PlayerID(player), move: move))
+    }
+    print("\(game) v\(reply.version ?? 0): \(player) \(GameViewModel.moveText(move)) (sequence \(reply.sequence ?? 0))")
+}
+
+struct Score: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record a basket: one or two points.", discussion: "Example: courtside score g1 ann 2")
+    @Argument(help: "The game id.") var game: String
+    @Argument(help: "The player id.") var player: String
+    @Argument(help: "Points: 1 or 2.") var points: Int
+    @OptionGroup var connection: ConnectionOptions
+
+    func validate() throws {
+        guard points == 1 || points == 2 else { throw ValidationError("points must be 1 or 2, not \(points)") }
+    }
+
+    func run() throws { try record(points == 1 ? .onePoint : .twoPoints, game: game, player: player, connection: connection) }
+}
+
+struct Assist: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Record an assist.", discussion: "Example: courtside assist g1 bo")
+    @Argument(help: "The game id.") var game: String
+    @Argument(help: "The player id.") var player: String
+    @OptionGroup var connection: ConnectionOptions
+    func run() throws { try record(.assist, game: game, player: player, connection: connection) }
+}
+
+struct Rebound: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Record a rebound.", discussion: "Example: courtside rebound g1 cy")
+    @Argument(help: "The game id.") var game: String
+    @Argument(help: "The player id.") var player: String
+    @OptionGroup var connection: ConnectionOptions
+    func run() throws { try record(.rebound, game: game, player: player, connection: connection) }
+}
+
+struct Foul: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Record a foul.", discussion: "Example: courtside foul g1 di")
+    @Argument(help: "The game id.") var game: String
+    @Argument(help: "The player id.") var player: String
+    @OptionGroup var connection: ConnectionOptions
+    func run() throws { try record(.foul, game: game, player: player, connection: connection) }
+}
+
+struct Undo: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Retract a move: the game's last one, or the one at --version.",
+        discussion: "Examples:\n  courtside undo g1\n  courtside undo g1 --version 12")
+    @Argument(help: "The game id.") var game: String
+    @Option(help: "The version of the move to retract (shown by every command and by `courtside show`).")
+    var version: Int?
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let client = connection.client()
+        let (target, reply) = try reporting { () throws(CourtsideError) -> (Int, Reply) in
+            var target = version
+            if target == nil {
+                let (_, games) = try client.snapshot(game: GameID(game))
+                target = games.first?.plays.last(where: { $0.retractedBy == nil })?.version
+            }
+            guard let target else { throw CourtsideError(.unknownEvent, "game \(game) has no move to undo") }
+            return (target, try client.command(.retract(game: GameID(game), version: target)))
+        }
+        print("\(game) v\(reply.version ?? 0): retracted the move at v\(target)")
+    }
+}
+
+struct Clock: ParsableCommand {
+    enum Action: String, ExpressibleByArgument, CaseIterable { case start, pause }
+    static let configuration = CommandConfiguration(
+        abstract: "Start or pause a game's clock.", discussion: "Examples:\n  courtside clock g1 start\n  courtside clock g1 pause")
+    @Argument(help: "The game id.") var game: String
+    @Argument(help: "start or pause.") var action: Action
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let command: GameCommand = action == .start ? .startClock : .pauseClock
+        let reply = try reporting { () throws(CourtsideError) in
+            try connection.client().command(.clock(game: GameID(game), command: command))
+        }
+        print("\(game) v\(reply.version ?? 0): clock \(action.rawValue)")
+    }
+}
+
+struct Keeper: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Keep score for one court in an interactive terminal.",
+        discussion: """
+            Keys: a digit picks a player; then p (+1), t (+2), a (assist), r (rebound) or f (foul). \
+            u undoes the last move sent from this terminal, space starts or pauses the clock, q quits.
+
+            Example: courtside keeper g1 --client-id court-1
+            """)
+    @Argument(help: "The game id.") var game: String
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        guard Terminal.isInteractive else { throw ValidationError("keeper needs an interactive terminal") }
+        try reporting { () throws(CourtsideError) in
+            try KeeperApp(endpoints: connection.endpoints, game: GameID(game), client: connection.client()).run()
+        }
+    }
+}
+
+struct Games: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List every game with its score, clock and status.", discussion: "Example: courtside games")
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let games = try reporting { () throws(CourtsideError) in try connection.client().snapshot().games }
+        let now = Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000))
+        let lines = TournamentViewModel(games.map(GameState.init), now: now).lines
+        print(lines.isEmpty ? "no games" : lines.joined(separator: "\n"))
+    }
+}
+
+struct Show: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print a game's box score.", discussion: "Example: courtside show g1")
+    @Argument(help: "The game id.") var game: String
+    @Option(help: "How many of the last plays to list.") var plays = 10
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let games = try reporting { () throws(CourtsideError) in try connection.client().snapshot(game: GameID(game)).games }
+        guard let state = games.first.map(GameState.init) else { return }
+        let view = GameViewModel(state, now: Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000)), lastPlays: plays)
+        print(([view.summary, ""] + Screens.boxScore(view) + ["", "Last plays:"] + view.lastPlays.map { "  " + $0 })
+            .joined(separator: "\n"))
+    }
+}
+
+struct Board: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "A live board: one game, or every game on a big screen.",
+        discussion: """
+            Redraws on every event and runs the clock between events; says STALE when heartbeats \
+            stop and shows when it resynced. q quits.
+
+            Examples:
+              courtside board g1
+              courtside board            (every game)
+              courtside board --once     (print once, for scripts)
+            """)
+    @Argument(help: "The game id; every game when left out.") var game: String?
+    @Flag(help: "Print the board once and exit (also what happens without a terminal).") var once = false
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let app = BoardApp(endpoints: connection.endpoints, game: game.map { GameID($0) }, clientID: connection.clientID)
+        try reporting { () throws(CourtsideError) in
+            if once || !Terminal.isInteractive { try app.printOnce() } else { try app.run() }
+        }
+    }
+}
+
+struct Simulate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Play a tournament with many concurrent scorekeepers making random legal moves.",
+        discussion: """
+            Creates games between the tournament's teams (a finished game is replaced by a new one), \
+            has the keepers play them, and prints moves sent, acknowledged and refused, the latency \
+            (p50, p99, max), the events per second a subscriber saw and the gaps it detected.
+
+            Example: courtside simulate --games 100 --keepers 16 --rate 0 --duration 20
+            """)
+    @Option(help: "Games played at once.") var games = 8
+    @Option(help: "Concurrent scorekeepers.") var keepers = 4
+    @Option(help: "Moves per second, all keepers together (0: as fast as the daemon answers).") var rate: Double = 50
+    @Option(help: "Seconds to play.") var duration = 10
+    @OptionGroup var connection: ConnectionOptions
+
+    func validate() throws {
+        guard games > 0, keepers > 0, duration > 0, rate >= 0 else {
+            throw ValidationError("games, keepers and duration must be positive, and rate not negative")
+        }
+    }
+
+    func run() throws {
+        let options = SimulationOptions(
+            endpoints: connection.endpoints, games: games, keepers: keepers, rate: rate, duration: .seconds(duration))
+        let summary = try reporting { () throws(CourtsideError) in try Simulator(options: options).run() }
+        print(summary.report)
+    }
+}

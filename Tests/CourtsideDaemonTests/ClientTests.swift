@@ -1,0 +1,179 @@
+import CourtsideClient
+import CourtsideModel
+import CourtsideProtocol
+import CourtsideSimulator
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The reference client and the `courtside` tool against the real daemon.
+@Suite("The client library and courtside", .serialized)
+struct ClientTests {
+    @Test("a request retried while the daemon is frozen is applied once")
+    func retriesAppliedOnce() throws {
+        let daemon = try DaemonProcess()
+        let client = CommandClient(endpoint: daemon.commandEndpoint, clientID: "court-1", timeoutMilliseconds: 250, attempts: 8)
+        daemon.signal(SIGSTOP)
+        let pid = daemon.process.processIdentifier
+        // Thaw the daemon while the client is between tries: several copies of the request are queued by then.
+        let thaw = Thread {
+            Thread.sleep(forTimeInterval: 0.6)
+            kill(pid, SIGCONT)
+        }
+        thaw.start()
+        let reply = try client.command(.move(game: "g1", player: "ann", move: .twoPoints))
+        #expect(reply.ok && reply.version == 2)
+        let (_, games) = try client.snapshot(game: "g1")
+        #expect(games.first?.score.home == 2)
+        #expect(games.first?.version == 2)
+        #expect(games.first?.plays.count == 1)
+    }
+
+    @Test("a daemon that is not there gets a clear error naming where the client looked")
+    func unreachable() throws {
+        let endpoint = "tcp://127.0.0.1:\(try freePort())"
+        let client = CommandClient(endpoint: endpoint, clientID: "k", timeoutMilliseconds: 100, attempts: 2)
+        #expect {
+            try client.command(.listGames)
+        } throws: { error in
+            let error = error as? CourtsideError
+            return error?.code == .unreachable && error?.message.contains(endpoint) == true
+        }
+    }
+
+    @Test("a display resyncs after the daemon restarts (new epoch) and shows the new state")
+    func resyncAfterRestart() throws {
+        let daemon = try DaemonProcess()
+        let display = try DisplaySync(daemon)
+        let firstEpoch = display.epoch
+        try display.pump { display.heartbeatsSeen > 0 }
+        daemon.stop()
+        try daemon.start()
+        let client = CommandClient(endpoint: daemon.commandEndpoint, clientID: "court-2")
+        let reply = try client.command(.move(game: "g2", player: "jo", move: .twoPoints))
+        #expect(try display.pump { display.epoch != firstEpoch && display.sequence >= reply.sequence ?? .max })
+        #expect(display.resyncs >= 1)
+        #expect(display.lastResync?.reason == .epochChanged)
+        #expect(display.games["g2"]?.live.score.away == 2)
+    }
+
+    @Test("a display of one game sees only that game, and its clock state")
+    func oneGameDisplay() throws {
+        let daemon = try DaemonProcess()
+        let client = CommandClient(endpoint: daemon.commandEndpoint, clientID: "court-1")
+        let display = try DisplaySync(
+            endpoints: Endpoints(command: daemon.commandEndpoint, events: daemon.eventEndpoint), game: "g1", client: client)
+        try display.pump { display.heartbeatsSeen > 0 }
+        try client.command(.move(game: "g2", player: "gus", move: .onePoint))
+        try client.command(.clock(game: "g1", command: .startClock))
+        let last = try client.command(.move(game: "g1", player: "bo", move: .onePoint))
+        #expect(try display.pump { display.games["g1"]?.live.version == last.version })
+        #expect(display.games.keys.sorted() == ["g1"])
+        #expect(display.games["g1"]?.live.clock.isRunning == true)
+        #expect(display.resyncs == 0)
+    }
+
+    @Test("courtside score, undo, games and show, as a scorekeeper types them")
+    func commandLine() throws {
+        let daemon = try DaemonProcess()
+        let connection = ["--command-endpoint", daemon.commandEndpoint, "--event-endpoint", daemon.eventEndpoint]
+        #expect(try courtside(["score", "g1", "ann", "2"] + connection) == (0, "g1 v2: ann +2 (sequence 3)\n"))
+        #expect(try courtside(["foul", "g1", "di"] + connection).status == 0)
+        #expect(try courtside(["undo", "g1"] + connection) == (0, "g1 v4: retracted the move at v3\n"))
+        let games = try courtside(["games"] + connection)
+        #expect(games.output.contains("g1  Court 1  Lions 2 - 0 Tigers  00:00.0  SCHEDULED"))
+        let show = try courtside(["show", "g1"] + connection)
+        #expect(show.output.contains("v3  Di  foul (undone)"))
+        #expect(show.output.contains("  Ann                    0       1       0       0       0       2"))
+        let refused = try courtside(["score", "g1", "nobody", "1"] + connection)
+        #expect(refused.status == 1)
+        #expect(try courtside(["score", "g1", "ann", "3"] + connection).status == 64)
+    }
+
+    @Test("the interactive keeper, driven through tmux: keys in, score and last moves on screen")
+    func interactiveKeeper() throws {
+        let daemon = try DaemonProcess()
+        let session = "courtside-test-\(UUID().uuidString.prefix(6))"
+        let command = [
+            DaemonProcess.executable.deletingLastPathComponent().appendingPathComponent("courtside").path, "keeper", "g1",
+            "--command-endpoint", daemon.commandEndpoint, "--event-endpoint", daemon.eventEndpoint, "--client-id", "court-1",
+        ].joined(separator: " ")
+        try tmux(["new-session", "-d", "-s", session, "-x", "120", "-y", "30", command])
+        defer { _ = try? tmux(["kill-session", "-t", session]) }
+        #expect(waitForScreen(session) { $0.contains("Courtside keeper  g1") })
+        // Ann (1) scores two, Di (4) scores one, then the last move is undone.
+        for keys in ["1", "t", "4", "p"] { try tmux(["send-keys", "-t", session, keys]) }
+        #expect(waitForScreen(session) { $0.contains("Lions   2 - 1   Tigers") && $0.contains("v3  Di  +1") })
+        try tmux(["send-keys", "-t", session, "u"])
+        #expect(waitForScreen(session) { $0.contains("Lions   2 - 0   Tigers") && $0.contains("v3  Di  +1 (undone)") })
+        try tmux(["send-keys", "-t", session, "Space"])
+        #expect(waitForScreen(session) { $0.contains("LIVE") })
+        let client = CommandClient(endpoint: daemon.commandEndpoint, clientID: "check")
+        let game = try #require(try client.snapshot(game: "g1").games.first)
+        #expect(game.score == SideValues(home: 2, away: 0))
+        #expect(game.clock.isRunning)
+        try tmux(["send-keys", "-t", session, "q"])
+    }
+
+    @Test("courtside simulate plays legal moves only, and its subscriber sees every event")
+    func simulation() throws {
+        let daemon = try DaemonProcess()
+        let options = SimulationOptions(
+            endpoints: Endpoints(command: daemon.commandEndpoint, events: daemon.eventEndpoint), games: 6, keepers: 3, rate: 0,
+            duration: .seconds(2))
+        let summary = try Simulator(options: options).run()
+        #expect(summary.acknowledged > 100)
+        #expect(summary.sent == summary.acknowledged)
+        #expect(summary.refused == 0 && summary.unanswered == 0)
+        #expect(summary.gaps == 0)
+        // Every acknowledged move, creation and clock start is an event the subscriber saw.
+        #expect(summary.eventsSeen == summary.acknowledged + 2 * summary.gamesCreated)
+        #expect(summary.report.contains("moves: sent \(summary.sent), acknowledged \(summary.acknowledged), refused 0"))
+    }
+
+    // MARK: - Helpers
+
+    func courtside(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = DaemonProcess.executable.deletingLastPathComponent().appendingPathComponent("courtside")
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
+        process.arguments = arguments
+        // Only capture-pane's output is read: the tmux server that new-session starts would
+        // otherwise inherit the pipe and keep it open for ever.
+        let output = arguments.first == "capture-pane" ? Pipe() : nil
+        process.standardOutput = output ?? FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = output.map { String(decoding: $0.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) } ?? ""
+        process.waitUntilExit()
+        return text
+    }
+
+    func waitForScreen(_ session: String, seconds: Double = 10, _ condition: (String) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        var screen = ""
+        while Date() < deadline {
+            screen = (try? tmux(["capture-pane", "-p", "-t", session])) ?? ""
+            if condition(screen) { return true }
+            usleep(50_000)
+        }
+        Issue.record("screen was:\n\(screen)")
+        return false
+    }
+}
