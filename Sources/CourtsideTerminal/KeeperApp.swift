@@ -113,11 +113,12 @@ public final class KeeperApp {
             "   \(view.homeName)   \(view.score)   \(view.awayName)      \(view.clock)  \(view.statusLabel)",
             "",
         ]
-        for (index, player) in players(state).enumerated() {
+        for (index, player) in (view.homePlayers + view.awayPlayers).enumerated() {
             let marker = index == selected ? ">" : " "
-            let team = state.setup.side(of: player.id) == .home ? view.homeName : view.awayName
-            let counts = state.live.counts[player.id] ?? MoveCounts()
-            lines.append("\(marker) \(index + 1)  \(player.name.padding(toLength: 16, withPad: " ", startingAt: 0)) \(team.padding(toLength: 12, withPad: " ", startingAt: 0)) \(counts.points) pts")
+            let team = player.side == .home ? view.homeName : view.awayName
+            lines.append(
+                "\(marker) \(index + 1)  \(player.name.padding(toLength: 16, withPad: " ", startingAt: 0)) "
+                    + "\(team.padding(toLength: 12, withPad: " ", startingAt: 0)) \(player.points) pts")
         }
         lines += ["", "Last moves:"] + (view.lastPlays.isEmpty ? ["  (none yet)"] : view.lastPlays.map { "  " + $0 })
         lines += [
