@@ -95,6 +95,8 @@ let package = Package(
             dependencies: ["CourtsideClient", "CourtsideViewModels", "CourtsideProtocol", "ZeroMQ"],
             swiftSettings: swiftSettings
         ),
+        // Results, standings, box scores and play-by-play as CSV or JSON, derived from the log.
+        .target(name: "CourtsideExport", dependencies: ["CourtsideModel"], swiftSettings: swiftSettings),
         // A tournament played through the protocol, for demos and load.
         .target(
             name: "CourtsideSimulator",
@@ -128,7 +130,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CourtsideLibraryTests",
-            dependencies: ["CourtsideLibrary", "CourtsideStorage"],
+            dependencies: ["CourtsideLibrary", "CourtsideStorage", "CourtsideExport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -38,6 +38,7 @@ final class CountingLog: EventLog {
     let transactions = Atomic<Int>(0)
     init(_ base: any EventLog) { self.base = base }
     func readAll() throws -> [GameEvent] { try base.readAll() }
+    func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
     func append(_ events: [GameEvent]) throws {
         try base.append(events)
         transactions.add(1, ordering: .relaxed)

@@ -31,7 +31,10 @@ public struct GameState: Hashable, Sendable {
             }
         case .retraction(let target):
             if let index = plays.firstIndex(where: { $0.version == target }) { plays[index].retractedBy = message.version }
-        case .gameCreated, .clockStarted, .clockPaused, .timeExpired:
+        case .teamsAssigned(let home, let away):
+            (setup.home, setup.away) = (home, away)
+            plays = []
+        case .gameCreated, .clockStarted, .clockPaused, .timeExpired, .timeout:
             break
         }
         live = message.state

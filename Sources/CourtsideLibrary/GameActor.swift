@@ -19,24 +19,38 @@ actor GameActor {
     private var outcomes: [CommandOrigin: Outcome]
     private let committer: GroupCommitter
     private let clock: any TimeSource
+    /// Asked before a retraction: the error to refuse it with when it would change the teams of
+    /// a bracket game that has started.
+    private let bracketGuard: @Sendable (Game) -> CourtsideError?
 
     /// A game rebuilt from the log, with the receipts of the commands that built it.
-    init(game: Game, receipts: [CommandOrigin: Receipt], committer: GroupCommitter, clock: any TimeSource) {
+    init(
+        game: Game, receipts: [CommandOrigin: Receipt], committer: GroupCommitter, clock: any TimeSource,
+        bracketGuard: @escaping @Sendable (Game) -> CourtsideError?
+    ) {
         id = game.id
         self.game = game
         outcomes = receipts.mapValues { .accepted(CommitTicket(settled: .success($0))) }
         self.committer = committer
         self.clock = clock
+        self.bracketGuard = bracketGuard
     }
 
     /// A new game whose creation is queued under `ticket`.
-    init(created game: Game, by origin: CommandOrigin, ticket: CommitTicket, committer: GroupCommitter, clock: any TimeSource) {
+    init(
+        created game: Game, by origin: CommandOrigin, ticket: CommitTicket, committer: GroupCommitter, clock: any TimeSource,
+        bracketGuard: @escaping @Sendable (Game) -> CourtsideError?
+    ) {
         id = game.id
         self.game = game
         outcomes = [origin: .accepted(ticket)]
         self.committer = committer
         self.clock = clock
+        self.bracketGuard = bracketGuard
     }
+
+    /// Whether the game has started, as far as this actor has accepted.
+    var hasStarted: Bool { game.hasStarted }
 
     /// The original result of a command this game has seen, or nil for a new command.
     func outcome(of origin: CommandOrigin) -> PendingReceipt? {
@@ -64,9 +78,16 @@ actor GameActor {
         }
         // Time that ran out before this command counts first, so nothing lands after the buzzer.
         if let expiry = next.expiry(at: now) { append(expiry, Self.expiryOrigin(id)) }
-        let decision = next.decide(command, at: now)
+        var decision = next.decide(command, at: now)
         if case .success(let kinds) = decision {
             for kind in kinds { append(kind, origin) }
+            if case .retract = command, let refusal = bracketGuard(next) {
+                // Undo what the retraction would do, keeping a time expiry found on the way.
+                decision = .failure(refusal)
+                events.removeLast(kinds.count)
+                states.removeLast(kinds.count)
+                next = states.last ?? game
+            }
         }
         var ticket: CommitTicket?
         if !events.isEmpty {

@@ -17,6 +17,8 @@ public final class GameLibrary: Sendable {
     }
 
     private let registry: Mutex<Registry>
+    private let schedule = Mutex<Schedule?>(nil)
+    private let advancing = Mutex<Task<Void, Never>?>(nil)
     private let committer: GroupCommitter
     private let log: any EventLog
     private let clock: any TimeSource
@@ -40,17 +42,19 @@ public final class GameLibrary: Sendable {
             lastSequence = event.sequence
         }
         let committer = GroupCommitter(log: log, games: games, lastSequence: lastSequence, logger: logger)
-        var registry = Registry()
-        for (id, game) in games {
-            registry.games[id] = GameActor(
-                game: game, receipts: receipts[id] ?? [:], committer: committer, clock: clock)
-            registry.players.formUnion(game.counts.keys)
-        }
-        self.registry = Mutex(registry)
+        self.registry = Mutex(Registry())
         self.committer = committer
         self.log = log
         self.clock = clock
         self.logger = logger
+        registry.withLock { registry in
+            for (id, game) in games {
+                registry.games[id] = GameActor(
+                    game: game, receipts: receipts[id] ?? [:], committer: committer, clock: clock,
+                    bracketGuard: bracketGuard)
+                registry.players.formUnion(game.counts.keys)
+            }
+        }
         logger.info(
             "game library opened",
             metadata: ["library.games": "\(games.count)", "library.sequence": "\(lastSequence)"])
@@ -88,7 +92,8 @@ public final class GameLibrary: Sendable {
                 // Enqueued under the registry lock, so no command can reach the game before its creation.
                 let ticket = try committer.enqueue([event], games: [game])
                 registry.games[setup.id] = GameActor(
-                    created: game, by: origin, ticket: ticket, committer: committer, clock: clock)
+                    created: game, by: origin, ticket: ticket, committer: committer, clock: clock,
+                    bracketGuard: bracketGuard)
                 registry.players.formUnion(game.counts.keys)
                 return .created(ticket)
             }
@@ -174,14 +179,121 @@ public final class GameLibrary: Sendable {
         committer.subscribe(bufferLimit: bufferLimit)
     }
 
+    /// One game's full trail from the log, retractions included, with who sent each event and when.
+    public func log(of gameID: GameID) async throws(CourtsideError) -> [GameEvent] {
+        guard registry.withLock({ $0.games[gameID] }) != nil else {
+            throw CourtsideError(.unknownGame, "no game has id \(gameID)")
+        }
+        do {
+            return try await log.events(ofGame: gameID)
+        } catch {
+            throw CourtsideError(.storageFailure, "the event log could not be read: \(error)")
+        }
+    }
+
     /// Commits everything accepted so far, ends every subscription and closes the log.
     /// Commands after this fail with `shutting_down`.
     public func close() async {
+        advancing.withLock { $0?.cancel() }
         await committer.close()
         do {
             try log.close()
         } catch {
             logger.error("closing the event log failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    // MARK: - The schedule
+
+    /// The schedule in force, if any.
+    public var currentSchedule: Schedule? { schedule.withLock { $0 } }
+
+    /// Adopts a tournament schedule: creates the games whose teams are known, and from now on
+    /// fills "winner of", "loser of" and group-rank slots as results come in.
+    @discardableResult
+    public func useSchedule(_ newSchedule: Schedule) async -> [GameID] {
+        let first = schedule.withLock { current in
+            defer { current = newSchedule }
+            return current == nil
+        }
+        if first {
+            // Results move the bracket on; listen before advancing so nothing slips between.
+            let updates = updates()
+            let task = Task { [weak self] in
+                for await update in updates {
+                    guard let self, self.mayMoveBracket(update) else { continue }
+                    await self.advanceBracket()
+                }
+            }
+            advancing.withLock { $0 = task }
+        }
+        return await advanceBracket()
+    }
+
+    /// Standings of every group, from the committed games.
+    public func standings() -> Snapshot<[GroupStandings]> {
+        let all = committer.snapshot()
+        return Snapshot(value: schedule.withLock { $0 }?.standings(all.value) ?? [], sequence: all.sequence)
+    }
+
+    /// The bracket: every scheduled game with its teams so far and its state.
+    public func bracket() -> Snapshot<[BracketEntry]> {
+        let all = committer.snapshot()
+        return Snapshot(value: schedule.withLock { $0 }?.bracket(all.value) ?? [], sequence: all.sequence)
+    }
+
+    /// Creates the scheduled games whose teams the results now decide, and re-assigns the teams
+    /// of those not yet started when a retraction changed a result. Returns the games touched.
+    @discardableResult
+    public func advanceBracket() async -> [GameID] {
+        guard let schedule = schedule.withLock({ $0 }) else { return [] }
+        let games = committer.snapshot().value
+        var touched: [GameID] = []
+        for (id, lineup) in schedule.lineups(games).sorted(by: { $0.key < $1.key }) {
+            guard let scheduled = schedule.game(id) else { continue }
+            if games[id] == nil {
+                // Not committed yet: create it, or (same origin, so a retry) wait for a creation in flight.
+                let setup = GameSetup(id: id, home: lineup.home, away: lineup.away, rules: scheduled.rules, court: scheduled.court)
+                let origin = CommandOrigin(clientID: Self.bracketClientID, commandID: "create:\(id)")
+                do {
+                    try await createGame(setup, origin: origin)
+                    touched.append(id)
+                } catch {
+                    logger.error("bracket could not create \(id)", metadata: ["error": "\(error)", "game": "\(id)"])
+                }
+            } else if let game = games[id], game.setup.home.id != lineup.home.id || game.setup.away.id != lineup.away.id,
+                !game.hasStarted
+            {
+                let origin = CommandOrigin(clientID: Self.bracketClientID, commandID: "assign:\(id):v\(game.version)")
+                do {
+                    try await apply(.assignTeams(home: lineup.home, away: lineup.away), to: id, origin: origin)
+                    touched.append(id)
+                } catch {
+                    logger.warning("bracket could not re-assign \(id)", metadata: ["error": "\(error)"])
+                }
+            }
+        }
+        return touched
+    }
+
+    /// The client id of the events the bracket makes.
+    public static let bracketClientID = "courtside.bracket"
+
+    /// Only a final result, or a retraction (which may undo one), can move the bracket.
+    private func mayMoveBracket(_ update: GameUpdate) -> Bool {
+        if case .retraction = update.event.kind { return true }
+        return update.game.isFinished
+    }
+
+    /// Refuses a change to a game's result when a started bracket game depends on it.
+    private var bracketGuard: @Sendable (Game) -> CourtsideError? {
+        { [weak self] changed in
+            guard let self, let schedule = self.schedule.withLock({ $0 }),
+                let locked = schedule.lockedDependent(of: changed, in: self.committer.snapshot().value)
+            else { return nil }
+            return CourtsideError(
+                .bracketLocked,
+                "this would change who plays in \(locked), which has already started; the result of \(changed.id) stands")
         }
     }
 }

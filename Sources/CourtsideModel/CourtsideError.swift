@@ -33,6 +33,10 @@ public struct CourtsideError: Error, Hashable, Sendable, CustomStringConvertible
         public static let invalidGame = Code(rawValue: "invalid_game")
         /// The event log could not be written; the library accepts no more commands.
         public static let storageFailure = Code(rawValue: "storage_failure")
+        /// The team has no time-out left under the game's rules.
+        public static let noTimeoutsLeft = Code(rawValue: "no_timeouts_left")
+        /// The change would alter the teams of a bracket game that has already started.
+        public static let bracketLocked = Code(rawValue: "bracket_locked")
         /// The library is shutting down.
         public static let shuttingDown = Code(rawValue: "shutting_down")
     }

@@ -68,6 +68,10 @@ public struct Game: Hashable, Codable, Sendable {
     public var overtimeTargets: SideValues?
     /// Every move in order, retracted ones marked.
     public var plays: [Play]
+    /// Fouls per team (retracted ones excluded).
+    public var teamFouls: SideValues
+    /// Time-outs each team has called.
+    public var timeoutsUsed: SideValues
 
     /// A new game, as its `game_created` event (version 1) leaves it.
     public init(setup: GameSetup) {
@@ -84,11 +88,20 @@ public struct Game: Hashable, Codable, Sendable {
         timeExpired = false
         overtimeTargets = nil
         plays = []
+        teamFouls = SideValues(home: 0, away: 0)
+        timeoutsUsed = SideValues(home: 0, away: 0)
     }
 
     public var id: GameID { setup.id }
     public var rules: RuleSet { setup.rules }
     public var isFinished: Bool { status == .finished }
+    /// Whether anything has happened on court: a move, or the clock having run.
+    public var hasStarted: Bool { status != .scheduled || !plays.isEmpty || timeoutsUsed.home + timeoutsUsed.away > 0 }
+
+    /// What the side's next foul gives the opponent, when the rules count team fouls.
+    public func penalty(_ side: Side) -> FoulPenalty {
+        rules.teamFouls?.penalty(after: teamFouls[side]) ?? .none
+    }
 
     /// Folds one event into the game. Events must come in version order; they are trusted,
     /// since ``decide(_:at:)`` checked them before they were committed.
@@ -102,6 +115,7 @@ public struct Game: Hashable, Codable, Sendable {
             plays.append(Play(version: event.version, at: event.at, player: player, side: side, move: move))
             counts[player, default: MoveCounts()][move] += 1
             score[side] += move.points
+            if move == .foul { teamFouls[side] += 1 }
             if !isFinished, let (side, reason) = decidedWinner() { finish(side, reason, at: event.at) }
         case .retraction(let target):
             guard let index = plays.firstIndex(where: { $0.version == target }) else { return }
@@ -109,6 +123,7 @@ public struct Game: Hashable, Codable, Sendable {
             plays[index].retractedBy = event.version
             counts[play.player, default: MoveCounts()][play.move] -= 1
             score[play.side] -= play.move.points
+            if play.move == .foul { teamFouls[play.side] -= 1 }
             reevaluateAfterRetraction()
         case .clockStarted:
             clock.start(at: event.at)
@@ -118,6 +133,19 @@ public struct Game: Hashable, Codable, Sendable {
             status = .paused
         case .timeExpired:
             expire()
+        case .timeout(let side):
+            timeoutsUsed[side] += 1
+            if clock.isRunning {
+                clock.stop(at: event.at)
+                status = .paused
+            }
+        case .teamsAssigned(let home, let away):
+            // Only before the game starts (the decider checks), so there is nothing to carry over.
+            var setup = self.setup
+            (setup.home, setup.away) = (home, away)
+            let version = self.version
+            self = Game(setup: setup)
+            self.version = version
         }
     }
 
@@ -205,5 +233,7 @@ public struct Game: Hashable, Codable, Sendable {
         case endReason = "end_reason"
         case timeExpired = "time_expired"
         case overtimeTargets = "overtime_targets"
+        case teamFouls = "team_fouls"
+        case timeoutsUsed = "timeouts_used"
     }
 }

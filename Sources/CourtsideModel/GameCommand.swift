@@ -6,6 +6,10 @@ public enum GameCommand: Hashable, Sendable {
     case retract(version: Int)
     case startClock
     case pauseClock
+    /// A team calls a time-out: the clock stops, and the team's allowance (if any) shrinks.
+    case timeout(side: Side)
+    /// Fill the teams of a game that has not started (the bracket does this).
+    case assignTeams(home: Team, away: Team)
 }
 
 extension Game {
@@ -39,6 +43,26 @@ extension Game {
             if isFinished { return .failure(finishedError) }
             if !clock.isRunning { return .failure(CourtsideError(.clockNotRunning, "the clock of game \(id) is not running")) }
             return .success([.clockPaused])
+        case .timeout(let side):
+            if isFinished { return .failure(finishedError) }
+            if let allowed = rules.timeoutsPerTeam, timeoutsUsed[side] >= allowed {
+                return .failure(
+                    CourtsideError(
+                        .noTimeoutsLeft, "\(setup.team(side).name) has used its \(allowed) time-out\(allowed == 1 ? "" : "s")"))
+            }
+            return .success([.timeout(side: side)])
+        case .assignTeams(let home, let away):
+            if hasStarted {
+                return .failure(CourtsideError(.bracketLocked, "game \(id) has started; its teams can no longer change"))
+            }
+            var changed = setup
+            (changed.home, changed.away) = (home, away)
+            do {
+                try changed.validate()
+            } catch {
+                return .failure(error)
+            }
+            return .success([.teamsAssigned(home: home, away: away)])
         }
     }
 

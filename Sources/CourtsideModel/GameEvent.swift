@@ -31,6 +31,10 @@ public struct GameEvent: Hashable, Codable, Sendable {
         case clockPaused
         /// Regulation time ran out (detected at the event's time; the clock reads the limit).
         case timeExpired
+        /// A team called a time-out; a running clock stops.
+        case timeout(side: Side)
+        /// The bracket filled (or changed) the teams of a game that has not started.
+        case teamsAssigned(home: Team, away: Team)
     }
 
     public var gameID: GameID
@@ -68,11 +72,13 @@ extension GameEvent.Kind: Codable {
         case .clockStarted: "clock_started"
         case .clockPaused: "clock_paused"
         case .timeExpired: "time_expired"
+        case .timeout: "timeout"
+        case .teamsAssigned: "teams_assigned"
         }
     }
 
     enum CodingKeys: String, CodingKey {
-        case type, setup, player, move
+        case type, setup, player, move, side, home, away
         case targetVersion = "target_version"
     }
 
@@ -90,6 +96,10 @@ extension GameEvent.Kind: Codable {
         case "clock_started": self = .clockStarted
         case "clock_paused": self = .clockPaused
         case "time_expired": self = .timeExpired
+        case "timeout": self = .timeout(side: try container.decode(Side.self, forKey: .side))
+        case "teams_assigned":
+            self = .teamsAssigned(
+                home: try container.decode(Team.self, forKey: .home), away: try container.decode(Team.self, forKey: .away))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container, debugDescription: "unknown event type \(type)")
@@ -105,6 +115,10 @@ extension GameEvent.Kind: Codable {
             try container.encode(player, forKey: .player)
             try container.encode(move, forKey: .move)
         case .retraction(let version): try container.encode(version, forKey: .targetVersion)
+        case .timeout(let side): try container.encode(side, forKey: .side)
+        case .teamsAssigned(let home, let away):
+            try container.encode(home, forKey: .home)
+            try container.encode(away, forKey: .away)
         case .clockStarted, .clockPaused, .timeExpired: break
         }
     }

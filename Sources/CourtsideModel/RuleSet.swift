@@ -8,16 +8,31 @@ public struct RuleSet: Hashable, Codable, Sendable {
     public var hardCap: Int?
     /// An optional limit on the game clock and what happens when it runs out.
     public var timeLimit: TimeLimit?
+    /// Team fouls and their penalty tiers, when the rules count them.
+    public var teamFouls: TeamFoulRules?
+    /// A shot clock, in seconds, shown by boards as a value (the daemon does not run it).
+    public var shotClockSeconds: Int?
+    /// Time-outs each team may call; nil means they are not limited.
+    public var timeoutsPerTeam: Int?
+    /// The preset these rules came from, for display.
+    public var preset: String?
 
-    public init(targetScore: Int = 15, winBy: Int = 2, hardCap: Int? = nil, timeLimit: TimeLimit? = nil) {
+    public init(
+        targetScore: Int = 15, winBy: Int = 2, hardCap: Int? = nil, timeLimit: TimeLimit? = nil,
+        teamFouls: TeamFoulRules? = nil, shotClockSeconds: Int? = nil, timeoutsPerTeam: Int? = nil, preset: String? = nil
+    ) {
         self.targetScore = targetScore
         self.winBy = winBy
         self.hardCap = hardCap
         self.timeLimit = timeLimit
+        self.teamFouls = teamFouls
+        self.shotClockSeconds = shotClockSeconds
+        self.timeoutsPerTeam = timeoutsPerTeam
+        self.preset = preset
     }
 
     /// The pickup default: 15, win by 2, no cap, no time limit.
-    public static let standard = RuleSet()
+    public static let standard = RuleSet(preset: "pickup-15w2")
 
     /// Why the rule set cannot be played, or nil when it is sound.
     public var problem: String? {
@@ -28,6 +43,11 @@ public struct RuleSet: Hashable, Codable, Sendable {
             if timeLimit.milliseconds < 1 { return "time_limit must be positive" }
             if timeLimit.overtimePoints < 1 { return "overtime_points must be at least 1" }
         }
+        if let teamFouls, teamFouls.freeThrowsFrom < 1 || teamFouls.possessionFrom < teamFouls.freeThrowsFrom {
+            return "team_fouls needs 1 <= free_throws_from <= possession_from"
+        }
+        if let shotClockSeconds, shotClockSeconds < 1 { return "shot_clock_seconds must be positive" }
+        if let timeoutsPerTeam, timeoutsPerTeam < 0 { return "timeouts_per_team must not be negative" }
         return nil
     }
 
@@ -36,16 +56,81 @@ public struct RuleSet: Hashable, Codable, Sendable {
         case winBy = "win_by"
         case hardCap = "hard_cap"
         case timeLimit = "time_limit"
+        case teamFouls = "team_fouls"
+        case shotClockSeconds = "shot_clock_seconds"
+        case timeoutsPerTeam = "timeouts_per_team"
+        case preset
     }
 
     public init(from decoder: any Decoder) throws {
         // Every field is optional on the wire and in config files; missing ones take the defaults.
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        targetScore = try container.decodeIfPresent(Int.self, forKey: .targetScore) ?? 15
-        winBy = try container.decodeIfPresent(Int.self, forKey: .winBy) ?? 2
-        hardCap = try container.decodeIfPresent(Int.self, forKey: .hardCap)
-        timeLimit = try container.decodeIfPresent(TimeLimit.self, forKey: .timeLimit)
+        try self.init(overriding: RuleSet(), from: decoder)
     }
+
+    /// Decodes the fields present in `decoder` over `base`: how a preset is inherited.
+    public init(overriding base: RuleSet, from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        targetScore = try container.decodeIfPresent(Int.self, forKey: .targetScore) ?? base.targetScore
+        winBy = try container.decodeIfPresent(Int.self, forKey: .winBy) ?? base.winBy
+        hardCap = try container.decodeIfPresent(Int.self, forKey: .hardCap) ?? base.hardCap
+        timeLimit = try container.decodeIfPresent(TimeLimit.self, forKey: .timeLimit) ?? base.timeLimit
+        teamFouls = try container.decodeIfPresent(TeamFoulRules.self, forKey: .teamFouls) ?? base.teamFouls
+        shotClockSeconds = try container.decodeIfPresent(Int.self, forKey: .shotClockSeconds) ?? base.shotClockSeconds
+        timeoutsPerTeam = try container.decodeIfPresent(Int.self, forKey: .timeoutsPerTeam) ?? base.timeoutsPerTeam
+        preset = try container.decodeIfPresent(String.self, forKey: .preset) ?? base.preset
+    }
+}
+
+/// Team fouls: from the `freeThrowsFrom`-th foul of a team its opponent gets two free throws,
+/// from the `possessionFrom`-th two free throws and possession (FIBA 3x3: 7th and 10th).
+public struct TeamFoulRules: Hashable, Codable, Sendable {
+    public var freeThrowsFrom: Int
+    public var possessionFrom: Int
+
+    public init(freeThrowsFrom: Int = 7, possessionFrom: Int = 10) {
+        self.freeThrowsFrom = freeThrowsFrom
+        self.possessionFrom = possessionFrom
+    }
+
+    /// The tier a team is in after `fouls` team fouls.
+    public func penalty(after fouls: Int) -> FoulPenalty {
+        if fouls >= possessionFrom { return .twoFreeThrowsAndPossession }
+        if fouls >= freeThrowsFrom { return .twoFreeThrows }
+        return .none
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case freeThrowsFrom = "free_throws_from"
+        case possessionFrom = "possession_from"
+    }
+}
+
+/// What a team's next foul gives its opponent.
+public enum FoulPenalty: String, Codable, Sendable {
+    case none
+    case twoFreeThrows = "two_free_throws"
+    case twoFreeThrowsAndPossession = "two_free_throws_and_possession"
+}
+
+/// Named rule sets. A tournament picks one per tournament or per game, and may define its own
+/// that inherit from these.
+public enum RulePresets {
+    /// The default: first to 15, win by 2.
+    public static let pickup = RuleSet(preset: "pickup-15w2")
+    /// The same with a hard cap at 21.
+    public static let pickupCapped = RuleSet(hardCap: 21, preset: "pickup-15w2-cap21")
+    /// FIBA 3x3: first to 21 or the leader after 10 minutes; a tie at time goes to overtime,
+    /// where the first team to score 2 more wins. Team fouls with penalty tiers from the 7th and
+    /// the 10th, a 12-second shot clock, one time-out per team.
+    public static let fiba3x3 = RuleSet(
+        targetScore: 21, winBy: 1, timeLimit: .minutes(10, atTime: .leaderWins, overtimePoints: 2),
+        teamFouls: TeamFoulRules(freeThrowsFrom: 7, possessionFrom: 10), shotClockSeconds: 12, timeoutsPerTeam: 1,
+        preset: "fiba3x3")
+
+    /// The built-in presets by name.
+    public static let builtIn: [String: RuleSet] = [
+        "pickup-15w2": pickup, "pickup-15w2-cap21": pickupCapped, "fiba3x3": fiba3x3,
+    ]
 }
 
 /// A limit on the game clock.

@@ -10,6 +10,8 @@ public protocol EventLog: Sendable {
     /// Appends a batch in one transaction. When this returns, the batch survives a crash or a
     /// power loss; when it throws, none of it was written.
     func append(_ events: [GameEvent]) throws
+    /// One game's events in order: its full audit trail. Reads never wait for the writer.
+    func events(ofGame game: GameID) async throws -> [GameEvent]
     /// Flushes and releases the log. Further calls fail.
     func close() throws
 }

@@ -36,29 +36,32 @@ public final class SQLiteEventLog: EventLog {
     }
 
     public func readAll() throws -> [GameEvent] {
-        try pool.read { db in
-            let rows = try Row.fetchCursor(
-                db,
-                sql: """
-                    SELECT sequence, game_id, version, recorded_at, client_id, command_id, payload
-                    FROM events ORDER BY sequence
-                    """)
-            let decoder = JSONDecoder()
-            var events: [GameEvent] = []
-            while let row = try rows.next() {
-                let payload: Data = row["payload"]
-                events.append(
-                    GameEvent(
-                        gameID: GameID(row["game_id"] as String),
-                        version: row["version"],
-                        sequence: row["sequence"],
-                        at: Timestamp(milliseconds: row["recorded_at"]),
-                        origin: CommandOrigin(clientID: row["client_id"], commandID: row["command_id"]),
-                        kind: try decoder.decode(GameEvent.Kind.self, from: payload)
-                    ))
-            }
-            return events
+        try pool.read { db in try Self.events(db, sql: "SELECT * FROM events ORDER BY sequence") }
+    }
+
+    public func events(ofGame game: GameID) async throws -> [GameEvent] {
+        try await pool.read { db in
+            try Self.events(db, sql: "SELECT * FROM events WHERE game_id = ? ORDER BY sequence", arguments: [game.rawValue])
         }
+    }
+
+    private static func events(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> [GameEvent] {
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        let decoder = JSONDecoder()
+        var events: [GameEvent] = []
+        while let row = try rows.next() {
+            let payload: Data = row["payload"]
+            events.append(
+                GameEvent(
+                    gameID: GameID(row["game_id"] as String),
+                    version: row["version"],
+                    sequence: row["sequence"],
+                    at: Timestamp(milliseconds: row["recorded_at"]),
+                    origin: CommandOrigin(clientID: row["client_id"], commandID: row["command_id"]),
+                    kind: try decoder.decode(GameEvent.Kind.self, from: payload)
+                ))
+        }
+        return events
     }
 
     public func append(_ events: [GameEvent]) throws {

@@ -94,6 +94,7 @@ public struct GameViewModel: Hashable, Sendable {
         case .assist: "assist"
         case .rebound: "rebound"
         case .foul: "foul"
+        case .freeThrow: "free throw"
         }
     }
 }

@@ -19,6 +19,7 @@ final class CountingLog: EventLog {
     init(_ base: any EventLog) { self.base = base }
     var appends: Int { counts.withLock { $0.appends } }
     func readAll() throws -> [GameEvent] { try base.readAll() }
+    func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
     func append(_ events: [GameEvent]) throws {
         try base.append(events)
         counts.withLock {

@@ -1,0 +1,105 @@
+/// The two teams of a scheduled game, once the results decide them.
+public struct Lineup: Hashable, Sendable {
+    public var home: Team
+    public var away: Team
+}
+
+/// Where a scheduled game stands.
+public enum BracketState: String, Codable, Sendable {
+    /// At least one team still depends on a result.
+    case pending
+    /// Both teams are known; the game has not started.
+    case ready
+    /// Under way.
+    case live
+    /// Decided.
+    case final
+}
+
+/// A scheduled game as the results so far fill it.
+public struct BracketEntry: Hashable, Codable, Sendable {
+    public var game: GameID
+    public var round: String?
+    public var group: String?
+    public var court: String?
+    public var start: String?
+    public var home: Slot
+    public var away: Slot
+    public var homeTeam: TeamID?
+    public var awayTeam: TeamID?
+    public var state: BracketState
+    public var score: SideValues?
+    public var winner: TeamID?
+
+    enum CodingKeys: String, CodingKey {
+        case game, round, group, court, start, home, away, state, score, winner
+        case homeTeam = "home_team"
+        case awayTeam = "away_team"
+    }
+}
+
+extension Schedule {
+    /// The team a slot names given the results, or nil while it is undecided.
+    public func resolve(_ slot: Slot, games: [GameID: Game], standings: [GroupStandings]) -> TeamID? {
+        switch slot {
+        case .team(let team): return team
+        case .winner(let id):
+            guard let game = games[id], game.isFinished, let side = game.winner else { return nil }
+            return game.setup.team(side).id
+        case .loser(let id):
+            guard let game = games[id], game.isFinished, let side = game.winner else { return nil }
+            return game.setup.team(side.opponent).id
+        case .groupRank(let group, let rank):
+            guard let table = standings.first(where: { $0.group == group }), table.complete, rank <= table.rows.count
+            else { return nil }
+            return table.rows[rank - 1].team
+        }
+    }
+
+    /// Every scheduled game whose two teams the results have decided.
+    public func lineups(_ games: [GameID: Game]) -> [GameID: Lineup] {
+        let standings = standings(games)
+        var lineups: [GameID: Lineup] = [:]
+        for scheduled in self.games {
+            guard let home = resolve(scheduled.home, games: games, standings: standings).flatMap({ teams[$0] }),
+                let away = resolve(scheduled.away, games: games, standings: standings).flatMap({ teams[$0] }),
+                home.id != away.id
+            else { continue }
+            lineups[scheduled.id] = Lineup(home: home, away: away)
+        }
+        return lineups
+    }
+
+    /// The bracket: every scheduled game with the teams known so far and its state.
+    public func bracket(_ games: [GameID: Game]) -> [BracketEntry] {
+        let standings = standings(games)
+        return self.games.map { scheduled in
+            let game = games[scheduled.id]
+            let homeTeam = resolve(scheduled.home, games: games, standings: standings)
+            let awayTeam = resolve(scheduled.away, games: games, standings: standings)
+            let state: BracketState =
+                if let game, game.isFinished { .final } else if let game, game.hasStarted { .live } else if homeTeam != nil,
+                    awayTeam != nil
+                { .ready } else { .pending }
+            return BracketEntry(
+                game: scheduled.id, round: scheduled.round, group: scheduled.group, court: scheduled.court,
+                start: scheduled.start, home: scheduled.home, away: scheduled.away,
+                homeTeam: game?.setup.home.id ?? homeTeam, awayTeam: game?.setup.away.id ?? awayTeam, state: state,
+                score: game.flatMap { $0.hasStarted ? $0.score : nil },
+                winner: game.flatMap { game in game.winner.map { game.setup.team($0).id } })
+        }
+    }
+
+    /// If replacing a game's state with `changed` would alter the teams of a scheduled game
+    /// that has already started, that game's id; the change must then be refused.
+    public func lockedDependent(of changed: Game, in games: [GameID: Game]) -> GameID? {
+        let before = lineups(games)
+        var after = games
+        after[changed.id] = changed
+        let afterLineups = lineups(after)
+        for scheduled in self.games where scheduled.id != changed.id && before[scheduled.id] != afterLineups[scheduled.id] {
+            if games[scheduled.id]?.hasStarted == true { return scheduled.id }
+        }
+        return nil
+    }
+}

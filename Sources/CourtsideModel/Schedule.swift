@@ -1,0 +1,182 @@
+/// Who plays in a scheduled game: a known team, or a place the results decide.
+public enum Slot: Hashable, Sendable, CustomStringConvertible {
+    case team(TeamID)
+    case winner(of: GameID)
+    case loser(of: GameID)
+    /// The team ranked `rank` (1 = first) in a group, once every game of the group is final.
+    case groupRank(group: String, rank: Int)
+
+    public var description: String {
+        switch self {
+        case .team(let team): team.rawValue
+        case .winner(let game): "winner of \(game)"
+        case .loser(let game): "loser of \(game)"
+        case .groupRank(let group, let rank): "\(rank)\(Self.ordinal(rank)) of group \(group)"
+        }
+    }
+
+    private static func ordinal(_ number: Int) -> String {
+        switch number % 100 {
+        case 11, 12, 13: "th"
+        default: [1: "st", 2: "nd", 3: "rd"][number % 10] ?? "th"
+        }
+    }
+}
+
+extension Slot: Codable {
+    enum CodingKeys: String, CodingKey {
+        case team, group, rank
+        case winnerOf = "winner_of"
+        case loserOf = "loser_of"
+    }
+
+    /// A bare string is a team id; otherwise an object with one of `team`, `winner_of`,
+    /// `loser_of`, or `group` and `rank`.
+    public init(from decoder: any Decoder) throws {
+        if let team = try? decoder.singleValueContainer().decode(String.self) {
+            self = .team(TeamID(team))
+            return
+        }
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let team = try container.decodeIfPresent(TeamID.self, forKey: .team) {
+            self = .team(team)
+        } else if let game = try container.decodeIfPresent(GameID.self, forKey: .winnerOf) {
+            self = .winner(of: game)
+        } else if let game = try container.decodeIfPresent(GameID.self, forKey: .loserOf) {
+            self = .loser(of: game)
+        } else if let group = try container.decodeIfPresent(String.self, forKey: .group) {
+            self = .groupRank(group: group, rank: try container.decode(Int.self, forKey: .rank))
+        } else {
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "a slot is a team id, or {winner_of: game}, {loser_of: game} or {group: id, rank: n}"))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .team(let team): try container.encode(team, forKey: .team)
+        case .winner(let game): try container.encode(game, forKey: .winnerOf)
+        case .loser(let game): try container.encode(game, forKey: .loserOf)
+        case .groupRank(let group, let rank):
+            try container.encode(group, forKey: .group)
+            try container.encode(rank, forKey: .rank)
+        }
+    }
+}
+
+/// A game of the schedule, whose teams may still depend on other results.
+public struct ScheduledGame: Hashable, Codable, Sendable {
+    public var id: GameID
+    public var home: Slot
+    public var away: Slot
+    public var court: String?
+    /// The group whose standings the game counts for, if any.
+    public var group: String?
+    /// The round's name, for example "Group stage" or "Final".
+    public var round: String?
+    /// When the game is due, as the organiser wrote it (for example "10:30").
+    public var start: String?
+    public var rules: RuleSet
+
+    public init(
+        id: GameID, home: Slot, away: Slot, court: String? = nil, group: String? = nil, round: String? = nil,
+        start: String? = nil, rules: RuleSet = .standard
+    ) {
+        self.id = id
+        self.home = home
+        self.away = away
+        self.court = court
+        self.group = group
+        self.round = round
+        self.start = start
+        self.rules = rules
+    }
+}
+
+/// A group of teams that play each other; its standings rank them.
+public struct Group: Hashable, Codable, Sendable {
+    public var id: String
+    public var name: String
+    public var teams: [TeamID]
+
+    public init(id: String, name: String? = nil, teams: [TeamID]) {
+        self.id = id
+        self.name = name ?? "Group \(id)"
+        self.teams = teams
+    }
+}
+
+/// How teams level on wins are ordered, tried in the order the tournament lists them.
+public enum TieBreaker: String, Hashable, Codable, Sendable, CaseIterable {
+    /// Wins in the games among the tied teams only.
+    case headToHead = "head_to_head"
+    /// Points for minus points against.
+    case pointDifference = "point_difference"
+    /// Points for.
+    case pointsScored = "points_scored"
+}
+
+/// The tournament's plan: teams, courts, groups, rounds and games.
+public struct Schedule: Hashable, Codable, Sendable {
+    public var teams: [TeamID: Team]
+    public var courts: [String]
+    public var groups: [Group]
+    /// Round names in playing order.
+    public var rounds: [String]
+    public var games: [ScheduledGame]
+    public var tieBreakers: [TieBreaker]
+
+    public init(
+        teams: [TeamID: Team], courts: [String] = [], groups: [Group] = [], rounds: [String] = [], games: [ScheduledGame],
+        tieBreakers: [TieBreaker] = [.headToHead, .pointDifference, .pointsScored]
+    ) {
+        self.teams = teams
+        self.courts = courts
+        self.groups = groups
+        self.rounds = rounds
+        self.games = games
+        self.tieBreakers = tieBreakers
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case teams, courts, groups, rounds, games
+        case tieBreakers = "tie_breakers"
+    }
+
+    /// Why the schedule cannot be played, or nil: unknown teams, games or groups in slots,
+    /// duplicate ids, or a game that waits on itself.
+    public var problem: String? {
+        var ids = Set<GameID>()
+        for game in games {
+            if let problem = GameSetup.problem(withID: game.id.rawValue) { return "game \(game.id): \(problem)" }
+            if !ids.insert(game.id).inserted { return "game \(game.id) is scheduled twice" }
+        }
+        let groupIDs = Set(groups.map(\.id))
+        for group in groups {
+            for team in group.teams where teams[team] == nil { return "group \(group.id): unknown team \(team)" }
+        }
+        for game in games {
+            if let group = game.group, !groupIDs.contains(group) { return "game \(game.id): unknown group \(group)" }
+            for slot in [game.home, game.away] {
+                switch slot {
+                case .team(let team) where teams[team] == nil: return "game \(game.id): unknown team \(team)"
+                case .winner(let other), .loser(let other):
+                    if !ids.contains(other) { return "game \(game.id): \(slot) names no scheduled game" }
+                    if other == game.id { return "game \(game.id) cannot wait on itself" }
+                case .groupRank(let group, let rank):
+                    guard let members = groups.first(where: { $0.id == group }) else {
+                        return "game \(game.id): unknown group \(group)"
+                    }
+                    if rank < 1 || rank > members.teams.count { return "game \(game.id): group \(group) has no rank \(rank)" }
+                default: break
+                }
+            }
+        }
+        return nil
+    }
+
+    public func game(_ id: GameID) -> ScheduledGame? { games.first { $0.id == id } }
+}

@@ -1,0 +1,115 @@
+/// One team's line in a group table.
+public struct StandingRow: Hashable, Codable, Sendable {
+    public var team: TeamID
+    public var name: String
+    public var played = 0
+    public var won = 0
+    public var lost = 0
+    public var pointsFor = 0
+    public var pointsAgainst = 0
+    public var difference: Int { pointsFor - pointsAgainst }
+    /// 1 for the leader.
+    public var rank = 0
+
+    public init(team: TeamID, name: String) {
+        self.team = team
+        self.name = name
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case team, name, played, won, lost, rank, difference
+        case pointsFor = "points_for"
+        case pointsAgainst = "points_against"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        team = try container.decode(TeamID.self, forKey: .team)
+        name = try container.decode(String.self, forKey: .name)
+        played = try container.decode(Int.self, forKey: .played)
+        won = try container.decode(Int.self, forKey: .won)
+        lost = try container.decode(Int.self, forKey: .lost)
+        pointsFor = try container.decode(Int.self, forKey: .pointsFor)
+        pointsAgainst = try container.decode(Int.self, forKey: .pointsAgainst)
+        rank = try container.decode(Int.self, forKey: .rank)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(team, forKey: .team)
+        try container.encode(name, forKey: .name)
+        try container.encode(played, forKey: .played)
+        try container.encode(won, forKey: .won)
+        try container.encode(lost, forKey: .lost)
+        try container.encode(pointsFor, forKey: .pointsFor)
+        try container.encode(pointsAgainst, forKey: .pointsAgainst)
+        try container.encode(difference, forKey: .difference)
+        try container.encode(rank, forKey: .rank)
+    }
+}
+
+/// A group's table, best first.
+public struct GroupStandings: Hashable, Codable, Sendable {
+    public var group: String
+    public var name: String
+    public var rows: [StandingRow]
+    /// Whether every scheduled game of the group is final, which fixes the ranks for the bracket.
+    public var complete: Bool
+}
+
+extension Schedule {
+    /// Every group's standings from the final games among `games`; live games do not count
+    /// until they end. Ties on wins are broken by the tie-breakers in order, then by team id.
+    public func standings(_ games: [GameID: Game]) -> [GroupStandings] {
+        groups.map { group in
+            let scheduled = self.games.filter { $0.group == group.id }
+            let finals = scheduled.compactMap { games[$0.id] }.filter(\.isFinished)
+            var rows: [TeamID: StandingRow] = [:]
+            for team in group.teams { rows[team] = StandingRow(team: team, name: teams[team]?.name ?? team.rawValue) }
+            for game in finals {
+                for side in Side.allCases {
+                    let team = game.setup.team(side).id
+                    guard var row = rows[team] else { continue }
+                    row.played += 1
+                    row.pointsFor += game.score[side]
+                    row.pointsAgainst += game.score[side.opponent]
+                    if game.winner == side { row.won += 1 } else { row.lost += 1 }
+                    rows[team] = row
+                }
+            }
+            let ordered = rank(Array(rows.values), finals: finals)
+            let ranked = ordered.enumerated().map { index, row in
+                var row = row
+                row.rank = index + 1
+                return row
+            }
+            return GroupStandings(
+                group: group.id, name: group.name, rows: ranked, complete: finals.count == scheduled.count && !scheduled.isEmpty)
+        }
+    }
+
+    private func rank(_ rows: [StandingRow], finals: [Game]) -> [StandingRow] {
+        let byWins = Dictionary(grouping: rows, by: \.won).sorted { $0.key > $1.key }
+        return byWins.flatMap { _, tied in breakTie(tied, using: tieBreakers[...], finals: finals) }
+    }
+
+    /// Orders teams level on wins: the first tie-breaker splits them into levels, each level
+    /// still tied goes to the next tie-breaker (head-to-head is recomputed among that level).
+    private func breakTie(_ tied: [StandingRow], using breakers: ArraySlice<TieBreaker>, finals: [Game]) -> [StandingRow] {
+        guard tied.count > 1, let breaker = breakers.first else { return tied.sorted { $0.team < $1.team } }
+        let members = Set(tied.map(\.team))
+        func key(_ row: StandingRow) -> Int {
+            switch breaker {
+            case .pointDifference: return row.difference
+            case .pointsScored: return row.pointsFor
+            case .headToHead:
+                return finals.filter { game in
+                    members.contains(game.setup.home.id) && members.contains(game.setup.away.id)
+                        && game.winner.map { game.setup.team($0).id } == row.team
+                }.count
+            }
+        }
+        let levels = Dictionary(grouping: tied, by: key).sorted { $0.key > $1.key }
+        return levels.flatMap { _, level in breakTie(level, using: breakers.dropFirst(), finals: finals) }
+    }
+}
