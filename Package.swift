@@ -106,7 +106,7 @@ let package = Package(
         .executableTarget(
             name: "courtside",
             dependencies: [
-                "CourtsideClient", "CourtsideViewModels", "CourtsideTerminal", "CourtsideSimulator",
+                "CourtsideClient", "CourtsideViewModels", "CourtsideTerminal", "CourtsideSimulator", "CourtsideExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -111,8 +111,10 @@ class Display:
         message = json.loads(body)
         if message["type"] == "heartbeat":
             self.on_heartbeat(message)
-        else:
+        elif message["type"] == "event":
             self.on_event(message)
+        else:
+            return False  # standings and bracket updates: this display shows scores only
         return True
 
     def line(self, game_id):

@@ -61,6 +61,9 @@ public final class DisplaySync {
     public let staleAfter: Duration
     /// Games by id.
     public private(set) var games: [GameID: GameState] = [:]
+    /// Group standings and the bracket (a display of every game only; empty without a schedule).
+    public private(set) var standings: [GroupStandings] = []
+    public private(set) var bracket: [BracketEntry] = []
     /// The last global sequence applied.
     public private(set) var sequence: Int64 = 0
     public private(set) var epoch = ""
@@ -121,6 +124,8 @@ public final class DisplaySync {
         epoch = reply.epoch
         sequence = reply.sequence ?? 0
         games = Dictionary(uniqueKeysWithValues: snapshot.map { ($0.id, GameState($0)) })
+        standings = reply.standings ?? []
+        bracket = reply.bracket ?? []
         lastMessage = .now
         if let reason {
             resyncs += 1
@@ -169,6 +174,14 @@ public final class DisplaySync {
             }
             if behind { try resync(.heartbeatAhead) }
             return behind
+        }
+        if frames[0] == Topic.standings, let message = try? WireCoding.decode(StandingsMessage.self, from: frames[1]) {
+            standings = message.groups
+            return true
+        }
+        if frames[0] == Topic.bracket, let message = try? WireCoding.decode(BracketMessage.self, from: frames[1]) {
+            bracket = message.games
+            return true
         }
         guard let event = try? WireCoding.decode(EventMessage.self, from: frames[1]) else { return false }
         if event.epoch != epoch {

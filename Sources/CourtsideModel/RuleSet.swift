@@ -69,15 +69,32 @@ public struct RuleSet: Hashable, Codable, Sendable {
 
     /// Decodes the fields present in `decoder` over `base`: how a preset is inherited.
     public init(overriding base: RuleSet, from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        targetScore = try container.decodeIfPresent(Int.self, forKey: .targetScore) ?? base.targetScore
-        winBy = try container.decodeIfPresent(Int.self, forKey: .winBy) ?? base.winBy
-        hardCap = try container.decodeIfPresent(Int.self, forKey: .hardCap) ?? base.hardCap
-        timeLimit = try container.decodeIfPresent(TimeLimit.self, forKey: .timeLimit) ?? base.timeLimit
-        teamFouls = try container.decodeIfPresent(TeamFoulRules.self, forKey: .teamFouls) ?? base.teamFouls
-        shotClockSeconds = try container.decodeIfPresent(Int.self, forKey: .shotClockSeconds) ?? base.shotClockSeconds
-        timeoutsPerTeam = try container.decodeIfPresent(Int.self, forKey: .timeoutsPerTeam) ?? base.timeoutsPerTeam
-        preset = try container.decodeIfPresent(String.self, forKey: .preset) ?? base.preset
+        self = try RuleOverlay(from: decoder).applied(to: base)
+    }
+}
+
+/// Some fields of a rule set, to be laid over another (a preset being inherited).
+public struct RuleOverlay: Hashable, Decodable, Sendable {
+    public var targetScore: Int?
+    public var winBy: Int?
+    public var hardCap: Int?
+    public var timeLimit: TimeLimit?
+    public var teamFouls: TeamFoulRules?
+    public var shotClockSeconds: Int?
+    public var timeoutsPerTeam: Int?
+    public var preset: String?
+
+    public init() {}
+
+    typealias CodingKeys = RuleSet.CodingKeys
+
+    /// `base` with every field this overlay has replaced.
+    public func applied(to base: RuleSet) -> RuleSet {
+        RuleSet(
+            targetScore: targetScore ?? base.targetScore, winBy: winBy ?? base.winBy, hardCap: hardCap ?? base.hardCap,
+            timeLimit: timeLimit ?? base.timeLimit, teamFouls: teamFouls ?? base.teamFouls,
+            shotClockSeconds: shotClockSeconds ?? base.shotClockSeconds, timeoutsPerTeam: timeoutsPerTeam ?? base.timeoutsPerTeam,
+            preset: preset ?? base.preset)
     }
 }
 

@@ -107,6 +107,15 @@ public struct Group: Hashable, Codable, Sendable {
         self.name = name ?? "Group \(id)"
         self.teams = teams
     }
+
+    enum CodingKeys: String, CodingKey { case id, name, teams }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(String.self, forKey: .id), name: try container.decodeIfPresent(String.self, forKey: .name),
+            teams: try container.decode([TeamID].self, forKey: .teams))
+    }
 }
 
 /// How teams level on wins are ordered, tried in the order the tournament lists them.

@@ -12,6 +12,8 @@ public struct LiveState: Hashable, Codable, Sendable {
     public var endReason: EndReason?
     public var timeExpired: Bool
     public var overtimeTargets: SideValues?
+    public var teamFouls: SideValues
+    public var timeoutsUsed: SideValues
 
     public init(_ game: Game) {
         version = game.version
@@ -23,6 +25,8 @@ public struct LiveState: Hashable, Codable, Sendable {
         endReason = game.endReason
         timeExpired = game.timeExpired
         overtimeTargets = game.overtimeTargets
+        teamFouls = game.teamFouls
+        timeoutsUsed = game.timeoutsUsed
     }
 
     enum CodingKeys: String, CodingKey {
@@ -30,6 +34,37 @@ public struct LiveState: Hashable, Codable, Sendable {
         case endReason = "end_reason"
         case timeExpired = "time_expired"
         case overtimeTargets = "overtime_targets"
+        case teamFouls = "team_fouls"
+        case timeoutsUsed = "timeouts_used"
+    }
+}
+
+/// Published on `_standings` whenever a result changes a group's table.
+public struct StandingsMessage: Hashable, Codable, Sendable {
+    public var type = "standings"
+    public var epoch: String
+    /// The sequence of the event that changed the standings.
+    public var sequence: Int64
+    public var groups: [GroupStandings]
+
+    public init(epoch: String, sequence: Int64, groups: [GroupStandings]) {
+        self.epoch = epoch
+        self.sequence = sequence
+        self.groups = groups
+    }
+}
+
+/// Published on `_bracket` whenever a scheduled game's teams or state change.
+public struct BracketMessage: Hashable, Codable, Sendable {
+    public var type = "bracket"
+    public var epoch: String
+    public var sequence: Int64
+    public var games: [BracketEntry]
+
+    public init(epoch: String, sequence: Int64, games: [BracketEntry]) {
+        self.epoch = epoch
+        self.sequence = sequence
+        self.games = games
     }
 }
 
@@ -125,6 +160,12 @@ public struct Reply: Hashable, Codable, Sendable {
     public var games: [GameSummary]?
     /// For `snapshot`.
     public var snapshot: [Game]?
+    /// For `standings`, and a `snapshot` of every game.
+    public var standings: [GroupStandings]?
+    /// For `schedule`, and a `snapshot` of every game.
+    public var bracket: [BracketEntry]?
+    /// For `log`: the game's events, oldest first.
+    public var events: [GameEvent]?
 
     public init(commandID: String?, epoch: String) {
         ok = true
@@ -140,7 +181,7 @@ public struct Reply: Hashable, Codable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case ok, epoch, error, game, version, sequence, games, snapshot
+        case ok, epoch, error, game, version, sequence, games, snapshot, standings, bracket, events
         case commandID = "command_id"
     }
 }
@@ -153,6 +194,10 @@ public enum Topic {
     public static func prefix(of game: GameID) -> [UInt8] { Array("\(game.rawValue)/".utf8) }
     /// The heartbeat's topic; no game id starts with an underscore.
     public static let heartbeat = Array("_heartbeat".utf8)
+    /// The standings' topic.
+    public static let standings = Array("_standings".utf8)
+    /// The bracket's topic.
+    public static let bracket = Array("_bracket".utf8)
 }
 
 /// JSON coding shared by the daemon and clients.

@@ -9,9 +9,16 @@ public struct Request: Sendable {
         case retract(game: GameID, version: Int)
         case clock(game: GameID, command: GameCommand)
         case createGame(game: GameID, home: TeamID, away: TeamID, court: String?, rules: RuleSet?)
+        case timeout(game: GameID, side: Side)
         case listGames
         /// One game, or every game when nil.
         case snapshot(game: GameID?)
+        /// The schedule and bracket.
+        case schedule
+        /// Every group's standings.
+        case standings
+        /// A game's full trail from the log.
+        case log(game: GameID)
     }
 
     public var origin: CommandOrigin
@@ -51,8 +58,12 @@ public struct Request: Sendable {
             (wire.op, wire.game, wire.action) = ("clock", game, command == .startClock ? "start" : "pause")
         case .createGame(let game, let home, let away, let court, let rules):
             (wire.op, wire.game, wire.home, wire.away, wire.court, wire.rules) = ("create_game", game, home, away, court, rules)
+        case .timeout(let game, let side): (wire.op, wire.game, wire.side) = ("timeout", game, side)
         case .listGames: wire.op = "list_games"
         case .snapshot(let game): (wire.op, wire.game) = ("snapshot", game)
+        case .schedule: wire.op = "schedule"
+        case .standings: wire.op = "standings"
+        case .log(let game): (wire.op, wire.game) = ("log", game)
         }
         return WireCoding.encode(wire)
     }
@@ -72,6 +83,7 @@ private struct WireRequest: Codable {
     var away: TeamID?
     var court: String?
     var rules: RuleSet?
+    var side: Side?
 
     init(op: String, clientID: String, commandID: String) {
         self.op = op
@@ -80,7 +92,7 @@ private struct WireRequest: Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case op, game, player, move, version, action, home, away, court, rules
+        case op, game, player, move, version, action, home, away, court, rules, side
         case clientID = "client_id"
         case commandID = "command_id"
     }
@@ -110,12 +122,17 @@ private struct WireRequest: Codable {
             operation = .createGame(
                 game: try require(game, "game"), home: try require(home, "home"), away: try require(away, "away"),
                 court: court, rules: rules)
+        case "timeout": operation = .timeout(game: try require(game, "game"), side: try require(side, "side"))
         case "list_games": operation = .listGames
         case "snapshot": operation = .snapshot(game: game)
+        case "schedule": operation = .schedule
+        case "standings": operation = .standings
+        case "log": operation = .log(game: try require(game, "game"))
         default:
             throw ProtocolError(
                 .unknownOperation,
-                "unknown operation \(op); expected move, retract, clock, create_game, list_games or snapshot")
+                "unknown operation \(op); expected move, retract, clock, timeout, create_game, list_games, snapshot, "
+                    + "schedule, standings or log")
         }
         return Request(origin: CommandOrigin(clientID: clientID, commandID: commandID), operation: operation)
     }

@@ -57,6 +57,8 @@ struct CommandService: Service {
             pending = await library.submit(.retract(version: version), to: game, origin: origin)
         case .clock(let game, let command):
             pending = await library.submit(command, to: game, origin: origin)
+        case .timeout(let game, let side):
+            pending = await library.submit(.timeout(side: side), to: game, origin: origin)
         case .createGame(let game, let home, let away, let court, let rules):
             do {
                 let setup = try tournament.setup(game: game, home: home, away: away, court: court, rules: rules)
@@ -84,8 +86,36 @@ struct CommandService: Service {
             } else {
                 let snapshot = library.snapshot()
                 (answer.sequence, answer.snapshot) = (snapshot.sequence, snapshot.value)
+                // Derived from the same games, so they reflect the same sequence.
+                if let schedule = library.currentSchedule {
+                    let games = Dictionary(uniqueKeysWithValues: snapshot.value.map { ($0.id, $0) })
+                    (answer.standings, answer.bracket) = (schedule.standings(games), schedule.bracket(games))
+                }
             }
             reply(incoming, answer)
+            return
+        case .schedule:
+            let bracket = library.bracket()
+            var answer = Reply(commandID: origin.commandID, epoch: epoch)
+            (answer.sequence, answer.bracket) = (bracket.sequence, bracket.value)
+            reply(incoming, answer)
+            return
+        case .standings:
+            let standings = library.standings()
+            var answer = Reply(commandID: origin.commandID, epoch: epoch)
+            (answer.sequence, answer.standings) = (standings.sequence, standings.value)
+            reply(incoming, answer)
+            return
+        case .log(let game):
+            group.addTask {
+                var answer = Reply(commandID: origin.commandID, epoch: epoch)
+                do throws(CourtsideError) {
+                    answer.events = try await library.log(of: game)
+                } catch {
+                    answer = .failure(error, commandID: origin.commandID, epoch: epoch)
+                }
+                reply(incoming, answer)
+            }
             return
         }
         group.addTask {
@@ -133,16 +163,23 @@ final class TournamentState: Sendable {
 
     var configuration: TournamentConfiguration { current.withLock { $0 } }
 
-    /// Takes a reloaded tournament: new teams are added, existing ones keep their rosters so
-    /// that a game in progress never changes under the scorekeeper.
-    func merge(_ reloaded: TournamentConfiguration) -> [TeamID] {
+    /// Takes a reloaded tournament: new teams and scheduled games are added; existing ones stay
+    /// as they were, so that a game in progress never changes under the scorekeeper.
+    /// Returns the new teams and the schedule now in force.
+    func merge(_ reloaded: TournamentConfiguration) -> (teams: [TeamID], schedule: Schedule) {
         current.withLock { current in
-            let added = reloaded.teams.keys.filter { current.teams[$0] == nil }
-            current.teams.merge(reloaded.teams) { old, _ in old }
+            let added = reloaded.teams.keys.filter { current.schedule.teams[$0] == nil }
+            current.schedule.teams.merge(reloaded.teams) { old, _ in old }
+            let known = Set(current.schedule.games.map(\.id))
+            current.schedule.games += reloaded.schedule.games.filter { !known.contains($0.id) }
+            let groups = Set(current.schedule.groups.map(\.id))
+            current.schedule.groups += reloaded.schedule.groups.filter { !groups.contains($0.id) }
+            current.schedule.rounds += reloaded.schedule.rounds.filter { !current.schedule.rounds.contains($0) }
+            current.schedule.courts += reloaded.schedule.courts.filter { !current.schedule.courts.contains($0) }
+            current.presets.merge(reloaded.presets) { old, _ in old }
             current.rules = reloaded.rules
             current.name = reloaded.name
-            current.games = reloaded.games
-            return added.sorted()
+            return (added.sorted(), current.schedule)
         }
     }
 

@@ -29,9 +29,12 @@ public struct TournamentConfiguration: Sendable, Equatable {
     public var name: String
     /// The rule set of every game that names none of its own.
     public var rules: RuleSet
-    public var teams: [TeamID: Team]
-    /// Games in config order.
-    public var games: [GameSetup]
+    /// Rule presets by name: the built-in ones and the config's own.
+    public var presets: [String: RuleSet]
+    /// Teams, courts, groups, rounds and games (in config order), with the tie-breakers.
+    public var schedule: Schedule
+
+    public var teams: [TeamID: Team] { schedule.teams }
 }
 
 /// A config file that cannot be used: which file, which key, what is wrong.
@@ -106,6 +109,41 @@ extension ConfigurationError {
     }
 }
 
+/// A `rules:` value: a preset's name, or fields laid over a preset (`inherits:`, default
+/// pickup-15w2).
+private enum RuleSpec: Decodable {
+    case preset(String)
+    case overlay(inherits: String?, RuleOverlay)
+
+    enum CodingKeys: String, CodingKey { case inherits }
+
+    init(from decoder: any Decoder) throws {
+        if let name = try? decoder.singleValueContainer().decode(String.self) {
+            self = .preset(name)
+            return
+        }
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self = .overlay(inherits: try container.decodeIfPresent(String.self, forKey: .inherits), try RuleOverlay(from: decoder))
+    }
+
+    /// The rule set, or nil with the reason when a preset is unknown.
+    func resolve(_ presets: [String: RuleSet]) -> (rules: RuleSet?, problem: String?) {
+        switch self {
+        case .preset(let name):
+            guard let rules = presets[name] else { return (nil, Self.unknown(name, presets)) }
+            return (rules, nil)
+        case .overlay(let inherits, let overlay):
+            let base = inherits ?? "pickup-15w2"
+            guard let rules = presets[base] else { return (nil, Self.unknown(base, presets)) }
+            return (overlay.applied(to: rules), nil)
+        }
+    }
+
+    static func unknown(_ name: String, _ presets: [String: RuleSet]) -> String {
+        "unknown preset \"\(name)\" (known: \(presets.keys.sorted().joined(separator: ", ")))"
+    }
+}
+
 /// The file as written: snake_case keys, optional sections, teams and games by id.
 private struct RawConfiguration: Decodable {
     struct Endpoints: Decodable {
@@ -127,33 +165,78 @@ private struct RawConfiguration: Decodable {
         }
     }
 
+    struct RawPreset: Decodable {
+        var name: String
+        var inherits: String?
+        var overlay: RuleOverlay
+
+        enum CodingKeys: String, CodingKey { case name, inherits }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decode(String.self, forKey: .name)
+            inherits = try container.decodeIfPresent(String.self, forKey: .inherits)
+            overlay = try RuleOverlay(from: decoder)
+        }
+    }
+
     struct RawGame: Decodable {
         var id: String
-        var home: String
-        var away: String
+        var home: Slot
+        var away: Slot
         var court: String?
-        var rules: RuleSet?
+        var group: String?
+        var start: String?
+        var rules: RuleSpec?
+    }
+
+    struct RawRound: Decodable {
+        var name: String
+        var games: [RawGame]
     }
 
     var tournament: String?
     var dataDir: String?
     var endpoints: Endpoints?
     var transport: Transport?
-    var rules: RuleSet?
+    var rules: RuleSpec?
+    var presets: [RawPreset]?
+    var tieBreakers: [TieBreaker]?
+    var courts: [String]?
     var teams: [Team]
+    var groups: [Group]?
+    var rounds: [RawRound]?
     var games: [RawGame]?
 
     enum CodingKeys: String, CodingKey {
-        case tournament, endpoints, transport, rules, teams, games
+        case tournament, endpoints, transport, rules, presets, courts, teams, groups, rounds, games
         case dataDir = "data_dir"
+        case tieBreakers = "tie_breakers"
     }
 
     func checked(file: String) throws(ConfigurationError) -> DaemonConfiguration {
         func fail(_ key: String, _ problem: String) -> ConfigurationError {
             ConfigurationError(file: file, key: key, problem: problem)
         }
-        let rules = self.rules ?? .standard
-        if let problem = rules.problem { throw fail("rules", problem) }
+        func resolved(_ spec: RuleSpec?, _ key: String, _ presets: [String: RuleSet], default base: RuleSet) throws(ConfigurationError) -> RuleSet {
+            guard let spec else { return base }
+            let (rules, problem) = spec.resolve(presets)
+            guard let rules else { throw fail(key, problem ?? "unusable rules") }
+            if let problem = rules.problem { throw fail(key, problem) }
+            return rules
+        }
+        var presets = RulePresets.builtIn
+        for (index, preset) in (self.presets ?? []).enumerated() {
+            let base = preset.inherits ?? "pickup-15w2"
+            guard let inherited = presets[base] else {
+                throw fail("presets.\(index).inherits", RuleSpec.unknown(base, presets))
+            }
+            var rules = preset.overlay.applied(to: inherited)
+            rules.preset = preset.name
+            if let problem = rules.problem { throw fail("presets.\(index)", problem) }
+            presets[preset.name] = rules
+        }
+        let rules = try resolved(self.rules, "rules", presets, default: .standard)
         var teams: [TeamID: Team] = [:]
         var playerTeams: [PlayerID: TeamID] = [:]
         for (index, team) in self.teams.enumerated() {
@@ -168,25 +251,34 @@ private struct RawConfiguration: Decodable {
             }
             teams[team.id] = team
         }
-        var games: [GameSetup] = []
-        var seen = Set<String>()
-        for (index, game) in (self.games ?? []).enumerated() {
-            if let problem = GameSetup.problem(withID: game.id) { throw fail("games.\(index).id", problem) }
-            if !seen.insert(game.id).inserted { throw fail("games.\(index).id", "game \(game.id) is defined twice") }
-            guard let home = teams[TeamID(game.home)] else {
-                throw fail("games.\(index).home", "unknown team \"\(game.home)\"")
-            }
-            guard let away = teams[TeamID(game.away)] else {
-                throw fail("games.\(index).away", "unknown team \"\(game.away)\"")
-            }
-            let setup = GameSetup(id: GameID(game.id), home: home, away: away, rules: game.rules ?? rules, court: game.court)
-            do {
-                try setup.validate()
-            } catch {
-                throw fail("games.\(index)", error.message)
-            }
-            games.append(setup)
+        var games: [ScheduledGame] = []
+        var roundNames: [String] = []
+        var sections: [(key: String, round: String?, games: [RawGame])] = [("games", nil, self.games ?? [])]
+        for (index, round) in (self.rounds ?? []).enumerated() {
+            sections.append(("rounds.\(index).games", round.name, round.games))
+            roundNames.append(round.name)
         }
+        for section in sections {
+            for (index, game) in section.games.enumerated() {
+                let key = "\(section.key).\(index)"
+                if let problem = GameSetup.problem(withID: game.id) { throw fail("\(key).id", problem) }
+                if games.contains(where: { $0.id.rawValue == game.id }) { throw fail("\(key).id", "game \(game.id) is defined twice") }
+                for (side, slot) in [("home", game.home), ("away", game.away)] {
+                    if case .team(let team) = slot, teams[team] == nil {
+                        throw fail("\(key).\(side)", "unknown team \"\(team)\"")
+                    }
+                }
+                games.append(
+                    ScheduledGame(
+                        id: GameID(game.id), home: game.home, away: game.away, court: game.court, group: game.group,
+                        round: section.round, start: game.start,
+                        rules: try resolved(game.rules, "\(key).rules", presets, default: rules)))
+            }
+        }
+        let schedule = Schedule(
+            teams: teams, courts: courts ?? [], groups: groups ?? [], rounds: roundNames, games: games,
+            tieBreakers: tieBreakers ?? [.headToHead, .pointDifference, .pointsScored])
+        if let problem = schedule.problem { throw fail("games", problem) }
         let heartbeat = transport?.heartbeatMs ?? 500
         guard (10...1000).contains(heartbeat) else {
             throw fail("transport.heartbeat_ms", "must be between 10 and 1000 (a heartbeat at least once a second)")
@@ -207,7 +299,8 @@ private struct RawConfiguration: Decodable {
             commandHighWaterMark: transport?.commandHighWaterMark ?? 1_000,
             lingerMilliseconds: transport?.lingerMs ?? 500,
             heartbeatMilliseconds: heartbeat,
-            tournament: TournamentConfiguration(name: tournament ?? "Courtside tournament", rules: rules, teams: teams, games: games)
+            tournament: TournamentConfiguration(
+                name: tournament ?? "Courtside tournament", rules: rules, presets: presets, schedule: schedule)
         )
     }
 }

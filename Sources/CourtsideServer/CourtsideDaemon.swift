@@ -16,7 +16,8 @@ public enum CourtsideDaemon {
         let log = try SQLiteEventLog(directory: dataDirectory)
         let library = try GameLibrary(log: log, clock: clock, logger: logger)
         let tournament = TournamentState(configuration.tournament)
-        let created = await TournamentSeeder(library: library, logger: logger).createMissing(configuration.tournament.games)
+        // Creates the scheduled games whose teams are known, and from now on fills the bracket.
+        let created = await library.useSchedule(configuration.tournament.schedule)
 
         // Subscribe before the snapshot, so the publisher misses nothing in between.
         let updates = library.updates()
@@ -47,7 +48,7 @@ public enum CourtsideDaemon {
         let services: [any Service] = [
             TransportService(transport: transport),
             EventPublisher(
-                transport: transport, updates: updates, start: start, epoch: epoch,
+                transport: transport, library: library, updates: updates, start: start, epoch: epoch,
                 heartbeatPeriod: .milliseconds(configuration.heartbeatMilliseconds), clock: clock, logger: logger),
             CommandService(transport: transport, library: library, tournament: tournament, epoch: epoch, logger: logger),
             ClockService(library: library, period: .milliseconds(100)),

@@ -14,9 +14,12 @@ final class EventPublisher: Service {
     private struct Published {
         var sequence: Int64
         var versions: [GameID: Int]
+        var standings: [GroupStandings] = []
+        var bracket: [BracketEntry] = []
     }
 
     let transport: ZMQTransport
+    let library: GameLibrary
     let updates: AsyncStream<GameUpdate>
     let epoch: String
     let heartbeatPeriod: Duration
@@ -26,10 +29,11 @@ final class EventPublisher: Service {
 
     /// `start` is the snapshot taken right after subscribing to `updates`.
     init(
-        transport: ZMQTransport, updates: AsyncStream<GameUpdate>, start: Snapshot<[Game]>, epoch: String,
-        heartbeatPeriod: Duration, clock: any TimeSource, logger: Logger
+        transport: ZMQTransport, library: GameLibrary, updates: AsyncStream<GameUpdate>, start: Snapshot<[Game]>,
+        epoch: String, heartbeatPeriod: Duration, clock: any TimeSource, logger: Logger
     ) {
         self.transport = transport
+        self.library = library
         self.updates = updates
         self.epoch = epoch
         self.heartbeatPeriod = heartbeatPeriod
@@ -37,7 +41,10 @@ final class EventPublisher: Service {
         self.logger = logger
         var versions: [GameID: Int] = [:]
         for game in start.value { versions[game.id] = game.version }
-        published = Mutex(Published(sequence: start.sequence, versions: versions))
+        published = Mutex(
+            Published(
+                sequence: start.sequence, versions: versions, standings: library.standings().value,
+                bracket: library.bracket().value))
     }
 
     func run() async {
@@ -64,6 +71,34 @@ final class EventPublisher: Service {
         published.withLock {
             $0.sequence = event.sequence
             $0.versions[event.gameID] = event.version
+        }
+        if movesTournament(update) { publishTournament(after: event.sequence) }
+    }
+
+    /// Only these change a group table or the bracket: a game appearing or getting its teams,
+    /// starting, ending, or having a result retracted.
+    private func movesTournament(_ update: GameUpdate) -> Bool {
+        switch update.event.kind {
+        case .gameCreated, .teamsAssigned, .retraction, .clockStarted: return true
+        default: return update.game.isFinished
+        }
+    }
+
+    private func publishTournament(after sequence: Int64) {
+        guard library.currentSchedule != nil else { return }
+        let standings = library.standings().value
+        let bracket = library.bracket().value
+        let (standingsChanged, bracketChanged) = published.withLock { published in
+            defer { (published.standings, published.bracket) = (standings, bracket) }
+            return (published.standings != standings, published.bracket != bracket)
+        }
+        if standingsChanged {
+            let message = StandingsMessage(epoch: epoch, sequence: sequence, groups: standings)
+            transport.publish(topic: Topic.standings, body: WireCoding.encode(message))
+        }
+        if bracketChanged {
+            let message = BracketMessage(epoch: epoch, sequence: sequence, games: bracket)
+            transport.publish(topic: Topic.bracket, body: WireCoding.encode(message))
         }
     }
 

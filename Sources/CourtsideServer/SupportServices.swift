@@ -74,8 +74,8 @@ struct ReloadService: Service {
             }
             do {
                 let reloaded = try DaemonConfiguration.load(path: configurationPath)
-                let teams = tournament.merge(reloaded.tournament)
-                let games = await TournamentSeeder(library: library, logger: logger).createMissing(reloaded.tournament.games)
+                let (teams, schedule) = tournament.merge(reloaded.tournament)
+                let games = await library.useSchedule(schedule)
                 logger.info(
                     "tournament reloaded",
                     metadata: ["reload.new_teams": "\(teams.map(\.rawValue))", "reload.new_games": "\(games.map(\.rawValue))"])
@@ -83,28 +83,5 @@ struct ReloadService: Service {
                 logger.error("reload failed; keeping the running tournament", metadata: ["error": "\(error)"])
             }
         }
-    }
-}
-
-/// Creates the config's games that the log does not have yet.
-struct TournamentSeeder {
-    static let clientID = "courtsided.config"
-    let library: GameLibrary
-    let logger: Logger
-
-    /// Returns the ids of the games it created.
-    func createMissing(_ games: [GameSetup]) async -> [GameID] {
-        let existing = Set(library.gameIDs())
-        var created: [GameID] = []
-        for setup in games where !existing.contains(setup.id) {
-            do {
-                try await library.createGame(
-                    setup, origin: CommandOrigin(clientID: Self.clientID, commandID: "create:\(setup.id)"))
-                created.append(setup.id)
-            } catch {
-                logger.error("could not create game \(setup.id) from the config", metadata: ["error": "\(error)"])
-            }
-        }
-        return created
     }
 }

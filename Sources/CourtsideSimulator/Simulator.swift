@@ -14,6 +14,9 @@ public struct SimulationOptions: Sendable {
     /// Moves per second, all keepers together; 0 sends as fast as replies come.
     public var rate: Double
     public var duration: Duration
+    /// Play the tournament's own scheduled games (as the bracket makes them ready) instead of
+    /// creating games; ends when every scheduled game is final or the time is up.
+    public var playSchedule = false
 
     public init(endpoints: Endpoints, games: Int, keepers: Int, rate: Double, duration: Duration) {
         self.endpoints = endpoints
@@ -45,9 +48,11 @@ public struct SimulationSummary: Sendable {
             latencies.isEmpty ? 0 : latencies[min(latencies.count - 1, Int(Double(latencies.count) * fraction))]
         }
         let seconds = Double(options.duration.components.seconds)
+        let pace = options.rate > 0 ? "\(Int(options.rate)) moves/s" : "full speed"
         var lines = [
-            "simulated \(options.games) games with \(options.keepers) keepers for \(Int(seconds)) s at "
-                + (options.rate > 0 ? "\(Int(options.rate)) moves/s" : "full speed"),
+            options.playSchedule
+                ? "played the tournament's schedule, one keeper per ready game, for up to \(Int(seconds)) s at \(pace)"
+                : "simulated \(options.games) games with \(options.keepers) keepers for \(Int(seconds)) s at \(pace)",
             "moves: sent \(sent), acknowledged \(acknowledged), refused \(refused), unanswered \(unanswered)",
             String(format: "latency ms: p50 %.2f  p99 %.2f  max %.2f", percentile(0.5), percentile(0.99), latencies.last ?? 0),
             String(
@@ -71,19 +76,9 @@ public struct Simulator: Sendable {
     public init(options: SimulationOptions) { self.options = options }
 
     public func run() throws(CourtsideError) -> SimulationSummary {
-        let run = UUID().uuidString.prefix(4).lowercased()
-        let setup = CommandClient(endpoint: options.endpoints.command, clientID: "simulator-\(run)")
-        let (_, existing) = try setup.snapshot()
-        var teams: [TeamID: Team] = [:]
-        for game in existing { for team in [game.setup.home, game.setup.away] { teams[team.id] = team } }
-        let roster = teams.values.sorted { $0.id < $1.id }
-        guard roster.count >= 2 else {
-            throw CourtsideError(.unknownTeam, "the tournament needs at least two teams in its games to simulate")
-        }
-        let pairs = SimulationPairs(teams: roster, run: String(run))
-        var summary = SimulationSummary(options: options)
-
+        let run = String(UUID().uuidString.prefix(4).lowercased())
         let stop = Atomic<Bool>(false)
+        let options = self.options
         let display = BlockingThread { () throws(CourtsideError) -> (Int, Double, Int) in
             let sync = try DisplaySync(
                 endpoints: options.endpoints, client: CommandClient(endpoint: options.endpoints.command, clientID: "simulator-\(run)-display"))
@@ -94,9 +89,33 @@ public struct Simulator: Sendable {
             return (sync.eventsApplied, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, sync.resyncs)
         }
         Thread.sleep(forTimeInterval: 0.3)  // the display's subscription reaches the daemon first
+        let played = Result { () throws(CourtsideError) in
+            try options.playSchedule ? playSchedule(run: run) : playCreatedGames(run: run)
+        }
+        stop.store(true, ordering: .relaxed)
+        var summary = try played.get()
+        if case .success(let (events, seconds, gaps)) = display.wait() {
+            (summary.eventsSeen, summary.eventSeconds, summary.gaps) = (events, seconds, gaps)
+        }
+        summary.latencies.sort()
+        return summary
+    }
 
+    /// Creates games between the tournament's teams and has the keepers play them.
+    func playCreatedGames(run: String) throws(CourtsideError) -> SimulationSummary {
+        let setup = CommandClient(endpoint: options.endpoints.command, clientID: "simulator-\(run)")
+        let (_, existing) = try setup.snapshot()
+        var teams: [TeamID: Team] = [:]
+        for game in existing { for team in [game.setup.home, game.setup.away] { teams[team.id] = team } }
+        let roster = teams.values.sorted { $0.id < $1.id }
+        guard roster.count >= 2 else {
+            throw CourtsideError(.unknownTeam, "the tournament needs at least two teams in its games to simulate")
+        }
+        let pairs = SimulationPairs(teams: roster, run: run)
+        var summary = SimulationSummary(options: options)
         let keepers = max(1, options.keepers)
         let deadline = ContinuousClock.now + options.duration
+        let options = self.options
         let workers = (0..<keepers).map { keeper in
             let games = stride(from: keeper, to: max(options.games, keepers), by: keepers).filter { $0 < options.games }
             return BlockingThread { () throws(CourtsideError) -> KeeperResult in
@@ -114,12 +133,45 @@ public struct Simulator: Sendable {
             case .failure(let error): failure = failure ?? error
             }
         }
-        stop.store(true, ordering: .relaxed)
-        if case .success(let (events, seconds, gaps)) = display.wait() {
-            (summary.eventsSeen, summary.eventSeconds, summary.gaps) = (events, seconds, gaps)
-        }
         if let failure, summary.acknowledged == 0 { throw failure }
-        summary.latencies.sort()
+        return summary
+    }
+}
+
+extension Simulator {
+    /// Plays every scheduled game that is ready, one keeper per game, until the bracket is final.
+    func playSchedule(run: String) throws(CourtsideError) -> SimulationSummary {
+        let client = CommandClient(endpoint: options.endpoints.command, clientID: "simulator-\(run)")
+        var summary = SimulationSummary(options: options)
+        let deadline = ContinuousClock.now + options.duration
+        let options = self.options
+        while ContinuousClock.now < deadline {
+            let (reply, games) = try client.snapshot()
+            let bracket = reply.bracket ?? []
+            if bracket.isEmpty { throw CourtsideError(.unknownGame, "the tournament has no schedule to play") }
+            if bracket.allSatisfy({ $0.state == .final }) { break }
+            let byID = Dictionary(uniqueKeysWithValues: games.map { ($0.id, $0) })
+            let playable = bracket.filter { $0.state == .ready || $0.state == .live }.compactMap { byID[$0.game] }
+            if playable.isEmpty {
+                Thread.sleep(forTimeInterval: 0.05)  // the bracket is filling the next round
+                continue
+            }
+            let interval = options.rate > 0 ? Double(playable.count) / options.rate : 0
+            let workers = playable.enumerated().map { index, game in
+                BlockingThread { () throws(CourtsideError) -> KeeperResult in
+                    var worker = KeeperWorker(
+                        client: CommandClient(endpoint: options.endpoints.command, clientID: "simulator-\(run)-\(game.id)"),
+                        pairs: SimulationPairs(teams: [], run: run), slots: [index], interval: interval)
+                    return try worker.finish(game, until: deadline)
+                }
+            }
+            for worker in workers {
+                switch worker.wait() {
+                case .success(let result): summary.merge(result)
+                case .failure(let error): throw error
+                }
+            }
+        }
         return summary
     }
 }
@@ -186,6 +238,25 @@ struct KeeperWorker {
         while ContinuousClock.now < deadline {
             let slot = slots.randomElement()!
             if games[slot] == nil || games[slot]!.isFinished { try startGame(slot) }
+            try move(in: slot)
+            if interval > 0 {
+                next = next + .milliseconds(Int(interval * 1000))
+                let wait = next - ContinuousClock.now
+                if wait > .zero { Thread.sleep(forTimeInterval: Double(wait.components.attoseconds) / 1e18 + Double(wait.components.seconds)) }
+            }
+        }
+        return result
+    }
+
+    /// Plays one existing game to its end (starting its clock if needed).
+    mutating func finish(_ game: Game, until deadline: ContinuousClock.Instant) throws(CourtsideError) -> KeeperResult {
+        let slot = slots[0]
+        games[slot] = game
+        if !game.clock.isRunning && !game.isFinished {
+            try client.command(.clock(game: game.id, command: .startClock))
+        }
+        var next = ContinuousClock.now
+        while ContinuousClock.now < deadline, let current = games[slot], !current.isFinished {
             try move(in: slot)
             if interval > 0 {
                 next = next + .milliseconds(Int(interval * 1000))

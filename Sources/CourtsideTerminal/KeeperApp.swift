@@ -11,9 +11,9 @@ import Glibc
 
 /// `courtside keeper GAME`: the scorekeeper's terminal for one court.
 ///
-/// Keys: a digit picks a player, then p (+1), t (+2), a (assist), r (rebound) or f (foul)
-/// records the move; u undoes the last move sent from here; space starts or pauses the clock;
-/// q quits. The screen shows the score, the clock, the last moves and the last answer.
+/// Keys: a digit picks a player, then p (+1), t (+2), x (free throw), a (assist), r (rebound)
+/// or f (foul) records the move; u undoes the last move sent from here; space starts or pauses
+/// the clock; [ and ] call a time-out for home and away; q quits. The screen shows the score, the clock, the last moves and the last answer.
 public final class KeeperApp {
     public let endpoints: Endpoints
     public let game: GameID
@@ -65,12 +65,12 @@ public final class KeeperApp {
         let roster = players(state)
         if let digit = Int(String(UnicodeScalar(key))), (1...roster.count).contains(digit) {
             selected = digit - 1
-            message = "\(roster[digit - 1].name): p +1, t +2, a assist, r rebound, f foul"
+            message = "\(roster[digit - 1].name): p +1, t +2, x free throw, a assist, r rebound, f foul"
             return
         }
         let moves: [UInt8: MoveKind] = [
             UInt8(ascii: "p"): .onePoint, UInt8(ascii: "t"): .twoPoints, UInt8(ascii: "a"): .assist,
-            UInt8(ascii: "r"): .rebound, UInt8(ascii: "f"): .foul,
+            UInt8(ascii: "r"): .rebound, UInt8(ascii: "f"): .foul, UInt8(ascii: "x"): .freeThrow,
         ]
         if let move = moves[key] {
             guard let selected else {
@@ -88,6 +88,9 @@ public final class KeeperApp {
                 return
             }
             perform("undo v\(target)", .retract(game: game, version: target)) { _ in self.sent.removeAll { $0 == target } }
+        } else if key == UInt8(ascii: "[") || key == UInt8(ascii: "]") {
+            let side: Side = key == UInt8(ascii: "[") ? .home : .away
+            perform("time-out \(state.setup.team(side).name)", .timeout(game: game, side: side)) { _ in }
         } else if key == UInt8(ascii: " ") {
             let command: GameCommand = state.live.clock.isRunning ? .pauseClock : .startClock
             perform(command == .startClock ? "clock start" : "clock pause", .clock(game: game, command: command)) { _ in }
@@ -123,7 +126,7 @@ public final class KeeperApp {
         lines += ["", "Last moves:"] + (view.lastPlays.isEmpty ? ["  (none yet)"] : view.lastPlays.map { "  " + $0 })
         lines += [
             "", "> " + message, "",
-            "digit: player   p +1  t +2  a assist  r rebound  f foul   u undo   space clock   q quit",
+            "digit: player   p +1  t +2  x free throw  a assist  r rebound  f foul   u undo   space clock   [ ] time-out   q quit",
             sync.isStale ? "STALE: no heartbeat from \(endpoints.events)" : "live from \(endpoints.events)",
         ]
         return lines

@@ -1,6 +1,7 @@
-import ArgumentParser
+public import ArgumentParser
 import CourtsideClient
-import CourtsideModel
+import CourtsideExport
+public import CourtsideModel
 import CourtsideProtocol
 import CourtsideSimulator
 import CourtsideTerminal
@@ -25,10 +26,13 @@ struct Courtside: ParsableCommand {
               courtside keeper g1
               courtside board
               courtside simulate --games 100 --keepers 16 --duration 20
+              courtside schedule
+              courtside standings
+              courtside export --format csv --output results/
             """,
         subcommands: [
-            Score.self, Assist.self, Rebound.self, Foul.self, Undo.self, Clock.self, Keeper.self, Games.self, Show.self,
-            Board.self, Simulate.self,
+            Score.self, FreeThrow.self, Assist.self, Rebound.self, Foul.self, Undo.self, Clock.self, Timeout.self, Keeper.self,
+            Games.self, Show.self, Board.self, Schedule.self, Standings.self, Log.self, Export.self, Simulate.self,
         ])
 }
 
@@ -88,6 +92,32 @@ struct Score: ParsableCommand {
 
     func run() throws { try record(points == 1 ? .onePoint : .twoPoints, game: game, player: player, connection: connection) }
 }
+
+struct FreeThrow: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "free-throw", abstract: "Record a made free throw (one point).", discussion: "Example: courtside free-throw g1 ann")
+    @Argument(help: "The game id.") var game: String
+    @Argument(help: "The player id.") var player: String
+    @OptionGroup var connection: ConnectionOptions
+    func run() throws { try record(.freeThrow, game: game, player: player, connection: connection) }
+}
+
+struct Timeout: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "A team calls a time-out: the clock stops.", discussion: "Example: courtside timeout g1 home")
+    @Argument(help: "The game id.") var game: String
+    @Argument(help: "home or away.") var side: Side
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let reply = try reporting { () throws(CourtsideError) in
+            try connection.client().command(.timeout(game: GameID(game), side: side))
+        }
+        print("\(game) v\(reply.version ?? 0): time-out \(side.rawValue)")
+    }
+}
+
+extension Side: ExpressibleByArgument {}
 
 struct Assist: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Record an assist.", discussion: "Example: courtside assist g1 bo")
@@ -158,8 +188,9 @@ struct Keeper: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Keep score for one court in an interactive terminal.",
         discussion: """
-            Keys: a digit picks a player; then p (+1), t (+2), a (assist), r (rebound) or f (foul). \
-            u undoes the last move sent from this terminal, space starts or pauses the clock, q quits.
+            Keys: a digit picks a player; then p (+1), t (+2), x (free throw), a (assist), r (rebound) \
+            or f (foul). u undoes the last move sent from this terminal, space starts or pauses the \
+            clock, [ and ] call a time-out for home and away, q quits.
 
             Example: courtside keeper g1 --client-id court-1
             """)
@@ -226,6 +257,92 @@ struct Board: ParsableCommand {
     }
 }
 
+struct Schedule: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the schedule: every game by round, with its court, time, teams and state.",
+        discussion: "Example: courtside schedule")
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let (reply, games) = try reporting { () throws(CourtsideError) in try connection.client().snapshot() }
+        let names = Dictionary(
+            games.flatMap { [($0.setup.home.id, $0.setup.home.name), ($0.setup.away.id, $0.setup.away.name)] },
+            uniquingKeysWith: { first, _ in first })
+        print(TournamentTables.schedule(reply.bracket ?? [], teamNames: names).joined(separator: "\n"))
+    }
+}
+
+struct Standings: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show every group's standings: played, won, lost, points for and against, difference.",
+        discussion: "Example: courtside standings")
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let reply = try reporting { () throws(CourtsideError) in try connection.client().command(.standings) }
+        print(TournamentTables.standings(reply.standings ?? []).joined(separator: "\n"))
+    }
+}
+
+struct Log: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show a game's full trail from the log: every event, who sent it and when, retractions included.",
+        discussion: "Example: courtside log g1")
+    @Argument(help: "The game id.") var game: String
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let reply = try reporting { () throws(CourtsideError) in try connection.client().command(.log(game: GameID(game))) }
+        print(TournamentTables.trail(reply.events ?? []).joined(separator: "\n"))
+    }
+}
+
+struct Export: ParsableCommand {
+    enum Format: String, ExpressibleByArgument, CaseIterable { case csv, json }
+    static let configuration = CommandConfiguration(
+        abstract: "Export results, standings, box scores and the play-by-play, all derived from the log.",
+        discussion: """
+            csv writes results.csv, standings.csv, box_scores.csv and play_by_play.csv into the \
+            --output directory (default: export); json writes one document to --output, or to \
+            standard output when --output is left out.
+
+            Examples:
+              courtside export --format csv --output results/
+              courtside export --format json > tournament.json
+            """)
+    @Option(help: "csv or json.") var format: Format = .csv
+    @Option(help: "Directory (csv) or file (json) to write.") var output: String?
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() throws {
+        let client = connection.client()
+        let record = try reporting { () throws(CourtsideError) -> TournamentRecord in
+            let (reply, games) = try client.snapshot()
+            var trails: [GameID: [GameEvent]] = [:]
+            for game in games { trails[game.id] = try client.command(.log(game: game.id)).events ?? [] }
+            return TournamentRecord(games: games, standings: reply.standings ?? [], bracket: reply.bracket ?? [], trails: trails)
+        }
+        switch format {
+        case .json:
+            let data = Exporter.json(record)
+            if let output {
+                try data.write(to: URL(fileURLWithPath: output))
+                print("wrote \(output)")
+            } else {
+                FileHandle.standardOutput.write(data)
+                print()
+            }
+        case .csv:
+            let directory = URL(fileURLWithPath: output ?? "export", isDirectory: true)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            for (name, text) in Exporter.csvFiles(record).sorted(by: { $0.key < $1.key }) {
+                try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+                print("wrote \(directory.appendingPathComponent(name).path)")
+            }
+        }
+    }
+}
+
 struct Simulate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Play a tournament with many concurrent scorekeepers making random legal moves.",
@@ -240,6 +357,8 @@ struct Simulate: ParsableCommand {
     @Option(help: "Concurrent scorekeepers.") var keepers = 4
     @Option(help: "Moves per second, all keepers together (0: as fast as the daemon answers).") var rate: Double = 50
     @Option(help: "Seconds to play.") var duration = 10
+    @Flag(help: "Play the tournament's own schedule, round after round as the bracket fills, instead of creating games.")
+    var schedule = false
     @OptionGroup var connection: ConnectionOptions
 
     func validate() throws {
@@ -249,8 +368,9 @@ struct Simulate: ParsableCommand {
     }
 
     func run() throws {
-        let options = SimulationOptions(
+        var options = SimulationOptions(
             endpoints: connection.endpoints, games: games, keepers: keepers, rate: rate, duration: .seconds(duration))
+        options.playSchedule = schedule
         let summary = try reporting { () throws(CourtsideError) in try Simulator(options: options).run() }
         print(summary.report)
     }

@@ -177,3 +177,70 @@ struct ClientTests {
         return false
     }
 }
+
+/// The tournament over the protocol: schedule, standings, bracket, time-outs and the audit log.
+@Suite("The tournament over ZeroMQ", .serialized)
+struct TournamentProtocolTests {
+    static let schedule = """
+        groups:
+          - { id: A, teams: [lions, tigers] }
+          - { id: B, teams: [bears, wolves] }
+        rounds:
+          - name: Group stage
+            games:
+              - { id: g1, home: lions, away: tigers, court: Court 1, group: A, start: "10:00" }
+              - { id: g2, home: bears, away: wolves, court: Court 2, group: B, start: "10:00" }
+          - name: Final
+            games:
+              - { id: final, home: { winner_of: g1 }, away: { group: B, rank: 1 }, court: Court 1, rules: fiba3x3 }
+        """
+
+    @Test("results fill the bracket, standings and bracket are published, late retractions are refused, the log keeps all")
+    func tournament() throws {
+        let daemon = try DaemonProcess(schedule: Self.schedule)
+        let client = CommandClient(endpoint: daemon.commandEndpoint, clientID: "court-1")
+        let display = try DisplaySync(daemon)
+        #expect(display.bracket.map(\.game) == ["g1", "g2", "final"])
+        #expect(display.bracket.last?.state == .pending)
+        #expect(display.standings.map(\.group) == ["A", "B"])
+        try display.pump { display.heartbeatsSeen > 0 }
+
+        // g1: Lions 16 - 0; g2: Wolves win 15 - 13.
+        var g1Last = 0
+        for _ in 0..<8 { g1Last = try client.command(.move(game: "g1", player: "ann", move: .twoPoints)).version ?? 0 }
+        for _ in 0..<13 { try client.command(.move(game: "g2", player: "gus", move: .onePoint)) }
+        for _ in 0..<15 { try client.command(.move(game: "g2", player: "lu", move: .onePoint)) }
+
+        // The final appears with its teams; standings and bracket reached the display on their topics.
+        #expect(try display.pump { display.games["final"] != nil && display.bracket.last?.state == .ready })
+        #expect(display.games["final"]?.setup.home.id == "lions")
+        #expect(display.games["final"]?.setup.away.id == "wolves")
+        #expect(display.standings.first { $0.group == "B" }?.rows.first?.team == "wolves")
+        let standings = try client.command(.standings).standings ?? []
+        #expect(standings.first { $0.group == "A" }?.rows.first.map { ($0.team, $0.won, $0.pointsFor) } ?? ("", 0, 0) == ("lions", 1, 16))
+        let bracket = try client.command(.schedule).bracket ?? []
+        #expect(bracket.first { $0.game == "g1" }?.winner == "lions")
+
+        // fiba3x3 in the final: one time-out per team, free throws count one.
+        try client.command(.clock(game: "final", command: .startClock))
+        try client.command(.timeout(game: "final", side: .away))
+        #expect(try client.send(.timeout(game: "final", side: .away)).error?.code == .noTimeoutsLeft)
+        try client.command(.move(game: "final", player: "jo", move: .freeThrow))
+        // The final has started: undoing g1's winning basket would take Lions out of it: refused.
+        #expect(try client.send(.retract(game: "g1", version: g1Last)).error?.code == .bracketLocked)
+        #expect(try client.snapshot(game: "g1").games.first?.isFinished == true)
+        // Undoing one of the loser's points in g2 leaves Wolves the winner: accepted.
+        let undo = try client.command(.retract(game: "g2", version: 2))
+        #expect(try client.snapshot(game: "g2").games.first?.score == SideValues(home: 12, away: 15))
+
+        // The audit trail: every event with who and when, retractions included.
+        let g1Trail = try client.command(.log(game: "g1")).events ?? []
+        #expect(g1Trail.count == 9)
+        #expect(g1Trail.first?.origin.clientID == "courtside.bracket")
+        let g2Trail = try client.command(.log(game: "g2")).events ?? []
+        #expect(g2Trail.last?.kind == .retraction(targetVersion: 2))
+        #expect(g2Trail.last?.origin.clientID == "court-1")
+        #expect(g2Trail.last?.version == undo.version)
+        #expect(try client.send(.log(game: "nope")).error?.code == .unknownGame)
+    }
+}

@@ -16,7 +16,15 @@ final class DaemonProcess {
     let notify: NotifyListener
     private(set) var process: Process
     private let extraConfig: String
+    private let schedule: String
     private let environment: [String: String]
+
+    /// The default games: two on two courts, no groups.
+    static let twoGames = """
+        games:
+          - { id: g1, home: lions, away: tigers, court: Court 1 }
+          - { id: g2, home: bears, away: wolves, court: Court 2 }
+        """
 
     /// The built courtsided next to this test binary.
     static var executable: URL {
@@ -25,13 +33,17 @@ final class DaemonProcess {
     }
 
     /// Starts the daemon and waits for its READY=1.
-    init(extraConfig: String = "", environment: [String: String] = [:], directory: URL? = nil) throws {
+    init(
+        extraConfig: String = "", schedule: String = DaemonProcess.twoGames, environment: [String: String] = [:],
+        directory: URL? = nil
+    ) throws {
         self.directory =
             directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("courtsided-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
         commandEndpoint = "tcp://127.0.0.1:\(try freePort())"
         eventEndpoint = "tcp://127.0.0.1:\(try freePort())"
         self.extraConfig = extraConfig
+        self.schedule = schedule
         self.environment = environment
         notify = try NotifyListener(path: self.directory.appendingPathComponent("notify.sock").path)
         process = Process()
@@ -57,9 +69,7 @@ final class DaemonProcess {
               - { id: tigers, name: Tigers, players: [{id: di, name: Di}, {id: ed, name: Ed}, {id: flo, name: Flo}] }
               - { id: bears, name: Bears, players: [{id: gus, name: Gus}, {id: hal, name: Hal}, {id: ida, name: Ida}] }
               - { id: wolves, name: Wolves, players: [{id: jo, name: Jo}, {id: kai, name: Kai}, {id: lu, name: Lu}] }
-            games:
-              - { id: g1, home: lions, away: tigers, court: Court 1 }
-              - { id: g2, home: bears, away: wolves, court: Court 2 }
+            \(schedule)
             """
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)
         process = Process()

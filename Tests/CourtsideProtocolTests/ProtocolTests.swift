@@ -76,11 +76,19 @@ struct ConfigurationTests {
         let configuration = try DaemonConfiguration.load(path: Self.sample)
         #expect(configuration.tournament.teams.count >= 4)
         #expect(configuration.tournament.teams.values.allSatisfy { $0.players.count == 3 })
-        #expect(configuration.tournament.games.count >= 2)
+        let schedule = configuration.tournament.schedule
+        #expect(schedule.games.count >= 2)
         #expect(configuration.commandEndpoint == "tcp://127.0.0.1:5555")
         #expect(configuration.eventEndpoint == "tcp://127.0.0.1:5556")
-        #expect(configuration.tournament.games[1].rules.hardCap == 21)
-        #expect(configuration.tournament.games[0].rules == .standard)
+        #expect(schedule.games[0].rules == .standard)
+        #expect(schedule.games[1].rules.hardCap == 21 && schedule.games[1].rules.timeLimit != nil)
+        #expect(schedule.groups.map(\.id) == ["A", "B"])
+        #expect(schedule.rounds == ["Group stage", "Finals"])
+        #expect(schedule.game("third")?.home == .loser(of: "g1"))
+        // A preset of the config's own, inheriting from fiba3x3.
+        let final = try #require(schedule.game("final")?.rules)
+        #expect(final.preset == "finals-3x3" && final.targetScore == 15 && final.timeoutsPerTeam == 1)
+        #expect(final.timeLimit?.milliseconds == 420_000)
     }
 
     @Test("defaults apply when sections are missing")
@@ -90,7 +98,7 @@ struct ConfigurationTests {
         #expect(configuration.commandEndpoint == DaemonConfiguration.defaultCommandEndpoint)
         #expect(configuration.dataDirectory == "data")
         #expect(configuration.heartbeatMilliseconds <= 1000)
-        #expect(configuration.tournament.games.isEmpty)
+        #expect(configuration.tournament.schedule.games.isEmpty)
     }
 
     @Test(
@@ -117,6 +125,19 @@ struct ConfigurationTests {
             (
                 "rules: {win_by: 0}\nteams:\n  - { id: a, name: A, players: [{id: p, name: P}] }\n",
                 "t.yaml: rules: win_by must be at least 1"
+            ),
+            (
+                "rules: nba\nteams:\n  - { id: a, name: A, players: [{id: p, name: P}] }\n",
+                "t.yaml: rules: unknown preset \"nba\""
+            ),
+            (
+                "presets:\n  - { name: x, inherits: nope }\nteams:\n  - { id: a, name: A, players: [{id: p, name: P}] }\n",
+                "t.yaml: presets.0.inherits: unknown preset \"nope\""
+            ),
+            (
+                "teams:\n  - { id: a, name: A, players: [{id: p, name: P}] }\n  - { id: b, name: B, players: [{id: q, name: Q}] }\n"
+                    + "rounds:\n  - name: R\n    games:\n      - { id: f, home: {winner_of: zz}, away: b }\n",
+                "t.yaml: games: game f: winner of zz names no scheduled game"
             ),
         ])
     func broken(text: String, message: String) {

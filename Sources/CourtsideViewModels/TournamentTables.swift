@@ -1,0 +1,78 @@
+public import CourtsideModel
+import Foundation
+
+/// The schedule, the standings and a game's trail as text tables, for `courtside schedule`,
+/// `courtside standings`, `courtside log` and boards.
+public enum TournamentTables {
+    /// Games by round, each with its time, court, teams (or the slots still open), score and state.
+    public static func schedule(_ bracket: [BracketEntry], teamNames: [TeamID: String]) -> [String] {
+        guard !bracket.isEmpty else { return ["no schedule"] }
+        func side(_ team: TeamID?, _ slot: Slot) -> String { team.map { teamNames[$0] ?? $0.rawValue } ?? slot.description }
+        var lines: [String] = []
+        var round: String?? = .none
+        for entry in bracket {
+            if round != .some(entry.round) {
+                if !lines.isEmpty { lines.append("") }
+                lines.append(entry.round ?? "Games")
+                round = .some(entry.round)
+            }
+            let matchup = "\(side(entry.homeTeam, entry.home)) vs \(side(entry.awayTeam, entry.away))"
+            let score = entry.score.map { "\($0.home) - \($0.away)" } ?? ""
+            var state = entry.state.rawValue
+            if let winner = entry.winner { state += ", \(teamNames[winner] ?? winner.rawValue) won" }
+            let group = entry.group.map { "  (group \($0))" } ?? ""
+            lines.append(
+                "  " + [
+                    (entry.start ?? "").padded(5), (entry.court ?? "").padded(8), entry.game.rawValue.padded(7), matchup.padded(36),
+                    score.padded(8), state,
+                ].joined(separator: "  ") + group)
+        }
+        return lines
+    }
+
+    /// Each group's table, best first.
+    public static func standings(_ groups: [GroupStandings]) -> [String] {
+        guard !groups.isEmpty else { return ["no groups"] }
+        var lines: [String] = []
+        for table in groups {
+            if !lines.isEmpty { lines.append("") }
+            lines.append("\(table.name)\(table.complete ? " (final)" : "")")
+            lines.append("  #  " + "team".padded(16) + "   P   W   L    PF    PA   +/-")
+            for row in table.rows {
+                let difference = row.difference > 0 ? "+\(row.difference)" : "\(row.difference)"
+                lines.append(
+                    "  \(row.rank)  " + row.name.padded(16)
+                        + [row.played, row.won, row.lost].map { "\($0)".leftPadded(4) }.joined()
+                        + [row.pointsFor, row.pointsAgainst].map { "\($0)".leftPadded(6) }.joined() + difference.leftPadded(6))
+            }
+        }
+        return lines
+    }
+
+    /// A game's audit trail: every event, who sent it and when.
+    public static func trail(_ events: [GameEvent]) -> [String] {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return events.map { event in
+            let time = formatter.string(from: Date(timeIntervalSince1970: Double(event.at.rawValue) / 1000))
+            let what: String =
+                switch event.kind {
+                case .gameCreated(let setup): "game created: \(setup.home.name) vs \(setup.away.name)"
+                case .move(let player, let move): "\(player) \(GameViewModel.moveText(move))"
+                case .retraction(let version): "retraction of v\(version)"
+                case .clockStarted: "clock started"
+                case .clockPaused: "clock paused"
+                case .timeExpired: "time expired"
+                case .timeout(let side): "time-out \(side.rawValue)"
+                case .teamsAssigned(let home, let away): "teams assigned: \(home.name) vs \(away.name)"
+                }
+            return "v\(event.version)".padded(5) + " #\(event.sequence)".padded(9) + "  \(time)  "
+                + "\(event.origin.clientID)/\(event.origin.commandID)".padded(34) + "  \(what)"
+        }
+    }
+}
+
+extension String {
+    func padded(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}
