@@ -31,6 +31,24 @@ public struct BracketEntry: Hashable, Codable, Sendable {
     public var score: SideValues?
     public var winner: TeamID?
 
+    public init(
+        game: GameID, round: String?, group: String?, court: String?, start: String?, home: Slot, away: Slot,
+        homeTeam: TeamID?, awayTeam: TeamID?, state: BracketState, score: SideValues?, winner: TeamID?
+    ) {
+        self.game = game
+        self.round = round
+        self.group = group
+        self.court = court
+        self.start = start
+        self.home = home
+        self.away = away
+        self.homeTeam = homeTeam
+        self.awayTeam = awayTeam
+        self.state = state
+        self.score = score
+        self.winner = winner
+    }
+
     enum CodingKeys: String, CodingKey {
         case game, round, group, court, start, home, away, state, score, winner
         case homeTeam = "home_team"

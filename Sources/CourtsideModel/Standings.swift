@@ -55,6 +55,13 @@ public struct GroupStandings: Hashable, Codable, Sendable {
     public var rows: [StandingRow]
     /// Whether every scheduled game of the group is final, which fixes the ranks for the bracket.
     public var complete: Bool
+
+    public init(group: String, name: String, rows: [StandingRow], complete: Bool) {
+        self.group = group
+        self.name = name
+        self.rows = rows
+        self.complete = complete
+    }
 }
 
 extension Schedule {

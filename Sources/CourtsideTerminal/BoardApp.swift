@@ -34,7 +34,7 @@ public struct BoardApp {
             guard let state = sync.games[game] else { throw CourtsideError(.unknownGame, "no game has id \(game)") }
             return Screens.board(GameViewModel(state, now: now), status: status)
         }
-        return Screens.bigScreen(TournamentViewModel(sync.games.values, now: now), status: status)
+        return Screens.bigScreen(TournamentViewModel(sync.games.values, now: now), standings: sync.standings, status: status)
     }
 
     /// Prints the board once, after a short look at the event stream.

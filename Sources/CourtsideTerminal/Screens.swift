@@ -1,3 +1,4 @@
+public import CourtsideModel
 public import CourtsideViewModels
 
 /// How a display's connection stands, for its status line.
@@ -34,19 +35,29 @@ public enum Screens {
             "",
             "   \(game.homeName)   \(game.score)   \(game.awayName)",
             "",
-            "   \(game.clock)   \(game.statusLabel)\(game.winner.map { "   \($0) won" } ?? "")",
+            "   \(game.clock)   \(game.statusLabel)\(game.winner.map { "   \($0) won" } ?? "")"
+                + (game.shotClock.map { "   \($0)" } ?? "") + (game.rules.map { "   [\($0)]" } ?? ""),
             "",
         ]
+        for (name, fouls, timeouts) in [
+            (game.homeName, game.homeFouls, game.homeTimeouts), (game.awayName, game.awayFouls, game.awayTimeouts),
+        ] where fouls != nil || timeouts != nil {
+            lines.append("   \(name): " + [fouls, timeouts].compactMap { $0 }.joined(separator: ", "))
+        }
+        if game.homeFouls != nil || game.homeTimeouts != nil { lines.append("") }
         lines += boxScore(game)
         lines += ["", "Last plays:"] + (game.lastPlays.isEmpty ? ["  (none yet)"] : game.lastPlays.map { "  " + $0 })
         lines += ["", status.line, "q: quit"]
         return lines
     }
 
-    /// Every game, one line each: the big screen.
-    public static func bigScreen(_ tournament: TournamentViewModel, status: SyncStatus) -> [String] {
-        ["Courtside  all games", ""] + (tournament.lines.isEmpty ? ["(no games)"] : tournament.lines)
-            + ["", status.line, "q: quit"]
+    /// Every game, one line each, then the group standings: the big screen.
+    public static func bigScreen(_ tournament: TournamentViewModel, standings: [GroupStandings] = [], status: SyncStatus)
+        -> [String]
+    {
+        var lines = ["Courtside  all games", ""] + (tournament.lines.isEmpty ? ["(no games)"] : tournament.lines)
+        if !standings.isEmpty { lines += [""] + TournamentTables.standings(standings) }
+        return lines + ["", status.line, "q: quit"]
     }
 
     /// The box score: per player, the five moves and the points.

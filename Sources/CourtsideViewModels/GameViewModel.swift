@@ -32,6 +32,16 @@ public struct GameViewModel: Hashable, Sendable {
     public var awayPlayers: [PlayerLine]
     /// The most recent plays, newest first, such as "v12  Ann  +2" or "v9  Bo  foul (undone)".
     public var lastPlays: [String]
+    /// Per team, when the rules count team fouls: "fouls 8, bonus: 2 FT" (home, then away).
+    public var homeFouls: String?
+    public var awayFouls: String?
+    /// Per team, when the rules limit time-outs: "time-outs left 1".
+    public var homeTimeouts: String?
+    public var awayTimeouts: String?
+    /// The rules' shot clock, shown as a value: "shot clock 12".
+    public var shotClock: String?
+    /// The rule set's preset name, if it came from one.
+    public var rules: String?
 
     /// The view of `state` at `now` (the daemon's time, so the clock runs between events).
     public init(_ state: GameState, now: Timestamp, lastPlays count: Int = 5) {
@@ -63,6 +73,23 @@ public struct GameViewModel: Hashable, Sendable {
         awayPlayers = lines(.away)
         var names: [PlayerID: String] = [:]
         for player in setup.home.players + setup.away.players { names[player.id] = player.name }
+        if let tiers = setup.rules.teamFouls {
+            func fouls(_ side: Side) -> String {
+                let count = live.teamFouls[side]
+                switch tiers.penalty(after: count) {
+                case .none: return "fouls \(count)"
+                case .twoFreeThrows: return "fouls \(count), bonus: 2 FT"
+                case .twoFreeThrowsAndPossession: return "fouls \(count), bonus: 2 FT + ball"
+                }
+            }
+            (homeFouls, awayFouls) = (fouls(.home), fouls(.away))
+        }
+        if let allowed = setup.rules.timeoutsPerTeam {
+            homeTimeouts = "time-outs left \(max(0, allowed - live.timeoutsUsed.home))"
+            awayTimeouts = "time-outs left \(max(0, allowed - live.timeoutsUsed.away))"
+        }
+        shotClock = setup.rules.shotClockSeconds.map { "shot clock \($0)" }
+        rules = setup.rules.preset
         lastPlays = state.plays.suffix(count).reversed().map { play in
             let what = Self.moveText(play.move)
             let undone = play.retractedBy == nil ? "" : " (undone)"

@@ -99,6 +99,32 @@ struct GameViewModelTests {
     }
 }
 
+@Suite("FIBA 3x3 on the board")
+struct FibaViewModelTests {
+    @Test("team fouls with their penalty flag, time-outs left and the shot clock value")
+    func fiba() {
+        var table = Table()
+        table.game.setup.rules = RulePresets.fiba3x3
+        for _ in 0..<7 { table.record(.move(player: "di", move: .foul)) }
+        table.record(.timeout(side: .home))
+        table.record(.move(player: "ann", move: .freeThrow))
+        let view = GameViewModel(table.state, now: table.now)
+        #expect(view.homeFouls == "fouls 0")
+        #expect(view.awayFouls == "fouls 7, bonus: 2 FT")
+        #expect(view.homeTimeouts == "time-outs left 0")
+        #expect(view.awayTimeouts == "time-outs left 1")
+        #expect(view.shotClock == "shot clock 12")
+        #expect(view.rules == "fiba3x3")
+        #expect(view.score == "1 - 0")
+        #expect(view.lastPlays.first == "v10  Ann  free throw")
+        let screen = Screens.board(view, status: SyncStatus(endpoint: "e", isStale: false, lastResync: nil, resyncs: 0))
+        #expect(screen.contains("   Tigers: fouls 7, bonus: 2 FT, time-outs left 1"))
+        // Pickup rules show none of it.
+        let pickup = GameViewModel(Table().state, now: table.now)
+        #expect(pickup.homeFouls == nil && pickup.homeTimeouts == nil && pickup.shotClock == nil)
+    }
+}
+
 @Suite("Tournament view model and screens")
 struct TournamentViewModelTests {
     @Test("one line per game, in id order")
@@ -128,5 +154,40 @@ struct TournamentViewModelTests {
         #expect(screen.contains("STALE: no heartbeat from tcp://x:1"))
         #expect(screen.contains("resynced (gap) 3s ago, 2 in all"))
         #expect(screen.contains("  v2  Ann  +2"))
+    }
+}
+
+@Suite("Tournament tables")
+struct TournamentTablesTests {
+    @Test("standings, schedule and trail read as the organiser expects")
+    func tables() {
+        var row = StandingRow(team: "lions", name: "Lions")
+        (row.played, row.won, row.lost, row.pointsFor, row.pointsAgainst, row.rank) = (2, 2, 0, 30, 21, 1)
+        let standings = TournamentTables.standings([GroupStandings(group: "A", name: "Group A", rows: [row], complete: true)])
+        #expect(standings == [
+            "Group A (final)",
+            "  #  team               P   W   L    PF    PA   +/-",
+            "  1  Lions              2   2   0    30    21    +9",
+        ])
+        let entries = [
+            BracketEntry(
+                game: "g1", round: "Groups", group: "A", court: "Court 1", start: "10:00", home: .team("lions"), away: .team("tigers"),
+                homeTeam: "lions", awayTeam: "tigers", state: .final, score: SideValues(home: 15, away: 9), winner: "lions"),
+            BracketEntry(
+                game: "final", round: "Final", group: nil, court: "Court 1", start: "11:00", home: .winner(of: "g1"),
+                away: .groupRank(group: "B", rank: 1), homeTeam: "lions", awayTeam: nil, state: .pending, score: nil, winner: nil),
+        ]
+        let schedule = TournamentTables.schedule(entries, teamNames: ["lions": "Lions", "tigers": "Tigers"])
+        #expect(schedule[0] == "Groups")
+        #expect(schedule[1].hasPrefix("  10:00  Court 1   g1       Lions vs Tigers"))
+        #expect(schedule[1].hasSuffix("15 - 9    final, Lions won  (group A)"))
+        #expect(schedule[3] == "Final")
+        #expect(schedule[4].contains("Lions vs 1st of group B") && schedule[4].hasSuffix("pending"))
+        let trail = TournamentTables.trail([
+            GameEvent(
+                gameID: "g1", version: 4, sequence: 9, at: Timestamp(milliseconds: 0),
+                origin: CommandOrigin(clientID: "court-1", commandID: "17"), kind: .retraction(targetVersion: 3))
+        ])
+        #expect(trail == ["v4    #9        1970-01-01T00:00:00.000Z  court-1/17                          retraction of v3"])
     }
 }
