@@ -239,11 +239,7 @@ struct KeeperWorker {
             let slot = slots.randomElement()!
             if games[slot] == nil || games[slot]!.isFinished { try startGame(slot) }
             try move(in: slot)
-            if interval > 0 {
-                next = next + .milliseconds(Int(interval * 1000))
-                let wait = next - ContinuousClock.now
-                if wait > .zero { Thread.sleep(forTimeInterval: Double(wait.components.attoseconds) / 1e18 + Double(wait.components.seconds)) }
-            }
+            pace(&next)
         }
         return result
     }
@@ -258,13 +254,17 @@ struct KeeperWorker {
         var next = ContinuousClock.now
         while ContinuousClock.now < deadline, let current = games[slot], !current.isFinished {
             try move(in: slot)
-            if interval > 0 {
-                next = next + .milliseconds(Int(interval * 1000))
-                let wait = next - ContinuousClock.now
-                if wait > .zero { Thread.sleep(forTimeInterval: Double(wait.components.attoseconds) / 1e18 + Double(wait.components.seconds)) }
-            }
+            pace(&next)
         }
         return result
+    }
+
+    /// Waits until this keeper's next move is due, at its share of the rate.
+    private func pace(_ next: inout ContinuousClock.Instant) {
+        guard interval > 0 else { return }
+        next = next + .milliseconds(Int(interval * 1000))
+        let wait = next - ContinuousClock.now
+        if wait > .zero { Thread.sleep(forTimeInterval: Double(wait.components.attoseconds) / 1e18 + Double(wait.components.seconds)) }
     }
 
     private mutating func startGame(_ slot: Int) throws(CourtsideError) {

@@ -47,23 +47,7 @@ public struct BoardApp {
     /// Runs until the user presses q (or Ctrl-C).
     public func run() throws(CourtsideError) {
         let sync = try connect()
-        let terminal = Terminal()
-        terminal.enterRawMode()
-        defer { terminal.restore() }
-        var poller = ZMQPoller()
-        poller.add(sync.socket)
-        let keys = poller.add(fileDescriptor: STDIN_FILENO)
-        while true {
-            terminal.draw(try screen(sync))
-            let ready: [Bool]
-            do {
-                ready = try poller.poll(timeoutMilliseconds: 100)
-            } catch {
-                throw CourtsideError(.unreachable, "polling failed: \(error)")
-            }
-            if ready[keys], terminal.readKeys().contains(where: { $0 == UInt8(ascii: "q") || $0 == 3 }) { return }
-            try sync.pump(timeoutMilliseconds: 0)
-        }
+        try Terminal().run(following: sync, screen: { () throws(CourtsideError) in try screen(sync) }, key: { _ in })
     }
 
     private func connect() throws(CourtsideError) -> DisplaySync {

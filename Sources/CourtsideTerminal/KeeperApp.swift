@@ -32,30 +32,15 @@ public final class KeeperApp {
     public func run() throws(CourtsideError) {
         let sync = try DisplaySync(endpoints: endpoints, game: game, client: client)
         guard sync.games[game] != nil else { throw CourtsideError(.unknownGame, "no game has id \(game)") }
-        let terminal = Terminal()
-        terminal.enterRawMode()
-        defer { terminal.restore() }
-        var poller = ZMQPoller()
-        poller.add(sync.socket)
-        let keys = poller.add(fileDescriptor: STDIN_FILENO)
-        while true {
-            guard let state = sync.games[game] else { throw CourtsideError(.unknownGame, "game \(game) is gone") }
-            terminal.draw(screen(state, sync: sync))
-            let ready: [Bool]
-            do {
-                ready = try poller.poll(timeoutMilliseconds: 100)
-            } catch {
-                throw CourtsideError(.unreachable, "polling failed: \(error)")
-            }
-            if ready[keys] {
-                for key in terminal.readKeys() {
-                    if key == UInt8(ascii: "q") || key == 3 { return }
-                    press(key, state: state)
-                    terminal.draw(screen(sync.games[game] ?? state, sync: sync))
-                }
-            }
-            try sync.pump(timeoutMilliseconds: 0)
-        }
+        try Terminal().run(
+            following: sync,
+            screen: { () throws(CourtsideError) in
+                guard let state = sync.games[game] else { throw CourtsideError(.unknownGame, "game \(game) is gone") }
+                return screen(state, sync: sync)
+            },
+            key: { key in
+                if let state = sync.games[game] { press(key, state: state) }
+            })
     }
 
     /// The players in key order: home first, then away.

@@ -1,4 +1,7 @@
+public import CourtsideClient
+public import CourtsideModel
 import Foundation
+import ZeroMQ
 
 #if canImport(Glibc)
 import Glibc
@@ -46,6 +49,36 @@ public final class Terminal {
         var buffer = [UInt8](repeating: 0, count: 64)
         let count = read(STDIN_FILENO, &buffer, buffer.count)
         return count > 0 ? Array(buffer.prefix(count)) : []
+    }
+
+    /// The loop of a live screen: raw mode, then draw, wait up to a tenth of a second for a key
+    /// or an event, hand keys to `key` (redrawing after each), apply events, and again, until q
+    /// or Ctrl-C. Redrawing on every turn keeps the clock running between events.
+    public func run(
+        following sync: DisplaySync, screen: () throws(CourtsideError) -> [String], key: (UInt8) -> Void
+    ) throws(CourtsideError) {
+        enterRawMode()
+        defer { restore() }
+        var poller = ZMQPoller()
+        poller.add(sync.socket)
+        let keys = poller.add(fileDescriptor: STDIN_FILENO)
+        while true {
+            draw(try screen())
+            let ready: [Bool]
+            do {
+                ready = try poller.poll(timeoutMilliseconds: 100)
+            } catch {
+                throw CourtsideError(.unreachable, "polling failed: \(error)")
+            }
+            if ready[keys] {
+                for pressed in readKeys() {
+                    if pressed == UInt8(ascii: "q") || pressed == 3 { return }
+                    key(pressed)
+                    draw(try screen())
+                }
+            }
+            try sync.pump(timeoutMilliseconds: 0)
+        }
     }
 
     private func write(_ text: String) {

@@ -31,7 +31,8 @@ struct Courtside: ParsableCommand {
               courtside export --format csv --output results/
             """,
         subcommands: [
-            Score.self, FreeThrow.self, Assist.self, Rebound.self, Foul.self, Undo.self, Clock.self, Timeout.self, Keeper.self,
+            Score.self, Record<FreeThrowMove>.self, Record<AssistMove>.self, Record<ReboundMove>.self, Record<FoulMove>.self,
+            Undo.self, Clock.self, Timeout.self, Keeper.self,
             Games.self, Show.self, Board.self, Schedule.self, Standings.self, Log.self, Export.self, Simulate.self,
         ])
 }
@@ -93,14 +94,6 @@ struct Score: ParsableCommand {
     func run() throws { try record(points == 1 ? .onePoint : .twoPoints, game: game, player: player, connection: connection) }
 }
 
-struct FreeThrow: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "free-throw", abstract: "Record a made free throw (one point).", discussion: "Example: courtside free-throw g1 ann")
-    @Argument(help: "The game id.") var game: String
-    @Argument(help: "The player id.") var player: String
-    @OptionGroup var connection: ConnectionOptions
-    func run() throws { try record(.freeThrow, game: game, player: player, connection: connection) }
-}
 
 struct Timeout: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -119,29 +112,55 @@ struct Timeout: ParsableCommand {
 
 extension Side: ExpressibleByArgument {}
 
-struct Assist: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Record an assist.", discussion: "Example: courtside assist g1 bo")
-    @Argument(help: "The game id.") var game: String
-    @Argument(help: "The player id.") var player: String
-    @OptionGroup var connection: ConnectionOptions
-    func run() throws { try record(.assist, game: game, player: player, connection: connection) }
+/// A move that counts without a points argument; each gets a subcommand of its own.
+protocol CountedMove {
+    static var move: MoveKind { get }
+    static var name: String { get }
+    static var abstract: String { get }
+    static var example: String { get }
 }
 
-struct Rebound: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Record a rebound.", discussion: "Example: courtside rebound g1 cy")
-    @Argument(help: "The game id.") var game: String
-    @Argument(help: "The player id.") var player: String
-    @OptionGroup var connection: ConnectionOptions
-    func run() throws { try record(.rebound, game: game, player: player, connection: connection) }
+enum FreeThrowMove: CountedMove {
+    static let move = MoveKind.freeThrow
+    static let name = "free-throw"
+    static let abstract = "Record a made free throw (one point)."
+    static let example = "courtside free-throw g1 ann"
 }
 
-struct Foul: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Record a foul.", discussion: "Example: courtside foul g1 di")
+enum AssistMove: CountedMove {
+    static let move = MoveKind.assist
+    static let name = "assist"
+    static let abstract = "Record an assist."
+    static let example = "courtside assist g1 bo"
+}
+
+enum ReboundMove: CountedMove {
+    static let move = MoveKind.rebound
+    static let name = "rebound"
+    static let abstract = "Record a rebound."
+    static let example = "courtside rebound g1 cy"
+}
+
+enum FoulMove: CountedMove {
+    static let move = MoveKind.foul
+    static let name = "foul"
+    static let abstract = "Record a foul (it counts as a team foul too)."
+    static let example = "courtside foul g1 di"
+}
+
+/// `courtside assist|rebound|foul|free-throw GAME PLAYER`.
+struct Record<Kind: CountedMove>: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: Kind.name, abstract: Kind.abstract, discussion: "Example: \(Kind.example)")
+    }
     @Argument(help: "The game id.") var game: String
     @Argument(help: "The player id.") var player: String
     @OptionGroup var connection: ConnectionOptions
-    func run() throws { try record(.foul, game: game, player: player, connection: connection) }
+    func run() throws { try record(Kind.move, game: game, player: player, connection: connection) }
 }
+
+
+
 
 struct Undo: ParsableCommand {
     static let configuration = CommandConfiguration(
