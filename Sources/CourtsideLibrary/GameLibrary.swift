@@ -146,7 +146,11 @@ public final class GameLibrary: Sendable {
     /// Ends regulation time in every game whose clock has run past its limit. The daemon calls
     /// this on a short timer; commands check it too, so the timer only matters for idle games.
     public func expireDueClocks() async {
-        let actors = registry.withLock { Array($0.games.values) }
+        // Only games whose committed clock has passed its limit; the rest need no visit.
+        let now = clock.now()
+        let due = committer.snapshot().value.values.filter { $0.expiryTime().map { $0 <= now } ?? false }.map(\.id)
+        guard !due.isEmpty else { return }
+        let actors = registry.withLock { registry in due.compactMap { registry.games[$0] } }
         for actor in actors { await actor.expireIfDue() }
     }
 
@@ -215,6 +219,10 @@ public final class GameLibrary: Sendable {
         let first = schedule.withLock { current in
             defer { current = newSchedule }
             return current == nil
+        }
+        // Every rostered player is the tournament's, whether or not a game of theirs exists yet.
+        registry.withLock { registry in
+            for team in newSchedule.teams.values { registry.players.formUnion(team.players.map(\.id)) }
         }
         if first {
             // Results move the bracket on; listen before advancing so nothing slips between.
