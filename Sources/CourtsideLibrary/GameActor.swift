@@ -49,9 +49,6 @@ actor GameActor {
         self.bracketGuard = bracketGuard
     }
 
-    /// Whether the game has started, as far as this actor has accepted.
-    var hasStarted: Bool { game.hasStarted }
-
     /// The original result of a command this game has seen, or nil for a new command.
     func outcome(of origin: CommandOrigin) -> PendingReceipt? {
         switch outcomes[origin] {

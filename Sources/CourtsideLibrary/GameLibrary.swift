@@ -156,6 +156,10 @@ public final class GameLibrary: Sendable {
 
     // MARK: - Reading
 
+    /// Set once the event log could not be written: the library then refuses every command, and
+    /// its owner should stop and restart it, which rebuilds everything from the log.
+    public var failure: CourtsideError? { committer.failure }
+
     /// The ids of every committed game, sorted.
     public func gameIDs() -> [GameID] {
         committer.snapshot().value.keys.sorted()

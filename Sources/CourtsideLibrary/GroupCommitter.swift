@@ -71,6 +71,9 @@ final class GroupCommitter: Sendable {
         return ticket
     }
 
+    /// The failure that stopped the write path, if one did.
+    var failure: CourtsideError? { queue.withLock { $0.failure } }
+
     /// Every committed game and the sequence it reflects, read in one step.
     func snapshot() -> Snapshot<[GameID: Game]> {
         committed.withLock { Snapshot(value: $0.games, sequence: $0.sequence) }

@@ -52,6 +52,7 @@ public enum CourtsideDaemon {
                 heartbeatPeriod: .milliseconds(configuration.heartbeatMilliseconds), clock: clock, logger: logger),
             CommandService(transport: transport, library: library, tournament: tournament, epoch: epoch, logger: logger),
             ClockService(library: library, period: .milliseconds(100)),
+            StorageWatchService(library: library),
             ReloadService(configurationPath: configurationPath, tournament: tournament, library: library, logger: logger),
             NotifierService(notifier: SystemdNotifier(), library: library, logger: logger),
         ]

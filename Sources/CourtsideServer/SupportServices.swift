@@ -30,6 +30,19 @@ struct ClockService: Service {
     }
 }
 
+/// Stops the daemon with an error once the event log has failed, so that systemd restarts it
+/// and the restart rebuilds every game from the log (which holds every acknowledged move).
+struct StorageWatchService: Service {
+    let library: GameLibrary
+
+    func run() async throws {
+        while !Task.isCancelled, !Task.isShuttingDownGracefully {
+            if let failure = library.failure { throw failure }
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .milliseconds(100)) }
+        }
+    }
+}
+
 /// Tells systemd how the daemon is doing: READY=1 once serving, WATCHDOG=1 at half the watchdog
 /// period, STATUS= with the number of games and the sequence, STOPPING=1 on shutdown.
 struct NotifierService: Service {

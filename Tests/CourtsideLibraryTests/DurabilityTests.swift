@@ -2,6 +2,7 @@ import CourtsideLibrary
 import CourtsideModel
 import CourtsideStorage
 import Foundation
+import Synchronization
 import Testing
 
 @Suite("Durability and retries")
@@ -85,4 +86,40 @@ struct DurabilityTests {
         #expect(try library.snapshot(of: "g1").value.score.home == 4)
         await library.close()
     }
+
+    @Test("a log that fails to commit: the command is refused, nothing is acknowledged, the library stops")
+    func storageFailure() async throws {
+        let directory = try TemporaryDirectory()
+        let log = FailingLog(try SQLiteEventLog(directory: directory.url))
+        let library = try GameLibrary(log: log, clock: ManualClock(), logger: Tournament.logger)
+        try await library.createGame(Tournament.setup("g1"), origin: origin())
+        log.failing.withLock { $0 = true }
+        await expectCode(.storageFailure) {
+            try await library.apply(.move(player: Tournament.player("g1", .home), move: .twoPoints), to: "g1", origin: origin())
+        }
+        #expect(library.failure?.code == .storageFailure)
+        log.failing.withLock { $0 = false }
+        // Once failed, always failed: the in-memory state may be ahead of the log.
+        await expectCode(.storageFailure) { try await library.apply(.startClock, to: "g1", origin: origin()) }
+        #expect(try library.snapshot(of: "g1").value.score.home == 0)
+        await library.close()
+        // What the log holds is what was acknowledged.
+        let reopened = try Tournament.open(directory.url)
+        #expect(try reopened.snapshot(of: "g1").value.version == 1)
+        await reopened.close()
+    }
+}
+
+/// A log whose appends fail on demand, as a full disk would.
+final class FailingLog: EventLog {
+    let base: any EventLog
+    let failing = Mutex(false)
+    init(_ base: any EventLog) { self.base = base }
+    func readAll() throws -> [GameEvent] { try base.readAll() }
+    func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
+    func append(_ events: [GameEvent]) throws {
+        if failing.withLock({ $0 }) { throw CocoaError(.fileWriteOutOfSpace) }
+        try base.append(events)
+    }
+    func close() throws { try base.close() }
 }
