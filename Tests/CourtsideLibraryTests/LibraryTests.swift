@@ -110,7 +110,8 @@ struct LibraryTests {
             #expect(state.counts[Tournament.player(game, .home, 2)]?.assist == movesPerGame / 2)
         }
         // Group commit: concurrent commands shared transactions.
-        #expect(log.appends < total + games.count)
+        // One transaction per move would be one append per move; 40 keepers in flight share far fewer.
+        #expect(log.appends < games.count + total / 2)
         await library.close()
     }
 
