@@ -65,7 +65,7 @@ public enum Screens {
         func row(_ name: String, _ values: [String]) -> String {
             name.padding(toLength: 18, withPad: " ", startingAt: 0) + values.map { $0.leftPadded(to: 8) }.joined()
         }
-        let header = row("", ["1 pt", "2 pts", "assist", "rebound", "foul", "points"])
+        let header = row("", ["1 pt", "2 pts", "FT", "assist", "rebound", "foul", "points"])
         var lines: [String] = []
         for (team, players) in [(game.homeName, game.homePlayers), (game.awayName, game.awayPlayers)] {
             lines.append(row(team, []))
@@ -75,7 +75,10 @@ public enum Screens {
                 lines.append(
                     row(
                         "  " + player.name,
-                        [counts.onePoint, counts.twoPoints, counts.assist, counts.rebound, counts.foul, player.points].map {
+                        [
+                            counts.onePoint, counts.twoPoints, counts.freeThrow, counts.assist, counts.rebound, counts.foul,
+                            player.points,
+                        ].map {
                             "\($0)"
                         }))
             }

@@ -87,7 +87,7 @@ struct ClientTests {
         #expect(games.output.contains("g1  Court 1  Lions 2 - 0 Tigers  00:00.0  SCHEDULED"))
         let show = try courtside(["show", "g1"] + connection)
         #expect(show.output.contains("v3  Di  foul (undone)"))
-        #expect(show.output.contains("  Ann                    0       1       0       0       0       2"))
+        #expect(show.output.contains("  Ann                    0       1       0       0       0       0       2"))
         let refused = try courtside(["score", "g1", "nobody", "1"] + connection)
         #expect(refused.status == 1)
         #expect(try courtside(["score", "g1", "ann", "3"] + connection).status == 64)
