@@ -187,6 +187,10 @@ final class TournamentState: Sendable {
         -> GameSetup
     {
         let configuration = self.configuration
+        if configuration.schedule.game(game) != nil {
+            throw CourtsideError(
+                .gameExists, "game \(game) is on the schedule; it is created when the results decide its teams")
+        }
         guard let homeTeam = configuration.teams[home] else {
             throw CourtsideError(.unknownTeam, "the tournament has no team \(home)")
         }

@@ -60,6 +60,22 @@ struct ClientTests {
         #expect(display.games["g2"]?.live.score.away == 2)
     }
 
+    @Test("a display marks itself stale when heartbeats stop, and live again when they return")
+    func staleWhenHeartbeatsStop() throws {
+        let daemon = try DaemonProcess()
+        let display = try DisplaySync(
+            endpoints: Endpoints(command: daemon.commandEndpoint, events: daemon.eventEndpoint),
+            client: CommandClient(endpoint: daemon.commandEndpoint, clientID: "board"), staleAfter: .milliseconds(600))
+        try display.pump { display.heartbeatsSeen > 0 }
+        #expect(!display.isStale)
+        daemon.signal(SIGSTOP)
+        defer { daemon.signal(SIGCONT) }
+        #expect(try display.pump(seconds: 5) { display.isStale })
+        daemon.signal(SIGCONT)
+        let seen = display.heartbeatsSeen
+        #expect(try display.pump(seconds: 5) { display.heartbeatsSeen > seen && !display.isStale })
+    }
+
     @Test("a display of one game sees only that game, and its clock state")
     func oneGameDisplay() throws {
         let daemon = try DaemonProcess()
@@ -204,6 +220,9 @@ struct TournamentProtocolTests {
         #expect(display.bracket.last?.state == .pending)
         #expect(display.standings.map(\.group) == ["A", "B"])
         try display.pump { display.heartbeatsSeen > 0 }
+        // A scheduled game is the bracket's to create.
+        let early = try client.send(.createGame(game: "final", home: "lions", away: "bears", court: nil, rules: nil))
+        #expect(early.error?.code == .gameExists)
 
         // g1: Lions 16 - 0; g2: Wolves win 15 - 13.
         var g1Last = 0

@@ -137,6 +137,7 @@ struct DaemonTests {
         #expect(try keeper.send(.retract(game: "g1", version: 99)).error?.code == .unknownEvent)
         #expect(try keeper.send(.createGame(game: "g9", home: "lions", away: "sharks", court: nil, rules: nil)).error?.code == .unknownTeam)
         #expect(try keeper.send(.createGame(game: "g1", home: "lions", away: "tigers", court: nil, rules: nil)).error?.code == .gameExists)
+        #expect(try keeper.send(.createGame(game: "g7", home: "lions", away: "lions", court: nil, rules: nil)).error?.code == .invalidGame)
         // A retried request is applied once and answered the same.
         let origin = keeper.nextOrigin()
         let first = try keeper.send(.move(game: "g1", player: "ann", move: .twoPoints), origin: origin)
