@@ -110,9 +110,14 @@ public final class CommandClient {
         return reply
     }
 
-    /// Every game's state and the sequence it reflects.
+    /// Every game's state (or one game's) and the sequence it reflects. A game that does not
+    /// exist yet gives an empty list, not an error.
     public func snapshot(game: GameID? = nil) throws(CourtsideError) -> (reply: Reply, games: [Game]) {
-        let reply = try command(.snapshot(game: game))
+        let reply = try send(.snapshot(game: game))
+        if let error = reply.error {
+            if game != nil, error.code == .unknownGame { return (reply, []) }
+            throw CourtsideError(error.code, error.message)
+        }
         guard let games = reply.snapshot, reply.sequence != nil else {
             throw CourtsideError(.protocolViolation, "a snapshot reply without snapshot or sequence")
         }

@@ -120,7 +120,16 @@ public final class DisplaySync {
 
     /// Takes a new snapshot.
     public func resync(_ reason: ResyncReason?) throws(CourtsideError) {
-        let (reply, snapshot) = try client.snapshot(game: game)
+        var (reply, snapshot) = try client.snapshot(game: game)
+        if let game, snapshot.isEmpty {
+            // A scheduled game that the bracket has not created yet: follow it from the whole
+            // tournament's snapshot, and its game_created event will bring it in.
+            (reply, snapshot) = try client.snapshot()
+            guard reply.bracket?.contains(where: { $0.game == game }) == true else {
+                throw CourtsideError(.unknownGame, "no game has id \(game), and none is scheduled under it")
+            }
+            snapshot = snapshot.filter { $0.id == game }
+        }
         epoch = reply.epoch
         sequence = reply.sequence ?? 0
         games = Dictionary(uniqueKeysWithValues: snapshot.map { ($0.id, GameState($0)) })

@@ -31,7 +31,12 @@ public struct BoardApp {
             lastResync: sync.lastResync.map { ($0.reason.rawValue, Int((ContinuousClock.now - $0.at).components.seconds)) },
             resyncs: sync.resyncs)
         if let game {
-            guard let state = sync.games[game] else { throw CourtsideError(.unknownGame, "no game has id \(game)") }
+            guard let state = sync.games[game] else {
+                // Scheduled, but the results have not decided its teams yet.
+                let entry = sync.bracket.first { $0.game == game }
+                let matchup = entry.map { "\($0.home) vs \($0.away)" } ?? ""
+                return ["Courtside  \(game)", "", "   waiting for its teams: \(matchup)", "", status.line, "q: quit"]
+            }
             return Screens.board(GameViewModel(state, now: now), status: status)
         }
         return Screens.bigScreen(TournamentViewModel(sync.games.values, now: now), standings: sync.standings, status: status)

@@ -216,6 +216,16 @@ struct TournamentProtocolTests {
         let daemon = try DaemonProcess(schedule: Self.schedule)
         let client = CommandClient(endpoint: daemon.commandEndpoint, clientID: "court-1")
         let display = try DisplaySync(daemon)
+        // A board for the final can start before the final exists: it waits for its teams.
+        let finalBoard = try DisplaySync(
+            endpoints: Endpoints(command: daemon.commandEndpoint, events: daemon.eventEndpoint), game: "final",
+            client: CommandClient(endpoint: daemon.commandEndpoint, clientID: "final-board"))
+        #expect(finalBoard.games.isEmpty)
+        #expect(throws: CourtsideError.self) {
+            try DisplaySync(
+                endpoints: Endpoints(command: daemon.commandEndpoint, events: daemon.eventEndpoint), game: "nope",
+                client: CommandClient(endpoint: daemon.commandEndpoint, clientID: "typo"))
+        }
         #expect(display.bracket.map(\.game) == ["g1", "g2", "final"])
         #expect(display.bracket.last?.state == .pending)
         #expect(display.standings.map(\.group) == ["A", "B"])
@@ -234,6 +244,8 @@ struct TournamentProtocolTests {
         #expect(try display.pump { display.games["final"] != nil && display.bracket.last?.state == .ready })
         #expect(display.games["final"]?.setup.home.id == "lions")
         #expect(display.games["final"]?.setup.away.id == "wolves")
+        #expect(try finalBoard.pump { finalBoard.games["final"]?.setup.home.id == "lions" })
+        #expect(finalBoard.resyncs == 0)
         #expect(display.standings.first { $0.group == "B" }?.rows.first?.team == "wolves")
         let standings = try client.command(.standings).standings ?? []
         #expect(standings.first { $0.group == "A" }?.rows.first.map { ($0.team, $0.won, $0.pointsFor) } ?? ("", 0, 0) == ("lions", 1, 16))
