@@ -203,11 +203,17 @@ public enum Topic {
 /// JSON coding shared by the daemon and clients.
 public enum WireCoding {
     public static func encode(_ value: some Encodable) -> [UInt8] {
+        // Every type here encodes without throwing; a failure would be a programming error.
+        (try? Array(encoder.encode(value))) ?? Array(#"{"ok":false}"#.utf8)
+    }
+
+    // Configured once and never changed, so one is shared by every thread (it is Sendable).
+    // Sorted keys keep the wire output stable for people reading captures.
+    private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Every type here encodes without throwing; a failure would be a programming error.
-        return (try? Array(encoder.encode(value))) ?? Array(#"{"ok":false}"#.utf8)
-    }
+        return encoder
+    }()
 
     public static func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
         try JSONDecoder().decode(type, from: Data(bytes))
