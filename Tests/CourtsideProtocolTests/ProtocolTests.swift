@@ -17,7 +17,8 @@ struct RequestTests {
             .move(game: "g1", player: "ann", move: .twoPoints), .retract(game: "g1", version: 4),
             .clock(game: "g1", command: .startClock), .clock(game: "g1", command: .pauseClock),
             .createGame(game: "g3", home: "lions", away: "bears", court: "Court 3", rules: RuleSet(hardCap: 21)),
-            .listGames, .snapshot(game: nil), .snapshot(game: "g2"),
+            .listGames, .snapshot(game: nil), .snapshot(game: "g2"), .timeout(game: "g1", side: .away), .schedule,
+            .standings, .log(game: "g1"), .move(game: "g1", player: "ann", move: .freeThrow),
         ]
         for operation in operations {
             let request = try Request.decode(Request(origin: origin, operation: operation).encoded())
