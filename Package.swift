@@ -148,7 +148,8 @@ let package = Package(
         .testTarget(
             name: "CourtsideDaemonTests",
             dependencies: [
-                "courtsided", "courtside", "ZeroMQ", "CourtsideProtocol", "CourtsideModel", "CourtsideClient", "CourtsideSimulator",
+                "courtsided", "courtside", "ZeroMQ", "CourtsideProtocol", "CourtsideModel", "CourtsideClient",
+                "CourtsideSimulator",
             ],
             swiftSettings: swiftSettings
         ),

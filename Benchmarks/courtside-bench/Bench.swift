@@ -9,7 +9,7 @@ import Synchronization
 import ZeroMQ
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Benchmarks that print figures. Timings on shared machines are noisy: compare the figures of
@@ -80,8 +80,9 @@ struct LibraryBench: AsyncParsableCommand {
                             try await library.apply(
                                 .move(player: PlayerID("p\(game)-\(index % 3)"), move: .rebound), to: GameID("g\(game)"),
                                 origin: CommandOrigin(clientID: "k\(keeper)", commandID: "\(index)"))
-                            latencies.append(Double((ContinuousClock.now - sent).components.attoseconds) / 1e12
-                                + Double((ContinuousClock.now - sent).components.seconds) * 1e6)
+                            latencies.append(
+                                Double((ContinuousClock.now - sent).components.attoseconds) / 1e12
+                                    + Double((ContinuousClock.now - sent).components.seconds) * 1e6)
                         }
                         return latencies
                     }
@@ -92,15 +93,18 @@ struct LibraryBench: AsyncParsableCommand {
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
             let commits = log.transactions.load(ordering: .relaxed) - before
             print(
-                String(format: "%7d  %7.0f  %7d  %12.1f  %6.0f  %6.0f", concurrency, Double(latencies.count) / seconds, commits,
-                       Double(latencies.count) / Double(max(commits, 1)), percentile(latencies, 0.5), percentile(latencies, 0.99)))
+                String(
+                    format: "%7d  %7.0f  %7d  %12.1f  %6.0f  %6.0f", concurrency, Double(latencies.count) / seconds, commits,
+                    Double(latencies.count) / Double(max(commits, 1)), percentile(latencies, 0.5), percentile(latencies, 0.99)))
             await library.close()
         }
     }
 
     func setup(_ index: Int) -> GameSetup {
         func team(_ side: String, _ players: Range<Int>) -> Team {
-            Team(id: TeamID("t\(index)\(side)"), name: side, players: players.map { Player(id: PlayerID("p\(index)-\($0)"), name: "P\($0)") })
+            Team(
+                id: TeamID("t\(index)\(side)"), name: side,
+                players: players.map { Player(id: PlayerID("p\(index)-\($0)"), name: "P\($0)") })
         }
         return GameSetup(id: GameID("g\(index)"), home: team("h", 0..<3), away: team("a", 3..<6))
     }
@@ -138,7 +142,8 @@ struct DaemonBench: AsyncParsableCommand {
         let configPath = directory.appendingPathComponent("bench.yaml").path
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)
         let daemon = Process()
-        daemon.executableURL = courtsided.map { URL(fileURLWithPath: $0) }
+        daemon.executableURL =
+            courtsided.map { URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("courtsided")
         daemon.arguments = ["--config", configPath, "--log-level", "warning"]
         try daemon.run()
@@ -205,8 +210,12 @@ struct DaemonBench: AsyncParsableCommand {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         let (received, listening) = try subscriber.wait()
         let listeningSeconds = Double(listening.components.seconds) + Double(listening.components.attoseconds) / 1e18
-        print("keepers=\(keepers) moves/keeper=\(moves) window=\(window) (requests in flight per keeper; replies are sent after the commit)")
-        print("round trip us: p50 \(format(percentile(latencies, 0.5)))  p99 \(format(percentile(latencies, 0.99)))  max \(format(latencies.last ?? 0))")
+        print(
+            "keepers=\(keepers) moves/keeper=\(moves) window=\(window) (requests in flight per keeper; replies are sent after the commit)"
+        )
+        print(
+            "round trip us: p50 \(format(percentile(latencies, 0.5)))  p99 \(format(percentile(latencies, 0.99)))  max \(format(latencies.last ?? 0))"
+        )
         print("acknowledged moves/s: \(format(Double(latencies.count) / seconds))")
         print("events/s at one subscriber: \(format(Double(received) / listeningSeconds)) (\(received) events)")
     }
@@ -217,7 +226,9 @@ struct DaemonBench: AsyncParsableCommand {
             try socket.set(.linger(milliseconds: 0))
             try socket.set(.receiveTimeout(milliseconds: 100))
             try socket.connect(endpoint)
-            try socket.send([Request(origin: CommandOrigin(clientID: "bench", commandID: "ping\(attempt)"), operation: .listGames).encoded()])
+            try socket.send([
+                Request(origin: CommandOrigin(clientID: "bench", commandID: "ping\(attempt)"), operation: .listGames).encoded()
+            ])
             if (try? socket.receive()) != nil { return }
         }
         throw ValidationError("courtsided did not answer on \(endpoint)")

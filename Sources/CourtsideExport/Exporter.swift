@@ -71,10 +71,32 @@ public enum Exporter {
             }
         }
         return [
-            ("results", ["game", "round", "group", "court", "home", "away", "home_score", "away_score", "status", "winner", "end_reason"], results),
-            ("standings", ["group", "rank", "team", "name", "played", "won", "lost", "points_for", "points_against", "difference"], standings),
-            ("box_scores", ["game", "team", "player", "name", "one_point", "two_points", "free_throw", "assist", "rebound", "foul", "points"], boxScores),
-            ("play_by_play", ["game", "version", "sequence", "at", "client_id", "command_id", "type", "player", "move", "target_version", "retracted_by"], plays),
+            (
+                "results",
+                [
+                    "game", "round", "group", "court", "home", "away", "home_score", "away_score", "status", "winner",
+                    "end_reason",
+                ], results
+            ),
+            (
+                "standings",
+                ["group", "rank", "team", "name", "played", "won", "lost", "points_for", "points_against", "difference"],
+                standings
+            ),
+            (
+                "box_scores",
+                [
+                    "game", "team", "player", "name", "one_point", "two_points", "free_throw", "assist", "rebound", "foul",
+                    "points",
+                ], boxScores
+            ),
+            (
+                "play_by_play",
+                [
+                    "game", "version", "sequence", "at", "client_id", "command_id", "type", "player", "move", "target_version",
+                    "retracted_by",
+                ], plays
+            ),
         ]
     }
 
@@ -82,7 +104,8 @@ public enum Exporter {
     public static func csvFiles(_ record: TournamentRecord) -> [String: String] {
         var files: [String: String] = [:]
         for table in tables(record) {
-            files["\(table.name).csv"] = ([table.header] + table.rows).map { $0.map(csvField).joined(separator: ",") }
+            files["\(table.name).csv"] =
+                ([table.header] + table.rows).map { $0.map(csvField).joined(separator: ",") }
                 .joined(separator: "\n") + "\n"
         }
         return files

@@ -265,7 +265,8 @@ public final class GameLibrary: Sendable {
             guard let scheduled = schedule.game(id) else { continue }
             if games[id] == nil {
                 // Not committed yet: create it, or (same origin, so a retry) wait for a creation in flight.
-                let setup = GameSetup(id: id, home: lineup.home, away: lineup.away, rules: scheduled.rules, court: scheduled.court)
+                let setup = GameSetup(
+                    id: id, home: lineup.home, away: lineup.away, rules: scheduled.rules, court: scheduled.court)
                 let origin = CommandOrigin(clientID: Self.bracketClientID, commandID: "create:\(id)")
                 do {
                     try await createGame(setup, origin: origin)

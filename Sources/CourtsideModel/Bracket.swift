@@ -96,7 +96,9 @@ extension Schedule {
             let homeTeam = resolve(scheduled.home, games: games, standings: standings)
             let awayTeam = resolve(scheduled.away, games: games, standings: standings)
             let state: BracketState =
-                if let game, game.isFinished { .final } else if let game, game.hasStarted { .live } else if homeTeam != nil,
+                if let game, game.isFinished { .final } else if let game, game.hasStarted {
+                    .live
+                } else if homeTeam != nil,
                     awayTeam != nil
                 { .ready } else { .pending }
             return BracketEntry(

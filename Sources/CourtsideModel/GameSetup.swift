@@ -39,7 +39,8 @@ public struct GameSetup: Hashable, Codable, Sendable {
         if id.utf8.count > 64 { return "the game id is longer than 64 bytes" }
         if id.hasPrefix("_") { return "game ids must not start with '_'" }
         let allowed = id.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-._".unicodeScalars.contains(scalar))
+            scalar.isASCII
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-._".unicodeScalars.contains(scalar))
         }
         return allowed ? nil : "game ids may hold only letters, digits, '-', '.' and '_'"
     }

@@ -108,7 +108,8 @@ private struct WireRequest: Codable {
         let operation: Request.Operation
         switch op {
         case "move":
-            operation = .move(game: try require(game, "game"), player: try require(player, "player"), move: try require(move, "move"))
+            operation = .move(
+                game: try require(game, "game"), player: try require(player, "player"), move: try require(move, "move"))
         case "retract":
             operation = .retract(game: try require(game, "game"), version: try require(version, "version"))
         case "clock":
@@ -141,7 +142,8 @@ private struct WireRequest: Codable {
 /// A decoding error in a sentence: where in the JSON and what.
 func describe(_ error: DecodingError) -> String {
     func path(_ codingPath: [any CodingKey]) -> String {
-        codingPath.isEmpty ? "the top level" : codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        codingPath.isEmpty
+            ? "the top level" : codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
     }
     switch error {
     case .keyNotFound(let key, let context): return "missing field \(path(context.codingPath + [key]))"

@@ -218,7 +218,9 @@ private struct RawConfiguration: Decodable {
         func fail(_ key: String, _ problem: String) -> ConfigurationError {
             ConfigurationError(file: file, key: key, problem: problem)
         }
-        func resolved(_ spec: RuleSpec?, _ key: String, _ presets: [String: RuleSet], default base: RuleSet) throws(ConfigurationError) -> RuleSet {
+        func resolved(_ spec: RuleSpec?, _ key: String, _ presets: [String: RuleSet], default base: RuleSet)
+            throws(ConfigurationError) -> RuleSet
+        {
             guard let spec else { return base }
             let (rules, problem) = spec.resolve(presets)
             guard let rules else { throw fail(key, problem ?? "unusable rules") }
@@ -262,7 +264,9 @@ private struct RawConfiguration: Decodable {
             for (index, game) in section.games.enumerated() {
                 let key = "\(section.key).\(index)"
                 if let problem = GameSetup.problem(withID: game.id) { throw fail("\(key).id", problem) }
-                if games.contains(where: { $0.id.rawValue == game.id }) { throw fail("\(key).id", "game \(game.id) is defined twice") }
+                if games.contains(where: { $0.id.rawValue == game.id }) {
+                    throw fail("\(key).id", "game \(game.id) is defined twice")
+                }
                 for (side, slot) in [("home", game.home), ("away", game.away)] {
                     if case .team(let team) = slot, teams[team] == nil {
                         throw fail("\(key).\(side)", "unknown team \"\(team)\"")
@@ -284,7 +288,8 @@ private struct RawConfiguration: Decodable {
             throw fail("transport.heartbeat_ms", "must be between 10 and 1000 (a heartbeat at least once a second)")
         }
         for (key, value) in [
-            ("event_high_water_mark", transport?.eventHighWaterMark), ("command_high_water_mark", transport?.commandHighWaterMark),
+            ("event_high_water_mark", transport?.eventHighWaterMark),
+            ("command_high_water_mark", transport?.commandHighWaterMark),
         ] {
             if let value, value < 1 { throw fail("transport.\(key)", "must be at least 1") }
         }

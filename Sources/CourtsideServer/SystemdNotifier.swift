@@ -1,6 +1,7 @@
 public import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// systemd's notify protocol, spoken directly: datagrams to the socket in `$NOTIFY_SOCKET`

@@ -61,7 +61,8 @@ public struct SimulationSummary: Sendable {
             "games: created \(gamesCreated), finished \(gamesFinished)",
         ]
         if !refusals.isEmpty {
-            lines.append("refusals: " + refusals.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+            lines.append(
+                "refusals: " + refusals.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
         return lines.joined(separator: "\n")
     }
@@ -81,12 +82,16 @@ public struct Simulator: Sendable {
         let options = self.options
         let display = BlockingThread { () throws(CourtsideError) -> (Int, Double, Int) in
             let sync = try DisplaySync(
-                endpoints: options.endpoints, client: CommandClient(endpoint: options.endpoints.command, clientID: "simulator-\(run)-display"))
+                endpoints: options.endpoints,
+                client: CommandClient(endpoint: options.endpoints.command, clientID: "simulator-\(run)-display"))
             let start = ContinuousClock.now
             while !stop.load(ordering: .relaxed) { try sync.pump(timeoutMilliseconds: 50) }
             try sync.pump(timeoutMilliseconds: 300)
             let elapsed = ContinuousClock.now - start
-            return (sync.eventsApplied, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, sync.resyncs)
+            return (
+                sync.eventsApplied, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+                sync.resyncs
+            )
         }
         Thread.sleep(forTimeInterval: 0.3)  // the display's subscription reaches the daemon first
         let played = Result { () throws(CourtsideError) in
@@ -264,7 +269,9 @@ struct KeeperWorker {
         guard interval > 0 else { return }
         next = next + .milliseconds(Int(interval * 1000))
         let wait = next - ContinuousClock.now
-        if wait > .zero { Thread.sleep(forTimeInterval: Double(wait.components.attoseconds) / 1e18 + Double(wait.components.seconds)) }
+        if wait > .zero {
+            Thread.sleep(forTimeInterval: Double(wait.components.attoseconds) / 1e18 + Double(wait.components.seconds))
+        }
     }
 
     private mutating func startGame(_ slot: Int) throws(CourtsideError) {
@@ -306,8 +313,9 @@ struct KeeperWorker {
         result.acknowledged += 1
         // Follow the game with the model's own rules, to know when it ends.
         game.apply(
-            GameEvent(gameID: game.id, version: game.version + 1, at: Timestamp(milliseconds: 0),
-                      origin: CommandOrigin(clientID: "", commandID: ""), kind: .move(player: player, move: move)))
+            GameEvent(
+                gameID: game.id, version: game.version + 1, at: Timestamp(milliseconds: 0),
+                origin: CommandOrigin(clientID: "", commandID: ""), kind: .move(player: player, move: move)))
         games[slot] = game
         if game.isFinished { result.finished += 1 }
     }

@@ -1,5 +1,5 @@
-public import Foundation
 public import CourtsideModel
+public import Foundation
 import GRDB
 
 /// The embedded default ``EventLog``: one SQLite database file in a data directory, written

@@ -5,7 +5,7 @@ import Foundation
 import ZeroMQ
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `courtside board`: a live board for one game or for every game.

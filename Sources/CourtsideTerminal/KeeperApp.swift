@@ -6,7 +6,7 @@ import Foundation
 import ZeroMQ
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `courtside keeper GAME`: the scorekeeper's terminal for one court.

@@ -4,7 +4,7 @@ import Foundation
 import ZeroMQ
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The terminal a board or the keeper draws on: raw keys in, whole screens out.

@@ -22,10 +22,12 @@ public enum TournamentTables {
             if let winner = entry.winner { state += ", \(teamNames[winner] ?? winner.rawValue) won" }
             let group = entry.group.map { "  (group \($0))" } ?? ""
             lines.append(
-                "  " + [
-                    (entry.start ?? "").padded(5), (entry.court ?? "").padded(8), entry.game.rawValue.padded(7), matchup.padded(36),
-                    score.padded(8), state,
-                ].joined(separator: "  ") + group)
+                "  "
+                    + [
+                        (entry.start ?? "").padded(5), (entry.court ?? "").padded(8), entry.game.rawValue.padded(7),
+                        matchup.padded(36),
+                        score.padded(8), state,
+                    ].joined(separator: "  ") + group)
         }
         return lines
     }

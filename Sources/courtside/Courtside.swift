@@ -94,7 +94,6 @@ struct Score: ParsableCommand {
     func run() throws { try record(points == 1 ? .onePoint : .twoPoints, game: game, player: player, connection: connection) }
 }
 
-
 struct Timeout: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "A team calls a time-out: the clock stops.", discussion: "Example: courtside timeout g1 home")
@@ -159,9 +158,6 @@ struct Record<Kind: CountedMove>: ParsableCommand {
     func run() throws { try record(Kind.move, game: game, player: player, connection: connection) }
 }
 
-
-
-
 struct Undo: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Retract a move: the game's last one, or the one at --version.",
@@ -189,7 +185,8 @@ struct Undo: ParsableCommand {
 struct Clock: ParsableCommand {
     enum Action: String, ExpressibleByArgument, CaseIterable { case start, pause }
     static let configuration = CommandConfiguration(
-        abstract: "Start or pause a game's clock.", discussion: "Examples:\n  courtside clock g1 start\n  courtside clock g1 pause")
+        abstract: "Start or pause a game's clock.",
+        discussion: "Examples:\n  courtside clock g1 start\n  courtside clock g1 pause")
     @Argument(help: "The game id.") var game: String
     @Argument(help: "start or pause.") var action: Action
     @OptionGroup var connection: ConnectionOptions
@@ -238,7 +235,8 @@ struct Games: ParsableCommand {
 }
 
 struct Show: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print a game's box score.", discussion: "Example: courtside show g1")
+    static let configuration = CommandConfiguration(
+        abstract: "Print a game's box score.", discussion: "Example: courtside show g1")
     @Argument(help: "The game id.") var game: String
     @Option(help: "How many of the last plays to list.") var plays = 10
     @OptionGroup var connection: ConnectionOptions
@@ -246,9 +244,11 @@ struct Show: ParsableCommand {
     func run() throws {
         let games = try reporting { () throws(CourtsideError) in try connection.client().snapshot(game: GameID(game)).games }
         guard let state = games.first.map(GameState.init) else { return }
-        let view = GameViewModel(state, now: Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000)), lastPlays: plays)
-        print(([view.summary, ""] + Screens.boxScore(view) + ["", "Last plays:"] + view.lastPlays.map { "  " + $0 })
-            .joined(separator: "\n"))
+        let view = GameViewModel(
+            state, now: Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000)), lastPlays: plays)
+        print(
+            ([view.summary, ""] + Screens.boxScore(view) + ["", "Last plays:"] + view.lastPlays.map { "  " + $0 })
+                .joined(separator: "\n"))
     }
 }
 

@@ -50,10 +50,15 @@ struct Courtsided: AsyncParsableCommand {
             valueName: "url"))
     var eventEndpoint: String?
 
-    @Option(name: .long, help: ArgumentHelp("Heartbeat period in milliseconds, 10 to 1000 (overrides transport.heartbeat_ms; default 500).", valueName: "ms"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Heartbeat period in milliseconds, 10 to 1000 (overrides transport.heartbeat_ms; default 500).", valueName: "ms"))
     var heartbeatMs: Int?
 
-    @Option(name: .long, help: ArgumentHelp("Lowest level logged: trace, debug, info, notice, warning, error or critical.", valueName: "level"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Lowest level logged: trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel: Logger.Level = .info
 
     func run() async throws {

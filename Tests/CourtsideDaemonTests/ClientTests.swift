@@ -6,7 +6,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The reference client and the `courtside` tool against the real daemon.
@@ -248,7 +248,10 @@ struct TournamentProtocolTests {
         #expect(finalBoard.resyncs == 0)
         #expect(display.standings.first { $0.group == "B" }?.rows.first?.team == "wolves")
         let standings = try client.command(.standings).standings ?? []
-        #expect(standings.first { $0.group == "A" }?.rows.first.map { ($0.team, $0.won, $0.pointsFor) } ?? ("", 0, 0) == ("lions", 1, 16))
+        #expect(
+            standings.first { $0.group == "A" }?.rows.first.map { ($0.team, $0.won, $0.pointsFor) } ?? ("", 0, 0) == (
+                "lions", 1, 16
+            ))
         let bracket = try client.command(.schedule).bracket ?? []
         #expect(bracket.first { $0.game == "g1" }?.winner == "lions")
 

@@ -1,8 +1,8 @@
+import CourtsideClient
 import CourtsideModel
 import CourtsideProtocol
 import Foundation
 import ZeroMQ
-import CourtsideClient
 
 /// One shared context for every test socket.
 let testContext = try! ZMQContext()

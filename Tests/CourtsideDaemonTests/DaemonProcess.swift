@@ -5,7 +5,7 @@ import Testing
 import ZeroMQ
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The real courtsided, started as a process on free loopback ports with its own data directory.

@@ -1,12 +1,12 @@
+import CourtsideClient
 import CourtsideModel
 import CourtsideProtocol
 import Foundation
 import Testing
 import ZeroMQ
-import CourtsideClient
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The real daemon over real TCP sockets. Serialized: each test runs its own daemon, and the
@@ -135,9 +135,15 @@ struct DaemonTests {
         #expect(try keeper.send(.move(game: "g1", player: "nobody", move: .onePoint)).error?.code == .unknownPlayer)
         #expect(try keeper.send(.move(game: "g1", player: "gus", move: .onePoint)).error?.code == .playerNotInGame)
         #expect(try keeper.send(.retract(game: "g1", version: 99)).error?.code == .unknownEvent)
-        #expect(try keeper.send(.createGame(game: "g9", home: "lions", away: "sharks", court: nil, rules: nil)).error?.code == .unknownTeam)
-        #expect(try keeper.send(.createGame(game: "g1", home: "lions", away: "tigers", court: nil, rules: nil)).error?.code == .gameExists)
-        #expect(try keeper.send(.createGame(game: "g7", home: "lions", away: "lions", court: nil, rules: nil)).error?.code == .invalidGame)
+        #expect(
+            try keeper.send(.createGame(game: "g9", home: "lions", away: "sharks", court: nil, rules: nil)).error?.code
+                == .unknownTeam)
+        #expect(
+            try keeper.send(.createGame(game: "g1", home: "lions", away: "tigers", court: nil, rules: nil)).error?.code
+                == .gameExists)
+        #expect(
+            try keeper.send(.createGame(game: "g7", home: "lions", away: "lions", court: nil, rules: nil)).error?.code
+                == .invalidGame)
         // A retried request is applied once and answered the same.
         let origin = keeper.nextOrigin()
         let first = try keeper.send(.move(game: "g1", player: "ann", move: .twoPoints), origin: origin)
@@ -210,11 +216,11 @@ struct DaemonTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("bad.yaml").path
         try """
-            teams:
-              - { id: lions, name: Lions, players: [{id: ann, name: Ann}] }
-            games:
-              - { id: g1, home: lions, away: sharks }
-            """.write(toFile: path, atomically: true, encoding: .utf8)
+        teams:
+          - { id: lions, name: Lions, players: [{id: ann, name: Ann}] }
+        games:
+          - { id: g1, home: lions, away: sharks }
+        """.write(toFile: path, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = DaemonProcess.executable
         process.arguments = ["--config", path]
@@ -246,7 +252,8 @@ struct DaemonTests {
         var last: Int64 = 0
         for index in 0..<300 {
             let move: MoveKind = index.isMultiple(of: 5) ? .onePoint : .rebound
-            let reply = try keeper.send(.move(game: index.isMultiple(of: 2) ? "g1" : "g2", player: index.isMultiple(of: 4) ? "flo" : "ida", move: move))
+            let reply = try keeper.send(
+                .move(game: index.isMultiple(of: 2) ? "g1" : "g2", player: index.isMultiple(of: 4) ? "flo" : "ida", move: move))
             last = reply.sequence ?? last
             if index == 150 { try keeper.send(.retract(game: "g1", version: 2)) }
         }

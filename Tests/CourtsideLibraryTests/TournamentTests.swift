@@ -12,7 +12,12 @@ struct TournamentTests {
     static let teams: [TeamID: Team] = Dictionary(
         uniqueKeysWithValues: (1...8).map { number in
             let id = TeamID("t\(number)")
-            return (id, Team(id: id, name: "Team \(number)", players: (1...3).map { Player(id: PlayerID("t\(number)p\($0)"), name: "P\($0)") }))
+            return (
+                id,
+                Team(
+                    id: id, name: "Team \(number)",
+                    players: (1...3).map { Player(id: PlayerID("t\(number)p\($0)"), name: "P\($0)") })
+            )
         })
 
     static var schedule: Schedule {
@@ -23,7 +28,8 @@ struct TournamentTests {
                     games.append(
                         ScheduledGame(
                             id: GameID("\(group.lowercased())\(home)\(away)"), home: .team(TeamID("t\(home)")),
-                            away: .team(TeamID("t\(away)")), court: "Court \(games.count % 2 + 1)", group: group, round: "Groups"))
+                            away: .team(TeamID("t\(away)")), court: "Court \(games.count % 2 + 1)", group: group, round: "Groups")
+                    )
                 }
             }
             return games
@@ -33,8 +39,10 @@ struct TournamentTests {
             groups: [Group(id: "A", teams: ["t1", "t2", "t3", "t4"]), Group(id: "B", teams: ["t5", "t6", "t7", "t8"])],
             rounds: ["Groups", "Semi-finals", "Final"],
             games: roundRobin("A", [1, 2, 3, 4]) + roundRobin("B", [5, 6, 7, 8]) + [
-                ScheduledGame(id: "sf1", home: .groupRank(group: "A", rank: 1), away: .groupRank(group: "B", rank: 2), round: "Semi-finals"),
-                ScheduledGame(id: "sf2", home: .groupRank(group: "B", rank: 1), away: .groupRank(group: "A", rank: 2), round: "Semi-finals"),
+                ScheduledGame(
+                    id: "sf1", home: .groupRank(group: "A", rank: 1), away: .groupRank(group: "B", rank: 2), round: "Semi-finals"),
+                ScheduledGame(
+                    id: "sf2", home: .groupRank(group: "B", rank: 1), away: .groupRank(group: "A", rank: 2), round: "Semi-finals"),
                 ScheduledGame(id: "final", home: .winner(of: "sf1"), away: .winner(of: "sf2"), court: "Center", round: "Final"),
             ])
     }
@@ -45,7 +53,9 @@ struct TournamentTests {
         try await library.apply(.startClock, to: game, origin: origin())
         func score(_ side: Side, _ points: Int) async throws {
             let player = setup.team(side).players[0].id
-            for _ in 0..<(points / 2) { try await library.apply(.move(player: player, move: .twoPoints), to: game, origin: origin()) }
+            for _ in 0..<(points / 2) {
+                try await library.apply(.move(player: player, move: .twoPoints), to: game, origin: origin())
+            }
             if points % 2 == 1 { try await library.apply(.move(player: player, move: .onePoint), to: game, origin: origin()) }
         }
         if home > away {
@@ -121,7 +131,8 @@ struct TournamentTests {
         try await library.apply(.pauseClock, to: "final", origin: origin())
         let finalPlayers = try library.snapshot(of: "final").value.setup
         for _ in 0..<8 {
-            try await library.apply(.move(player: finalPlayers.away.players[1].id, move: .twoPoints), to: "final", origin: origin())
+            try await library.apply(
+                .move(player: finalPlayers.away.players[1].id, move: .twoPoints), to: "final", origin: origin())
         }
         let bracket = library.bracket().value
         let champion = bracket.first { $0.game == "final" }
@@ -145,7 +156,10 @@ struct TournamentTests {
         #expect(box.contains("final,t5,t5p2,P2,0,8,0,0,0,0,16"))
         let trail = try #require(files["play_by_play.csv"]).split(separator: "\n").filter { $0.hasPrefix("sf2,") }
         #expect(trail.contains { $0.contains(",retraction,,,\(winning.version),") })
-        #expect(trail.contains { $0.hasPrefix("sf2,\(winning.version),") && $0.hasSuffix(",move,t2p1,\(winning.move.rawValue),,\(undo.version)") })
+        #expect(
+            trail.contains {
+                $0.hasPrefix("sf2,\(winning.version),") && $0.hasSuffix(",move,t2p1,\(winning.move.rawValue),,\(undo.version)")
+            })
         let json = try JSONSerialization.jsonObject(with: Exporter.json(record)) as? [String: [[String: String]]]
         #expect(json?["results"]?.count == 15)
         #expect(json?["standings"]?.first?["team"] == "t1")

@@ -1,5 +1,5 @@
-import Foundation
 import CourtsideModel
+import Foundation
 import Testing
 
 @Suite("The game clock under a test clock")
@@ -48,7 +48,10 @@ struct EventCodingTests {
     @Test("every event kind survives a JSON round trip")
     func roundTrip() throws {
         let kinds: [GameEvent.Kind] = [
-            .gameCreated(GameSetup(id: "g", home: Scorebook.home, away: Scorebook.away, rules: RuleSet(hardCap: 21, timeLimit: .minutes(10)), court: "Court 1")),
+            .gameCreated(
+                GameSetup(
+                    id: "g", home: Scorebook.home, away: Scorebook.away, rules: RuleSet(hardCap: 21, timeLimit: .minutes(10)),
+                    court: "Court 1")),
             .move(player: "h1", move: .twoPoints), .retraction(targetVersion: 4), .clockStarted, .clockPaused, .timeExpired,
         ]
         for kind in kinds {

@@ -44,8 +44,10 @@ struct RequestTests {
             (#"{"op":"clock","client_id":"k","command_id":"1","game":"g1","action":"reset"}"#, "bad_request"),
             (#"{"op":"move","client_id":"","command_id":"1"}"#, "bad_request"),
             (#"{"op":"teleport","client_id":"k","command_id":"1"}"#, "unknown_operation"),
-            (#"{"op":"list_games","client_id":"k","command_id":"1","x":""# + String(repeating: "y", count: 17_000) + "\"}",
-             "message_too_large"),
+            (
+                #"{"op":"list_games","client_id":"k","command_id":"1","x":""# + String(repeating: "y", count: 17_000) + "\"}",
+                "message_too_large"
+            ),
         ])
     func malformed(json: String, code: String) {
         guard case .failure(let error) = decode(json) else {

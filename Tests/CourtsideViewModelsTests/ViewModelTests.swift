@@ -15,7 +15,9 @@ struct Table {
 
     mutating func record(_ kind: GameEvent.Kind) {
         game.apply(
-            GameEvent(gameID: "g1", version: game.version + 1, at: now, origin: CommandOrigin(clientID: "t", commandID: "x"), kind: kind))
+            GameEvent(
+                gameID: "g1", version: game.version + 1, at: now, origin: CommandOrigin(clientID: "t", commandID: "x"), kind: kind
+            ))
     }
 
     var state: GameState { GameState(game) }
@@ -164,14 +166,16 @@ struct TournamentTablesTests {
         var row = StandingRow(team: "lions", name: "Lions")
         (row.played, row.won, row.lost, row.pointsFor, row.pointsAgainst, row.rank) = (2, 2, 0, 30, 21, 1)
         let standings = TournamentTables.standings([GroupStandings(group: "A", name: "Group A", rows: [row], complete: true)])
-        #expect(standings == [
-            "Group A (final)",
-            "  #  team               P   W   L    PF    PA   +/-",
-            "  1  Lions              2   2   0    30    21    +9",
-        ])
+        #expect(
+            standings == [
+                "Group A (final)",
+                "  #  team               P   W   L    PF    PA   +/-",
+                "  1  Lions              2   2   0    30    21    +9",
+            ])
         let entries = [
             BracketEntry(
-                game: "g1", round: "Groups", group: "A", court: "Court 1", start: "10:00", home: .team("lions"), away: .team("tigers"),
+                game: "g1", round: "Groups", group: "A", court: "Court 1", start: "10:00", home: .team("lions"),
+                away: .team("tigers"),
                 homeTeam: "lions", awayTeam: "tigers", state: .final, score: SideValues(home: 15, away: 9), winner: "lions"),
             BracketEntry(
                 game: "final", round: "Final", group: nil, court: "Court 1", start: "11:00", home: .winner(of: "g1"),
