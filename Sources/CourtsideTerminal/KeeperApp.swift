@@ -48,7 +48,7 @@ public final class KeeperApp {
 
     private func press(_ key: UInt8, state: GameState) {
         let roster = players(state)
-        if let digit = Int(String(UnicodeScalar(key))), (1...roster.count).contains(digit) {
+        if let digit = Int(String(UnicodeScalar(key))), digit >= 1, digit <= roster.count {
             selected = digit - 1
             message = "\(roster[digit - 1].name): p +1, t +2, x free throw, a assist, r rebound, f foul"
             return
