@@ -36,18 +36,19 @@ public struct RuleSet: Hashable, Codable, Sendable {
 
     /// Why the rule set cannot be played, or nil when it is sound.
     public var problem: String? {
-        if targetScore < 1 { return "target_score must be at least 1" }
-        if winBy < 1 { return "win_by must be at least 1" }
-        if let hardCap, hardCap < targetScore { return "hard_cap must not be below target_score" }
+        // Upper bounds keep every sum of scores and times far from overflow, whatever a client sends.
+        if !(1...1000).contains(targetScore) { return "target_score must be between 1 and 1000" }
+        if !(1...1000).contains(winBy) { return "win_by must be between 1 and 1000" }
+        if let hardCap, !(targetScore...1000).contains(hardCap) { return "hard_cap must be between target_score and 1000" }
         if let timeLimit {
-            if timeLimit.milliseconds < 1 { return "time_limit must be positive" }
-            if timeLimit.overtimePoints < 1 { return "overtime_points must be at least 1" }
+            if !(1...86_400_000).contains(timeLimit.milliseconds) { return "time_limit must be positive and at most a day" }
+            if !(1...100).contains(timeLimit.overtimePoints) { return "overtime_points must be between 1 and 100" }
         }
         if let teamFouls, teamFouls.freeThrowsFrom < 1 || teamFouls.possessionFrom < teamFouls.freeThrowsFrom {
             return "team_fouls needs 1 <= free_throws_from <= possession_from"
         }
-        if let shotClockSeconds, shotClockSeconds < 1 { return "shot_clock_seconds must be positive" }
-        if let timeoutsPerTeam, timeoutsPerTeam < 0 { return "timeouts_per_team must not be negative" }
+        if let shotClockSeconds, !(1...3600).contains(shotClockSeconds) { return "shot_clock_seconds must be between 1 and 3600" }
+        if let timeoutsPerTeam, !(0...100).contains(timeoutsPerTeam) { return "timeouts_per_team must be between 0 and 100" }
         return nil
     }
 

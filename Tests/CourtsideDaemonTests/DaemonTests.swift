@@ -144,6 +144,10 @@ struct DaemonTests {
         #expect(
             try keeper.send(.createGame(game: "g7", home: "lions", away: "lions", court: nil, rules: nil)).error?.code
                 == .invalidGame)
+        // Rules that would overflow the clock or the score are refused, not trusted.
+        let endless = RuleSet(timeLimit: TimeLimit(milliseconds: .max, atTime: .overtime, overtimePoints: .max))
+        let overflow = try keeper.send(.createGame(game: "g8", home: "lions", away: "bears", court: nil, rules: endless))
+        #expect(overflow.error?.code == .invalidGame)
         // A retried request is applied once and answered the same.
         let origin = keeper.nextOrigin()
         let first = try keeper.send(.move(game: "g1", player: "ann", move: .twoPoints), origin: origin)

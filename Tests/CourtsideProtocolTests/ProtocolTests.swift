@@ -127,7 +127,7 @@ struct ConfigurationTests {
             ),
             (
                 "rules: {win_by: 0}\nteams:\n  - { id: a, name: A, players: [{id: p, name: P}] }\n",
-                "t.yaml: rules: win_by must be at least 1"
+                "t.yaml: rules: win_by must be between 1 and 1000"
             ),
             (
                 "rules: nba\nteams:\n  - { id: a, name: A, players: [{id: p, name: P}] }\n",
