@@ -283,3 +283,60 @@ struct DaemonTests {
         }
     }
 }
+
+/// Random requests, from a fixed seed so that a failure repeats.
+@Suite("courtsided under random input", .serialized)
+struct RandomInputTests {
+    /// A small deterministic generator (SplitMix64).
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test("two thousand malformed and hostile requests: each answered, none crashes the daemon, state stays sane")
+    func randomRequests() throws {
+        let daemon = try DaemonProcess()
+        let keeper = try Keeper(daemon.commandEndpoint)
+        var random = Seeded(state: 20_261_122)
+        let ops = [
+            "move", "retract", "clock", "timeout", "create_game", "list_games", "snapshot", "schedule", "standings", "log", "",
+            "dunk",
+        ]
+        let values: [String] = [
+            "\"g1\"", "\"g2\"", "\"ann\"", "\"gus\"", "\"lions\"", "\"bears\"", "\"two_points\"", "\"free_throw\"", "\"start\"",
+            "\"home\"", "1", "-1", "0", "2", "9223372036854775807", "-9223372036854775808", "1e308", "null", "true", "[]", "{}",
+            "\"\"", "\"_x\"", "\"a/b\"", "{\"milliseconds\": 9223372036854775807, \"overtime_points\": 9223372036854775807}",
+            "{\"target_score\": -5}", "{\"team\": \"lions\"}", "\"\\u0000\"",
+        ]
+        let keys = ["game", "player", "move", "version", "action", "side", "home", "away", "court", "rules"]
+        for index in 0..<2000 {
+            var fields = [
+                "\"op\": \"\(ops.randomElement(using: &random)!)\"", "\"client_id\": \"fuzz\"", "\"command_id\": \"\(index)\"",
+            ]
+            for key in keys where Bool.random(using: &random) {
+                fields.append("\"\(key)\": \(values.randomElement(using: &random)!)")
+            }
+            var body = Array("{\(fields.shuffled(using: &random).joined(separator: ", "))}".utf8)
+            // Now and then, damage the bytes themselves.
+            if Int.random(in: 0..<5, using: &random) == 0, !body.isEmpty {
+                body[Int.random(in: 0..<body.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+            }
+            let reply = try keeper.sendRaw([body])
+            #expect(reply.epoch.isEmpty == false)
+        }
+        // Still serving, and every game is still a game.
+        let snapshot = try keeper.send(.snapshot(game: nil))
+        #expect(snapshot.ok)
+        for game in snapshot.snapshot ?? [] {
+            #expect(game.score.home >= 0 && game.score.away >= 0)
+            #expect(game.version >= 1)
+        }
+        #expect(daemon.process.isRunning)
+    }
+}
