@@ -1,5 +1,6 @@
 import CourtsideLibrary
 import CourtsideModel
+import CourtsideProtocol
 import CourtsideStorage
 import CourtsideTransport
 import Foundation
@@ -27,6 +28,7 @@ public enum CourtsideDaemon {
         transportConfiguration.eventHighWaterMark = configuration.eventHighWaterMark
         transportConfiguration.commandHighWaterMark = configuration.commandHighWaterMark
         transportConfiguration.lingerMilliseconds = configuration.lingerMilliseconds
+        transportConfiguration.maxMessageBytes = ProtocolLimits.maxTransportBytes
         let transport: ZMQTransport
         do {
             transport = try await ZMQTransport.start(transportConfiguration, logger: logger)
