@@ -80,9 +80,7 @@ struct LibraryBench: AsyncParsableCommand {
                             try await library.apply(
                                 .move(player: PlayerID("p\(game)-\(index % 3)"), move: .rebound), to: GameID("g\(game)"),
                                 origin: CommandOrigin(clientID: "k\(keeper)", commandID: "\(index)"))
-                            latencies.append(
-                                Double((ContinuousClock.now - sent).components.attoseconds) / 1e12
-                                    + Double((ContinuousClock.now - sent).components.seconds) * 1e6)
+                            latencies.append((ContinuousClock.now - sent).inSeconds * 1e6)
                         }
                         return latencies
                     }
@@ -90,7 +88,7 @@ struct LibraryBench: AsyncParsableCommand {
                 return try await group.reduce(into: []) { $0 += $1 }.sorted()
             }
             let elapsed = ContinuousClock.now - start
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let seconds = elapsed.inSeconds
             let commits = log.transactions.load(ordering: .relaxed) - before
             print(
                 String(
@@ -199,7 +197,7 @@ struct DaemonBench: AsyncParsableCommand {
                         throw ValidationError("unexpected reply: \(reply)")
                     }
                     let elapsed = ContinuousClock.now - sent
-                    latencies.append(Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12)
+                    latencies.append(elapsed.inSeconds * 1e6)
                     if next < moves { try send() }
                 }
                 return latencies
@@ -207,9 +205,9 @@ struct DaemonBench: AsyncParsableCommand {
         }
         let latencies = try keeperResults.flatMap { try $0.wait() }.sorted()
         let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.inSeconds
         let (received, listening) = try subscriber.wait()
-        let listeningSeconds = Double(listening.components.seconds) + Double(listening.components.attoseconds) / 1e18
+        let listeningSeconds = listening.inSeconds
         print(
             "keepers=\(keepers) moves/keeper=\(moves) window=\(window) (requests in flight per keeper; replies are sent after the commit)"
         )

@@ -78,7 +78,7 @@ public final class CommandClient {
                 let deadline = ContinuousClock.now + .milliseconds(Int(timeoutMilliseconds))
                 while ContinuousClock.now < deadline {
                     let left = deadline - ContinuousClock.now
-                    let milliseconds = Int(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000)
+                    let milliseconds = left.inMilliseconds
                     guard try poller.poll(timeoutMilliseconds: max(1, milliseconds)).first == true else { continue }
                     let frames = try socket.receive()
                     guard let last = frames.last, let reply = try? WireCoding.decode(Reply.self, from: last) else {

@@ -242,16 +242,28 @@ public final class GameLibrary: Sendable {
         return await advanceBracket()
     }
 
+    /// Every committed game with the standings and bracket derived from exactly those games,
+    /// all reflecting one sequence (empty standings and bracket without a schedule).
+    public func tournamentSnapshot() -> Snapshot<TournamentState> {
+        let all = committer.snapshot()
+        let schedule = schedule.withLock { $0 }
+        return Snapshot(
+            value: TournamentState(
+                games: all.value.values.sorted { $0.id < $1.id }, standings: schedule?.standings(all.value) ?? [],
+                bracket: schedule?.bracket(all.value) ?? []),
+            sequence: all.sequence)
+    }
+
     /// Standings of every group, from the committed games.
     public func standings() -> Snapshot<[GroupStandings]> {
-        let all = committer.snapshot()
-        return Snapshot(value: schedule.withLock { $0 }?.standings(all.value) ?? [], sequence: all.sequence)
+        let all = tournamentSnapshot()
+        return Snapshot(value: all.value.standings, sequence: all.sequence)
     }
 
     /// The bracket: every scheduled game with its teams so far and its state.
     public func bracket() -> Snapshot<[BracketEntry]> {
-        let all = committer.snapshot()
-        return Snapshot(value: schedule.withLock { $0 }?.bracket(all.value) ?? [], sequence: all.sequence)
+        let all = tournamentSnapshot()
+        return Snapshot(value: all.value.bracket, sequence: all.sequence)
     }
 
     /// Creates the scheduled games whose teams the results now decide, and re-assigns the teams

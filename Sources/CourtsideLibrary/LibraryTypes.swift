@@ -46,6 +46,19 @@ public struct Snapshot<Value: Sendable>: Sendable {
 
 extension Snapshot: Equatable where Value: Equatable {}
 
+/// The whole tournament at one point of the log: games, group standings and bracket.
+public struct TournamentState: Sendable {
+    public var games: [Game]
+    public var standings: [GroupStandings]
+    public var bracket: [BracketEntry]
+
+    public init(games: [Game], standings: [GroupStandings], bracket: [BracketEntry]) {
+        self.games = games
+        self.standings = standings
+        self.bracket = bracket
+    }
+}
+
 /// The system's wall clock.
 public struct SystemTimeSource: TimeSource {
     public init() {}

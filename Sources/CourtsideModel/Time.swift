@@ -26,3 +26,15 @@ public protocol TimeSource: Sendable {
     /// The current wall-clock time.
     func now() -> Timestamp
 }
+
+extension Duration {
+    /// The duration in seconds, as a floating-point number (for timing figures and sleeps).
+    public var inSeconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+
+    /// The duration in whole milliseconds, rounded down.
+    public var inMilliseconds: Int {
+        Int(components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -14,7 +14,7 @@ import Synchronization
 struct CommandService: Service {
     let transport: ZMQTransport
     let library: GameLibrary
-    let tournament: TournamentState
+    let tournament: LoadedTournament
     let epoch: String
     let logger: Logger
 
@@ -84,13 +84,11 @@ struct CommandService: Service {
                     answer = .failure(error, commandID: origin.commandID, epoch: epoch)
                 }
             } else {
-                let snapshot = library.snapshot()
-                (answer.sequence, answer.snapshot) = (snapshot.sequence, snapshot.value)
-                // Derived from the same games, so they reflect the same sequence.
-                if let schedule = library.currentSchedule {
-                    let games = Dictionary(uniqueKeysWithValues: snapshot.value.map { ($0.id, $0) })
-                    (answer.standings, answer.bracket) = (schedule.standings(games), schedule.bracket(games))
-                }
+                let snapshot = library.tournamentSnapshot()
+                answer.sequence = snapshot.sequence
+                (answer.snapshot, answer.standings, answer.bracket) = (
+                    snapshot.value.games, snapshot.value.standings, snapshot.value.bracket
+                )
             }
             reply(incoming, answer)
             return
@@ -156,7 +154,7 @@ struct CommandService: Service {
 
 /// The tournament as last loaded: the teams `create_game` may name and the default rules.
 /// SIGHUP replaces it with the reloaded file, keeping teams that disappeared from it.
-final class TournamentState: Sendable {
+final class LoadedTournament: Sendable {
     private let current: Mutex<TournamentConfiguration>
 
     init(_ configuration: TournamentConfiguration) { current = Mutex(configuration) }

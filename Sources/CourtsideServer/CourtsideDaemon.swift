@@ -16,7 +16,7 @@ public enum CourtsideDaemon {
         let dataDirectory = URL(fileURLWithPath: configuration.dataDirectory, isDirectory: true)
         let log = try SQLiteEventLog(directory: dataDirectory)
         let library = try GameLibrary(log: log, clock: clock, logger: logger)
-        let tournament = TournamentState(configuration.tournament)
+        let tournament = LoadedTournament(configuration.tournament)
         // Creates the scheduled games whose teams are known, and from now on fills the bracket.
         let created = await library.useSchedule(configuration.tournament.schedule)
 

@@ -74,7 +74,7 @@ struct NotifierService: Service {
 /// game that exists is never touched.
 struct ReloadService: Service {
     let configurationPath: String?
-    let tournament: TournamentState
+    let tournament: LoadedTournament
     let library: GameLibrary
     let logger: Logger
 

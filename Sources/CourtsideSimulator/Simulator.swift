@@ -89,7 +89,7 @@ public struct Simulator: Sendable {
             try sync.pump(timeoutMilliseconds: 300)
             let elapsed = ContinuousClock.now - start
             return (
-                sync.eventsApplied, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+                sync.eventsApplied, elapsed.inSeconds,
                 sync.resyncs
             )
         }
@@ -270,7 +270,7 @@ struct KeeperWorker {
         next = next + .milliseconds(Int(interval * 1000))
         let wait = next - ContinuousClock.now
         if wait > .zero {
-            Thread.sleep(forTimeInterval: Double(wait.components.attoseconds) / 1e18 + Double(wait.components.seconds))
+            Thread.sleep(forTimeInterval: wait.inSeconds)
         }
     }
 
@@ -303,7 +303,7 @@ struct KeeperWorker {
             throw error
         }
         let elapsed = ContinuousClock.now - sent
-        result.latencies.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+        result.latencies.append(elapsed.inSeconds * 1000)
         if let error = reply.error {
             result.refused += 1
             result.refusals[error.code.rawValue, default: 0] += 1
