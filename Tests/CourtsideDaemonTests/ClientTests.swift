@@ -17,7 +17,7 @@ struct ClientTests {
         let daemon = try DaemonProcess()
         let client = CommandClient(endpoint: daemon.commandEndpoint, clientID: "court-1", timeoutMilliseconds: 250, attempts: 8)
         daemon.signal(SIGSTOP)
-        let pid = daemon.process.processIdentifier
+        let pid = daemon.processIdentifier
         // Thaw the daemon while the client is between tries: several copies of the request are queued by then.
         let thaw = Thread {
             Thread.sleep(forTimeInterval: 0.6)
@@ -153,32 +153,15 @@ struct ClientTests {
     // MARK: - Helpers
 
     func courtside(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = DaemonProcess.executable.deletingLastPathComponent().appendingPathComponent("courtside")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        try ChildProcess.run(
+            DaemonProcess.executable.deletingLastPathComponent().appendingPathComponent("courtside").path, arguments)
     }
 
+    /// Runs a tmux command. new-session's server lives on after the client exits; a child
+    /// process waits only for the client.
     @discardableResult
     func tmux(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
-        process.arguments = arguments
-        // Only capture-pane's output is read: the tmux server that new-session starts would
-        // otherwise inherit the pipe and keep it open for ever.
-        let output = arguments.first == "capture-pane" ? Pipe() : nil
-        process.standardOutput = output ?? FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = output.map { String(decoding: $0.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) } ?? ""
-        process.waitUntilExit()
-        return text
+        try ChildProcess.run("/usr/bin/tmux", arguments, seconds: 10).output
     }
 
     func waitForScreen(_ session: String, seconds: Double = 10, _ condition: (String) -> Bool) -> Bool {

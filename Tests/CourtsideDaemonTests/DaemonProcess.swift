@@ -14,7 +14,7 @@ final class DaemonProcess {
     let commandEndpoint: String
     let eventEndpoint: String
     let notify: NotifyListener
-    private(set) var process: Process
+    private(set) var process: ChildProcess?
     private let extraConfig: String
     private let schedule: String
     private let environment: [String: String]
@@ -46,7 +46,6 @@ final class DaemonProcess {
         self.schedule = schedule
         self.environment = environment
         notify = try NotifyListener(path: self.directory.appendingPathComponent("notify.sock").path)
-        process = Process()
         try start()
     }
 
@@ -72,47 +71,45 @@ final class DaemonProcess {
             \(schedule)
             """
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)
-        process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["--config", configPath, "--log-level", "info"]
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = notify.path
         environment.merge(self.environment) { _, new in new }
-        process.environment = environment
-        if !FileManager.default.fileExists(atPath: logPath) {
-            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        }
-        let logFile = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        logFile.seekToEndOfFile()
-        process.standardError = logFile
-        process.standardOutput = logFile
-        try process.run()
-        let ready = notify.wait(for: "READY=1", seconds: 30)
-        guard ready else {
-            process.terminate()
+        // A restart must wait for its own READY=1, not find the last run's.
+        notify.forget()
+        let process = try ChildProcess(
+            Self.executable.path, ["--config", configPath, "--log-level", "info"], environment: environment,
+            output: .file(logPath), error: .file(logPath))
+        self.process = process
+        guard notify.wait(for: "READY=1", seconds: 30) else {
+            process.signal(SIGKILL)
             throw DaemonError("courtsided did not send READY=1 within 30 s; log:\n\(log())")
         }
     }
 
+    /// The running daemon's process id.
+    var processIdentifier: pid_t { process?.processIdentifier ?? 0 }
+
+    /// Whether the daemon still runs.
+    var isRunning: Bool { process?.isRunning ?? false }
+
     /// The daemon's log so far.
     func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+    func signal(_ number: Int32) { process?.signal(number) }
 
     /// Waits for the process to exit; returns the seconds it took, or nil on timeout.
     func waitForExit(seconds: Double) -> Double? {
         let start = Date()
-        while process.isRunning {
-            if Date().timeIntervalSince(start) > seconds { return nil }
-            usleep(5_000)
-        }
+        guard process?.wait(seconds: seconds) != nil else { return nil }
         return Date().timeIntervalSince(start)
     }
 
     func stop() {
-        if process.isRunning {
-            signal(SIGTERM)
-            if waitForExit(seconds: 5) == nil { signal(SIGKILL) }
+        guard let process, process.isRunning else { return }
+        process.signal(SIGTERM)
+        if process.wait(seconds: 5) == nil {
+            process.signal(SIGKILL)
+            process.wait(seconds: 5)
         }
     }
 
@@ -129,7 +126,7 @@ struct DaemonError: Error, CustomStringConvertible {
 
 /// A port that was free a moment ago.
 func freePort() throws -> UInt16 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     defer { close(fd) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -154,7 +151,7 @@ final class NotifyListener {
     init(path: String) throws {
         self.path = path
         unlink(path)
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
@@ -167,6 +164,9 @@ final class NotifyListener {
         var timeout = timeval(tv_sec: 0, tv_usec: 50_000)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
+
+    /// Drops what has arrived so far.
+    func forget() { received = [] }
 
     /// Waits until a datagram with this line arrives (or has arrived).
     func wait(for line: String, seconds: Double) -> Bool {

@@ -82,7 +82,7 @@ struct DaemonTests {
     func killNineKeepsAcknowledgedMoves() async throws {
         let daemon = try DaemonProcess()
         let endpoint = daemon.commandEndpoint
-        let pid = daemon.process.processIdentifier
+        let pid = daemon.processIdentifier
         // A keeper streams moves and records each acknowledgement; the daemon dies mid-stream.
         let acknowledged = Task.detached { () -> [Reply] in
             let keeper = try Keeper(endpoint, timeoutMilliseconds: 2000)
@@ -179,7 +179,7 @@ struct DaemonTests {
         let seconds = try #require(daemon.waitForExit(seconds: 5), "courtsided did not exit")
         #expect(seconds < 2.0)
         #expect(!daemon.log().contains("cancel"), "shutdown should finish without being cancelled")
-        #expect(daemon.process.terminationStatus == 0, "log:\n\(daemon.log())")
+        #expect(daemon.process?.status == 0, "log:\n\(daemon.log())")
         #expect(daemon.notify.wait(for: "STOPPING=1", seconds: 1))
     }
 
@@ -225,15 +225,8 @@ struct DaemonTests {
         games:
           - { id: g1, home: lions, away: sharks }
         """.write(toFile: path, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = DaemonProcess.executable
-        process.arguments = ["--config", path]
-        let stderr = Pipe()
-        process.standardError = stderr
-        try process.run()
-        process.waitUntilExit()
-        let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 78)
+        let (status, message) = try ChildProcess.run(DaemonProcess.executable.path, ["--config", path], mergeError: true)
+        #expect(status == 78)
         #expect(message.contains("\(path): games.0.away: unknown team \"sharks\""))
     }
 
@@ -242,16 +235,10 @@ struct DaemonTests {
         let daemon = try DaemonProcess()
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("examples/display.py")
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        python.arguments = [
-            script.path, "--command", daemon.commandEndpoint, "--events", daemon.eventEndpoint, "--until-stdin", "--json",
-        ]
-        let input = Pipe()
-        let output = Pipe()
-        python.standardInput = input
-        python.standardOutput = output
-        try python.run()
+        let python = try ChildProcess(
+            "/usr/bin/python3",
+            [script.path, "--command", daemon.commandEndpoint, "--events", daemon.eventEndpoint, "--until-stdin", "--json"],
+            pipeInput: true, output: .capture)
         let keeper = try Keeper(daemon.commandEndpoint)
         var last: Int64 = 0
         for index in 0..<300 {
@@ -262,11 +249,8 @@ struct DaemonTests {
             if index == 150 { try keeper.send(.retract(game: "g1", version: 2)) }
         }
         let truth = try keeper.send(.snapshot(game: nil))
-        input.fileHandleForWriting.write(Data("\(truth.sequence ?? last)\n".utf8))
-        let deadline = Date().addingTimeInterval(20)
-        while python.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        if python.isRunning { python.terminate() }
-        let text = output.fileHandleForReading.readDataToEndOfFile()
+        python.write("\(truth.sequence ?? last)\n")
+        let text = Data(python.readOutput(seconds: 20).utf8)
         struct Result: Decodable {
             struct State: Decodable {
                 var version: Int
@@ -337,6 +321,6 @@ struct RandomInputTests {
             #expect(game.score.home >= 0 && game.score.away >= 0)
             #expect(game.version >= 1)
         }
-        #expect(daemon.process.isRunning)
+        #expect(daemon.isRunning)
     }
 }

@@ -4,7 +4,9 @@ import CourtsideStorage
 import Foundation
 import Testing
 
-@Suite("The game library")
+/// A regression that loses an update must fail the test, not leave its `for await` hanging:
+/// the time limit cancels the test, which ends the stream.
+@Suite("The game library", .timeLimit(.minutes(1)))
 struct LibraryTests {
     @Test("create, list, apply and snapshot")
     func basics() async throws {
