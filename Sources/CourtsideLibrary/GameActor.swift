@@ -19,34 +19,33 @@ actor GameActor {
     private var outcomes: [CommandOrigin: Outcome]
     private let committer: GroupCommitter
     private let clock: any TimeSource
-    /// Asked before a retraction: the error to refuse it with when it would change the teams of
-    /// a bracket game that has started.
-    private let bracketGuard: @Sendable (Game) -> CourtsideError?
+    /// Where decisions that settle a bracket game's teams are checked against every game's.
+    private let gate: BracketGate
 
     /// A game rebuilt from the log, with the receipts of the commands that built it.
     init(
         game: Game, receipts: [CommandOrigin: Receipt], committer: GroupCommitter, clock: any TimeSource,
-        bracketGuard: @escaping @Sendable (Game) -> CourtsideError?
+        gate: BracketGate
     ) {
         id = game.id
         self.game = game
         outcomes = receipts.mapValues { .accepted(CommitTicket(settled: .success($0))) }
         self.committer = committer
         self.clock = clock
-        self.bracketGuard = bracketGuard
+        self.gate = gate
     }
 
     /// A new game whose creation is queued under `ticket`.
     init(
         created game: Game, by origin: CommandOrigin, ticket: CommitTicket, committer: GroupCommitter, clock: any TimeSource,
-        bracketGuard: @escaping @Sendable (Game) -> CourtsideError?
+        gate: BracketGate
     ) {
         id = game.id
         self.game = game
         outcomes = [origin: .accepted(ticket)]
         self.committer = committer
         self.clock = clock
-        self.bracketGuard = bracketGuard
+        self.gate = gate
     }
 
     /// The original result of a command this game has seen, or nil for a new command.
@@ -78,14 +77,15 @@ actor GameActor {
         var decision = next.decide(command, at: now)
         if case .success(let kinds) = decision {
             for kind in kinds { append(kind, origin) }
-            if case .retract = command, let refusal = bracketGuard(next) {
-                // Undo what the retraction would do, keeping a time expiry found on the way.
+            if let refusal = gate.admit(command, from: game, to: next) {
+                // Undo what the command would do, keeping a time expiry found on the way.
                 decision = .failure(refusal)
                 events.removeLast(kinds.count)
                 states.removeLast(kinds.count)
                 next = states.last ?? game
             }
         }
+        if case .failure = decision, !events.isEmpty { gate.record(next) }
         var ticket: CommitTicket?
         if !events.isEmpty {
             do {
@@ -115,6 +115,7 @@ actor GameActor {
         var next = game
         let event = GameEvent(gameID: id, version: next.version + 1, at: now, origin: Self.expiryOrigin(id), kind: expiry)
         next.apply(event)
+        gate.record(next)
         // A failure here means the library is closing or failed; the next command will retry.
         if (try? committer.enqueue([event], games: [next])) != nil { game = next }
     }

@@ -17,7 +17,7 @@ public final class GameLibrary: Sendable {
     }
 
     private let registry: Mutex<Registry>
-    private let schedule = Mutex<Schedule?>(nil)
+    private let gate: BracketGate
     private let advancing = Mutex<Task<Void, Never>?>(nil)
     private let committer: GroupCommitter
     private let log: any EventLog
@@ -42,7 +42,9 @@ public final class GameLibrary: Sendable {
             lastSequence = event.sequence
         }
         let committer = GroupCommitter(log: log, games: games, lastSequence: lastSequence, logger: logger)
+        let gate = BracketGate(games: games)
         self.registry = Mutex(Registry())
+        self.gate = gate
         self.committer = committer
         self.log = log
         self.clock = clock
@@ -51,7 +53,7 @@ public final class GameLibrary: Sendable {
             for (id, game) in games {
                 registry.games[id] = GameActor(
                     game: game, receipts: receipts[id] ?? [:], committer: committer, clock: clock,
-                    bracketGuard: bracketGuard)
+                    gate: gate)
                 registry.players.formUnion(game.counts.keys)
             }
         }
@@ -78,6 +80,7 @@ public final class GameLibrary: Sendable {
         }
         let clock = self.clock
         let committer = self.committer
+        let gate = self.gate
         enum Placement {
             case created(CommitTicket)
             case existing(GameActor)
@@ -91,9 +94,9 @@ public final class GameLibrary: Sendable {
                     gameID: setup.id, version: 1, at: clock.now(), origin: origin, kind: .gameCreated(setup))
                 // Enqueued under the registry lock, so no command can reach the game before its creation.
                 let ticket = try committer.enqueue([event], games: [game])
+                gate.record(game)
                 registry.games[setup.id] = GameActor(
-                    created: game, by: origin, ticket: ticket, committer: committer, clock: clock,
-                    bracketGuard: bracketGuard)
+                    created: game, by: origin, ticket: ticket, committer: committer, clock: clock, gate: gate)
                 registry.players.formUnion(game.counts.keys)
                 return .created(ticket)
             }
@@ -214,16 +217,13 @@ public final class GameLibrary: Sendable {
     // MARK: - The schedule
 
     /// The schedule in force, if any.
-    public var currentSchedule: Schedule? { schedule.withLock { $0 } }
+    public var currentSchedule: Schedule? { gate.schedule }
 
     /// Adopts a tournament schedule: creates the games whose teams are known, and from now on
     /// fills "winner of", "loser of" and group-rank slots as results come in.
     @discardableResult
     public func useSchedule(_ newSchedule: Schedule) async -> [GameID] {
-        let first = schedule.withLock { current in
-            defer { current = newSchedule }
-            return current == nil
-        }
+        let first = gate.use(newSchedule)
         // Every rostered player is the tournament's, whether or not a game of theirs exists yet.
         registry.withLock { registry in
             for team in newSchedule.teams.values { registry.players.formUnion(team.players.map(\.id)) }
@@ -246,7 +246,7 @@ public final class GameLibrary: Sendable {
     /// all reflecting one sequence (empty standings and bracket without a schedule).
     public func tournamentSnapshot() -> Snapshot<TournamentState> {
         let all = committer.snapshot()
-        let schedule = schedule.withLock { $0 }
+        let schedule = gate.schedule
         return Snapshot(
             value: TournamentState(
                 games: all.value.values.sorted { $0.id < $1.id }, standings: schedule?.standings(all.value) ?? [],
@@ -270,7 +270,7 @@ public final class GameLibrary: Sendable {
     /// of those not yet started when a retraction changed a result. Returns the games touched.
     @discardableResult
     public func advanceBracket() async -> [GameID] {
-        guard let schedule = schedule.withLock({ $0 }) else { return [] }
+        guard let schedule = gate.schedule else { return [] }
         let games = committer.snapshot().value
         var touched: [GameID] = []
         for (id, lineup) in schedule.lineups(games).sorted(by: { $0.key < $1.key }) {
@@ -308,17 +308,5 @@ public final class GameLibrary: Sendable {
     private func mayMoveBracket(_ update: GameUpdate) -> Bool {
         if case .retraction = update.event.kind { return true }
         return update.game.isFinished
-    }
-
-    /// Refuses a change to a game's result when a started bracket game depends on it.
-    private var bracketGuard: @Sendable (Game) -> CourtsideError? {
-        { [weak self] changed in
-            guard let self, let schedule = self.schedule.withLock({ $0 }),
-                let locked = schedule.lockedDependent(of: changed, in: self.committer.snapshot().value)
-            else { return nil }
-            return CourtsideError(
-                .bracketLocked,
-                "this would change who plays in \(locked), which has already started; the result of \(changed.id) stands")
-        }
     }
 }

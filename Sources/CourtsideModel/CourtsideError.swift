@@ -37,6 +37,9 @@ public struct CourtsideError: Error, Hashable, Sendable, CustomStringConvertible
         public static let noTimeoutsLeft = Code(rawValue: "no_timeouts_left")
         /// The change would alter the teams of a bracket game that has already started.
         public static let bracketLocked = Code(rawValue: "bracket_locked")
+        /// A bracket game cannot start yet: a result its teams come from has changed, and the
+        /// bracket has not re-assigned them.
+        public static let bracketPending = Code(rawValue: "bracket_pending")
         /// The library is shutting down.
         public static let shuttingDown = Code(rawValue: "shutting_down")
     }

@@ -27,7 +27,7 @@ extension CourtsideError.Code {
 public let allErrorCodes: [CourtsideError.Code] = [
     .badRequest, .badFrames, .messageTooLarge, .unknownOperation, .unknownGame, .unknownPlayer, .playerNotInGame,
     .unknownTeam, .gameFinished, .unknownEvent, .notAMove, .alreadyRetracted, .clockRunning, .clockNotRunning,
-    .gameExists, .invalidGame, .noTimeoutsLeft, .bracketLocked, .storageFailure, .shuttingDown,
+    .gameExists, .invalidGame, .noTimeoutsLeft, .bracketLocked, .bracketPending, .storageFailure, .shuttingDown,
 ]
 
 /// A protocol error is a ``CourtsideError`` with a protocol code.

@@ -110,6 +110,9 @@ struct TournamentTests {
         let winning = try #require(try library.snapshot(of: "sf2").value.plays.last)
         let undo = try await library.retract(version: winning.version, in: "sf2", origin: origin())
         #expect(try library.snapshot(of: "sf2").value.status == .paused)
+        // While sf2 is open again, the final's teams are not settled: it cannot start.
+        await expectCode(.bracketPending) { try await library.apply(.startClock, to: "final", origin: origin()) }
+        #expect(try library.snapshot(of: "final").value.hasStarted == false)
         let t5 = try library.snapshot(of: "sf2").value.setup.home.players[0].id
         // 13 - 14 after the retraction; three singles make it 16 - 14.
         for _ in 0..<3 { try await library.apply(.move(player: t5, move: .onePoint), to: "sf2", origin: origin()) }
@@ -163,6 +166,39 @@ struct TournamentTests {
         let json = try JSONSerialization.jsonObject(with: Exporter.json(record)) as? [String: [[String: String]]]
         #expect(json?["results"]?.count == 15)
         #expect(json?["standings"]?.first?["team"] == "t1")
+        await library.close()
+    }
+
+    @Test(
+        "a retraction that reopens a result and the start of the game it feeds, sent at once: exactly one goes through",
+        arguments: 0..<25)
+    func retractionRacesStart(round: Int) async throws {
+        let directory = try TemporaryDirectory()
+        let library = try Tournament.open(directory.url)
+        await library.useSchedule(
+            Schedule(
+                teams: Self.teams,
+                games: [
+                    ScheduledGame(id: "semi", home: .team("t1"), away: .team("t2")),
+                    ScheduledGame(id: "final", home: .winner(of: "semi"), away: .team("t3")),
+                ]))
+        try await play(library, "semi", 15, 13)
+        await library.advanceBracket()
+        let winning = try #require(try library.snapshot(of: "semi").value.plays.last)
+        // Two keepers at once: decided concurrently on the two games' actors.
+        async let retraction = library.submit(.retract(version: winning.version), to: "semi", origin: origin())
+        async let start = library.submit(.startClock, to: "final", origin: origin())
+        var outcomes: [CourtsideError.Code?] = []
+        for pending in await [retraction, start] {
+            do {
+                _ = try await pending.value()
+                outcomes.append(nil)
+            } catch {
+                outcomes.append(error.code)
+            }
+        }
+        // Whichever was decided first stands; the other is refused with its code.
+        #expect(outcomes == [nil, .bracketPending] || outcomes == [.bracketLocked, nil], "round \(round): \(outcomes)")
         await library.close()
     }
 
