@@ -39,8 +39,9 @@ final class CountingLog: EventLog {
     init(_ base: any EventLog) { self.base = base }
     func readAll() throws -> [GameEvent] { try base.readAll() }
     func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
-    func append(_ events: [GameEvent]) throws {
-        try base.append(events)
+    func readRefusals() throws -> [CommandRefusal] { try base.readRefusals() }
+    func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
+        try base.append(events, refusals: refusals)
         transactions.add(1, ordering: .relaxed)
     }
     func close() throws { try base.close() }

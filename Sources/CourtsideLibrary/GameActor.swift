@@ -6,30 +6,26 @@ import CourtsideModel
 /// The actor keeps the game as it will be once everything it accepted is committed, so it can
 /// decide the next command while earlier ones still wait for their commit (pipelining).
 actor GameActor {
-    private enum Outcome {
-        case accepted(CommitTicket)
-        case rejected(CourtsideError)
-    }
-
     /// The origin the library gives the events it makes itself (time running out).
     static let systemClientID = "courtside"
 
     let id: GameID
     private var game: Game
-    private var outcomes: [CommandOrigin: Outcome]
+    /// Every command's answer, accepted or refused, by its origin.
+    private var outcomes: [CommandOrigin: CommitTicket]
     private let committer: GroupCommitter
     private let clock: any TimeSource
     /// Where decisions that settle a bracket game's teams are checked against every game's.
     private let gate: BracketGate
 
-    /// A game rebuilt from the log, with the receipts of the commands that built it.
+    /// A game rebuilt from the log, with the answers of the commands it accepted and refused.
     init(
-        game: Game, receipts: [CommandOrigin: Receipt], committer: GroupCommitter, clock: any TimeSource,
+        game: Game, answers: [CommandOrigin: Result<Receipt, CourtsideError>], committer: GroupCommitter, clock: any TimeSource,
         gate: BracketGate
     ) {
         id = game.id
         self.game = game
-        outcomes = receipts.mapValues { .accepted(CommitTicket(settled: .success($0))) }
+        outcomes = answers.mapValues { CommitTicket(settled: $0) }
         self.committer = committer
         self.clock = clock
         self.gate = gate
@@ -42,7 +38,7 @@ actor GameActor {
     ) {
         id = game.id
         self.game = game
-        outcomes = [origin: .accepted(ticket)]
+        outcomes = [origin: ticket]
         self.committer = committer
         self.clock = clock
         self.gate = gate
@@ -50,11 +46,7 @@ actor GameActor {
 
     /// The original result of a command this game has seen, or nil for a new command.
     func outcome(of origin: CommandOrigin) -> PendingReceipt? {
-        switch outcomes[origin] {
-        case nil: nil
-        case .rejected(let error): PendingReceipt(.failure(error))
-        case .accepted(let ticket): PendingReceipt(ticket)
-        }
+        outcomes[origin].map(PendingReceipt.init)
     }
 
     /// Decides a command and queues its events for commit, without waiting for the commit, so
@@ -85,27 +77,22 @@ actor GameActor {
                 next = states.last ?? game
             }
         }
-        if case .failure = decision, !events.isEmpty { gate.record(next) }
-        var ticket: CommitTicket?
-        if !events.isEmpty {
-            do {
-                ticket = try committer.enqueue(events, games: states)
-            } catch {
-                return PendingReceipt(.failure(error))
-            }
-            game = next
+        // A refusal is logged too, with any expiry found on the way, so that a retry gets the
+        // same answer after a restart, even once the game would accept the command.
+        var refusal: CommandRefusal?
+        if case .failure(let error) = decision {
+            refusal = CommandRefusal(gameID: id, origin: origin, at: now, error: error)
+            if !events.isEmpty { gate.record(next) }
         }
-        switch (decision, ticket) {
-        case (.success, let ticket?):
-            outcomes[origin] = .accepted(ticket)
-            return PendingReceipt(ticket)
-        case (.failure(let error), _):
-            // An expiry found on the way is committed; the command itself is refused, for good.
-            outcomes[origin] = .rejected(error)
+        let ticket: CommitTicket
+        do {
+            ticket = try committer.enqueue(events, games: states, refusal: refusal)
+        } catch {
             return PendingReceipt(.failure(error))
-        case (.success, nil):
-            preconditionFailure("an accepted command always has events")
         }
+        game = next
+        outcomes[origin] = ticket
+        return PendingReceipt(ticket)
     }
 
     /// Commits `time_expired` if regulation time has run out by now; the library's timer calls this.

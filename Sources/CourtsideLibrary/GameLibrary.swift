@@ -29,7 +29,7 @@ public final class GameLibrary: Sendable {
     public init(log: any EventLog, clock: any TimeSource = SystemTimeSource(), logger: Logger) throws {
         let events = try log.readAll()
         var games: [GameID: Game] = [:]
-        var receipts: [GameID: [CommandOrigin: Receipt]] = [:]
+        var answers: [GameID: [CommandOrigin: Result<Receipt, CourtsideError>]] = [:]
         var lastSequence: Int64 = 0
         for event in events {
             if case .gameCreated(let setup) = event.kind {
@@ -37,9 +37,12 @@ public final class GameLibrary: Sendable {
             } else {
                 games[event.gameID]?.apply(event)
             }
-            receipts[event.gameID, default: [:]][event.origin] = Receipt(
-                gameID: event.gameID, version: event.version, sequence: event.sequence)
+            answers[event.gameID, default: [:]][event.origin] = .success(
+                Receipt(gameID: event.gameID, version: event.version, sequence: event.sequence))
             lastSequence = event.sequence
+        }
+        for refusal in try log.readRefusals() {
+            answers[refusal.gameID, default: [:]][refusal.origin] = .failure(refusal.error)
         }
         let committer = GroupCommitter(log: log, games: games, lastSequence: lastSequence, logger: logger)
         let gate = BracketGate(games: games)
@@ -52,7 +55,7 @@ public final class GameLibrary: Sendable {
         registry.withLock { registry in
             for (id, game) in games {
                 registry.games[id] = GameActor(
-                    game: game, receipts: receipts[id] ?? [:], committer: committer, clock: clock,
+                    game: game, answers: answers[id] ?? [:], committer: committer, clock: clock,
                     gate: gate)
                 registry.players.formUnion(game.counts.keys)
             }

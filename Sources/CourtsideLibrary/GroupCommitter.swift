@@ -16,6 +16,9 @@ final class GroupCommitter: Sendable {
         var events: [GameEvent]
         /// The game's state after each event, for the committed view and subscribers.
         var games: [Game]
+        /// Set when the command was refused: the ticket then settles with this refusal once it
+        /// is durable (with any events found on the way, such as time running out).
+        var refusal: CommandRefusal?
         var ticket: CommitTicket
     }
 
@@ -52,9 +55,12 @@ final class GroupCommitter: Sendable {
         thread.start()
     }
 
-    /// Numbers `events` with the next sequence numbers and queues them for the next commit.
-    /// Never blocks on I/O; callers await the returned ticket.
-    func enqueue(_ events: [GameEvent], games: [Game]) throws(CourtsideError) -> CommitTicket {
+    /// Numbers `events` with the next sequence numbers and queues them, with the command's
+    /// refusal if it was refused, for the next commit. Never blocks on I/O; callers await the
+    /// returned ticket.
+    func enqueue(_ events: [GameEvent], games: [Game], refusal: CommandRefusal? = nil) throws(CourtsideError)
+        -> CommitTicket
+    {
         let ticket = CommitTicket()
         let wasIdle: Bool = try queue.withLock { (queue) throws(CourtsideError) -> Bool in
             if let failure = queue.failure { throw failure }
@@ -64,7 +70,7 @@ final class GroupCommitter: Sendable {
                 events[index].sequence = queue.nextSequence
                 queue.nextSequence += 1
             }
-            queue.entries.append(Entry(events: events, games: games, ticket: ticket))
+            queue.entries.append(Entry(events: events, games: games, refusal: refusal, ticket: ticket))
             return queue.entries.count == 1
         }
         if wasIdle { wake.signal() }
@@ -156,7 +162,7 @@ final class GroupCommitter: Sendable {
 
     private func commit(_ batch: [Entry]) {
         do {
-            try log.append(batch.flatMap(\.events))
+            try log.append(batch.flatMap(\.events), refusals: batch.compactMap(\.refusal))
         } catch {
             fail(batch, because: error)
             return
@@ -172,8 +178,11 @@ final class GroupCommitter: Sendable {
             }
         }
         for entry in batch {
-            guard let last = entry.events.last else { continue }
-            entry.ticket.complete(.success(Receipt(gameID: last.gameID, version: last.version, sequence: last.sequence)))
+            if let refusal = entry.refusal {
+                entry.ticket.complete(.failure(refusal.error))
+            } else if let last = entry.events.last {
+                entry.ticket.complete(.success(Receipt(gameID: last.gameID, version: last.version, sequence: last.sequence)))
+            }
         }
     }
 

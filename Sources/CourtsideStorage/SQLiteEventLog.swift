@@ -5,8 +5,8 @@ import GRDB
 /// The embedded default ``EventLog``: one SQLite database file in a data directory, written
 /// through GRDB in WAL mode with `synchronous=FULL`.
 ///
-/// The `events` table is append-only: triggers refuse every UPDATE and DELETE, so a bug can
-/// never rewrite history. Retractions are events of their own.
+/// The `events` and `refusals` tables are append-only: triggers refuse every UPDATE and
+/// DELETE, so a bug can never rewrite history. Retractions are events of their own.
 public final class SQLiteEventLog: EventLog {
     /// The database file's name inside the data directory.
     public static let fileName = "courtside.sqlite"
@@ -64,21 +64,45 @@ public final class SQLiteEventLog: EventLog {
         return events
     }
 
-    public func append(_ events: [GameEvent]) throws {
-        guard !events.isEmpty else { return }
+    public func readRefusals() throws -> [CommandRefusal] {
+        try pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM refusals ORDER BY rowid").map { row in
+                CommandRefusal(
+                    gameID: GameID(row["game_id"] as String),
+                    origin: CommandOrigin(clientID: row["client_id"], commandID: row["command_id"]),
+                    at: Timestamp(milliseconds: row["recorded_at"]),
+                    error: CourtsideError(CourtsideError.Code(rawValue: row["code"]), row["message"]))
+            }
+        }
+    }
+
+    public func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
+        guard !events.isEmpty || !refusals.isEmpty else { return }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let payloads = try events.map { try encoder.encode($0.kind) }
         try pool.write { db in
-            let statement = try db.cachedStatement(
+            let insertEvent = try db.cachedStatement(
                 sql: """
                     INSERT INTO events (sequence, game_id, version, recorded_at, client_id, command_id, kind, payload)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                     """)
             for (event, payload) in zip(events, payloads) {
-                try statement.execute(arguments: [
+                try insertEvent.execute(arguments: [
                     event.sequence, event.gameID.rawValue, event.version, event.at.rawValue,
                     event.origin.clientID, event.origin.commandID, event.kind.typeName, payload,
+                ])
+            }
+            guard !refusals.isEmpty else { return }
+            let insertRefusal = try db.cachedStatement(
+                sql: """
+                    INSERT OR IGNORE INTO refusals (game_id, client_id, command_id, recorded_at, code, message)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """)
+            for refusal in refusals {
+                try insertRefusal.execute(arguments: [
+                    refusal.gameID.rawValue, refusal.origin.clientID, refusal.origin.commandID, refusal.at.rawValue,
+                    refusal.error.code.rawValue, refusal.error.message,
                 ])
             }
         }
@@ -109,6 +133,25 @@ public final class SQLiteEventLog: EventLog {
                     BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
                     CREATE TRIGGER events_are_append_only_delete BEFORE DELETE ON events
                     BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+                    """)
+        }
+        // Refusals have no version or sequence: they change no game. One per command and game.
+        migrator.registerMigration("v2: refusals") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE refusals (
+                        game_id TEXT NOT NULL,
+                        client_id TEXT NOT NULL,
+                        command_id TEXT NOT NULL,
+                        recorded_at INTEGER NOT NULL,
+                        code TEXT NOT NULL,
+                        message TEXT NOT NULL,
+                        UNIQUE (game_id, client_id, command_id)
+                    );
+                    CREATE TRIGGER refusals_are_append_only_update BEFORE UPDATE ON refusals
+                    BEGIN SELECT RAISE(ABORT, 'refusals are append-only'); END;
+                    CREATE TRIGGER refusals_are_append_only_delete BEFORE DELETE ON refusals
+                    BEGIN SELECT RAISE(ABORT, 'refusals are append-only'); END;
                     """)
         }
         return migrator

@@ -49,7 +49,7 @@ struct DurabilityTests {
         try log.close()
     }
 
-    @Test("the same command twice is applied once and answered the same, also after reopening")
+    @Test("the same command twice is applied once and answered the same, refusals too, also after reopening")
     func retries() async throws {
         let directory = try TemporaryDirectory()
         var library = try Tournament.open(directory.url)
@@ -84,6 +84,9 @@ struct DurabilityTests {
         #expect(again == answers[0])
         #expect(try await library.createGame(Tournament.setup("g1"), origin: create) == first)
         #expect(try library.snapshot(of: "g1").value.score.home == 4)
+        // The refusal was logged too: the clock runs, yet the retried pause is still refused.
+        await expectCode(.clockNotRunning) { try await library.apply(.pauseClock, to: "g1", origin: pause) }
+        #expect(try library.snapshot(of: "g1").value.clock.isRunning)
         await library.close()
     }
 
@@ -117,9 +120,10 @@ final class FailingLog: EventLog {
     init(_ base: any EventLog) { self.base = base }
     func readAll() throws -> [GameEvent] { try base.readAll() }
     func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
-    func append(_ events: [GameEvent]) throws {
+    func readRefusals() throws -> [CommandRefusal] { try base.readRefusals() }
+    func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
         if failing.withLock({ $0 }) { throw CocoaError(.fileWriteOutOfSpace) }
-        try base.append(events)
+        try base.append(events, refusals: refusals)
     }
     func close() throws { try base.close() }
 }

@@ -20,8 +20,9 @@ final class CountingLog: EventLog {
     var appends: Int { counts.withLock { $0.appends } }
     func readAll() throws -> [GameEvent] { try base.readAll() }
     func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
-    func append(_ events: [GameEvent]) throws {
-        try base.append(events)
+    func readRefusals() throws -> [CommandRefusal] { try base.readRefusals() }
+    func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
+        try base.append(events, refusals: refusals)
         counts.withLock {
             $0.appends += 1
             $0.events += events.count

@@ -23,15 +23,22 @@ struct SQLiteEventLogTests {
         }
     }
 
-    @Test("what is appended reads back in order, after reopening")
+    static let refusal = CommandRefusal(
+        gameID: "g1", origin: CommandOrigin(clientID: "k", commandID: "late"), at: Timestamp(milliseconds: 13),
+        error: CourtsideError(.gameFinished, "game g1 has ended"))
+
+    @Test("what is appended reads back in order, after reopening, refusals beside the events")
     func roundTrip() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         var log = try SQLiteEventLog(directory: directory)
-        try log.append(Self.events(1...10))
-        try log.append(Self.events(11...12))
+        try log.append(Self.events(1...10), refusals: [])
+        try log.append(Self.events(11...12), refusals: [Self.refusal])
+        // The same refusal twice is kept once: a retry must never fail a commit.
+        try log.append([], refusals: [Self.refusal])
         try log.close()
         log = try SQLiteEventLog(directory: directory)
         #expect(try log.readAll() == Self.events(1...12))
+        #expect(try log.readRefusals() == [Self.refusal])
         try log.close()
     }
 
@@ -39,16 +46,18 @@ struct SQLiteEventLogTests {
     func appendOnly() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = try SQLiteEventLog(directory: directory)
-        try log.append(Self.events(1...3))
+        try log.append(Self.events(1...3), refusals: [Self.refusal])
         try log.close()
         let queue = try DatabaseQueue(path: directory.appendingPathComponent(SQLiteEventLog.fileName).path)
         #expect(throws: DatabaseError.self) { try queue.write { try $0.execute(sql: "DELETE FROM events") } }
         #expect(throws: DatabaseError.self) { try queue.write { try $0.execute(sql: "UPDATE events SET version = 9") } }
         #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM events") } == 3)
+        #expect(throws: DatabaseError.self) { try queue.write { try $0.execute(sql: "DELETE FROM refusals") } }
+        #expect(throws: DatabaseError.self) { try queue.write { try $0.execute(sql: "UPDATE refusals SET code = 'x'") } }
         // A duplicate sequence or version is refused too, and the batch leaves nothing behind.
         try queue.close()
         let reopened = try SQLiteEventLog(directory: directory)
-        #expect(throws: DatabaseError.self) { try reopened.append(Self.events(3...4)) }
+        #expect(throws: DatabaseError.self) { try reopened.append(Self.events(3...4), refusals: []) }
         #expect(try reopened.readAll() == Self.events(1...3))
         try reopened.close()
     }
@@ -61,13 +70,13 @@ struct SQLiteEventLogTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let live = directory.appendingPathComponent("live")
         var log = try SQLiteEventLog(directory: live)
-        try log.append(Self.events(1...50))
+        try log.append(Self.events(1...50), refusals: [])
         try log.close()
 
         // Reopen and commit one more batch; while the log is still open, take its files as a
         // crash would leave them, with the write-ahead log cut part-way through that batch.
         log = try SQLiteEventLog(directory: live)
-        try log.append(Self.events(51...400))
+        try log.append(Self.events(51...400), refusals: [])
         try FileManager.default.createDirectory(at: crashed, withIntermediateDirectories: true)
         let database = SQLiteEventLog.fileName
         try FileManager.default.copyItem(at: live.appendingPathComponent(database), to: crashed.appendingPathComponent(database))
