@@ -194,7 +194,9 @@ struct TournamentProtocolTests {
               - { id: final, home: { winner_of: g1 }, away: { group: B, rank: 1 }, court: Court 1, rules: fiba3x3 }
         """
 
-    @Test("results fill the bracket, standings and bracket are published, late retractions are refused, the log keeps all")
+    @Test(
+        "results fill the bracket, standings and bracket are published, a reopened result holds its next game, late retractions are refused, the log keeps all"
+    )
     func tournament() throws {
         let daemon = try DaemonProcess(schedule: Self.schedule)
         let client = CommandClient(endpoint: daemon.commandEndpoint, clientID: "court-1")
@@ -238,6 +240,11 @@ struct TournamentProtocolTests {
         let bracket = try client.command(.schedule).bracket ?? []
         #expect(bracket.first { $0.game == "g1" }?.winner == "lions")
 
+        // Undoing g1's winning basket reopens g1: until it is final again, the final cannot start.
+        try client.command(.retract(game: "g1", version: g1Last))
+        #expect(try client.send(.clock(game: "final", command: .startClock)).error?.code == .bracketPending)
+        g1Last = try client.command(.move(game: "g1", player: "ann", move: .twoPoints)).version ?? 0
+
         // fiba3x3 in the final: one time-out per team, free throws count one.
         try client.command(.clock(game: "final", command: .startClock))
         try client.command(.timeout(game: "final", side: .away))
@@ -252,7 +259,7 @@ struct TournamentProtocolTests {
 
         // The audit trail: every event with who and when, retractions included.
         let g1Trail = try client.command(.log(game: "g1")).events ?? []
-        #expect(g1Trail.count == 9)
+        #expect(g1Trail.count == 11)  // created, 8 baskets, the retraction, the basket again
         #expect(g1Trail.first?.origin.clientID == "courtside.bracket")
         let g2Trail = try client.command(.log(game: "g2")).events ?? []
         #expect(g2Trail.last?.kind == .retraction(targetVersion: 2))
