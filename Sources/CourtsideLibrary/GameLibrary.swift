@@ -181,7 +181,7 @@ public final class GameLibrary: Sendable {
     /// Every committed game, sorted by id, and the sequence they reflect.
     public func snapshot() -> Snapshot<[Game]> {
         let all = committer.snapshot()
-        return Snapshot(value: all.value.values.sorted { $0.id < $1.id }, sequence: all.sequence)
+        return Snapshot(value: Self.sortedByID(all.value), sequence: all.sequence)
     }
 
     /// Every update committed after this call, in sequence order.
@@ -252,21 +252,26 @@ public final class GameLibrary: Sendable {
         let schedule = gate.schedule
         return Snapshot(
             value: TournamentState(
-                games: all.value.values.sorted { $0.id < $1.id }, standings: schedule?.standings(all.value) ?? [],
+                games: Self.sortedByID(all.value), standings: schedule?.standings(all.value) ?? [],
                 bracket: schedule?.bracket(all.value) ?? []),
             sequence: all.sequence)
     }
 
     /// Standings of every group, from the committed games.
     public func standings() -> Snapshot<[GroupStandings]> {
-        let all = tournamentSnapshot()
-        return Snapshot(value: all.value.standings, sequence: all.sequence)
+        let all = committer.snapshot()
+        return Snapshot(value: gate.schedule?.standings(all.value) ?? [], sequence: all.sequence)
     }
 
     /// The bracket: every scheduled game with its teams so far and its state.
     public func bracket() -> Snapshot<[BracketEntry]> {
-        let all = tournamentSnapshot()
-        return Snapshot(value: all.value.bracket, sequence: all.sequence)
+        let all = committer.snapshot()
+        return Snapshot(value: gate.schedule?.bracket(all.value) ?? [], sequence: all.sequence)
+    }
+
+    /// Sorts the ids, not the games: a game is a large value, and the publisher asks often.
+    private static func sortedByID(_ games: [GameID: Game]) -> [Game] {
+        games.keys.sorted().compactMap { games[$0] }
     }
 
     /// Creates the scheduled games whose teams the results now decide, and re-assigns the teams
