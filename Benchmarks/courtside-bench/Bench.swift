@@ -117,6 +117,7 @@ struct DaemonBench: AsyncParsableCommand {
         abstract: "Starts courtsided and measures the command round trip and the events per second a subscriber receives.")
 
     @Option(help: "Concurrent scorekeepers, each waiting for its reply before the next move.") var keepers = 8
+    @Option(help: "Games the moves are spread over, as at a venue (each keeper goes round all of them).") var games = 100
     @Option(help: "Moves per keeper.") var moves = 2_000
     @Option(help: "Requests each keeper keeps in flight (1: wait for each reply before the next move).") var window = 1
     @Option(help: "The courtsided binary (default: next to this one).") var courtsided: String?
@@ -133,11 +134,11 @@ struct DaemonBench: AsyncParsableCommand {
             teams:
 
             """
-        for keeper in 0..<keepers * 2 {
-            config += "  - { id: t\(keeper), name: T\(keeper), players: [{id: p\(keeper), name: P}] }\n"
+        for team in 0..<games * 2 {
+            config += "  - { id: t\(team), name: T\(team), players: [{id: p\(team), name: P}] }\n"
         }
         config += "games:\n"
-        for keeper in 0..<keepers { config += "  - { id: g\(keeper), home: t\(2 * keeper), away: t\(2 * keeper + 1) }\n" }
+        for game in 0..<games { config += "  - { id: g\(game), home: t\(2 * game), away: t\(2 * game + 1) }\n" }
         let configPath = directory.appendingPathComponent("bench.yaml").path
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)
         let daemon = Process()
@@ -184,9 +185,11 @@ struct DaemonBench: AsyncParsableCommand {
                 var sentAt: [String: ContinuousClock.Instant] = [:]
                 var next = 0
                 func send() throws {
+                    // Rebounds score nothing, so no game ends; the keepers' moves interleave in every game.
+                    let game = (keeper + next * keepers) % games
                     let request = Request(
                         origin: CommandOrigin(clientID: "bench-\(keeper)", commandID: "\(next)"),
-                        operation: .move(game: GameID("g\(keeper)"), player: PlayerID("p\(2 * keeper)"), move: .rebound))
+                        operation: .move(game: GameID("g\(game)"), player: PlayerID("p\(2 * game)"), move: .rebound))
                     sentAt["\(next)"] = .now
                     next += 1
                     try socket.send([request.encoded()])
@@ -210,7 +213,7 @@ struct DaemonBench: AsyncParsableCommand {
         let (received, listening) = try subscriber.wait()
         let listeningSeconds = listening.inSeconds
         print(
-            "keepers=\(keepers) moves/keeper=\(moves) window=\(window) (requests in flight per keeper; replies are sent after the commit)"
+            "keepers=\(keepers) games=\(games) moves/keeper=\(moves) window=\(window) (requests in flight per keeper; replies are sent after the commit)"
         )
         print(
             "round trip us: p50 \(format(percentile(latencies, 0.5)))  p99 \(format(percentile(latencies, 0.99)))  max \(format(latencies.last ?? 0))"
