@@ -11,8 +11,8 @@ import ZeroMQ
 /// The real courtsided, started as a process on free loopback ports with its own data directory.
 final class DaemonProcess {
     let directory: URL
-    let commandEndpoint: String
-    let eventEndpoint: String
+    private(set) var commandEndpoint = ""
+    private(set) var eventEndpoint = ""
     let notify: NotifyListener
     private(set) var process: ChildProcess?
     private let extraConfig: String
@@ -40,13 +40,21 @@ final class DaemonProcess {
         self.directory =
             directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("courtsided-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
-        commandEndpoint = "tcp://127.0.0.1:\(try freePort())"
-        eventEndpoint = "tcp://127.0.0.1:\(try freePort())"
         self.extraConfig = extraConfig
         self.schedule = schedule
         self.environment = environment
         notify = try NotifyListener(path: self.directory.appendingPathComponent("notify.sock").path)
-        try start()
+        // A port free a moment ago may be taken by a test running beside this one: try others.
+        for attempt in 1...3 {
+            commandEndpoint = "tcp://127.0.0.1:\(try freePort())"
+            eventEndpoint = "tcp://127.0.0.1:\(try freePort())"
+            do {
+                try start()
+                return
+            } catch let error as DaemonError where error.portTaken && attempt < 3 {
+                continue
+            }
+        }
     }
 
     var configPath: String { directory.appendingPathComponent("tournament.yaml").path }
@@ -80,9 +88,12 @@ final class DaemonProcess {
             Self.executable.path, ["--config", configPath, "--log-level", "info"], environment: environment,
             output: .file(logPath), error: .file(logPath))
         self.process = process
-        guard notify.wait(for: "READY=1", seconds: 30) else {
+        guard notify.wait(for: "READY=1", seconds: 30, while: { process.isRunning }) else {
             process.signal(SIGKILL)
-            throw DaemonError("courtsided did not send READY=1 within 30 s; log:\n\(log())")
+            let log = log()
+            throw DaemonError(
+                "courtsided exited or sent no READY=1 within 30 s; log:\n\(log)",
+                portTaken: log.contains("Address already in use"))
         }
     }
 
@@ -121,7 +132,12 @@ final class DaemonProcess {
 
 struct DaemonError: Error, CustomStringConvertible {
     var description: String
-    init(_ description: String) { self.description = description }
+    /// The daemon could not bind: another process took a port.
+    var portTaken = false
+    init(_ description: String, portTaken: Bool = false) {
+        self.description = description
+        self.portTaken = portTaken
+    }
 }
 
 /// A port that was free a moment ago.
@@ -168,16 +184,17 @@ final class NotifyListener {
     /// Drops what has arrived so far.
     func forget() { received = [] }
 
-    /// Waits until a datagram with this line arrives (or has arrived).
-    func wait(for line: String, seconds: Double) -> Bool {
+    /// Waits until a datagram with this line arrives (or has arrived), giving up early once
+    /// `alive` turns false.
+    func wait(for line: String, seconds: Double, while alive: () -> Bool = { true }) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
+        while Date() < deadline, alive() {
             if received.contains(where: { $0.split(separator: "\n").contains(Substring(line)) }) { return true }
             var buffer = [UInt8](repeating: 0, count: 4096)
             let count = recv(fd, &buffer, buffer.count, 0)
             if count > 0 { received.append(String(decoding: buffer.prefix(count), as: UTF8.self)) }
         }
-        return false
+        return received.contains { $0.split(separator: "\n").contains(Substring(line)) }
     }
 
     deinit {
