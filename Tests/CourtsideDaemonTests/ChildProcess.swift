@@ -146,8 +146,12 @@ final class ChildProcess: Sendable {
         while true {
             let remaining = Int32(max(0, deadline.timeIntervalSinceNow * 1000))
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard remaining > 0, poll(&poller, 1, remaining) > 0 else { break }
+            guard remaining > 0 else { break }
+            let ready = poll(&poller, 1, remaining)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { break }
             let count = read(fd, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
             if count <= 0 { break }
             bytes += buffer.prefix(count)
         }
