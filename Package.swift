@@ -115,7 +115,7 @@ let package = Package(
         .executableTarget(
             name: "courtside-bench",
             dependencies: [
-                "CourtsideLibrary", "CourtsideStorage", "CourtsideProtocol", "ZeroMQ",
+                "CourtsideLibrary", "CourtsideStorage", "CourtsideProtocol", "CourtsideSimulator", "ZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -2,6 +2,7 @@ import ArgumentParser
 import CourtsideLibrary
 import CourtsideModel
 import CourtsideProtocol
+import CourtsideSimulator
 import CourtsideStorage
 import Foundation
 import Logging
@@ -156,7 +157,7 @@ struct DaemonBench: AsyncParsableCommand {
 
         // The subscriber counts events on its own thread.
         let total = keepers * moves
-        let subscriber = Thread.detachedResult {
+        let subscriber = BlockingThread { () throws -> (Int, Duration) in
             let socket = try context.socket(.sub)
             try socket.set(.linger(milliseconds: 0))
             try socket.set(.receiveTimeout(milliseconds: 5000))
@@ -176,7 +177,7 @@ struct DaemonBench: AsyncParsableCommand {
 
         let start = ContinuousClock.now
         let keeperResults = (0..<keepers).map { keeper in
-            Thread.detachedResult { () -> [Double] in
+            BlockingThread { () throws -> [Double] in
                 let socket = try context.socket(.dealer)
                 try socket.set(.linger(milliseconds: 0))
                 try socket.set(.receiveTimeout(milliseconds: 5000))
@@ -207,10 +208,10 @@ struct DaemonBench: AsyncParsableCommand {
                 return latencies
             }
         }
-        let latencies = try keeperResults.flatMap { try $0.wait() }.sorted()
+        let latencies = try keeperResults.flatMap { try $0.wait().get() }.sorted()
         let elapsed = ContinuousClock.now - start
         let seconds = elapsed.inSeconds
-        let (received, listening) = try subscriber.wait()
+        let (received, listening) = try subscriber.wait().get()
         let listeningSeconds = listening.inSeconds
         print(
             "keepers=\(keepers) games=\(games) moves/keeper=\(moves) window=\(window) (requests in flight per keeper; replies are sent after the commit)"
@@ -234,28 +235,5 @@ struct DaemonBench: AsyncParsableCommand {
             if (try? socket.receive()) != nil { return }
         }
         throw ValidationError("courtsided did not answer on \(endpoint)")
-    }
-}
-
-/// A thread whose result can be waited for: the keepers block on ZeroMQ, so they get threads
-/// of their own rather than the cooperative pool.
-final class ThreadResult<T: Sendable>: Sendable {
-    private let result = Mutex<Result<T, any Error>?>(nil)
-    private let done = DispatchSemaphore(value: 0)
-    func set(_ value: Result<T, any Error>) {
-        result.withLock { $0 = value }
-        done.signal()
-    }
-    func wait() throws -> T {
-        done.wait()
-        return try result.withLock { $0! }.get()
-    }
-}
-
-extension Thread {
-    static func detachedResult<T: Sendable>(_ body: @escaping @Sendable () throws -> T) -> ThreadResult<T> {
-        let box = ThreadResult<T>()
-        Thread { box.set(Result { try body() }) }.start()
-        return box
     }
 }

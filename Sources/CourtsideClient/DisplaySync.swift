@@ -3,42 +3,32 @@ public import CourtsideProtocol
 public import Foundation
 public import ZeroMQ
 
-/// What a display knows of one game: its setup, its live state and its play-by-play.
+/// What a display knows of one game: the game folded from the daemon's events by the model's
+/// own ``Game/apply(_:)``, so a display and the daemon can never disagree on what an event does.
 public struct GameState: Hashable, Sendable {
-    public var setup: GameSetup
-    public var live: LiveState
-    public var plays: [Play]
-
-    public init(setup: GameSetup, live: LiveState, plays: [Play]) {
-        self.setup = setup
-        self.live = live
-        self.plays = plays
-    }
+    public private(set) var game: Game
 
     /// The state of a game from a snapshot.
-    public init(_ game: Game) {
-        self.init(setup: game.setup, live: LiveState(game), plays: game.plays)
-    }
+    public init(_ game: Game) { self.game = game }
 
-    public var id: GameID { setup.id }
+    public var id: GameID { game.id }
+    public var setup: GameSetup { game.setup }
+    /// The live state, as the daemon's event messages carry it.
+    public var live: LiveState { LiveState(game) }
+    public var plays: [Play] { game.plays }
 
     /// Applies an event that directly follows this state (version + 1).
     mutating func apply(_ message: EventMessage) {
-        switch message.event {
-        case .move(let player, let move):
-            if let side = setup.side(of: player) {
-                plays.append(Play(version: message.version, at: message.at, player: player, side: side, move: move))
-            }
-        case .retraction(let target):
-            if let index = plays.firstIndex(where: { $0.version == target }) { plays[index].retractedBy = message.version }
-        case .teamsAssigned(let home, let away):
-            (setup.home, setup.away) = (home, away)
-            plays = []
-        case .gameCreated, .clockStarted, .clockPaused, .timeExpired, .timeout:
-            break
-        }
-        live = message.state
+        game.apply(
+            GameEvent(
+                gameID: message.game, version: message.version, sequence: message.sequence, at: message.at,
+                origin: message.origin, kind: message.event))
     }
+}
+
+extension Timestamp {
+    /// The timestamp of a date, to the millisecond (rounded down).
+    public init(_ date: Date) { self.init(milliseconds: Int64((date.timeIntervalSince1970 * 1000).rounded(.down))) }
 }
 
 /// Why a display took a new snapshot.
@@ -115,7 +105,7 @@ public final class DisplaySync {
 
     /// The daemon's time now, estimated from its last message (for clocks between events).
     public func daemonNow(localNow: Date = Date()) -> Timestamp {
-        Timestamp(milliseconds: Int64(localNow.timeIntervalSince1970 * 1000) + clockOffset)
+        Timestamp(localNow).adding(milliseconds: clockOffset)
     }
 
     /// Takes a new snapshot.
@@ -177,7 +167,7 @@ public final class DisplaySync {
             }
             let behind: Bool
             if let game {
-                behind = (heartbeat.games[game] ?? 0) > (games[game]?.live.version ?? 0)
+                behind = (heartbeat.games[game] ?? 0) > (games[game]?.game.version ?? 0)
             } else {
                 behind = heartbeat.sequence > sequence
             }
@@ -199,16 +189,16 @@ public final class DisplaySync {
         }
         if event.sequence <= sequence { return false }
         var state: GameState
+        let expectedVersion: Int
         if let known = games[event.game] {
-            state = known
+            (state, expectedVersion) = (known, known.game.version + 1)
         } else if case .gameCreated(let setup) = event.event {
-            state = GameState(setup: setup, live: event.state, plays: [])
-            state.live.version = 0
+            (state, expectedVersion) = (GameState(Game(setup: setup)), 1)
         } else {
             try resync(.unknownGame)
             return true
         }
-        let gap = event.version != state.live.version + 1 || (game == nil && event.sequence != sequence + 1)
+        let gap = event.version != expectedVersion || (game == nil && event.sequence != sequence + 1)
         if gap {
             try resync(.gap)
             return true
@@ -221,6 +211,6 @@ public final class DisplaySync {
     }
 
     private func noteTime(_ daemonTime: Timestamp) {
-        clockOffset = daemonTime.rawValue - Int64(Date().timeIntervalSince1970 * 1000)
+        clockOffset = daemonTime.rawValue - Timestamp(Date()).rawValue
     }
 }

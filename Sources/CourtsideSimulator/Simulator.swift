@@ -320,28 +320,3 @@ struct KeeperWorker {
         if game.isFinished { result.finished += 1 }
     }
 }
-
-/// A thread whose typed result can be waited for. Keepers block on ZeroMQ, so they get threads
-/// of their own rather than the cooperative pool.
-final class BlockingThread<Value: Sendable>: Sendable {
-    private let result = Mutex<Result<Value, CourtsideError>?>(nil)
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ body: @escaping @Sendable () throws(CourtsideError) -> Value) {
-        Thread { [self] in
-            let outcome: Result<Value, CourtsideError>
-            do throws(CourtsideError) {
-                outcome = .success(try body())
-            } catch {
-                outcome = .failure(error)
-            }
-            result.withLock { $0 = outcome }
-            done.signal()
-        }.start()
-    }
-
-    func wait() -> Result<Value, CourtsideError> {
-        done.wait()
-        return result.withLock { $0! }
-    }
-}

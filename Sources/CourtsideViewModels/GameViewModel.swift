@@ -73,10 +73,10 @@ public struct GameViewModel: Hashable, Sendable {
         awayPlayers = lines(.away)
         var names: [PlayerID: String] = [:]
         for player in setup.home.players + setup.away.players { names[player.id] = player.name }
-        if let tiers = setup.rules.teamFouls {
+        if setup.rules.teamFouls != nil {
             func fouls(_ side: Side) -> String {
                 let count = live.teamFouls[side]
-                switch tiers.penalty(after: count) {
+                switch state.game.penalty(side) {
                 case .none: return "fouls \(count)"
                 case .twoFreeThrows: return "fouls \(count), bonus: 2 FT"
                 case .twoFreeThrowsAndPossession: return "fouls \(count), bonus: 2 FT + ball"

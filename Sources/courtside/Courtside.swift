@@ -228,8 +228,7 @@ struct Games: ParsableCommand {
 
     func run() throws {
         let games = try reporting { () throws(CourtsideError) in try connection.client().snapshot().games }
-        let now = Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000))
-        let lines = TournamentViewModel(games.map(GameState.init), now: now).lines
+        let lines = TournamentViewModel(games.map(GameState.init), now: Timestamp(Date())).lines
         print(lines.isEmpty ? "no games" : lines.joined(separator: "\n"))
     }
 }
@@ -244,8 +243,7 @@ struct Show: ParsableCommand {
     func run() throws {
         let games = try reporting { () throws(CourtsideError) in try connection.client().snapshot(game: GameID(game)).games }
         guard let state = games.first.map(GameState.init) else { return }
-        let view = GameViewModel(
-            state, now: Timestamp(milliseconds: Int64(Date().timeIntervalSince1970 * 1000)), lastPlays: plays)
+        let view = GameViewModel(state, now: Timestamp(Date()), lastPlays: plays)
         print(
             ([view.summary, ""] + Screens.boxScore(view) + ["", "Last plays:"] + view.lastPlays.map { "  " + $0 })
                 .joined(separator: "\n"))
