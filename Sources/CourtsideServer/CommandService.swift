@@ -122,18 +122,22 @@ struct CommandService: Service {
     }
 
     private func answer(_ incoming: IncomingRequest, origin: CommandOrigin, pending: PendingReceipt) async {
-        var metadata: Logger.Metadata = ["client": "\(origin.clientID)", "command": "\(origin.commandID)"]
+        // Metadata is written inline: the logger builds it only when the level is enabled.
         do {
             let receipt = try await pending.value()
             var answer = Reply(commandID: origin.commandID, epoch: epoch)
             (answer.game, answer.version, answer.sequence) = (receipt.gameID, receipt.version, receipt.sequence)
-            metadata["game"] = "\(receipt.gameID)"
-            metadata["sequence"] = "\(receipt.sequence)"
-            logger.debug("command applied", metadata: metadata)
+            logger.debug(
+                "command applied",
+                metadata: [
+                    "client": "\(origin.clientID)", "command": "\(origin.commandID)", "game": "\(receipt.gameID)",
+                    "sequence": "\(receipt.sequence)",
+                ])
             reply(incoming, answer)
         } catch {
-            metadata["error.code"] = "\(error.code)"
-            logger.info("command refused: \(error.message)", metadata: metadata)
+            logger.info(
+                "command refused: \(error.message)",
+                metadata: ["client": "\(origin.clientID)", "command": "\(origin.commandID)", "error.code": "\(error.code)"])
             reply(incoming, .failure(error, commandID: origin.commandID, epoch: epoch))
         }
     }
