@@ -8,6 +8,30 @@ extension CourtsideError.Code {
     public static let unreachable = CourtsideError.Code(rawValue: "unreachable")
     /// Client side only: the daemon's answer was not what the protocol promises.
     public static let protocolViolation = CourtsideError.Code(rawValue: "protocol_violation")
+    /// Client side only: a key file or key given to the client cannot be used.
+    public static let badKey = CourtsideError.Code(rawValue: "bad_key")
+}
+
+extension CurveClientKeys {
+    /// The keys of a client: its secret certificate file, and the daemon's public key as a
+    /// certificate file or 40 Z85 characters.
+    public static func load(certificate: String, serverKey: String) throws(CourtsideError) -> CurveClientKeys {
+        let file: ZMQCertificate
+        do {
+            file = try ZMQCertificate.load(path: certificate)
+        } catch {
+            throw CourtsideError(.badKey, error.description)
+        }
+        guard let pair = file.keyPair else {
+            throw CourtsideError(.badKey, "\(certificate) is a public certificate; give your secret one (NAME.key_secret)")
+        }
+        if let key = CurveKey(z85: serverKey) { return CurveClientKeys(client: pair, serverPublicKey: key) }
+        do {
+            return CurveClientKeys(client: pair, serverPublicKey: try ZMQCertificate.load(path: serverKey).publicKey)
+        } catch {
+            throw CourtsideError(.badKey, "the server key is neither 40 Z85 characters nor a certificate file: \(error)")
+        }
+    }
 }
 
 /// The process-wide ZeroMQ context of the client library.
@@ -19,14 +43,18 @@ public let sharedClientContext: ZMQContext = {
     }
 }()
 
-/// Where a daemon listens.
+/// Where a daemon listens, and the keys to talk to it when it is secured.
 public struct Endpoints: Sendable, Equatable {
     public var command: String
     public var events: String
+    /// This client's key pair and the daemon's public key; nil talks plaintext.
+    public var curve: CurveClientKeys?
 
-    public init(command: String = "tcp://127.0.0.1:5555", events: String = "tcp://127.0.0.1:5556") {
+    public init(command: String = "tcp://127.0.0.1:5555", events: String = "tcp://127.0.0.1:5556", curve: CurveClientKeys? = nil)
+    {
         self.command = command
         self.events = events
+        self.curve = curve
     }
 }
 
@@ -41,6 +69,8 @@ public final class CommandClient {
     public let clientID: String
     public let timeoutMilliseconds: Int32
     public let attempts: Int
+    /// CURVE keys for a secured daemon; nil talks plaintext.
+    public let curve: CurveClientKeys?
     private let context: ZMQContext
     private var socket: ZMQSocket?
     /// Unique per process, so command ids never repeat across runs of a keeper with a fixed id.
@@ -49,13 +79,21 @@ public final class CommandClient {
 
     public init(
         endpoint: String, clientID: String, timeoutMilliseconds: Int32 = 2500, attempts: Int = 3,
-        context: ZMQContext = sharedClientContext
+        curve: CurveClientKeys? = nil, context: ZMQContext = sharedClientContext
     ) {
         self.endpoint = endpoint
         self.clientID = clientID
         self.timeoutMilliseconds = timeoutMilliseconds
         self.attempts = max(1, attempts)
+        self.curve = curve
         self.context = context
+    }
+
+    /// A client of the daemon at `endpoints`, with their keys.
+    public convenience init(endpoints: Endpoints, clientID: String, timeoutMilliseconds: Int32 = 2500, attempts: Int = 3) {
+        self.init(
+            endpoint: endpoints.command, clientID: clientID, timeoutMilliseconds: timeoutMilliseconds, attempts: attempts,
+            curve: endpoints.curve)
     }
 
     /// The origin the next request will carry.
@@ -97,9 +135,14 @@ public final class CommandClient {
             socket?.close()
             socket = nil
         }
+        // A secured daemon answers a key it does not know with silence, so say so.
+        let hint =
+            curve == nil
+            ? "is it running? If it is secured, give your key (--key) and its public key (--server-key)"
+            : "is it running, and is your key listed in its security section?"
         throw CourtsideError(
             .unreachable,
-            "courtsided did not answer at \(endpoint) (\(attempts) tries, \(timeoutMilliseconds) ms each); is it running?")
+            "courtsided did not answer at \(endpoint) (\(attempts) tries, \(timeoutMilliseconds) ms each); \(hint)")
     }
 
     /// Sends a command and returns its reply, throwing the daemon's refusal as an error.
@@ -130,6 +173,7 @@ public final class CommandClient {
         try socket.set(.linger(milliseconds: 0))
         try socket.set(.sendHighWaterMark(1000))
         try socket.set(.receiveHighWaterMark(1000))
+        if let curve { try socket.useCurve(curve) }
         try socket.connect(endpoint)
         self.socket = socket
         return socket

@@ -84,6 +84,7 @@ public final class DisplaySync {
             subscriber = try sharedClientContext.socket(.sub)
             try subscriber.set(.linger(milliseconds: 0))
             try subscriber.set(.receiveHighWaterMark(receiveHighWaterMark))
+            if let curve = endpoints.curve { try subscriber.useCurve(curve) }
             try subscriber.connect(endpoints.events)
             if let game {
                 try subscriber.set(.subscribe(Topic.prefix(of: game)))

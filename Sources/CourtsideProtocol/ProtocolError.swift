@@ -19,13 +19,15 @@ extension CourtsideError.Code {
     public static let messageTooLarge = CourtsideError.Code(rawValue: "message_too_large")
     /// The message has the wrong number of frames.
     public static let badFrames = CourtsideError.Code(rawValue: "bad_frames")
+    /// The authenticated key's role does not allow the request (docs/PROTOCOL.md, "Security").
+    public static let forbidden = CourtsideError.Code(rawValue: "forbidden")
     /// `create_game` names a team the tournament does not have.
     public static let unknownTeam = CourtsideError.Code(rawValue: "unknown_team")
 }
 
 /// Every code a reply can carry, in the order docs/PROTOCOL.md lists them.
 public let allErrorCodes: [CourtsideError.Code] = [
-    .badRequest, .badFrames, .messageTooLarge, .unknownOperation, .unknownGame, .unknownPlayer, .playerNotInGame,
+    .badRequest, .badFrames, .messageTooLarge, .unknownOperation, .forbidden, .unknownGame, .unknownPlayer, .playerNotInGame,
     .unknownTeam, .gameFinished, .unknownEvent, .notAMove, .alreadyRetracted, .clockRunning, .clockNotRunning,
     .gameExists, .invalidGame, .noTimeoutsLeft, .bracketLocked, .bracketPending, .storageFailure, .shuttingDown,
 ]

@@ -15,6 +15,8 @@ struct CommandService: Service {
     let transport: ZMQTransport
     let library: GameLibrary
     let tournament: LoadedTournament
+    /// The allowlist on a secured daemon; nil serves everyone (plaintext on loopback).
+    let access: AccessControl?
     let epoch: String
     let logger: Logger
 
@@ -48,7 +50,20 @@ struct CommandService: Service {
             reply(incoming, .failure(error, commandID: Self.commandID(in: body), epoch: epoch))
             return
         }
-        let origin = request.origin
+        var origin = request.origin
+        if let access {
+            do {
+                try access.authorize(user: incoming.userID, request.operation) { court(of: $0) }
+            } catch {
+                logger.notice(
+                    "request forbidden",
+                    metadata: ["key": "\(incoming.userID ?? "-")", "client": "\(origin.clientID)", "error": "\(error.message)"])
+                reply(incoming, .failure(error, commandID: origin.commandID, epoch: epoch))
+                return
+            }
+            // The log and every display see which key acted; retries stay within one key.
+            if let user = incoming.userID { origin.clientID = "\(user)/\(origin.clientID)" }
+        }
         let pending: PendingReceipt
         switch request.operation {
         case .move(let game, let player, let move):
@@ -119,6 +134,11 @@ struct CommandService: Service {
         group.addTask {
             await answer(incoming, origin: origin, pending: pending)
         }
+    }
+
+    /// The court a game is played on: the committed game's, or the schedule's before it exists.
+    private func court(of game: GameID) -> String? {
+        (try? library.snapshot(of: game))?.value.setup.court ?? tournament.configuration.schedule.game(game)?.court
     }
 
     private func answer(_ incoming: IncomingRequest, origin: CommandOrigin, pending: PendingReceipt) async {

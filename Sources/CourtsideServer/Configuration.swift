@@ -1,6 +1,7 @@
 public import CourtsideModel
 import Foundation
 import Yams
+import ZeroMQ
 
 /// Everything courtsided reads from its config file (YAML), after flags are applied.
 public struct DaemonConfiguration: Sendable, Equatable {
@@ -16,12 +17,35 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var lingerMilliseconds: Int32
     /// Heartbeat period in milliseconds (at most 1000).
     public var heartbeatMilliseconds: Int
+    /// CURVE and the allowlist; nil serves plaintext, on loopback only unless `--insecure`.
+    public var security: SecurityConfiguration?
     public var tournament: TournamentConfiguration
 
     /// Defaults of the settings that have them.
     public static let defaultCommandEndpoint = "tcp://127.0.0.1:5555"
     public static let defaultEventEndpoint = "tcp://127.0.0.1:5556"
     public static let defaultDataDirectory = "data"
+
+    /// The endpoints reachable from other machines: every `tcp://` one whose host is not a
+    /// loopback address (`*`, `0.0.0.0`, an interface or a public address).
+    public var exposedEndpoints: [String] {
+        [commandEndpoint, eventEndpoint].filter { !Self.isLocal($0) }
+    }
+
+    /// Whether an endpoint can only be reached from this machine.
+    static func isLocal(_ endpoint: String) -> Bool {
+        guard endpoint.hasPrefix("tcp://") else {
+            // ipc:// is a Unix socket and inproc:// never leaves the process; anything else may.
+            return endpoint.hasPrefix("ipc://") || endpoint.hasPrefix("inproc://")
+        }
+        var host = endpoint.dropFirst("tcp://".count)
+        // A connecting endpoint may name its source first (src;dest); a bind has one address.
+        if let separator = host.lastIndex(of: ":") { host = host[..<separator] }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = host.dropFirst().dropLast() }
+        if host == "localhost" || host == "::1" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets.first == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
 }
 
 /// The tournament part of the config: what SIGHUP reloads.
@@ -50,19 +74,22 @@ public struct ConfigurationError: Error, CustomStringConvertible, Equatable {
 }
 
 extension DaemonConfiguration {
-    /// Reads and checks a config file.
-    public static func load(path: String) throws(ConfigurationError) -> DaemonConfiguration {
+    /// Reads and checks a config file. `serverCertificate` replaces `security.server_certificate`
+    /// (courtsided's `--server-certificate`, which systemd's LoadCredential= fills).
+    public static func load(path: String, serverCertificate: String? = nil) throws(ConfigurationError) -> DaemonConfiguration {
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
             throw ConfigurationError(file: path, key: "", problem: "cannot read the file (\(error.localizedDescription))")
         }
-        return try parse(text, file: path)
+        return try parse(text, file: path, serverCertificate: serverCertificate)
     }
 
     /// Parses config text; `file` names it in errors.
-    public static func parse(_ text: String, file: String) throws(ConfigurationError) -> DaemonConfiguration {
+    public static func parse(_ text: String, file: String, serverCertificate: String? = nil) throws(ConfigurationError)
+        -> DaemonConfiguration
+    {
         let raw: RawConfiguration
         do {
             raw = try YAMLDecoder().decode(RawConfiguration.self, from: text)
@@ -71,7 +98,7 @@ extension DaemonConfiguration {
         } catch {
             throw ConfigurationError(file: file, key: "", problem: "not valid YAML: \(error)")
         }
-        return try raw.checked(file: file)
+        return try raw.checked(file: file, serverCertificate: serverCertificate)
     }
 }
 
@@ -195,10 +222,36 @@ private struct RawConfiguration: Decodable {
         var games: [RawGame]
     }
 
+    struct RawSecurity: Decodable {
+        var serverCertificate: String
+        var anonymous: String?
+        var clients: [RawClient]?
+
+        enum CodingKeys: String, CodingKey {
+            case anonymous, clients
+            case serverCertificate = "server_certificate"
+        }
+    }
+
+    struct RawClient: Decodable {
+        var name: String
+        var certificate: String?
+        var publicKey: String?
+        var role: String
+        var courts: [String]?
+        var games: [String]?
+
+        enum CodingKeys: String, CodingKey {
+            case name, certificate, role, courts, games
+            case publicKey = "public_key"
+        }
+    }
+
     var tournament: String?
     var dataDir: String?
     var endpoints: Endpoints?
     var transport: Transport?
+    var security: RawSecurity?
     var rules: RuleSpec?
     var presets: [RawPreset]?
     var tieBreakers: [TieBreaker]?
@@ -209,12 +262,12 @@ private struct RawConfiguration: Decodable {
     var games: [RawGame]?
 
     enum CodingKeys: String, CodingKey {
-        case tournament, endpoints, transport, rules, presets, courts, teams, groups, rounds, games
+        case tournament, endpoints, transport, security, rules, presets, courts, teams, groups, rounds, games
         case dataDir = "data_dir"
         case tieBreakers = "tie_breakers"
     }
 
-    func checked(file: String) throws(ConfigurationError) -> DaemonConfiguration {
+    func checked(file: String, serverCertificate: String?) throws(ConfigurationError) -> DaemonConfiguration {
         func fail(_ key: String, _ problem: String) -> ConfigurationError {
             ConfigurationError(file: file, key: key, problem: problem)
         }
@@ -304,8 +357,94 @@ private struct RawConfiguration: Decodable {
             commandHighWaterMark: transport?.commandHighWaterMark ?? 1_000,
             lingerMilliseconds: transport?.lingerMs ?? 500,
             heartbeatMilliseconds: heartbeat,
+            security: try security.map { raw throws(ConfigurationError) in
+                try raw.checked(file: file, courts: courts, serverCertificate: serverCertificate)
+            },
             tournament: TournamentConfiguration(
                 name: tournament ?? "Courtside tournament", rules: rules, presets: presets, schedule: schedule)
         )
+    }
+}
+
+extension RawConfiguration.RawSecurity {
+    func checked(file: String, courts: [String]?, serverCertificate override: String?) throws(ConfigurationError)
+        -> SecurityConfiguration
+    {
+        func fail(_ key: String, _ problem: String) -> ConfigurationError {
+            ConfigurationError(file: file, key: "security.\(key)", problem: problem)
+        }
+        // Paths are relative to the config file's folder, so the file and its keys move together.
+        let folder = (file as NSString).deletingLastPathComponent
+        func resolve(_ path: String) -> String {
+            path.hasPrefix("/") || folder.isEmpty ? path : (folder as NSString).appendingPathComponent(path)
+        }
+        let serverPath = override ?? resolve(serverCertificate)
+        func failServer(_ problem: String) -> ConfigurationError {
+            override == nil
+                ? fail("server_certificate", problem) : ConfigurationError(file: serverPath, key: "", problem: problem)
+        }
+        let serverCertificate: ZMQCertificate
+        do {
+            serverCertificate = try ZMQCertificate.load(path: serverPath)
+        } catch {
+            throw failServer(error.description)
+        }
+        guard let serverKeys = serverCertificate.keyPair else {
+            throw failServer("\(serverPath) is a public certificate; the daemon needs its secret one (NAME.key_secret)")
+        }
+        let anonymousDisplays: Bool
+        switch anonymous ?? "none" {
+        case "none": anonymousDisplays = false
+        case "display": anonymousDisplays = true
+        case let other: throw fail("anonymous", "must be display or none, not \"\(other)\"")
+        }
+        var clients: [ClientKey] = []
+        for (index, raw) in (self.clients ?? []).enumerated() {
+            let key = "clients.\(index)"
+            if raw.name.isEmpty || raw.name.contains("/") || raw.name.contains(where: \.isNewline) {
+                throw fail("\(key).name", "must be a non-empty name without / or line breaks")
+            }
+            if raw.name == SecurityConfiguration.anonymousName {
+                throw fail("\(key).name", "anonymous is the name of keys accepted through `anonymous: display`")
+            }
+            if clients.contains(where: { $0.name == raw.name }) { throw fail("\(key).name", "\(raw.name) is listed twice") }
+            guard let role = ClientRole(rawValue: raw.role) else {
+                throw fail("\(key).role", "must be organiser, keeper or display, not \"\(raw.role)\"")
+            }
+            let publicKey: CurveKey
+            switch (raw.certificate, raw.publicKey) {
+            case (let path?, nil):
+                do {
+                    publicKey = try ZMQCertificate.load(path: resolve(path)).publicKey
+                } catch {
+                    throw fail("\(key).certificate", error.description)
+                }
+            case (nil, let text?):
+                guard let parsed = CurveKey(z85: text) else {
+                    throw fail("\(key).public_key", "must be a 40-character Z85 public key (courtside keys show FILE prints one)")
+                }
+                publicKey = parsed
+            default:
+                throw fail(key, "needs exactly one of certificate (a file) or public_key (40 Z85 characters)")
+            }
+            if let other = clients.first(where: { $0.publicKey == publicKey }) {
+                throw fail(key, "has the same key as \(other.name); each client needs its own")
+            }
+            let games = (raw.games ?? []).map { GameID($0) }
+            let ownCourts = raw.courts ?? []
+            if role == .keeper {
+                if ownCourts.isEmpty && games.isEmpty {
+                    throw fail(key, "a keeper needs courts or games to keep score in")
+                }
+                if let courts, !courts.isEmpty, let unknown = ownCourts.first(where: { !courts.contains($0) }) {
+                    throw fail("\(key).courts", "unknown court \"\(unknown)\" (courts: \(courts.joined(separator: ", ")))")
+                }
+            } else if !ownCourts.isEmpty || !games.isEmpty {
+                throw fail(key, "courts and games are for keepers; a \(role.rawValue) may act in every game it is allowed to")
+            }
+            clients.append(ClientKey(name: raw.name, publicKey: publicKey, role: role, courts: ownCourts, games: games))
+        }
+        return SecurityConfiguration(
+            serverCertificatePath: serverPath, serverKeys: serverKeys, anonymousDisplays: anonymousDisplays, clients: clients)
     }
 }

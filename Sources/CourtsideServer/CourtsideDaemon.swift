@@ -8,10 +8,13 @@ public import Logging
 import ServiceLifecycle
 
 /// courtsided as a library: opens the log, binds the sockets and runs every service until
-/// SIGTERM or SIGINT. The executable only parses flags and calls ``run(_:configurationPath:logger:)``.
+/// SIGTERM or SIGINT. The executable only parses flags and calls ``run(_:configurationPath:serverCertificate:logger:)``.
 public enum CourtsideDaemon {
-    /// Runs the daemon; returns after a graceful shutdown.
-    public static func run(_ configuration: DaemonConfiguration, configurationPath: String?, logger: Logger) async throws {
+    /// Runs the daemon; returns after a graceful shutdown. `serverCertificate` is the path that
+    /// replaced the config's `security.server_certificate`, if one did; reloads use it too.
+    public static func run(
+        _ configuration: DaemonConfiguration, configurationPath: String?, serverCertificate: String? = nil, logger: Logger
+    ) async throws {
         let clock = SystemTimeSource()
         let dataDirectory = URL(fileURLWithPath: configuration.dataDirectory, isDirectory: true)
         let log = try SQLiteEventLog(directory: dataDirectory)
@@ -29,6 +32,10 @@ public enum CourtsideDaemon {
         transportConfiguration.commandHighWaterMark = configuration.commandHighWaterMark
         transportConfiguration.lingerMilliseconds = configuration.lingerMilliseconds
         transportConfiguration.maxMessageBytes = ProtocolLimits.maxTransportBytes
+        let access = configuration.security.map(AccessControl.init)
+        if let security = configuration.security, let access {
+            transportConfiguration.security = TransportSecurity(serverKeys: security.serverKeys) { access.authenticate($0) }
+        }
         let transport: ZMQTransport
         do {
             transport = try await ZMQTransport.start(transportConfiguration, logger: logger)
@@ -45,6 +52,8 @@ public enum CourtsideDaemon {
                 "endpoint.command": "\(transport.boundCommandEndpoint)", "endpoint.events": "\(transport.boundEventEndpoint)",
                 "epoch": "\(epoch)", "games": "\(start.value.count)", "games.created": "\(created.count)",
                 "sequence": "\(start.sequence)",
+                "security":
+                    "\(configuration.security.map { "curve, \($0.clients.count) keys, anonymous \($0.anonymousDisplays ? "display" : "none")" } ?? "none")",
             ])
 
         let services: [any Service] = [
@@ -52,10 +61,13 @@ public enum CourtsideDaemon {
             EventPublisher(
                 transport: transport, library: library, updates: updates, start: start, epoch: epoch,
                 heartbeatPeriod: .milliseconds(configuration.heartbeatMilliseconds), clock: clock, logger: logger),
-            CommandService(transport: transport, library: library, tournament: tournament, epoch: epoch, logger: logger),
+            CommandService(
+                transport: transport, library: library, tournament: tournament, access: access, epoch: epoch, logger: logger),
             ClockService(library: library, period: .milliseconds(100)),
             StorageWatchService(library: library),
-            ReloadService(configurationPath: configurationPath, tournament: tournament, library: library, logger: logger),
+            ReloadService(
+                configurationPath: configurationPath, tournament: tournament, library: library, access: access,
+                security: configuration.security, serverCertificate: serverCertificate, logger: logger),
             NotifierService(notifier: SystemdNotifier(), library: library, logger: logger),
         ]
         var groupConfiguration = ServiceGroupConfiguration(

@@ -71,11 +71,16 @@ struct NotifierService: Service {
 }
 
 /// Reloads the tournament on SIGHUP: new teams and games are added; nothing is removed, and a
-/// game that exists is never touched.
+/// game that exists is never touched. The allowlist is replaced whole.
 struct ReloadService: Service {
     let configurationPath: String?
     let tournament: LoadedTournament
     let library: GameLibrary
+    /// The running allowlist, and the section it was started with.
+    let access: AccessControl?
+    let security: SecurityConfiguration?
+    /// courtsided's `--server-certificate`, which replaces the file's `security.server_certificate`.
+    let serverCertificate: String?
     let logger: Logger
 
     func run() async {
@@ -86,7 +91,8 @@ struct ReloadService: Service {
                 continue
             }
             do {
-                let reloaded = try DaemonConfiguration.load(path: configurationPath)
+                let reloaded = try DaemonConfiguration.load(path: configurationPath, serverCertificate: serverCertificate)
+                reloadAccess(reloaded.security)
                 let (teams, schedule) = tournament.merge(reloaded.tournament)
                 let games = await library.useSchedule(schedule)
                 logger.info(
@@ -96,5 +102,26 @@ struct ReloadService: Service {
                 logger.error("reload failed; keeping the running tournament", metadata: ["error": "\(error)"])
             }
         }
+    }
+
+    private func reloadAccess(_ reloaded: SecurityConfiguration?) {
+        guard let access, let security else {
+            if reloaded != nil { logger.warning("the config now has a security section: restart courtsided to turn CURVE on") }
+            return
+        }
+        guard let reloaded else {
+            logger.warning("the security section is gone from the config; keeping it until a restart")
+            return
+        }
+        if reloaded.serverKeys != security.serverKeys {
+            logger.warning("security.server_certificate changed: the new certificate is used after a restart")
+        }
+        access.replace(with: reloaded)
+        logger.notice(
+            "access list reloaded",
+            metadata: [
+                "security.clients": "\(reloaded.clients.map { "\($0.name) (\($0.role.rawValue))" })",
+                "security.anonymous": "\(reloaded.anonymousDisplays ? "display" : "none")",
+            ])
     }
 }

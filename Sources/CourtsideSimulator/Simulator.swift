@@ -83,7 +83,7 @@ public struct Simulator: Sendable {
         let display = BlockingThread { () throws(CourtsideError) -> (Int, Double, Int) in
             let sync = try DisplaySync(
                 endpoints: options.endpoints,
-                client: CommandClient(endpoint: options.endpoints.command, clientID: "simulator-\(run)-display"))
+                client: CommandClient(endpoints: options.endpoints, clientID: "simulator-\(run)-display"))
             let start = ContinuousClock.now
             while !stop.load(ordering: .relaxed) { try sync.pump(timeoutMilliseconds: 50) }
             try sync.pump(timeoutMilliseconds: 300)
@@ -108,7 +108,7 @@ public struct Simulator: Sendable {
 
     /// Creates games between the tournament's teams and has the keepers play them.
     func playCreatedGames(run: String) throws(CourtsideError) -> SimulationSummary {
-        let setup = CommandClient(endpoint: options.endpoints.command, clientID: "simulator-\(run)")
+        let setup = CommandClient(endpoints: options.endpoints, clientID: "simulator-\(run)")
         let (_, existing) = try setup.snapshot()
         var teams: [TeamID: Team] = [:]
         for game in existing { for team in [game.setup.home, game.setup.away] { teams[team.id] = team } }
@@ -125,7 +125,7 @@ public struct Simulator: Sendable {
             let games = stride(from: keeper, to: max(options.games, keepers), by: keepers).filter { $0 < options.games }
             return BlockingThread { () throws(CourtsideError) -> KeeperResult in
                 var worker = KeeperWorker(
-                    client: CommandClient(endpoint: options.endpoints.command, clientID: "simulator-\(run)-keeper-\(keeper)"),
+                    client: CommandClient(endpoints: options.endpoints, clientID: "simulator-\(run)-keeper-\(keeper)"),
                     pairs: pairs, slots: games,
                     interval: options.rate > 0 ? Double(keepers) / options.rate : 0)
                 return try worker.play(until: deadline)
@@ -146,7 +146,7 @@ public struct Simulator: Sendable {
 extension Simulator {
     /// Plays every scheduled game that is ready, one keeper per game, until the bracket is final.
     func playSchedule(run: String) throws(CourtsideError) -> SimulationSummary {
-        let client = CommandClient(endpoint: options.endpoints.command, clientID: "simulator-\(run)")
+        let client = CommandClient(endpoints: options.endpoints, clientID: "simulator-\(run)")
         var summary = SimulationSummary(options: options)
         let deadline = ContinuousClock.now + options.duration
         let options = self.options
@@ -165,7 +165,7 @@ extension Simulator {
             let workers = playable.enumerated().map { index, game in
                 BlockingThread { () throws(CourtsideError) -> KeeperResult in
                     var worker = KeeperWorker(
-                        client: CommandClient(endpoint: options.endpoints.command, clientID: "simulator-\(run)-\(game.id)"),
+                        client: CommandClient(endpoints: options.endpoints, clientID: "simulator-\(run)-\(game.id)"),
                         pairs: SimulationPairs(teams: [], run: run), slots: [index], interval: interval)
                     return try worker.finish(game, until: deadline)
                 }

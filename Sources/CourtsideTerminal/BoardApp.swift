@@ -56,7 +56,7 @@ public struct BoardApp {
     }
 
     private func connect() throws(CourtsideError) -> DisplaySync {
-        let client = CommandClient(endpoint: endpoints.command, clientID: clientID)
+        let client = CommandClient(endpoints: endpoints, clientID: clientID)
         return try DisplaySync(endpoints: endpoints, game: game, client: client)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 public import Logging
 import Synchronization
-import ZeroMQ
+public import ZeroMQ
 
 /// Socket settings, each chosen on purpose rather than left at libzmq's defaults.
 public struct TransportConfiguration: Sendable {
@@ -17,10 +17,31 @@ public struct TransportConfiguration: Sendable {
     public var lingerMilliseconds: Int32 = 500
     /// Largest inbound message; libzmq disconnects a peer that sends more.
     public var maxMessageBytes: Int64 = 1024 * 1024
+    /// CURVE on both endpoints with a ZAP allowlist; nil serves plaintext.
+    public var security: TransportSecurity?
 
     public init(commandEndpoint: String, eventEndpoint: String) {
         self.commandEndpoint = commandEndpoint
         self.eventEndpoint = eventEndpoint
+    }
+}
+
+/// CURVE encryption and authentication for both endpoints.
+public struct TransportSecurity: Sendable {
+    /// The daemon's long-term key pair; clients name its public key as their server key.
+    public var serverKeys: CurveKeyPair
+    /// The ZAP domain both sockets authenticate in.
+    public var domain: String
+    /// Decides each handshake on the I/O thread: the accepted client's user id, or a refusal.
+    /// It must not block; SIGHUP's new allowlist takes effect through what it reads.
+    public var authenticate: @Sendable (ZAPRequest) -> ZAPDecision
+
+    public init(
+        serverKeys: CurveKeyPair, domain: String = "courtside", authenticate: @escaping @Sendable (ZAPRequest) -> ZAPDecision
+    ) {
+        self.serverKeys = serverKeys
+        self.domain = domain
+        self.authenticate = authenticate
     }
 }
 
@@ -31,6 +52,14 @@ public struct IncomingRequest: Sendable {
     public let envelope: [[UInt8]]
     /// The frames after the envelope; a well-formed request has exactly one.
     public let frames: [[UInt8]]
+    /// The name the ZAP handler gave the sender's key; nil on a plaintext endpoint.
+    public let userID: String?
+
+    public init(envelope: [[UInt8]], frames: [[UInt8]], userID: String? = nil) {
+        self.envelope = envelope
+        self.frames = frames
+        self.userID = userID
+    }
 }
 
 /// Owns the daemon's ZeroMQ sockets on one dedicated thread, since sockets are not thread-safe.
@@ -57,6 +86,8 @@ public final class ZMQTransport: Sendable {
     public let boundEventEndpoint: String
 
     private let outbox = Mutex(Outbox())
+    /// When the I/O thread last finished a round of its loop (it polls at least once a second).
+    private let lastCycle = Mutex(ContinuousClock.now)
     /// The sending end of the wake-up; any thread may use it under the lock (a full memory barrier).
     private let waker: Mutex<ZMQSocket>
     private let context: ZMQContext
@@ -95,6 +126,14 @@ public final class ZMQTransport: Sendable {
             requests: requests, endpoints: endpoints, waker: waker, context: context, logger: logger)
         loop.attach(transport)
         return transport
+    }
+
+    /// How long ago the I/O thread last completed a poll cycle; grows without bound once it hangs.
+    public var timeSinceLastCycle: Duration { ContinuousClock.now - lastCycle.withLock { $0 } }
+
+    fileprivate func completedCycle() {
+        let now = ContinuousClock.now
+        lastCycle.withLock { $0 = now }
     }
 
     /// Sends a reply on the command socket to the peer the request came from.
@@ -180,17 +219,22 @@ public final class ZMQTransport: Sendable {
             let router: ZMQSocket
             let publisher: ZMQSocket
             let wake: ZMQSocket
+            var zap: ZAPHandler?
             do {
                 wake = try context.socket(.pull)
                 try wake.set(.linger(milliseconds: 0))
                 try wake.bind(wakeEndpoint)
+                // The ZAP handler is bound before the server sockets, so no handshake can come first.
+                if configuration.security != nil { zap = try ZAPHandler(context: context) }
                 router = try context.socket(.router)
+                try secure(router)
                 try router.set(.linger(milliseconds: configuration.lingerMilliseconds))
                 try router.set(.sendHighWaterMark(configuration.commandHighWaterMark))
                 try router.set(.receiveHighWaterMark(configuration.commandHighWaterMark))
                 try router.set(.maxMessageSize(configuration.maxMessageBytes))
                 try router.bind(configuration.commandEndpoint)
                 publisher = try context.socket(.pub)
+                try secure(publisher)
                 try publisher.set(.linger(milliseconds: configuration.lingerMilliseconds))
                 try publisher.set(.sendHighWaterMark(configuration.eventHighWaterMark))
                 try publisher.bind(configuration.eventEndpoint)
@@ -203,18 +247,31 @@ public final class ZMQTransport: Sendable {
             ready.resume(returning: (router.lastEndpoint, publisher.lastEndpoint))
             attached.wait()
             guard let transport = transportBox.withLock({ $0 }) else { return }
-            serve(router: router, publisher: publisher, wake: wake, transport: transport)
+            serve(router: router, publisher: publisher, wake: wake, zap: zap, transport: transport)
             router.close()
             publisher.close()
             wake.close()
+            zap?.socket.close()
             requests.finish()
         }
 
-        private func serve(router: ZMQSocket, publisher: ZMQSocket, wake: ZMQSocket, transport: ZMQTransport) {
+        /// Makes a server socket a CURVE server whose handshakes the ZAP handler decides.
+        private func secure(_ socket: ZMQSocket) throws(ZMQError) {
+            guard let security = configuration.security else { return }
+            try socket.set(.curveServer(true))
+            try socket.set(.curveSecretKey(security.serverKeys.secretKey))
+            try socket.set(.zapDomain(security.domain))
+            // Without a handler a CURVE server would accept any key; with this it accepts none.
+            try socket.set(.zapEnforceDomain(true))
+        }
+
+        private func serve(router: ZMQSocket, publisher: ZMQSocket, wake: ZMQSocket, zap: ZAPHandler?, transport: ZMQTransport) {
             var poller = ZMQPoller()
             let routerIndex = poller.add(router)
             let wakeIndex = poller.add(wake)
+            let zapIndex = zap.map { poller.add($0.socket) }
             while true {
+                transport.completedCycle()
                 let readable: [Bool]
                 do {
                     readable = try poller.poll(timeoutMilliseconds: 1000)
@@ -224,6 +281,20 @@ public final class ZMQTransport: Sendable {
                 }
                 if readable[wakeIndex] {
                     while (try? wake.receive(flags: .dontWait)) != nil {}
+                }
+                if let zap, let zapIndex, readable[zapIndex], let security = configuration.security {
+                    zap.answerPending { request in
+                        let decision = security.authenticate(request)
+                        if case .reject(let reason) = decision {
+                            logger.notice(
+                                "handshake refused",
+                                metadata: [
+                                    "peer": "\(request.address)", "key": "\(request.curvePublicKey?.z85 ?? "-")",
+                                    "reason": "\(reason)",
+                                ])
+                        }
+                        return decision
+                    }
                 }
                 if readable[routerIndex] { readRequests(from: router) }
                 let (messages, onStop) = transport.takeOutbox()
@@ -247,8 +318,9 @@ public final class ZMQTransport: Sendable {
             // Bounded per round so that a flood of requests cannot starve outgoing replies.
             for _ in 0..<1000 {
                 let message: [[UInt8]]
+                let userID: String?
                 do {
-                    message = try router.receive(flags: .dontWait)
+                    (message, userID) = try router.receiveMessage(flags: .dontWait)
                 } catch {
                     if !error.wouldBlock { logger.warning("receive failed", metadata: ["error": "\(error)"]) }
                     return
@@ -260,7 +332,7 @@ public final class ZMQTransport: Sendable {
                     envelope.append([])
                     rest = rest.dropFirst()
                 }
-                if case .dropped = requests.yield(IncomingRequest(envelope: envelope, frames: Array(rest))) {
+                if case .dropped = requests.yield(IncomingRequest(envelope: envelope, frames: Array(rest), userID: userID)) {
                     logger.warning("request queue full; dropped a request (the client will retry)")
                 }
             }

@@ -24,6 +24,18 @@ public enum ZMQSocketOption: Sendable {
     case immediate(Bool)
     /// ROUTER: fail with EHOSTUNREACH instead of dropping messages to unknown peers.
     case routerMandatory(Bool)
+    /// Be the CURVE server of every connection (needs ``curveSecretKey(_:)`` too).
+    case curveServer(Bool)
+    /// This side's long-term CURVE public key (a client sets it with its secret key).
+    case curvePublicKey(CurveKey)
+    /// This side's long-term CURVE secret key.
+    case curveSecretKey(CurveKey)
+    /// A CURVE client: the server's public key, which makes the socket a CURVE client.
+    case curveServerKey(CurveKey)
+    /// The ZAP domain a server's handshakes are authenticated in.
+    case zapDomain(String)
+    /// Fail every handshake when no ZAP handler is bound, instead of accepting it unauthenticated.
+    case zapEnforceDomain(Bool)
 }
 
 /// Flags for send and receive.
@@ -85,6 +97,12 @@ public final class ZMQSocket {
         case .sendTimeout(let value): result = setInt(ZMQ_SNDTIMEO, value)
         case .immediate(let value): result = setInt(ZMQ_IMMEDIATE, value ? 1 : 0)
         case .routerMandatory(let value): result = setInt(ZMQ_ROUTER_MANDATORY, value ? 1 : 0)
+        case .curveServer(let value): result = setInt(ZMQ_CURVE_SERVER, value ? 1 : 0)
+        case .curvePublicKey(let key): result = setBytes(ZMQ_CURVE_PUBLICKEY, Array(key.z85.utf8))
+        case .curveSecretKey(let key): result = setBytes(ZMQ_CURVE_SECRETKEY, Array(key.z85.utf8))
+        case .curveServerKey(let key): result = setBytes(ZMQ_CURVE_SERVERKEY, Array(key.z85.utf8))
+        case .zapDomain(let domain): result = setBytes(ZMQ_ZAP_DOMAIN, Array(domain.utf8))
+        case .zapEnforceDomain(let value): result = setInt(ZMQ_ZAP_ENFORCE_DOMAIN, value ? 1 : 0)
         }
         guard result == 0 else { throw ZMQError.last("zmq_setsockopt(\(option))") }
     }
@@ -114,7 +132,14 @@ public final class ZMQSocket {
 
     /// Receives one multipart message. With ``ZMQFlags/dontWait``, throws EAGAIN when none is queued.
     public func receive(flags: ZMQFlags = []) throws(ZMQError) -> [[UInt8]] {
+        try receiveMessage(flags: flags).frames
+    }
+
+    /// Receives one multipart message with the connection's authenticated user id: the one the
+    /// ZAP handler gave the peer, or nil on a connection ZAP did not authenticate.
+    public func receiveMessage(flags: ZMQFlags = []) throws(ZMQError) -> (frames: [[UInt8]], userID: String?) {
         var frames: [[UInt8]] = []
+        var userID: String?
         var message = zmq_msg_t()
         zmq_msg_init(&message)
         defer { zmq_msg_close(&message) }
@@ -124,10 +149,16 @@ public final class ZMQSocket {
                 if error.interrupted { continue }
                 throw error
             }
+            // A ROUTER's routing-id frame is its own and carries no metadata, so ask every frame.
+            if userID == nil, let value = zmq_msg_gets(&message, "User-Id") {
+                // libzmq sets an empty User-Id on connections that no ZAP handler saw.
+                let text = String(cString: value)
+                userID = text.isEmpty ? nil : text
+            }
             let size = zmq_msg_size(&message)
             let data = zmq_msg_data(&message)
             frames.append(size == 0 ? [] : Array(UnsafeRawBufferPointer(start: data, count: size)))
         } while zmq_msg_more(&message) == 1
-        return frames
+        return (frames, userID)
     }
 }

@@ -7,6 +7,7 @@ import CourtsideSimulator
 import CourtsideTerminal
 import CourtsideViewModels
 import Foundation
+import ZeroMQ
 
 /// `courtside`: the scorekeepers' and the organiser's command-line client.
 @main
@@ -17,7 +18,9 @@ struct Courtside: ParsableCommand {
         discussion: """
             Talks to courtsided only through docs/PROTOCOL.md. Every subcommand takes \
             --command-endpoint and --event-endpoint (defaults tcp://127.0.0.1:5555 and :5556, or \
-            $COURTSIDE_COMMAND_ENDPOINT and $COURTSIDE_EVENT_ENDPOINT).
+            $COURTSIDE_COMMAND_ENDPOINT and $COURTSIDE_EVENT_ENDPOINT). A secured daemon also needs \
+            --key (your secret certificate) and --server-key (its public key), or $COURTSIDE_KEY and \
+            $COURTSIDE_SERVER_KEY; `courtside keys` makes and reads them.
 
             Examples:
               courtside games
@@ -29,11 +32,13 @@ struct Courtside: ParsableCommand {
               courtside schedule
               courtside standings
               courtside export --format csv --output results/
+              courtside keys new court-1 --dir keys
+              courtside score g1 ann 2 --key keys/court-1.key_secret --server-key keys/server.key
             """,
         subcommands: [
             Score.self, Record<FreeThrowMove>.self, Record<AssistMove>.self, Record<ReboundMove>.self, Record<FoulMove>.self,
             Undo.self, Clock.self, Timeout.self, Keeper.self,
-            Games.self, Show.self, Board.self, Schedule.self, Standings.self, Log.self, Export.self, Simulate.self,
+            Games.self, Show.self, Board.self, Schedule.self, Standings.self, Log.self, Export.self, Simulate.self, Keys.self,
         ])
 }
 
@@ -54,10 +59,34 @@ struct ConnectionOptions: ParsableArguments {
     @Option(name: .long, help: "How many times to send a request before giving up (retries reuse the command id).")
     var tries = 3
 
-    var endpoints: Endpoints { Endpoints(command: commandEndpoint, events: eventEndpoint) }
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Your secret certificate (NAME.key_secret from `courtside keys new`), for a secured daemon (or $COURTSIDE_KEY).",
+            valueName: "file"))
+    var key = ProcessInfo.processInfo.environment["COURTSIDE_KEY"]
 
-    func client() -> CommandClient {
-        CommandClient(endpoint: commandEndpoint, clientID: clientID, timeoutMilliseconds: timeoutMs, attempts: tries)
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The daemon's public key: its certificate file (server.key) or 40 Z85 characters (or $COURTSIDE_SERVER_KEY).",
+            valueName: "file|z85"))
+    var serverKey = ProcessInfo.processInfo.environment["COURTSIDE_SERVER_KEY"]
+
+    func validate() throws {
+        if (key == nil) != (serverKey == nil) {
+            throw ValidationError("--key and --server-key go together: your secret certificate and the daemon's public key")
+        }
+    }
+
+    func endpoints() throws(CourtsideError) -> Endpoints {
+        var endpoints = Endpoints(command: commandEndpoint, events: eventEndpoint)
+        if let key, let serverKey { endpoints.curve = try CurveClientKeys.load(certificate: key, serverKey: serverKey) }
+        return endpoints
+    }
+
+    func client() throws(CourtsideError) -> CommandClient {
+        CommandClient(endpoints: try endpoints(), clientID: clientID, timeoutMilliseconds: timeoutMs, attempts: tries)
     }
 }
 
@@ -168,7 +197,7 @@ struct Undo: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let client = connection.client()
+        let client = try connection.client()
         let (target, reply) = try reporting { () throws(CourtsideError) -> (Int, Reply) in
             var target = version
             if target == nil {
@@ -216,7 +245,7 @@ struct Keeper: ParsableCommand {
     func run() throws {
         guard Terminal.isInteractive else { throw ValidationError("keeper needs an interactive terminal") }
         try reporting { () throws(CourtsideError) in
-            try KeeperApp(endpoints: connection.endpoints, game: GameID(game), client: connection.client()).run()
+            try KeeperApp(endpoints: try connection.endpoints(), game: GameID(game), client: try connection.client()).run()
         }
     }
 }
@@ -267,7 +296,7 @@ struct Board: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let app = BoardApp(endpoints: connection.endpoints, game: game.map { GameID($0) }, clientID: connection.clientID)
+        let app = BoardApp(endpoints: try connection.endpoints(), game: game.map { GameID($0) }, clientID: connection.clientID)
         try reporting { () throws(CourtsideError) in
             if once || !Terminal.isInteractive { try app.printOnce() } else { try app.run() }
         }
@@ -332,7 +361,7 @@ struct Export: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let client = connection.client()
+        let client = try connection.client()
         let record = try reporting { () throws(CourtsideError) -> TournamentRecord in
             let (reply, games) = try client.snapshot()
             var trails: [GameID: [GameEvent]] = [:]
@@ -386,7 +415,7 @@ struct Simulate: ParsableCommand {
 
     func run() throws {
         var options = SimulationOptions(
-            endpoints: connection.endpoints, games: games, keepers: keepers, rate: rate, duration: .seconds(duration))
+            endpoints: try connection.endpoints(), games: games, keepers: keepers, rate: rate, duration: .seconds(duration))
         options.playSchedule = schedule
         let summary = try reporting { () throws(CourtsideError) in try Simulator(options: options).run() }
         print(summary.report)

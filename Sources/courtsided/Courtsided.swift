@@ -16,13 +16,18 @@ struct Courtsided: AsyncParsableCommand {
             heartbeat go out on the event endpoint (ZeroMQ PUB). docs/PROTOCOL.md is the contract.
 
             Signals: SIGTERM or SIGINT stop it gracefully; SIGHUP reloads the tournament part of the \
-            config (new teams and games are added; no game is ever dropped).
+            config (new teams and games are added; no game is ever dropped) and the list of keys.
+
+            Security: with a `security` section in the config, both endpoints are CURVE-encrypted \
+            and only the listed keys may connect, each as organiser, keeper or display. Without \
+            one, courtsided serves plaintext and refuses to listen beyond loopback (exit 78) \
+            unless --insecure is given. Make keys with `courtside keys new NAME`.
 
             Examples:
               courtsided --config config/tournament.yaml
               courtsided --config /etc/courtside/tournament.yaml --data-dir /var/lib/courtside
-              courtsided --config config/tournament.yaml --command-endpoint tcp://0.0.0.0:5555 \\
-                         --event-endpoint tcp://0.0.0.0:5556
+              courtsided --config venue.yaml --command-endpoint tcp://0.0.0.0:5555 \\
+                         --event-endpoint tcp://0.0.0.0:5556     # venue.yaml has a security section
             """
     )
 
@@ -58,6 +63,18 @@ struct Courtsided: AsyncParsableCommand {
 
     @Option(
         name: .long,
+        help: ArgumentHelp(
+            "The daemon's secret certificate (overrides security.server_certificate; under systemd %d/server.key_secret, from LoadCredential=).",
+            valueName: "path"))
+    var serverCertificate: String?
+
+    @Flag(
+        name: .long,
+        help: "Serve plaintext beyond loopback without a security section: anyone on the network may then change the scores.")
+    var insecure = false
+
+    @Option(
+        name: .long,
         help: ArgumentHelp("Lowest level logged: trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel: Logger.Level = .info
 
@@ -71,7 +88,7 @@ struct Courtsided: AsyncParsableCommand {
         let logger = Logger(label: "courtsided")
         var settings: DaemonConfiguration
         do {
-            settings = try DaemonConfiguration.load(path: config)
+            settings = try DaemonConfiguration.load(path: config, serverCertificate: serverCertificate)
         } catch {
             FileHandle.standardError.write(Data("courtsided: config error: \(error)\n".utf8))
             throw ExitCode(78)  // EX_CONFIG: systemd will not restart-loop on a broken file.
@@ -85,8 +102,31 @@ struct Courtsided: AsyncParsableCommand {
             }
             settings.heartbeatMilliseconds = heartbeatMs
         }
+        if serverCertificate != nil, settings.security == nil {
+            logger.warning("--server-certificate is ignored: the config has no security section")
+        }
+        let exposed = settings.exposedEndpoints
+        if settings.security == nil, !exposed.isEmpty {
+            guard insecure else {
+                FileHandle.standardError.write(
+                    Data(
+                        """
+                        courtsided: refusing to serve plaintext on \(exposed.joined(separator: " and ")): anyone on that \
+                        network could change the scores.
+                        Add a security section to \(config) (docs/PROTOCOL.md, "Security"): make a server key and one \
+                        per client with `courtside keys new NAME --dir keys`, and list the clients with their roles. \
+                        Or listen on 127.0.0.1 only, or pass --insecure to accept the risk.
+
+                        """.utf8))
+                throw ExitCode(78)
+            }
+            logger.warning(
+                "serving plaintext beyond loopback (--insecure): anyone who reaches these endpoints may change the scores",
+                metadata: ["endpoints": "\(exposed)"])
+        }
         do {
-            try await CourtsideDaemon.run(settings, configurationPath: config, logger: logger)
+            try await CourtsideDaemon.run(
+                settings, configurationPath: config, serverCertificate: serverCertificate, logger: logger)
         } catch {
             logger.critical("courtsided failed: \(error)")
             throw ExitCode.failure
