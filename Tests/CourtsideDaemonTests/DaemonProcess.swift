@@ -18,6 +18,9 @@ final class DaemonProcess {
     private let extraConfig: String
     private let schedule: String
     private let environment: [String: String]
+    private let arguments: [String]
+    /// The address the daemon binds; clients always connect through loopback.
+    private let bindHost: String
 
     /// The default games: two on two courts, no groups.
     static let twoGames = """
@@ -35,7 +38,7 @@ final class DaemonProcess {
     /// Starts the daemon and waits for its READY=1.
     init(
         extraConfig: String = "", schedule: String = DaemonProcess.twoGames, environment: [String: String] = [:],
-        directory: URL? = nil
+        arguments: [String] = [], bindHost: String = "127.0.0.1", directory: URL? = nil
     ) throws {
         self.directory =
             directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("courtsided-\(UUID().uuidString)")
@@ -43,6 +46,8 @@ final class DaemonProcess {
         self.extraConfig = extraConfig
         self.schedule = schedule
         self.environment = environment
+        self.arguments = arguments
+        self.bindHost = bindHost
         notify = try NotifyListener(path: self.directory.appendingPathComponent("notify.sock").path)
         // A port free a moment ago may be taken by a test running beside this one: try others.
         for attempt in 1...3 {
@@ -66,8 +71,8 @@ final class DaemonProcess {
             tournament: Test Cup
             data_dir: \(directory.appendingPathComponent("data").path)
             endpoints:
-              command: \(commandEndpoint)
-              events: \(eventEndpoint)
+              command: \(commandEndpoint.replacingOccurrences(of: "127.0.0.1", with: bindHost))
+              events: \(eventEndpoint.replacingOccurrences(of: "127.0.0.1", with: bindHost))
             transport:
               heartbeat_ms: 200
             \(extraConfig)
@@ -85,7 +90,7 @@ final class DaemonProcess {
         // A restart must wait for its own READY=1, not find the last run's.
         notify.forget()
         let process = try ChildProcess(
-            Self.executable.path, ["--config", configPath, "--log-level", "info"], environment: environment,
+            Self.executable.path, ["--config", configPath, "--log-level", "info"] + arguments, environment: environment,
             output: .file(logPath), error: .file(logPath))
         self.process = process
         guard notify.wait(for: "READY=1", seconds: 30, while: { process.isRunning }) else {
