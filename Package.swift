@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "CourtsideModel", targets: ["CourtsideModel"]),
         .library(name: "CourtsideLibrary", targets: ["CourtsideLibrary"]),
         .library(name: "CourtsideProtocol", targets: ["CourtsideProtocol"]),
+        .library(name: "CourtsideServer", targets: ["CourtsideServer"]),
         .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
     ],
     dependencies: [
@@ -139,6 +140,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CourtsideServerTests",
+            dependencies: [
+                "CourtsideServer", "CourtsideLibrary", "CourtsideStorage", "CourtsideTransport", "CourtsideModel",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "CourtsideViewModelsTests",
             dependencies: ["CourtsideViewModels", "CourtsideClient", "CourtsideModel", "CourtsideProtocol", "CourtsideTerminal"],

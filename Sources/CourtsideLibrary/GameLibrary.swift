@@ -166,6 +166,10 @@ public final class GameLibrary: Sendable {
     /// its owner should stop and restart it, which rebuilds everything from the log.
     public var failure: CourtsideError? { committer.failure }
 
+    /// How long the oldest command not yet durable has waited for its commit; nil when none
+    /// waits. A value that keeps growing means the writer is stuck.
+    public var oldestPendingCommit: Duration? { committer.oldestPendingCommit }
+
     /// The ids of every committed game, sorted.
     public func gameIDs() -> [GameID] {
         committer.snapshot().value.keys.sorted()

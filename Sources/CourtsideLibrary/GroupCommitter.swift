@@ -28,6 +28,10 @@ final class GroupCommitter: Sendable {
         var closing = false
         var failure: CourtsideError?
         var onExit: CheckedContinuation<Void, Never>?
+        /// When the oldest entry still queued was queued, and when the oldest of the batch being
+        /// written was: together, how long the oldest command has waited for its commit.
+        var queuedSince: ContinuousClock.Instant?
+        var writingSince: ContinuousClock.Instant?
     }
 
     /// What has been committed: the state every snapshot reads and every subscriber starts from.
@@ -71,6 +75,7 @@ final class GroupCommitter: Sendable {
                 queue.nextSequence += 1
             }
             queue.entries.append(Entry(events: events, games: games, refusal: refusal, ticket: ticket))
+            if queue.entries.count == 1 { queue.queuedSince = .now }
             return queue.entries.count == 1
         }
         if wasIdle { wake.signal() }
@@ -79,6 +84,13 @@ final class GroupCommitter: Sendable {
 
     /// The failure that stopped the write path, if one did.
     var failure: CourtsideError? { queue.withLock { $0.failure } }
+
+    /// How long the oldest command not yet committed has waited; nil when none waits. It grows
+    /// without bound while the writer is stuck (in fsync, say), which the watchdog looks for.
+    var oldestPendingCommit: Duration? {
+        let since = queue.withLock { queue in [queue.writingSince, queue.queuedSince].compactMap { $0 }.min() }
+        return since.map { .now - $0 }
+    }
 
     /// Every committed game and the sequence it reflects, read in one step.
     func snapshot() -> Snapshot<[GameID: Game]> {
@@ -140,7 +152,11 @@ final class GroupCommitter: Sendable {
         while true {
             wake.wait()
             let (batch, closing) = queue.withLock { queue in
-                defer { queue.entries = [] }
+                defer {
+                    queue.entries = []
+                    queue.writingSince = queue.queuedSince
+                    queue.queuedSince = nil
+                }
                 return (queue.entries, queue.closing)
             }
             if !batch.isEmpty { commit(batch) }
@@ -167,6 +183,8 @@ final class GroupCommitter: Sendable {
             fail(batch, because: error)
             return
         }
+        // Durable now: no longer pending, before anyone hears of it.
+        queue.withLock { $0.writingSince = nil }
         committed.withLock { committed in
             for entry in batch {
                 for (event, game) in zip(entry.events, entry.games) {
@@ -194,6 +212,7 @@ final class GroupCommitter: Sendable {
         logger.critical("event log write failed; refusing further commands", metadata: ["error": "\(error)"])
         let stranded = queue.withLock { queue in
             queue.failure = failure
+            queue.writingSince = nil
             defer { queue.entries = [] }
             return queue.entries
         }

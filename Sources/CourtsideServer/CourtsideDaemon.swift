@@ -32,6 +32,9 @@ public enum CourtsideDaemon {
         transportConfiguration.commandHighWaterMark = configuration.commandHighWaterMark
         transportConfiguration.lingerMilliseconds = configuration.lingerMilliseconds
         transportConfiguration.maxMessageBytes = ProtocolLimits.maxTransportBytes
+        // The watchdog needs a poll cycle between any two of its pings, even when all is quiet.
+        let notifier = SystemdNotifier()
+        transportConfiguration.pollIntervalMilliseconds = max(10, min(1000, NotifierService.period(notifier).inMilliseconds / 2))
         let access = configuration.security.map(AccessControl.init)
         if let security = configuration.security, let access {
             transportConfiguration.security = TransportSecurity(serverKeys: security.serverKeys) { access.authenticate($0) }
@@ -68,7 +71,7 @@ public enum CourtsideDaemon {
             ReloadService(
                 configurationPath: configurationPath, tournament: tournament, library: library, access: access,
                 security: configuration.security, serverCertificate: serverCertificate, logger: logger),
-            NotifierService(notifier: SystemdNotifier(), library: library, logger: logger),
+            NotifierService(notifier: notifier, library: library, transport: transport, logger: logger),
         ]
         var groupConfiguration = ServiceGroupConfiguration(
             services: services.map {

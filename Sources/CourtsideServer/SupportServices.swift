@@ -44,19 +44,40 @@ struct StorageWatchService: Service {
 }
 
 /// Tells systemd how the daemon is doing: READY=1 once serving, WATCHDOG=1 at half the watchdog
-/// period, STATUS= with the number of games and the sequence, STOPPING=1 on shutdown.
+/// period while ``WatchdogCheck`` finds it alive, STATUS= with the number of games and the
+/// sequence, STOPPING=1 on shutdown.
 struct NotifierService: Service {
     let notifier: SystemdNotifier
     let library: GameLibrary
+    let transport: ZMQTransport
     let logger: Logger
+
+    /// How often to ping and update the status; the transport must poll more often than this.
+    static func period(_ notifier: SystemdNotifier) -> Duration {
+        notifier.watchdogInterval.map { min($0, .seconds(5)) } ?? .seconds(5)
+    }
 
     func run() async {
         // The log is replayed and both sockets are bound before the services start.
         notifier.notify("READY=1", status())
         logger.info("ready", metadata: ["systemd.notify": "\(notifier.isEnabled)"])
-        let period = notifier.watchdogInterval.map { min($0, .seconds(5)) } ?? .seconds(5)
+        let period = Self.period(notifier)
+        var check = WatchdogCheck()
+        var withheld = false
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
-            if notifier.watchdogInterval != nil { notifier.notify("WATCHDOG=1") }
+            if notifier.watchdogInterval != nil {
+                if let problem = check.problem(
+                    ioCycles: transport.completedCycles, oldestPendingCommit: library.oldestPendingCommit)
+                {
+                    // systemd restarts the daemon once the pings stay away for the whole period.
+                    if !withheld { logger.critical("watchdog ping withheld: \(problem)") }
+                    withheld = true
+                } else {
+                    if withheld { logger.notice("watchdog pings resumed") }
+                    withheld = false
+                    notifier.notify("WATCHDOG=1")
+                }
+            }
             notifier.notify(status())
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: period) }
         }

@@ -19,6 +19,9 @@ public struct TransportConfiguration: Sendable {
     public var maxMessageBytes: Int64 = 1024 * 1024
     /// CURVE on both endpoints with a ZAP allowlist; nil serves plaintext.
     public var security: TransportSecurity?
+    /// The longest the I/O thread waits in one poll, so that an idle thread still completes a
+    /// cycle this often and a watchdog can tell idle from hung.
+    public var pollIntervalMilliseconds = 1000
 
     public init(commandEndpoint: String, eventEndpoint: String) {
         self.commandEndpoint = commandEndpoint
@@ -86,8 +89,8 @@ public final class ZMQTransport: Sendable {
     public let boundEventEndpoint: String
 
     private let outbox = Mutex(Outbox())
-    /// When the I/O thread last finished a round of its loop (it polls at least once a second).
-    private let lastCycle = Mutex(ContinuousClock.now)
+    /// Rounds of the I/O thread's loop so far; one at least every poll interval while it is healthy.
+    private let cycles = Atomic<UInt64>(0)
     /// The sending end of the wake-up; any thread may use it under the lock (a full memory barrier).
     private let waker: Mutex<ZMQSocket>
     private let context: ZMQContext
@@ -128,12 +131,11 @@ public final class ZMQTransport: Sendable {
         return transport
     }
 
-    /// How long ago the I/O thread last completed a poll cycle; grows without bound once it hangs.
-    public var timeSinceLastCycle: Duration { ContinuousClock.now - lastCycle.withLock { $0 } }
+    /// How many poll cycles the I/O thread has completed; stops growing once it hangs.
+    public var completedCycles: UInt64 { cycles.load(ordering: .relaxed) }
 
     fileprivate func completedCycle() {
-        let now = ContinuousClock.now
-        lastCycle.withLock { $0 = now }
+        cycles.add(1, ordering: .relaxed)
     }
 
     /// Sends a reply on the command socket to the peer the request came from.
@@ -271,10 +273,9 @@ public final class ZMQTransport: Sendable {
             let wakeIndex = poller.add(wake)
             let zapIndex = zap.map { poller.add($0.socket) }
             while true {
-                transport.completedCycle()
                 let readable: [Bool]
                 do {
-                    readable = try poller.poll(timeoutMilliseconds: 1000)
+                    readable = try poller.poll(timeoutMilliseconds: configuration.pollIntervalMilliseconds)
                 } catch {
                     logger.critical("zmq_poll failed; the transport stops", metadata: ["error": "\(error)"])
                     return
@@ -311,6 +312,7 @@ public final class ZMQTransport: Sendable {
                     onStop.resume()
                     return
                 }
+                transport.completedCycle()
             }
         }
 

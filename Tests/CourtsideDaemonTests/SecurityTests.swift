@@ -95,7 +95,9 @@ struct SecurityTests {
         let refusal = try court1.send(.move(game: "g2", player: "gus", move: .twoPoints)).error
         #expect(refusal?.code == .forbidden)
         #expect(refusal?.message.contains("court-1") == true)
-        #expect(try court1.send(.createGame(game: "g9", home: "lions", away: "bears", court: nil, rules: nil)).error?.code == .forbidden)
+        #expect(
+            try court1.send(.createGame(game: "g9", home: "lions", away: "bears", court: nil, rules: nil)).error?.code
+                == .forbidden)
 
         #expect(try organiser.send(.createGame(game: "g9", home: "lions", away: "bears", court: nil, rules: nil)).error == nil)
         #expect(try organiser.send(.move(game: "g2", player: "gus", move: .onePoint)).error == nil)

@@ -1,0 +1,94 @@
+import CourtsideLibrary
+import CourtsideModel
+import CourtsideServer
+import CourtsideStorage
+import CourtsideTransport
+import Foundation
+import Logging
+import Synchronization
+import Testing
+
+/// The real SQLite log behind a gate: while the gate is shut, `append` blocks the writer thread
+/// as a disk stuck in fsync would.
+final class StallingLog: EventLog {
+    let base: SQLiteEventLog
+    private let shut = Mutex(false)
+    private let opened = DispatchSemaphore(value: 0)
+
+    init(_ base: SQLiteEventLog) { self.base = base }
+
+    func stall() { shut.withLock { $0 = true } }
+    func resume() {
+        shut.withLock { $0 = false }
+        opened.signal()
+    }
+
+    func readAll() throws -> [GameEvent] { try base.readAll() }
+    func readRefusals() throws -> [CommandRefusal] { try base.readRefusals() }
+    func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
+    func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
+        if shut.withLock({ $0 }) { opened.wait() }
+        try base.append(events, refusals: refusals)
+    }
+    func close() throws { try base.close() }
+}
+
+@Suite("the systemd watchdog", .timeLimit(.minutes(1)))
+struct WatchdogTests {
+    static func team(_ id: String, _ player: String) -> Team {
+        Team(id: TeamID(id), name: id.capitalized, players: [Player(id: PlayerID(player), name: player.capitalized)])
+    }
+
+    @Test("a stalled log writer withholds the ping; it comes back once the writer commits")
+    func stalledWriter() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courtside-watchdog-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = StallingLog(try SQLiteEventLog(directory: directory))
+        let library = try GameLibrary(log: log, logger: Logger(label: "courtside.test"))
+        let setup = GameSetup(id: "g1", home: Self.team("lions", "ann"), away: Self.team("tigers", "di"))
+        _ = try await library.createGame(setup, origin: CommandOrigin(clientID: "t", commandID: "create"))
+
+        var check = WatchdogCheck(commitBound: .milliseconds(200))
+        var cycles: UInt64 = 0
+        func ping() -> String? {
+            cycles += 1  // a healthy I/O thread, so only the writer decides
+            return check.problem(ioCycles: cycles, oldestPendingCommit: library.oldestPendingCommit)
+        }
+        #expect(ping() == nil)
+        #expect(library.oldestPendingCommit == nil)
+
+        log.stall()
+        let pending = await library.submit(
+            .move(player: "ann", move: .twoPoints), to: "g1", origin: CommandOrigin(clientID: "t", commandID: "1"))
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(ping() == nil, "within the bound a slow commit is still healthy")
+        try await Task.sleep(for: .milliseconds(250))
+        let problem = ping()
+        #expect(problem?.contains("writer is stuck") == true)
+
+        log.resume()
+        #expect(try await pending.value().version == 2)
+        #expect(ping() == nil)
+        await library.close()
+    }
+
+    @Test("an I/O thread that stops turning withholds the ping")
+    func hungIOThread() {
+        var check = WatchdogCheck()
+        #expect(check.problem(ioCycles: 10, oldestPendingCommit: nil) == nil)
+        #expect(check.problem(ioCycles: 11, oldestPendingCommit: .milliseconds(3)) == nil)
+        #expect(check.problem(ioCycles: 11, oldestPendingCommit: nil)?.contains("I/O thread") == true)
+        #expect(check.problem(ioCycles: 12, oldestPendingCommit: nil) == nil)
+    }
+
+    @Test("an idle transport still completes a poll cycle every poll interval")
+    func idleTransportTurns() async throws {
+        var configuration = TransportConfiguration(commandEndpoint: "tcp://127.0.0.1:*", eventEndpoint: "tcp://127.0.0.1:*")
+        configuration.pollIntervalMilliseconds = 20
+        let transport = try await ZMQTransport.start(configuration, logger: Logger(label: "courtside.test"))
+        let before = transport.completedCycles
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(transport.completedCycles >= before + 3)
+        await transport.stop()
+    }
+}
