@@ -44,6 +44,7 @@ struct SystemdUnitTests {
         for setting in [
             "Type=notify", "WatchdogSec=", "Restart=on-failure", "DynamicUser=yes", "StateDirectory=courtside",
             "ExecReload=/bin/kill -HUP $MAINPID", "TimeoutStopSec=", "--config /etc/courtside/",
+            "LoadCredential=server.key_secret:", "--server-certificate %d/server.key_secret",
         ] {
             #expect(text.contains(setting), "missing \(setting)")
         }
