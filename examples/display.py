@@ -9,21 +9,59 @@ epoch. It prints one line per game whenever a score changes.
     /usr/bin/python3 examples/display.py --game g1           # one game
     echo 1234 | examples/display.py --until-stdin --json     # stop once sequence 1234 is shown; print state as JSON
 
+On a secured daemon (docs/PROTOCOL.md, "Security") both sockets use CURVE: pass the display's
+secret certificate and the daemon's public key (its certificate file or the 40 Z85 characters
+of `courtside keys show`), or set COURTSIDE_KEY and COURTSIDE_SERVER_KEY:
+
+    /usr/bin/python3 examples/display.py --key keys/big-screen.key_secret --server-key keys/server.key
+    /usr/bin/python3 examples/display.py --server-key keys/server.key    # a throwaway key: for `anonymous: display`
+
 Needs pyzmq (Debian: python3-zmq).
 """
 import argparse
 import json
+import os
 import sys
 import threading
 import uuid
 
 import zmq
+import zmq.auth
+
+Z85_CHARACTERS = set("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#")
+
+
+def server_public_key(value):
+    """The daemon's public key from its certificate file (NAME.key) or from its 40 Z85 characters."""
+    if os.path.exists(value):
+        try:
+            public, _ = zmq.auth.load_certificate(value)
+        except (OSError, ValueError) as error:
+            raise ValueError("--server-key %s: %s" % (value, error))
+        return public
+    if len(value) == 40 and set(value) <= Z85_CHARACTERS:
+        return value.encode()
+    raise ValueError("--server-key %s: neither a certificate file nor a 40-character Z85 key" % value)
+
+
+def client_keys(path):
+    """This display's (public, secret) key pair from its secret certificate (NAME.key_secret)."""
+    try:
+        public, secret = zmq.auth.load_certificate(path)
+    except (OSError, ValueError) as error:
+        raise ValueError("--key %s: %s" % (path, error))
+    if secret is None:
+        raise ValueError("--key %s holds no secret key: pass the NAME.key_secret file" % path)
+    return public, secret
 
 
 class Display:
-    def __init__(self, command_endpoint, event_endpoint, game=None, timeout_ms=3000):
+    def __init__(self, command_endpoint, event_endpoint, game=None, timeout_ms=3000, curve=None):
+        """`curve`, when given, is (public key, secret key, server public key), all Z85: then every
+        socket is a CURVE client of the daemon."""
         self.context = zmq.Context.instance()
         self.command_endpoint = command_endpoint
+        self.curve = curve
         self.game = game
         self.timeout_ms = timeout_ms
         self.client_id = "display-" + uuid.uuid4().hex[:8]
@@ -33,8 +71,7 @@ class Display:
         self.games = {}            # game id -> state (score, counts, clock, status, version, ...)
         self.resyncs = 0
         # 1. Subscribe first, so nothing published after the snapshot is missed.
-        self.sub = self.context.socket(zmq.SUB)
-        self.sub.setsockopt(zmq.LINGER, 0)
+        self.sub = self.socket(zmq.SUB)
         self.sub.connect(event_endpoint)
         if game:
             self.sub.setsockopt(zmq.SUBSCRIBE, (game + "/").encode())
@@ -43,21 +80,33 @@ class Display:
         self.sub.setsockopt(zmq.SUBSCRIBE, b"_heartbeat")
         self.dealer = None
 
+    def socket(self, kind):
+        """A socket with linger 0; with keys, a CURVE client (the keys are set before connecting)."""
+        socket = self.context.socket(kind)
+        socket.setsockopt(zmq.LINGER, 0)
+        if self.curve:
+            socket.curve_publickey, socket.curve_secretkey, socket.curve_serverkey = self.curve
+        return socket
+
     def request(self, body):
         """Lazy Pirate: one DEALER per try, the same command id on every retry."""
         self.counter += 1
         body = dict(body, client_id=self.client_id, command_id=str(self.counter))
         for _ in range(3):
             if self.dealer is None:
-                self.dealer = self.context.socket(zmq.DEALER)
-                self.dealer.setsockopt(zmq.LINGER, 0)
+                self.dealer = self.socket(zmq.DEALER)
                 self.dealer.connect(self.command_endpoint)
             self.dealer.send(json.dumps(body).encode())
             if self.dealer.poll(self.timeout_ms, zmq.POLLIN):
                 return json.loads(self.dealer.recv())
             self.dealer.close()
             self.dealer = None
-        raise RuntimeError("no reply from " + self.command_endpoint)
+        if self.curve:
+            # A secured daemon answers a key it does not know with silence.
+            raise RuntimeError("no reply from %s: check your keys (is this key listed in the daemon's security "
+                               "section, and is --server-key the daemon's public key?)" % self.command_endpoint)
+        raise RuntimeError("no reply from %s (if the daemon is secured, pass --key and --server-key)"
+                           % self.command_endpoint)
 
     def resync(self, initial=False):
         # 2. Then the snapshot, which says which sequence it reflects.
@@ -132,10 +181,29 @@ def main():
     parser.add_argument("--until-stdin", action="store_true",
                         help="read a sequence number from stdin; exit once the display has reached it")
     parser.add_argument("--json", action="store_true", help="on exit, print the final state as JSON")
+    parser.add_argument("--key", metavar="FILE", default=os.environ.get("COURTSIDE_KEY") or None,
+                        help="this display's secret certificate (NAME.key_secret) for a secured daemon "
+                             "(default: $COURTSIDE_KEY)")
+    parser.add_argument("--server-key", metavar="FILE|Z85", default=os.environ.get("COURTSIDE_SERVER_KEY") or None,
+                        help="the daemon's public certificate (server.key) or its 40-character Z85 key; "
+                             "without --key, a throwaway key is used (default: $COURTSIDE_SERVER_KEY)")
     args = parser.parse_args()
 
-    display = Display(args.command, args.events, args.game)
-    display.resync(initial=True)
+    curve = None
+    if args.key and not args.server_key:
+        parser.error("--key needs --server-key (or COURTSIDE_SERVER_KEY)")
+    if args.server_key:
+        try:
+            public, secret = client_keys(args.key) if args.key else zmq.curve_keypair()
+            curve = (public, secret, server_public_key(args.server_key))
+        except (OSError, ValueError) as error:
+            parser.error(str(error))
+
+    display = Display(args.command, args.events, args.game, curve=curve)
+    try:
+        display.resync(initial=True)
+    except RuntimeError as error:
+        sys.exit("display.py: %s" % error)
     target = []
     if args.until_stdin:
         threading.Thread(target=lambda: target.append(int(sys.stdin.readline())), daemon=True).start()

@@ -122,8 +122,43 @@ struct DaemonBench: AsyncParsableCommand {
     @Option(help: "Moves per keeper.") var moves = 2_000
     @Option(help: "Requests each keeper keeps in flight (1: wait for each reply before the next move).") var window = 1
     @Option(help: "The courtsided binary (default: next to this one).") var courtsided: String?
+    @Option(help: "Runs to measure, in order, comma-separated: plaintext, curve (CURVE with a ZAP allowlist).")
+    var security = "plaintext,curve"
+    @Option(
+        help: ArgumentHelp(
+            "The keepers' secret certificate for the curve run (default: a new key pair).", valueName: "file"))
+    var key: String?
+    @Option(
+        help: ArgumentHelp(
+            "The secret certificate of the daemon the curve run starts (default: a new key pair); it must hold the secret key, since the benchmark starts that daemon.",
+            valueName: "file"))
+    var serverKey: String?
+
+    func validate() throws {
+        for mode in security.split(separator: ",") where mode != "plaintext" && mode != "curve" {
+            throw ValidationError("--security takes plaintext and curve, not \(mode)")
+        }
+    }
 
     func run() async throws {
+        for mode in security.split(separator: ",") {
+            var curve: (server: CurveKeyPair, client: CurveKeyPair)?
+            if mode == "curve" {
+                func pair(_ path: String?, _ option: String) throws -> CurveKeyPair {
+                    guard let path else { return try CurveKeyPair.generate() }
+                    guard let pair = try ZMQCertificate.load(path: path).keyPair else {
+                        throw ValidationError("\(option) \(path) is a public certificate; the benchmark needs the secret one")
+                    }
+                    return pair
+                }
+                curve = (try pair(serverKey, "--server-key"), try pair(key, "--key"))
+            }
+            print("security=\(mode)")
+            try measure(curve: curve)
+        }
+    }
+
+    func measure(curve: (server: CurveKeyPair, client: CurveKeyPair)?) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-daemon-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -135,6 +170,18 @@ struct DaemonBench: AsyncParsableCommand {
             teams:
 
             """
+        let clientKeys = curve.map { CurveClientKeys(client: $0.client, serverPublicKey: $0.server.publicKey) }
+        if let curve {
+            _ = try ZMQCertificate.write(curve.server, name: "server", directory: directory.path)
+            config =
+                """
+                security:
+                  server_certificate: server.key_secret
+                  clients:
+                    - { name: bench, public_key: "\(curve.client.publicKey.z85)", role: organiser }
+
+                """ + config
+        }
         for team in 0..<games * 2 {
             config += "  - { id: t\(team), name: T\(team), players: [{id: p\(team), name: P}] }\n"
         }
@@ -153,7 +200,7 @@ struct DaemonBench: AsyncParsableCommand {
             daemon.waitUntilExit()
         }
         let context = try ZMQContext()
-        try waitUntilServing(context, command)
+        try waitUntilServing(context, command, curve: clientKeys)
 
         // The subscriber counts events on its own thread.
         let total = keepers * moves
@@ -161,6 +208,7 @@ struct DaemonBench: AsyncParsableCommand {
             let socket = try context.socket(.sub)
             try socket.set(.linger(milliseconds: 0))
             try socket.set(.receiveTimeout(milliseconds: 5000))
+            if let clientKeys { try socket.useCurve(clientKeys) }
             try socket.connect(events)
             try socket.set(.subscribe([]))
             var first: ContinuousClock.Instant?
@@ -181,6 +229,7 @@ struct DaemonBench: AsyncParsableCommand {
                 let socket = try context.socket(.dealer)
                 try socket.set(.linger(milliseconds: 0))
                 try socket.set(.receiveTimeout(milliseconds: 5000))
+                if let clientKeys { try socket.useCurve(clientKeys) }
                 try socket.connect(command)
                 var latencies: [Double] = []
                 var sentAt: [String: ContinuousClock.Instant] = [:]
@@ -223,11 +272,12 @@ struct DaemonBench: AsyncParsableCommand {
         print("events/s at one subscriber: \(format(Double(received) / listeningSeconds)) (\(received) events)")
     }
 
-    func waitUntilServing(_ context: ZMQContext, _ endpoint: String) throws {
+    func waitUntilServing(_ context: ZMQContext, _ endpoint: String, curve: CurveClientKeys?) throws {
         for attempt in 0..<100 {
             let socket = try context.socket(.dealer)
             try socket.set(.linger(milliseconds: 0))
             try socket.set(.receiveTimeout(milliseconds: 100))
+            if let curve { try socket.useCurve(curve) }
             try socket.connect(endpoint)
             try socket.send([
                 Request(origin: CommandOrigin(clientID: "bench", commandID: "ping\(attempt)"), operation: .listGames).encoded()
