@@ -272,6 +272,7 @@ public final class ZMQTransport: Sendable {
             let routerIndex = poller.add(router)
             let wakeIndex = poller.add(wake)
             let zapIndex = zap.map { poller.add($0.socket) }
+            var refusals = RefusedHandshakes()
             while true {
                 let readable: [Bool]
                 do {
@@ -286,14 +287,7 @@ public final class ZMQTransport: Sendable {
                 if let zap, let zapIndex, readable[zapIndex], let security = configuration.security {
                     zap.answerPending { request in
                         let decision = security.authenticate(request)
-                        if case .reject(let reason) = decision {
-                            logger.notice(
-                                "handshake refused",
-                                metadata: [
-                                    "peer": "\(request.address)", "key": "\(request.curvePublicKey?.z85 ?? "-")",
-                                    "reason": "\(reason)",
-                                ])
-                        }
+                        if case .reject(let reason) = decision { refusals.note(request, reason: reason, logger: logger) }
                         return decision
                     }
                 }
@@ -313,6 +307,28 @@ public final class ZMQTransport: Sendable {
                     return
                 }
                 transport.completedCycle()
+            }
+        }
+
+        /// Logs refused handshakes at most once a second, so that a peer retrying a wrong key
+        /// (or a flood of them) cannot fill the journal.
+        private struct RefusedHandshakes {
+            var lastLogged: ContinuousClock.Instant?
+            var suppressed = 0
+
+            mutating func note(_ request: ZAPRequest, reason: String, logger: Logger) {
+                let now = ContinuousClock.now
+                if let lastLogged, now - lastLogged < .seconds(1) {
+                    suppressed += 1
+                    return
+                }
+                logger.notice(
+                    "handshake refused",
+                    metadata: [
+                        "peer": "\(request.address)", "key": "\(request.curvePublicKey?.z85 ?? "-")", "reason": "\(reason)",
+                        "refused.since_last_line": "\(suppressed)",
+                    ])
+                (lastLogged, suppressed) = (now, 0)
             }
         }
 
