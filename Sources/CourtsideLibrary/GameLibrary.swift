@@ -41,7 +41,9 @@ public final class GameLibrary: Sendable {
                 Receipt(gameID: event.gameID, version: event.version, sequence: event.sequence))
             lastSequence = event.sequence
         }
-        for refusal in try log.readRefusals() {
+        // A refusal under a reserved client id can only have come from a client, before such ids
+        // were refused at the door: it must never stand as the answer to the daemon's own command.
+        for refusal in try log.readRefusals() where !CommandOrigin.isReserved(clientID: refusal.origin.clientID) {
             answers[refusal.gameID, default: [:]][refusal.origin] = .failure(refusal.error)
         }
         let committer = GroupCommitter(log: log, games: games, lastSequence: lastSequence, logger: logger)

@@ -15,6 +15,13 @@ public struct CommandOrigin: Hashable, Codable, Sendable {
         case clientID = "client_id"
         case commandID = "command_id"
     }
+
+    /// Whether a client id is one the daemon keeps for its own commands: `courtside` and
+    /// everything under `courtside.` (the bracket, time running out). Clients may not use them,
+    /// or they could answer the daemon's own commands in advance through the retry memory.
+    public static func isReserved(clientID: String) -> Bool {
+        clientID == "courtside" || clientID.hasPrefix("courtside.")
+    }
 }
 
 /// One committed fact about a game: the unit of the durable log and of every subscription.

@@ -101,6 +101,10 @@ private struct WireRequest: Codable {
         guard !clientID.isEmpty, !commandID.isEmpty else {
             throw ProtocolError(.badRequest, "client_id and command_id must not be empty")
         }
+        guard !CommandOrigin.isReserved(clientID: clientID) else {
+            throw ProtocolError(
+                .badRequest, "client_id \(clientID) is reserved for the daemon's own commands (courtside and courtside.*)")
+        }
         func require<T>(_ value: T?, _ key: String) throws(ProtocolError) -> T {
             guard let value else { throw ProtocolError(.badRequest, "operation \(op) needs the field \(key)") }
             return value
