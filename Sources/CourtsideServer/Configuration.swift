@@ -25,6 +25,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public static let defaultCommandEndpoint = "tcp://127.0.0.1:5555"
     public static let defaultEventEndpoint = "tcp://127.0.0.1:5556"
     public static let defaultDataDirectory = "data"
+    /// The longest `transport.linger_ms` that fits in the 2 s shutdown budget after the commits drain.
+    public static let maxLingerMilliseconds: Int32 = 1000
 
     /// The endpoints reachable from other machines: every `tcp://` one whose host is not a
     /// loopback address (`*`, `0.0.0.0`, an interface or a public address).
@@ -346,8 +348,11 @@ private struct RawConfiguration: Decodable {
         ] {
             if let value, value < 1 { throw fail("transport.\(key)", "must be at least 1") }
         }
-        if let linger = transport?.lingerMs, !(0...10_000).contains(linger) {
-            throw fail("transport.linger_ms", "must be between 0 and 10000")
+        // Sockets close at the end of a 2 s shutdown: their linger must leave room for the rest.
+        if let linger = transport?.lingerMs, !(0...DaemonConfiguration.maxLingerMilliseconds).contains(linger) {
+            throw fail(
+                "transport.linger_ms",
+                "must be between 0 and \(DaemonConfiguration.maxLingerMilliseconds) (courtsided stops within 2 s, sockets last)")
         }
         return DaemonConfiguration(
             dataDirectory: dataDir ?? DaemonConfiguration.defaultDataDirectory,

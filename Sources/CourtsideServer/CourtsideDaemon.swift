@@ -32,6 +32,8 @@ public enum CourtsideDaemon {
         transportConfiguration.commandHighWaterMark = configuration.commandHighWaterMark
         transportConfiguration.lingerMilliseconds = configuration.lingerMilliseconds
         transportConfiguration.maxMessageBytes = ProtocolLimits.maxTransportBytes
+        // A failure drill for tests and operators: COURTSIDE_FAULT=transport.poll.
+        transportConfiguration.failFirstPoll = ProcessInfo.processInfo.environment["COURTSIDE_FAULT"] == "transport.poll"
         // The watchdog needs a poll cycle between any two of its pings, even when all is quiet.
         let notifier = SystemdNotifier()
         transportConfiguration.pollIntervalMilliseconds = max(10, min(1000, NotifierService.period(notifier).inMilliseconds / 2))
@@ -59,24 +61,38 @@ public enum CourtsideDaemon {
                     "\(configuration.security.map { "curve, \($0.clients.count) keys, anonymous \($0.anonymousDisplays ? "display" : "none")" } ?? "none")",
             ])
 
-        let services: [any Service] = [
-            TransportService(transport: transport),
-            EventPublisher(
-                transport: transport, library: library, updates: updates, start: start, epoch: epoch,
-                heartbeatPeriod: .milliseconds(configuration.heartbeatMilliseconds), clock: clock, logger: logger),
-            CommandService(
-                transport: transport, library: library, tournament: tournament, access: access, epoch: epoch, logger: logger),
-            ClockService(library: library, period: .milliseconds(100)),
-            StorageWatchService(library: library),
-            ReloadService(
-                configurationPath: configurationPath, tournament: tournament, library: library, access: access,
-                security: configuration.security, serverCertificate: serverCertificate, logger: logger),
-            NotifierService(notifier: notifier, library: library, transport: transport, logger: logger),
+        let services: [(String, any Service)] = [
+            ("transport", TransportService(transport: transport)),
+            (
+                "event publisher",
+                EventPublisher(
+                    transport: transport, library: library, updates: updates, start: start, epoch: epoch,
+                    heartbeatPeriod: .milliseconds(configuration.heartbeatMilliseconds), clock: clock, logger: logger)
+            ),
+            (
+                "command service",
+                CommandService(
+                    transport: transport, library: library, tournament: tournament, access: access, epoch: epoch,
+                    logger: logger)
+            ),
+            ("game clock", ClockService(library: library, period: .milliseconds(100))),
+            ("storage watch", StorageWatchService(library: library)),
+            (
+                "config reload",
+                ReloadService(
+                    configurationPath: configurationPath, tournament: tournament, library: library, access: access,
+                    security: configuration.security, serverCertificate: serverCertificate, logger: logger)
+            ),
+            ("systemd notifier", NotifierService(notifier: notifier, library: library, transport: transport, logger: logger)),
         ]
         var groupConfiguration = ServiceGroupConfiguration(
-            services: services.map {
-                // Every service ends on shutdown; none ending early should take the others down silently.
-                .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup)
+            services: services.map { name, service in
+                // Any service that ends or fails takes the others down gracefully (commits drain),
+                // and the group then throws, so that only SIGTERM or SIGINT ends with status 0.
+                .init(
+                    service: EssentialService(name: name, service: service, logger: logger),
+                    successTerminationBehavior: .gracefullyShutdownGroup,
+                    failureTerminationBehavior: .gracefullyShutdownGroup)
             },
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)

@@ -6,6 +6,33 @@ import Logging
 import ServiceLifecycle
 import UnixSignals
 
+/// A service the daemon cannot run without: ending before a shutdown was asked for is a failure,
+/// which ends the daemon with a non-zero status so that systemd restarts it.
+struct EssentialService: Service {
+    let name: String
+    let service: any Service
+    let logger: Logger
+
+    /// Why the daemon stopped without being asked to.
+    struct Ended: Error, CustomStringConvertible {
+        var name: String
+        var description: String { "the \(name) ended on its own" }
+    }
+
+    func run() async throws {
+        do {
+            try await service.run()
+        } catch {
+            logger.critical("the \(name) failed; stopping courtsided", metadata: ["error": "\(error)"])
+            throw error
+        }
+        guard Task.isShuttingDownGracefully || Task.isCancelled else {
+            logger.critical("the \(name) ended on its own; stopping courtsided")
+            throw Ended(name: name)
+        }
+    }
+}
+
 /// Keeps the sockets open until the very end of a graceful shutdown, then flushes and closes them.
 struct TransportService: Service {
     let transport: ZMQTransport

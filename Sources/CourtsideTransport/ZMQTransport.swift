@@ -22,6 +22,8 @@ public struct TransportConfiguration: Sendable {
     /// The longest the I/O thread waits in one poll, so that an idle thread still completes a
     /// cycle this often and a watchdog can tell idle from hung.
     public var pollIntervalMilliseconds = 1000
+    /// Makes the I/O thread's first poll fail as if `zmq_poll` had: for tests of the failure path.
+    public var failFirstPoll = false
 
     public init(commandEndpoint: String, eventEndpoint: String) {
         self.commandEndpoint = commandEndpoint
@@ -115,16 +117,32 @@ public final class ZMQTransport: Sendable {
             of: IncomingRequest.self, bufferingPolicy: .bufferingOldest(Int(configuration.commandHighWaterMark) * 16))
         let loop = IOLoop(
             configuration: configuration, context: context, wakeEndpoint: wakeEndpoint, requests: continuation, logger: logger)
-        // The thread binds, reports the endpoints (or the error), then serves until stopped.
-        let endpoints: (String, String) = try await withCheckedThrowingContinuation { ready in
-            let thread = Thread { loop.run(ready: ready) }
-            thread.name = "courtside.zmq-io"
-            thread.start()
+        // Everything that can fail after the thread has started happens on it, so a failed start
+        // leaves no thread behind. (inproc allows connecting before the bind.)
+        let waker: ZMQSocket
+        do {
+            waker = try context.socket(.push)
+            try waker.set(.linger(milliseconds: 0))
+            try waker.set(.sendHighWaterMark(1))
+            try waker.connect(wakeEndpoint)
+        } catch {
+            context.terminate()
+            throw error
         }
-        let waker = try context.socket(.push)
-        try waker.set(.linger(milliseconds: 0))
-        try waker.set(.sendHighWaterMark(1))
-        try waker.connect(wakeEndpoint)
+        // The thread binds, reports the endpoints (or the error, once its sockets are closed),
+        // then serves until stopped.
+        let endpoints: (String, String)
+        do {
+            endpoints = try await withCheckedThrowingContinuation { ready in
+                let thread = Thread { loop.run(ready: ready) }
+                thread.name = "courtside.zmq-io"
+                thread.start()
+            }
+        } catch {
+            waker.close()
+            context.terminate()  // every socket is closed, so this returns at once
+            throw error
+        }
         let transport = ZMQTransport(
             requests: requests, endpoints: endpoints, waker: waker, context: context, logger: logger)
         loop.attach(transport)
@@ -176,7 +194,27 @@ public final class ZMQTransport: Sendable {
             if first { signal() } else { continuation.resume() }
         }
         waker.withLock { $0.close() }
-        context.terminate()
+        // zmq_ctx_term blocks up to the linger time: never on Swift's cooperative pool.
+        let context = self.context
+        await withCheckedContinuation { (terminated: CheckedContinuation<Void, Never>) in
+            let thread = Thread {
+                context.terminate()
+                terminated.resume()
+            }
+            thread.name = "courtside.zmq-term"
+            thread.start()
+        }
+    }
+
+    /// Called on the I/O thread once its loop has ended, for whatever reason: a ``stop()`` then
+    /// waiting, or any later, returns at once instead of waiting for a thread that is gone.
+    fileprivate func loopEnded() {
+        let waiting = outbox.withLock { outbox in
+            outbox.stopping = true
+            defer { outbox.onStop = nil }
+            return outbox.onStop
+        }
+        waiting?.resume()
     }
 
     /// Called on the I/O thread: everything queued so far, and whether to stop after sending it.
@@ -222,13 +260,21 @@ public final class ZMQTransport: Sendable {
             let publisher: ZMQSocket
             let wake: ZMQSocket
             var zap: ZAPHandler?
+            // Every socket opened so far, to close before terminating the context if a step fails:
+            // zmq_ctx_term waits for every socket of the context, and would park this thread.
+            var opened: [ZMQSocket] = []
             do {
                 wake = try context.socket(.pull)
+                opened.append(wake)
                 try wake.set(.linger(milliseconds: 0))
                 try wake.bind(wakeEndpoint)
                 // The ZAP handler is bound before the server sockets, so no handshake can come first.
-                if configuration.security != nil { zap = try ZAPHandler(context: context) }
+                if configuration.security != nil {
+                    zap = try ZAPHandler(context: context)
+                    opened.append(zap!.socket)
+                }
                 router = try context.socket(.router)
+                opened.append(router)
                 try secure(router)
                 try router.set(.linger(milliseconds: configuration.lingerMilliseconds))
                 try router.set(.sendHighWaterMark(configuration.commandHighWaterMark))
@@ -236,14 +282,16 @@ public final class ZMQTransport: Sendable {
                 try router.set(.maxMessageSize(configuration.maxMessageBytes))
                 try router.bind(configuration.commandEndpoint)
                 publisher = try context.socket(.pub)
+                opened.append(publisher)
                 try secure(publisher)
                 try publisher.set(.linger(milliseconds: configuration.lingerMilliseconds))
                 try publisher.set(.sendHighWaterMark(configuration.eventHighWaterMark))
                 try publisher.bind(configuration.eventEndpoint)
             } catch {
-                ready.resume(throwing: error)
-                context.terminate()
+                // start() terminates the context once its own socket is closed too.
+                for socket in opened { socket.close() }
                 requests.finish()
+                ready.resume(throwing: error)
                 return
             }
             ready.resume(returning: (router.lastEndpoint, publisher.lastEndpoint))
@@ -255,6 +303,7 @@ public final class ZMQTransport: Sendable {
             wake.close()
             zap?.socket.close()
             requests.finish()
+            transport.loopEnded()
         }
 
         /// Makes a server socket a CURVE server whose handshakes the ZAP handler decides.
@@ -276,6 +325,7 @@ public final class ZMQTransport: Sendable {
             while true {
                 let readable: [Bool]
                 do {
+                    if configuration.failFirstPoll { throw ZMQError(code: EFAULT, operation: "zmq_poll (injected failure)") }
                     readable = try poller.poll(timeoutMilliseconds: configuration.pollIntervalMilliseconds)
                 } catch {
                     logger.critical("zmq_poll failed; the transport stops", metadata: ["error": "\(error)"])

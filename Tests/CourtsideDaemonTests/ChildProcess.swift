@@ -161,9 +161,12 @@ final class ChildProcess: Sendable {
     /// Runs a command to its end: its status and what it wrote to stdout (and to stderr when
     /// `mergeError`). A command still running after `seconds` is killed and reported as 124.
     static func run(
-        _ executable: String, _ arguments: [String], mergeError: Bool = false, seconds: Double = 60
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, mergeError: Bool = false,
+        seconds: Double = 60
     ) throws -> (status: Int32, output: String) {
-        let child = try ChildProcess(executable, arguments, output: .capture, error: mergeError ? .capture : .null)
+        let child = try ChildProcess(
+            executable, arguments, environment: environment, output: .capture,
+            error: mergeError ? .capture : .null)
         let output = child.readOutput(seconds: seconds)
         guard let status = child.wait(seconds: 5) else {
             kill(-child.processIdentifier, SIGKILL)

@@ -105,6 +105,9 @@ final class DaemonProcess {
     /// The running daemon's process id.
     var processIdentifier: pid_t { process?.processIdentifier ?? 0 }
 
+    /// The exit status once the daemon has ended (128 + signal when a signal ended it).
+    var exitStatus: Int32? { process?.status }
+
     /// Whether the daemon still runs.
     var isRunning: Bool { process?.isRunning ?? false }
 

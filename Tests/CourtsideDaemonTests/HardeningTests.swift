@@ -2,6 +2,7 @@ import CourtsideClient
 import CourtsideModel
 import CourtsideProtocol
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -45,4 +46,81 @@ func eventually(seconds: Double = 10, _ condition: () throws -> Bool) rethrows -
         usleep(50_000)
     }
     return try condition()
+}
+
+/// The daemon's exits: status 0 only when asked to stop.
+@Suite("courtsided never stays down quietly", .serialized)
+struct ExitStatusTests {
+    /// A minimal config in a fresh directory, on free loopback ports.
+    static func config(_ directory: URL) throws -> String {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("tournament.yaml").path
+        try """
+        data_dir: \(directory.appendingPathComponent("data").path)
+        endpoints: { command: "tcp://127.0.0.1:\(try freePort())", events: "tcp://127.0.0.1:\(try freePort())" }
+        teams:
+          - { id: lions, name: Lions, players: [{id: ann, name: Ann}] }
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("an I/O thread that fails ends the daemon with a non-zero status and a critical line naming what ended")
+    func ioThreadFailure() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courtsided-fault-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["COURTSIDE_FAULT"] = "transport.poll"
+        let (status, output) = try ChildProcess.run(
+            DaemonProcess.executable.path, ["--config", try Self.config(directory)], environment: environment,
+            mergeError: true, seconds: 20)
+        #expect(status != 0 && status != 124, "\(output)")
+        #expect(output.contains("critical"), "\(output)")
+        #expect(output.contains("the command service ended on its own"), "\(output)")
+    }
+
+    @Test("SIGTERM ends it with status 0")
+    func sigtermIsClean() throws {
+        let daemon = try DaemonProcess()
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit(seconds: 5) != nil)
+        #expect(daemon.exitStatus == 0)
+    }
+}
+
+@Suite("courtsided stops within its budget", .serialized)
+struct StopBudgetTests {
+    @Test("SIGTERM while keepers are connected and sending: exit 0 within 2 s, and every acknowledged move is kept")
+    func stopUnderLoad() throws {
+        let daemon = try DaemonProcess()
+        let acknowledged = Mutex<[GameID: Int]>([:])
+        let keepers = [("g1", "ann"), ("g2", "gus"), ("g1", "di"), ("g2", "jo")].map { game, player in
+            let endpoint = daemon.commandEndpoint
+            return Thread {
+                let client = CommandClient(
+                    endpoint: endpoint, clientID: "keeper-\(player)", timeoutMilliseconds: 300, attempts: 1)
+                // Rebounds score nothing, so the games never end; stop at the first unanswered request.
+                while let version = try? client.command(.move(game: GameID(game), player: PlayerID(player), move: .rebound))
+                    .version
+                {
+                    acknowledged.withLock { $0[GameID(game)] = max($0[GameID(game)] ?? 0, version) }
+                }
+            }
+        }
+        for keeper in keepers { keeper.start() }
+        #expect(eventually { acknowledged.withLock { ($0["g1"] ?? 0) > 20 && ($0["g2"] ?? 0) > 20 } })
+        let start = ContinuousClock.now
+        daemon.signal(SIGTERM)
+        let exited = daemon.waitForExit(seconds: 5) != nil
+        let took = ContinuousClock.now - start
+        #expect(exited)
+        #expect(took < .seconds(2), "stopping took \(took)")
+        #expect(daemon.exitStatus == 0)
+        while keepers.contains(where: { !$0.isFinished }) { usleep(20_000) }
+
+        try daemon.start()
+        let games = try CommandClient(endpoint: daemon.commandEndpoint, clientID: "check").snapshot().games
+        for game in games {
+            #expect(game.version >= acknowledged.withLock { $0[game.id] ?? 0 }, "\(game.id) lost acknowledged moves")
+        }
+    }
 }
