@@ -156,7 +156,7 @@ public struct Schedule: Hashable, Codable, Sendable {
     }
 
     /// Why the schedule cannot be played, or nil: unknown teams, games or groups in slots,
-    /// duplicate ids, or a game that waits on itself.
+    /// duplicate ids, or games that wait on each other (a cycle of any length).
     public var problem: String? {
         var ids = Set<GameID>()
         for game in games {
@@ -174,7 +174,6 @@ public struct Schedule: Hashable, Codable, Sendable {
                 case .team(let team) where teams[team] == nil: return "game \(game.id): unknown team \(team)"
                 case .winner(let other), .loser(let other):
                     if !ids.contains(other) { return "game \(game.id): \(slot) names no scheduled game" }
-                    if other == game.id { return "game \(game.id) cannot wait on itself" }
                 case .groupRank(let group, let rank):
                     guard let members = groups.first(where: { $0.id == group }) else {
                         return "game \(game.id): unknown group \(group)"
@@ -183,6 +182,46 @@ public struct Schedule: Hashable, Codable, Sendable {
                 default: break
                 }
             }
+        }
+        return cycle.map { "games \($0.map(\.rawValue).joined(separator: " → ")) wait on each other's results" }
+    }
+
+    /// The games a game's teams come from: those its winner and loser slots name, and every
+    /// game of a group whose ranking it takes.
+    private func dependencies(of game: ScheduledGame) -> [GameID] {
+        [game.home, game.away].flatMap { slot -> [GameID] in
+            switch slot {
+            case .winner(let other), .loser(let other): [other]
+            case .groupRank(let group, _): games.filter { $0.group == group }.map(\.id)
+            default: []
+            }
+        }
+    }
+
+    /// A chain of games that ends where it starts, if the slots make one.
+    private var cycle: [GameID]? {
+        enum Mark { case visiting, done }
+        var marks: [GameID: Mark] = [:]
+        var path: [GameID] = []
+        func visit(_ id: GameID) -> [GameID]? {
+            switch marks[id] {
+            case .done: return nil
+            case .visiting: return Array(path[(path.firstIndex(of: id) ?? 0)...]) + [id]
+            case nil: break
+            }
+            marks[id] = .visiting
+            path.append(id)
+            defer {
+                path.removeLast()
+                marks[id] = .done
+            }
+            for next in self.game(id).map(dependencies(of:)) ?? [] {
+                if let found = visit(next) { return found }
+            }
+            return nil
+        }
+        for game in games {
+            if let found = visit(game.id) { return found }
         }
         return nil
     }

@@ -34,6 +34,46 @@ public struct DaemonConfiguration: Sendable, Equatable {
         [commandEndpoint, eventEndpoint].filter { !Self.isLocal($0) }
     }
 
+    /// The keys whose values differ from `other`'s among those read only at start.
+    public func settingsNeedingRestart(comparedWith other: DaemonConfiguration) -> [String] {
+        var keys: [String] = []
+        if dataDirectory != other.dataDirectory { keys.append("data_dir") }
+        if commandEndpoint != other.commandEndpoint { keys.append("endpoints.command") }
+        if eventEndpoint != other.eventEndpoint { keys.append("endpoints.events") }
+        if eventHighWaterMark != other.eventHighWaterMark { keys.append("transport.event_high_water_mark") }
+        if commandHighWaterMark != other.commandHighWaterMark { keys.append("transport.command_high_water_mark") }
+        if lingerMilliseconds != other.lingerMilliseconds { keys.append("transport.linger_ms") }
+        if heartbeatMilliseconds != other.heartbeatMilliseconds { keys.append("transport.heartbeat_ms") }
+        return keys
+    }
+
+    /// What is wrong with an endpoint the daemon is to bind, or nil: `tcp://HOST:PORT` (HOST an
+    /// address, `*`, `[IPv6]`, a host or interface name; PORT 1 to 65535, or `*` for any) or
+    /// `ipc://PATH`. libzmq would refuse the others only when binding, and that is not an error
+    /// a restart can fix.
+    public static func endpointProblem(_ endpoint: String) -> String? {
+        let usage = "should be tcp://HOST:PORT (for example tcp://0.0.0.0:5555) or ipc://PATH"
+        if endpoint.hasPrefix("ipc://") { return endpoint.count > "ipc://".count ? nil : "has no path; \(usage)" }
+        guard endpoint.hasPrefix("tcp://") else { return "\"\(endpoint)\" \(usage)" }
+        let address = endpoint.dropFirst("tcp://".count)
+        guard let colon = address.lastIndex(of: ":") else { return "\"\(endpoint)\" has no port; \(usage)" }
+        let host = address[..<colon]
+        let port = address[address.index(after: colon)...]
+        if port != "*", !(Int(port).map { (1...65_535).contains($0) } ?? false) {
+            return "\"\(endpoint)\": the port must be 1 to 65535 (or * for any)"
+        }
+        let hostCharacters = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._*"))
+        let valid: Bool
+        if host.hasPrefix("[") {
+            valid =
+                host.hasSuffix("]") && host.count > 2
+                && host.dropFirst().dropLast().allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+        } else {
+            valid = !host.isEmpty && host.unicodeScalars.allSatisfy { hostCharacters.contains($0) && $0.isASCII }
+        }
+        return valid ? nil : "\"\(endpoint)\": \"\(host)\" is not an address, a host or an interface name"
+    }
+
     /// Whether an endpoint can only be reached from this machine.
     static func isLocal(_ endpoint: String) -> Bool {
         guard endpoint.hasPrefix("tcp://") else {
@@ -338,6 +378,12 @@ private struct RawConfiguration: Decodable {
             teams: teams, courts: courts ?? [], groups: groups ?? [], rounds: roundNames, games: games,
             tieBreakers: tieBreakers ?? [.headToHead, .pointDifference, .pointsScored])
         if let problem = schedule.problem { throw fail("games", problem) }
+        for (key, endpoint) in [("endpoints.command", endpoints?.command), ("endpoints.events", endpoints?.events)] {
+            if let endpoint, let problem = DaemonConfiguration.endpointProblem(endpoint) { throw fail(key, problem) }
+        }
+        if let command = endpoints?.command, command == endpoints?.events, !command.hasSuffix(":*") {
+            throw fail("endpoints.events", "must differ from endpoints.command")
+        }
         let heartbeat = transport?.heartbeatMs ?? 500
         guard (10...1000).contains(heartbeat) else {
             throw fail("transport.heartbeat_ms", "must be between 10 and 1000 (a heartbeat at least once a second)")

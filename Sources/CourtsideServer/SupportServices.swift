@@ -133,13 +133,24 @@ struct ReloadService: Service {
 
     func run() async {
         let hangups = await UnixSignalsSequence(trapping: .sighup)
+        // The file as it was at the start, to tell which of its later changes wait for a restart
+        // (the running settings may come from flags instead).
+        let started = configurationPath.flatMap { try? DaemonConfiguration.load(path: $0, serverCertificate: serverCertificate) }
         for await _ in hangups.cancelOnGracefulShutdown() {
             guard let configurationPath else {
                 logger.warning("SIGHUP ignored: started without a config file")
                 continue
             }
             do {
+                // The whole file is checked before any of it is applied: a broken one changes nothing.
                 let reloaded = try DaemonConfiguration.load(path: configurationPath, serverCertificate: serverCertificate)
+                if let started {
+                    let waiting = reloaded.settingsNeedingRestart(comparedWith: started)
+                    if !waiting.isEmpty {
+                        logger.warning(
+                            "changed in the config, applied only after a restart: \(waiting.joined(separator: ", "))")
+                    }
+                }
                 reloadAccess(reloaded.security)
                 let (teams, schedule) = tournament.merge(reloaded.tournament)
                 let games = await library.useSchedule(schedule)

@@ -93,6 +93,12 @@ struct Courtsided: AsyncParsableCommand {
             FileHandle.standardError.write(Data("courtsided: config error: \(error)\n".utf8))
             throw ExitCode(78)  // EX_CONFIG: systemd will not restart-loop on a broken file.
         }
+        for (flag, endpoint) in [("--command-endpoint", commandEndpoint), ("--event-endpoint", eventEndpoint)] {
+            if let endpoint, let problem = DaemonConfiguration.endpointProblem(endpoint) {
+                FileHandle.standardError.write(Data("courtsided: \(flag): \(problem)\n".utf8))
+                throw ExitCode(78)
+            }
+        }
         if let dataDir { settings.dataDirectory = dataDir }
         if let commandEndpoint { settings.commandEndpoint = commandEndpoint }
         if let eventEndpoint { settings.eventEndpoint = eventEndpoint }

@@ -124,3 +124,32 @@ struct StopBudgetTests {
         }
     }
 }
+
+@Suite("config errors are config errors", .serialized)
+struct ConfigExitTests {
+    @Test("a bad endpoint flag exits 78 naming the flag, before anything is opened")
+    func badEndpointFlag() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courtsided-flag-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (status, output) = try ChildProcess.run(
+            DaemonProcess.executable.path,
+            ["--config", try ExitStatusTests.config(directory), "--command-endpoint", "tcp://no such host:x"], mergeError: true)
+        #expect(status == 78)
+        #expect(output.contains("--command-endpoint"))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("data").path))
+    }
+
+    @Test("SIGHUP with a broken file keeps everything; one with new endpoints says they wait for a restart")
+    func reloadChecksFirst() throws {
+        let daemon = try DaemonProcess()
+        let config = try String(contentsOfFile: daemon.configPath, encoding: .utf8)
+        try (config + "\ngames: [oops\n").write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        #expect(eventually { daemon.log().contains("reload failed") })
+        try config.replacingOccurrences(of: "heartbeat_ms: 200", with: "heartbeat_ms: 300")
+            .write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        #expect(eventually { daemon.log().contains("applied only after a restart: transport.heartbeat_ms") })
+        #expect(try Keeper(daemon.commandEndpoint).send(.listGames).games?.count == 2)
+    }
+}
