@@ -207,7 +207,8 @@ public final class GameLibrary: Sendable {
         do {
             return try await log.events(ofGame: gameID)
         } catch {
-            throw CourtsideError(.storageFailure, "the event log could not be read: \(error)")
+            logger.error("the event log could not be read", metadata: ["game": "\(gameID)", "error": "\(error)"])
+            throw CourtsideError(.storageFailure, "the event log could not be read; courtsided's log has the detail")
         }
     }
 

@@ -208,7 +208,9 @@ final class GroupCommitter: Sendable {
     /// everything from here on; a restart rebuilds from the log, which holds every
     /// acknowledged move.
     private func fail(_ batch: [Entry], because error: any Error) {
-        let failure = CourtsideError(.storageFailure, "the event log could not be written: \(error)")
+        // The detail (a path, SQLite's words) is for the log, not for every client.
+        let failure = CourtsideError(
+            .storageFailure, "the event log could not be written; courtsided restarts and rebuilds from the log")
         logger.critical("event log write failed; refusing further commands", metadata: ["error": "\(error)"])
         let stranded = queue.withLock { queue in
             queue.failure = failure

@@ -202,9 +202,10 @@ public enum Topic {
 
 /// JSON coding shared by the daemon and clients.
 public enum WireCoding {
-    public static func encode(_ value: some Encodable) -> [UInt8] {
-        // Every type here encodes without throwing; a failure would be a programming error.
-        (try? Array(encoder.encode(value))) ?? Array(#"{"ok":false}"#.utf8)
+    /// The JSON of a message. Our messages hold no floating-point values, so this fails only on
+    /// a programming error; callers log it and send nothing in its place.
+    public static func encode(_ value: some Encodable) throws -> [UInt8] {
+        Array(try encoder.encode(value))
     }
 
     // Configured once and never changed, so one is shared by every thread (it is Sendable).

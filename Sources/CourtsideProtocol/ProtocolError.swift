@@ -21,6 +21,9 @@ extension CourtsideError.Code {
     public static let badFrames = CourtsideError.Code(rawValue: "bad_frames")
     /// The authenticated key's role does not allow the request (docs/PROTOCOL.md, "Security").
     public static let forbidden = CourtsideError.Code(rawValue: "forbidden")
+    /// The daemon could not encode its answer (a bug, logged with its detail); nothing changed
+    /// beyond what the request did.
+    public static let internalError = CourtsideError.Code(rawValue: "internal_error")
     /// `create_game` names a team the tournament does not have.
     public static let unknownTeam = CourtsideError.Code(rawValue: "unknown_team")
 }
@@ -29,7 +32,7 @@ extension CourtsideError.Code {
 public let allErrorCodes: [CourtsideError.Code] = [
     .badRequest, .badFrames, .messageTooLarge, .unknownOperation, .forbidden, .unknownGame, .unknownPlayer, .playerNotInGame,
     .unknownTeam, .gameFinished, .unknownEvent, .notAMove, .alreadyRetracted, .clockRunning, .clockNotRunning,
-    .gameExists, .invalidGame, .noTimeoutsLeft, .bracketLocked, .bracketPending, .storageFailure, .shuttingDown,
+    .gameExists, .invalidGame, .noTimeoutsLeft, .bracketLocked, .bracketPending, .storageFailure, .shuttingDown, .internalError,
 ]
 
 /// A protocol error is a ``CourtsideError`` with a protocol code.

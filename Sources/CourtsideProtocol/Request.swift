@@ -65,7 +65,8 @@ public struct Request: Sendable {
         case .standings: wire.op = "standings"
         case .log(let game): (wire.op, wire.game) = ("log", game)
         }
-        return WireCoding.encode(wire)
+        // Every field is a string, an integer or an integer-only rule set: this cannot fail.
+        return (try? WireCoding.encode(wire)) ?? []
     }
 }
 

@@ -163,7 +163,16 @@ struct CommandService: Service {
     }
 
     private func reply(_ incoming: IncomingRequest, _ reply: Reply) {
-        transport.reply(to: incoming, body: WireCoding.encode(reply))
+        do {
+            transport.reply(to: incoming, body: try WireCoding.encode(reply))
+        } catch {
+            // Still exactly one reply, but one that says what it is.
+            logger.error("a reply could not be encoded", metadata: ["error": "\(error)"])
+            let failure = Reply.failure(
+                CourtsideError(.internalError, "courtsided could not encode its answer; its log has the detail"),
+                commandID: reply.commandID, epoch: epoch)
+            transport.reply(to: incoming, body: (try? WireCoding.encode(failure)) ?? [])
+        }
     }
 
     /// The command id of a request that could not be decoded, if it has a readable one.

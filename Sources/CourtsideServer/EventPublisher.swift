@@ -67,7 +67,7 @@ final class EventPublisher: Service {
         let skip = published.withLock { event.sequence <= $0.sequence }
         if skip { return }
         let message = EventMessage(epoch: epoch, event: event, game: update.game)
-        transport.publish(topic: Topic.events(of: event.gameID), body: WireCoding.encode(message))
+        send(message, on: Topic.events(of: event.gameID))
         published.withLock {
             $0.sequence = event.sequence
             $0.versions[event.gameID] = event.version
@@ -94,11 +94,11 @@ final class EventPublisher: Service {
         }
         if standingsChanged {
             let message = StandingsMessage(epoch: epoch, sequence: sequence, groups: standings)
-            transport.publish(topic: Topic.standings, body: WireCoding.encode(message))
+            send(message, on: Topic.standings)
         }
         if bracketChanged {
             let message = BracketMessage(epoch: epoch, sequence: sequence, games: bracket)
-            transport.publish(topic: Topic.bracket, body: WireCoding.encode(message))
+            send(message, on: Topic.bracket)
         }
     }
 
@@ -112,6 +112,18 @@ final class EventPublisher: Service {
     private func heartbeat() {
         let state = published.withLock { $0 }
         let message = HeartbeatMessage(epoch: epoch, sequence: state.sequence, at: clock.now(), games: state.versions)
-        transport.publish(topic: Topic.heartbeat, body: WireCoding.encode(message))
+        send(message, on: Topic.heartbeat)
+    }
+
+    /// Publishes a message, or logs and skips one that cannot be encoded: a display then sees a
+    /// gap and resyncs, which is better than a message that claims to be something it is not.
+    private func send(_ message: some Encodable, on topic: [UInt8]) {
+        do {
+            transport.publish(topic: topic, body: try WireCoding.encode(message))
+        } catch {
+            logger.error(
+                "a message could not be encoded; not published",
+                metadata: ["topic": "\(String(decoding: topic, as: UTF8.self))", "error": "\(error)"])
+        }
     }
 }

@@ -101,6 +101,8 @@ struct DurabilityTests {
             try await library.apply(.move(player: Tournament.player("g1", .home), move: .twoPoints), to: "g1", origin: origin())
         }
         #expect(library.failure?.code == .storageFailure)
+        // Clients get a fixed message: the storage's own words (paths, errno) stay in the log.
+        #expect(library.failure?.message == "the event log could not be written; courtsided restarts and rebuilds from the log")
         log.failing.withLock { $0 = false }
         // Once failed, always failed: the in-memory state may be ahead of the log.
         await expectCode(.storageFailure) { try await library.apply(.startClock, to: "g1", origin: origin()) }
