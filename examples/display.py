@@ -70,6 +70,7 @@ class Display:
         self.sequence = 0          # the last global sequence applied (all-games display)
         self.games = {}            # game id -> state (score, counts, clock, status, version, ...)
         self.resyncs = 0
+        self.stale = None          # why the last resync failed, while one is owed
         # 1. Subscribe first, so nothing published after the snapshot is missed.
         self.sub = self.socket(zmq.SUB)
         self.sub.connect(event_endpoint)
@@ -110,9 +111,19 @@ class Display:
 
     def resync(self, initial=False):
         # 2. Then the snapshot, which says which sequence it reflects.
-        reply = self.request({"op": "snapshot", "game": self.game} if self.game else {"op": "snapshot"})
-        if not reply["ok"]:
-            raise RuntimeError(reply["error"]["code"] + ": " + reply["error"]["message"])
+        try:
+            reply = self.request({"op": "snapshot", "game": self.game} if self.game else {"op": "snapshot"})
+            if not reply["ok"]:
+                raise RuntimeError(reply["error"]["code"] + ": " + reply["error"]["message"])
+        except RuntimeError as error:
+            if initial:
+                raise
+            # Never exit over a missed resync: show nothing we cannot vouch for, and try again.
+            if not self.stale:
+                print("display.py: stale, retrying: %s" % error, file=sys.stderr, flush=True)
+            self.stale = str(error)
+            return
+        self.stale = None
         self.epoch = reply["epoch"]
         self.sequence = reply["sequence"]
         self.games = {}
@@ -154,6 +165,10 @@ class Display:
             self.resync()
 
     def step(self, timeout_ms):
+        if self.stale:
+            self.resync()
+            if self.stale:
+                return False
         if not self.sub.poll(timeout_ms, zmq.POLLIN):
             return False
         topic, body = self.sub.recv_multipart()

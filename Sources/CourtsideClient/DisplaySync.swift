@@ -56,6 +56,12 @@ public final class DisplaySync {
     public private(set) var bracket: [BracketEntry] = []
     /// The last global sequence applied.
     public private(set) var sequence: Int64 = 0
+    /// The sequences the standings and the bracket reflect; older messages are ignored.
+    public private(set) var standingsSequence: Int64 = 0
+    public private(set) var bracketSequence: Int64 = 0
+    /// Set while a resync is owed but the daemon could not be reached: the display is stale
+    /// and tries again at every ``pump(timeoutMilliseconds:)``.
+    public private(set) var owedResync: (reason: ResyncReason, error: CourtsideError)?
     public private(set) var epoch = ""
     public private(set) var resyncs = 0
     public private(set) var lastResync: (reason: ResyncReason, at: ContinuousClock.Instant)?
@@ -101,8 +107,9 @@ public final class DisplaySync {
     /// The socket to include in an outside poll loop (a terminal UI that also reads keys).
     public var socket: ZMQSocket { subscriber }
 
-    /// Whether nothing has arrived for longer than `staleAfter`.
-    public var isStale: Bool { ContinuousClock.now - lastMessage > staleAfter }
+    /// Whether what it shows cannot be vouched for: nothing has arrived for longer than
+    /// `staleAfter`, or a resync it needs has not succeeded yet.
+    public var isStale: Bool { owedResync != nil || ContinuousClock.now - lastMessage > staleAfter }
 
     /// The daemon's time now, estimated from its last message (for clocks between events).
     public func daemonNow(localNow: Date = Date()) -> Timestamp {
@@ -126,7 +133,9 @@ public final class DisplaySync {
         games = Dictionary(uniqueKeysWithValues: snapshot.map { ($0.id, GameState($0)) })
         standings = reply.standings ?? []
         bracket = reply.bracket ?? []
+        (standingsSequence, bracketSequence) = (sequence, sequence)
         lastMessage = .now
+        owedResync = nil
         if let reason {
             resyncs += 1
             lastResync = (reason, .now)
@@ -135,9 +144,17 @@ public final class DisplaySync {
 
     /// Reads every message that arrives within `timeoutMilliseconds` (and any already queued),
     /// applies it, and returns whether anything changed.
+    ///
+    /// Only a broken subscriber socket throws: a resync that cannot reach the daemon leaves the
+    /// display stale (``owedResync``) and is tried again at the next call.
     @discardableResult
     public func pump(timeoutMilliseconds: Int) throws(CourtsideError) -> Bool {
         var changed = false
+        if let owed = owedResync {
+            changed = resyncOrOwe(owed.reason)
+            // While the daemon is unreachable, what arrives cannot be applied on top of nothing.
+            if owedResync != nil { return changed }
+        }
         var wait = timeoutMilliseconds
         while true {
             let frames: [[UInt8]]
@@ -152,42 +169,52 @@ public final class DisplaySync {
             }
             wait = 0
             lastMessage = .now
-            changed = try handle(frames) || changed
+            changed = handle(frames) || changed
+            if owedResync != nil { return changed }
         }
     }
 
-    private func handle(_ frames: [[UInt8]]) throws(CourtsideError) -> Bool {
+    /// Resyncs, or remembers that it owes one; returns whether the state changed.
+    private func resyncOrOwe(_ reason: ResyncReason) -> Bool {
+        do {
+            try resync(reason)
+            return true
+        } catch {
+            owedResync = (reason, error)
+            return false
+        }
+    }
+
+    private func handle(_ frames: [[UInt8]]) -> Bool {
         guard frames.count == 2 else { return false }
         if frames[0] == Topic.heartbeat {
             guard let heartbeat = try? WireCoding.decode(HeartbeatMessage.self, from: frames[1]) else { return false }
             heartbeatsSeen += 1
             noteTime(heartbeat.at)
-            if heartbeat.epoch != epoch {
-                try resync(.epochChanged)
-                return true
-            }
+            if heartbeat.epoch != epoch { return resyncOrOwe(.epochChanged) }
             let behind: Bool
             if let game {
                 behind = (heartbeat.games[game] ?? 0) > (games[game]?.game.version ?? 0)
             } else {
                 behind = heartbeat.sequence > sequence
             }
-            if behind { try resync(.heartbeatAhead) }
-            return behind
+            return behind ? resyncOrOwe(.heartbeatAhead) : false
         }
         if frames[0] == Topic.standings, let message = try? WireCoding.decode(StandingsMessage.self, from: frames[1]) {
-            standings = message.groups
+            if message.epoch != epoch { return resyncOrOwe(.epochChanged) }
+            // Queued behind a fresher snapshot: older than what is shown, so it would go backwards.
+            guard message.sequence >= standingsSequence else { return false }
+            (standings, standingsSequence) = (message.groups, message.sequence)
             return true
         }
         if frames[0] == Topic.bracket, let message = try? WireCoding.decode(BracketMessage.self, from: frames[1]) {
-            bracket = message.games
+            if message.epoch != epoch { return resyncOrOwe(.epochChanged) }
+            guard message.sequence >= bracketSequence else { return false }
+            (bracket, bracketSequence) = (message.games, message.sequence)
             return true
         }
         guard let event = try? WireCoding.decode(EventMessage.self, from: frames[1]) else { return false }
-        if event.epoch != epoch {
-            try resync(.epochChanged)
-            return true
-        }
+        if event.epoch != epoch { return resyncOrOwe(.epochChanged) }
         if event.sequence <= sequence { return false }
         var state: GameState
         let expectedVersion: Int
@@ -196,14 +223,10 @@ public final class DisplaySync {
         } else if case .gameCreated(let setup) = event.event {
             (state, expectedVersion) = (GameState(Game(setup: setup)), 1)
         } else {
-            try resync(.unknownGame)
-            return true
+            return resyncOrOwe(.unknownGame)
         }
         let gap = event.version != expectedVersion || (game == nil && event.sequence != sequence + 1)
-        if gap {
-            try resync(.gap)
-            return true
-        }
+        if gap { return resyncOrOwe(.gap) }
         state.apply(event)
         games[event.game] = state
         sequence = event.sequence

@@ -264,6 +264,14 @@ public final class GameLibrary: Sendable {
             sequence: all.sequence)
     }
 
+    /// Standings and bracket from the same committed games, and the sequence they reflect.
+    public func tables() -> Snapshot<(standings: [GroupStandings], bracket: [BracketEntry])> {
+        let all = committer.snapshot()
+        let schedule = gate.schedule
+        return Snapshot(
+            value: (schedule?.standings(all.value) ?? [], schedule?.bracket(all.value) ?? []), sequence: all.sequence)
+    }
+
     /// Standings of every group, from the committed games.
     public func standings() -> Snapshot<[GroupStandings]> {
         let all = committer.snapshot()

@@ -43,7 +43,8 @@ public struct LiveState: Hashable, Codable, Sendable {
 public struct StandingsMessage: Hashable, Codable, Sendable {
     public var type = "standings"
     public var epoch: String
-    /// The sequence of the event that changed the standings.
+    /// The sequence the standings reflect: every event up to it and none after. A display
+    /// ignores one older than what it has.
     public var sequence: Int64
     public var groups: [GroupStandings]
 
@@ -58,6 +59,7 @@ public struct StandingsMessage: Hashable, Codable, Sendable {
 public struct BracketMessage: Hashable, Codable, Sendable {
     public var type = "bracket"
     public var epoch: String
+    /// The sequence the bracket reflects, as for ``StandingsMessage/sequence``.
     public var sequence: Int64
     public var games: [BracketEntry]
 

@@ -72,7 +72,7 @@ final class EventPublisher: Service {
             $0.sequence = event.sequence
             $0.versions[event.gameID] = event.version
         }
-        if movesTournament(update) { publishTournament(after: event.sequence) }
+        if movesTournament(update) { publishTournament() }
     }
 
     /// Only these change a group table or the bracket: a game appearing or getting its teams,
@@ -84,10 +84,12 @@ final class EventPublisher: Service {
         }
     }
 
-    private func publishTournament(after sequence: Int64) {
+    private func publishTournament() {
         guard library.currentSchedule != nil else { return }
-        let standings = library.standings().value
-        let bracket = library.bracket().value
+        // One snapshot for both, stamped with the sequence it reflects (it may be ahead of the
+        // event being published, never behind).
+        let tables = library.tables()
+        let (standings, bracket, sequence) = (tables.value.standings, tables.value.bracket, tables.sequence)
         let (standingsChanged, bracketChanged) = published.withLock { published in
             defer { (published.standings, published.bracket) = (standings, bracket) }
             return (published.standings != standings, published.bracket != bracket)

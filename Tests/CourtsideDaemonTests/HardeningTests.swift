@@ -4,6 +4,7 @@ import CourtsideProtocol
 import Foundation
 import Synchronization
 import Testing
+import ZeroMQ
 
 #if canImport(Glibc)
     import Glibc
@@ -151,5 +152,105 @@ struct ConfigExitTests {
         daemon.signal(SIGHUP)
         #expect(eventually { daemon.log().contains("applied only after a restart: transport.heartbeat_ms") })
         #expect(try Keeper(daemon.commandEndpoint).send(.listGames).games?.count == 2)
+    }
+}
+
+/// The reference display against the real daemon's snapshots, fed messages from a publisher of
+/// the test's own, so that it can be handed what the network may deliver: late, stale, odd.
+@Suite("displays never go backwards", .serialized)
+struct DisplayOrderTests {
+    /// A PUB socket the display subscribes to instead of the daemon's.
+    final class Feed {
+        let socket: ZMQSocket
+        let endpoint: String
+
+        init() throws {
+            socket = try testContext.socket(.pub)
+            try socket.set(.linger(milliseconds: 0))
+            try socket.bind("tcp://127.0.0.1:*")
+            endpoint = socket.lastEndpoint
+        }
+
+        func send(_ topic: [UInt8], _ message: some Encodable) throws {
+            try socket.send([topic, try WireCoding.encode(message)])
+        }
+
+        /// Sends a heartbeat that asks for nothing and pumps until the display has read it: every
+        /// message sent before it has then been handled (PUB keeps order).
+        func flush(_ display: DisplaySync) throws -> Bool {
+            let seen = display.heartbeatsSeen
+            let deadline = ContinuousClock.now + .seconds(10)
+            while display.heartbeatsSeen == seen, ContinuousClock.now < deadline {
+                try send(
+                    Topic.heartbeat,
+                    HeartbeatMessage(epoch: display.epoch, sequence: display.sequence, at: Timestamp(Date()), games: [:]))
+                try display.pump(timeoutMilliseconds: 50)
+            }
+            return display.heartbeatsSeen > seen
+        }
+    }
+
+    @Test("a standings or bracket message older than the snapshot shown is ignored; a newer one applies")
+    func staleTables() throws {
+        let daemon = try DaemonProcess(schedule: TournamentProtocolTests.schedule)
+        let keeper = CommandClient(endpoint: daemon.commandEndpoint, clientID: "court-1")
+        for _ in 0..<8 { try keeper.command(.move(game: "g1", player: "ann", move: .twoPoints)) }
+        #expect(try eventually { try keeper.command(.standings).standings?.first?.rows.first?.won == 1 })
+
+        let feed = try Feed()
+        let display = try DisplaySync(
+            endpoints: Endpoints(command: daemon.commandEndpoint, events: feed.endpoint),
+            client: CommandClient(endpoint: daemon.commandEndpoint, clientID: "board"))
+        #expect(try feed.flush(display))
+        let fresh = display.standings
+        let freshBracket = display.bracket
+        #expect(fresh.first?.rows.first?.won == 1)
+
+        // Built before g1 ended, delivered after the snapshot: older than what is shown.
+        let stale = display.sequence - 3
+        try feed.send(Topic.standings, StandingsMessage(epoch: display.epoch, sequence: stale, groups: []))
+        try feed.send(Topic.bracket, BracketMessage(epoch: display.epoch, sequence: stale, games: []))
+        #expect(try feed.flush(display))
+        #expect(display.standings == fresh)
+        #expect(display.bracket == freshBracket)
+        #expect(display.standingsSequence == display.sequence)
+
+        // A newer one is the truth now.
+        try feed.send(Topic.standings, StandingsMessage(epoch: display.epoch, sequence: display.sequence + 1, groups: []))
+        #expect(try feed.flush(display))
+        #expect(display.standings.isEmpty)
+    }
+
+    @Test("a resync that cannot reach the daemon leaves the display stale and retrying, never ended")
+    func unreachableResync() throws {
+        let daemon = try DaemonProcess()
+        let feed = try Feed()
+        let display = try DisplaySync(
+            endpoints: Endpoints(command: daemon.commandEndpoint, events: feed.endpoint),
+            client: CommandClient(endpoint: daemon.commandEndpoint, clientID: "board", timeoutMilliseconds: 200, attempts: 1))
+        #expect(try feed.flush(display))
+        #expect(!display.isStale)
+
+        daemon.signal(SIGSTOP)
+        defer { daemon.signal(SIGCONT) }
+        // A heartbeat ahead of the display: it must resync, and cannot.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while display.owedResync == nil, ContinuousClock.now < deadline {
+            try feed.send(
+                Topic.heartbeat,
+                HeartbeatMessage(epoch: display.epoch, sequence: display.sequence + 5, at: Timestamp(Date()), games: [:]))
+            try display.pump(timeoutMilliseconds: 50)
+        }
+        #expect(display.owedResync?.error.code == .unreachable, "resyncs \(display.resyncs)")
+        #expect(display.isStale)
+        try display.pump(timeoutMilliseconds: 10)  // still owed, still no throw
+        #expect(display.isStale)
+
+        daemon.signal(SIGCONT)
+        let recovered = ContinuousClock.now + .seconds(10)
+        while display.owedResync != nil, ContinuousClock.now < recovered { try display.pump(timeoutMilliseconds: 50) }
+        #expect(display.owedResync == nil)
+        #expect(display.resyncs >= 1)
+        #expect(!display.isStale)
     }
 }
