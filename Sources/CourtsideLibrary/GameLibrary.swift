@@ -65,6 +65,27 @@ public final class GameLibrary: Sendable {
         logger.info(
             "game library opened",
             metadata: ["library.games": "\(games.count)", "library.sequence": "\(lastSequence)"])
+        Self.continueTime(after: events.last?.at, games: games, clock: clock, logger: logger)
+    }
+
+    /// Time across a restart: never before the log's last event, and a clock that was running
+    /// counts the time since as game time (as a court's own scoreboard would), said in the log.
+    private static func continueTime(after last: Timestamp?, games: [GameID: Game], clock: any TimeSource, logger: Logger) {
+        guard let last else { return }
+        if let moved = (clock as? SystemTimeSource)?.hold(notBefore: last) {
+            logger.warning(
+                "the wall clock is behind the log's last event; game time continues from the log",
+                metadata: ["clock.behind_ms": "\(moved)"])
+        }
+        let now = clock.now()
+        for (id, game) in games.sorted(by: { $0.key < $1.key }) where game.clock.isRunning && !game.isFinished {
+            logger.notice(
+                "a game clock was running when courtsided stopped: the time since its last event counts as game time",
+                metadata: [
+                    "game": "\(id)", "clock.elapsed_ms": "\(game.clock.elapsed(at: now))",
+                    "since_last_event_ms": "\(now.milliseconds(since: last))",
+                ])
+        }
     }
 
     // MARK: - Commands

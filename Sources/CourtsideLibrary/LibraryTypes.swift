@@ -1,5 +1,10 @@
 public import CourtsideModel
 import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The answer to an applied command: where its last event landed.
 public struct Receipt: Hashable, Codable, Sendable {
@@ -59,10 +64,54 @@ public struct TournamentState: Sendable {
     }
 }
 
-/// The system's wall clock.
-public struct SystemTimeSource: TimeSource {
-    public init() {}
+/// The daemon's time: the wall clock read once, then advanced by the monotonic clock.
+///
+/// Game clocks subtract timestamps, so a step of the wall clock (NTP, an operator setting the
+/// time) or a wall clock that runs fast or slow would end timed games early or late, durably.
+/// Anchoring once keeps timestamps readable as wall time while only real elapsed time counts.
+public final class SystemTimeSource: TimeSource {
+    private let monotonic: @Sendable () -> Duration
+    private let anchor: Mutex<(wall: Timestamp, monotonic: Duration)>
+    private let wall: @Sendable () -> Timestamp
+
+    /// Reads `wall` once now; later times advance by `monotonic`. Both are injectable for tests.
+    public init(
+        wall: @escaping @Sendable () -> Timestamp = SystemTimeSource.wallClock,
+        monotonic: @escaping @Sendable () -> Duration = SystemTimeSource.monotonicClock
+    ) {
+        self.wall = wall
+        self.monotonic = monotonic
+        anchor = Mutex((wall(), monotonic()))
+    }
+
     public func now() -> Timestamp {
+        let (wall, start) = anchor.withLock { $0 }
+        return wall.adding(milliseconds: Int64((monotonic() - start).inMilliseconds))
+    }
+
+    /// Moves this clock forward, if needed, so that it reads no earlier than `floor` (the log's
+    /// last event: time never runs backwards across a restart, even if the wall clock did).
+    /// Returns how many milliseconds it moved, or nil when it was already past.
+    public func hold(notBefore floor: Timestamp) -> Int64? {
+        let behind = floor.rawValue - now().rawValue
+        guard behind > 0 else { return nil }
+        anchor.withLock { $0.wall = $0.wall.adding(milliseconds: behind) }
+        return behind
+    }
+
+    /// The wall clock minus this clock, in milliseconds: how far the wall clock has stepped or
+    /// drifted since the start.
+    public var wallClockOffset: Int64 { wall().rawValue - now().rawValue }
+
+    /// The system's wall clock, to the millisecond.
+    public static let wallClock: @Sendable () -> Timestamp = {
         Timestamp(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+
+    /// CLOCK_MONOTONIC: never stepped, and not slewed by a fake or drifting wall clock.
+    public static let monotonicClock: @Sendable () -> Duration = {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return .seconds(Int64(spec.tv_sec)) + .nanoseconds(Int64(spec.tv_nsec))
     }
 }

@@ -21,6 +21,8 @@ final class DaemonProcess {
     private let arguments: [String]
     /// The address the daemon binds; clients always connect through loopback.
     private let bindHost: String
+    /// A command the daemon runs under (faketime, say), with its arguments.
+    private let launcher: [String]
 
     /// The default games: two on two courts, no groups.
     static let twoGames = """
@@ -38,7 +40,7 @@ final class DaemonProcess {
     /// Starts the daemon and waits for its READY=1.
     init(
         extraConfig: String = "", schedule: String = DaemonProcess.twoGames, environment: [String: String] = [:],
-        arguments: [String] = [], bindHost: String = "127.0.0.1", directory: URL? = nil
+        arguments: [String] = [], bindHost: String = "127.0.0.1", launcher: [String] = [], directory: URL? = nil
     ) throws {
         self.directory =
             directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("courtsided-\(UUID().uuidString)")
@@ -48,6 +50,7 @@ final class DaemonProcess {
         self.environment = environment
         self.arguments = arguments
         self.bindHost = bindHost
+        self.launcher = launcher
         notify = try NotifyListener(path: self.directory.appendingPathComponent("notify.sock").path)
         // A port free a moment ago may be taken by a test running beside this one: try others.
         for attempt in 1...3 {
@@ -89,8 +92,9 @@ final class DaemonProcess {
         environment.merge(self.environment) { _, new in new }
         // A restart must wait for its own READY=1, not find the last run's.
         notify.forget()
+        let command = launcher + [Self.executable.path, "--config", configPath, "--log-level", "info"] + arguments
         let process = try ChildProcess(
-            Self.executable.path, ["--config", configPath, "--log-level", "info"] + arguments, environment: environment,
+            command[0], Array(command.dropFirst()), environment: environment,
             output: .file(logPath), error: .file(logPath))
         self.process = process
         guard notify.wait(for: "READY=1", seconds: 30, while: { process.isRunning }) else {

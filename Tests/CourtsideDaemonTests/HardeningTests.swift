@@ -254,3 +254,19 @@ struct DisplayOrderTests {
         #expect(!display.isStale)
     }
 }
+
+@Suite("game time ignores the wall clock", .serialized)
+struct WallClockTests {
+    @Test("under a wall clock sixty times too fast (faketime), a running game clock counts real seconds")
+    func fastWallClock() throws {
+        let daemon = try DaemonProcess(
+            environment: ["DONT_FAKE_MONOTONIC": "1"], launcher: ["/usr/bin/faketime", "-f", "+0 x60"])
+        let keeper = CommandClient(endpoint: daemon.commandEndpoint, clientID: "court-2")
+        try keeper.command(.clock(game: "g2", command: .startClock))
+        usleep(2_500_000)
+        try keeper.command(.clock(game: "g2", command: .pauseClock))
+        let clock = try #require(try keeper.snapshot(game: "g2").games.first?.clock)
+        // 2.5 s of real time; the fake wall clock saw 150 s. Wide bounds: this is no timing test.
+        #expect(clock.accumulated >= 2_400 && clock.accumulated < 60_000, "counted \(clock.accumulated) ms")
+    }
+}
