@@ -20,7 +20,7 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "courtside-bench",
         abstract: "Measures Courtside's durable write path and its ZeroMQ round trip.",
-        subcommands: [LibraryBench.self, DaemonBench.self])
+        subcommands: [LibraryBench.self, DaemonBench.self, AbuseBench.self])
 }
 
 /// Percentile of sorted values.
@@ -40,6 +40,7 @@ final class CountingLog: EventLog {
     init(_ base: any EventLog) { self.base = base }
     func readAll() throws -> [GameEvent] { try base.readAll() }
     func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
+    func contains(_ origin: CommandOrigin) async throws -> Bool { try await base.contains(origin) }
     func readRefusals() throws -> [CommandRefusal] { try base.readRefusals() }
     func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
         try base.append(events, refusals: refusals)

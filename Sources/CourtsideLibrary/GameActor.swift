@@ -1,7 +1,7 @@
 import CourtsideModel
 
-/// One game: decides its commands strictly in arrival order and remembers every command's
-/// outcome so that a retry is answered, not applied again.
+/// One game: decides its commands strictly in arrival order and remembers each command's
+/// outcome (in the library's ``RetryMemory``) so that a retry is answered, not applied again.
 ///
 /// The actor keeps the game as it will be once everything it accepted is committed, so it can
 /// decide the next command while earlier ones still wait for their commit (pipelining).
@@ -11,42 +11,40 @@ actor GameActor {
 
     let id: GameID
     private var game: Game
-    /// Every command's answer, accepted or refused, by its origin.
-    private var outcomes: [CommandOrigin: CommitTicket]
+    /// Answers by origin, within the retry window.
+    private let memory: RetryMemory
     private let committer: GroupCommitter
     private let clock: any TimeSource
     /// Where decisions that settle a bracket game's teams are checked against every game's.
     private let gate: BracketGate
 
-    /// A game rebuilt from the log, with the answers of the commands it accepted and refused.
-    init(
-        game: Game, answers: [CommandOrigin: Result<Receipt, CourtsideError>], committer: GroupCommitter, clock: any TimeSource,
-        gate: BracketGate
-    ) {
+    /// A game rebuilt from the log.
+    init(game: Game, memory: RetryMemory, committer: GroupCommitter, clock: any TimeSource, gate: BracketGate) {
         id = game.id
         self.game = game
-        outcomes = answers.mapValues { CommitTicket(settled: $0) }
+        self.memory = memory
         self.committer = committer
         self.clock = clock
         self.gate = gate
     }
 
-    /// A new game whose creation is queued under `ticket`.
+    /// A new game whose creation is queued (and remembered) under `ticket`.
     init(
-        created game: Game, by origin: CommandOrigin, ticket: CommitTicket, committer: GroupCommitter, clock: any TimeSource,
-        gate: BracketGate
+        created game: Game, by origin: CommandOrigin, ticket: CommitTicket, memory: RetryMemory, committer: GroupCommitter,
+        clock: any TimeSource, gate: BracketGate
     ) {
         id = game.id
         self.game = game
-        outcomes = [origin: ticket]
+        self.memory = memory
+        memory.remember(origin, ticket, at: clock.now())
         self.committer = committer
         self.clock = clock
         self.gate = gate
     }
 
-    /// The original result of a command this game has seen, or nil for a new command.
+    /// The original result of a command within the retry window, or nil for a new command.
     func outcome(of origin: CommandOrigin) -> PendingReceipt? {
-        outcomes[origin].map(PendingReceipt.init)
+        memory.answer(to: origin).map(PendingReceipt.init)
     }
 
     /// Decides a command and queues its events for commit, without waiting for the commit, so
@@ -77,21 +75,24 @@ actor GameActor {
                 next = states.last ?? game
             }
         }
-        // A refusal is logged too, with any expiry found on the way, so that a retry gets the
-        // same answer after a restart, even once the game would accept the command.
+        // A refusal goes to the log too, with any expiry found on the way, so that the audit
+        // trail has it and a retry gets the same answer after a restart. Its reply need not wait
+        // for that write: it changed no game, so nothing acknowledged depends on it.
         var refusal: CommandRefusal?
         if case .failure(let error) = decision {
             refusal = CommandRefusal(gameID: id, origin: origin, at: now, error: error)
             if !events.isEmpty { gate.record(next) }
         }
-        let ticket: CommitTicket
+        var ticket: CommitTicket
         do {
             ticket = try committer.enqueue(events, games: states, refusal: refusal)
         } catch {
+            // Not decided after all (closing, failed or overloaded): a retry is decided afresh.
             return PendingReceipt(.failure(error))
         }
+        if let refusal { ticket = CommitTicket(settled: .failure(refusal.error)) }
         game = next
-        outcomes[origin] = ticket
+        memory.remember(origin, ticket, at: now)
         return PendingReceipt(ticket)
     }
 

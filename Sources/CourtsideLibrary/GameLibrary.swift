@@ -20,16 +20,22 @@ public final class GameLibrary: Sendable {
     private let gate: BracketGate
     private let advancing = Mutex<Task<Void, Never>?>(nil)
     private let committer: GroupCommitter
+    private let memory: RetryMemory
     private let log: any EventLog
     private let clock: any TimeSource
     private let logger: Logger
 
     /// Opens the library over `log`, rebuilding every game from it; numbering continues where
     /// the log ends.
-    public init(log: any EventLog, clock: any TimeSource = SystemTimeSource(), logger: Logger) throws {
+    public init(
+        log: any EventLog, clock: any TimeSource = SystemTimeSource(), retryWindow: RetryWindow = RetryWindow(),
+        commitQueueLimit: Int = 100_000, logger: Logger
+    ) throws {
         let events = try log.readAll()
         var games: [GameID: Game] = [:]
-        var answers: [GameID: [CommandOrigin: Result<Receipt, CourtsideError>]] = [:]
+        // Every command's answer, in the order they were given, for the retry memory to keep the
+        // window's worth of.
+        var answers: [(at: Timestamp, origin: CommandOrigin, result: Result<Receipt, CourtsideError>)] = []
         var lastSequence: Int64 = 0
         for event in events {
             if case .gameCreated(let setup) = event.kind {
@@ -37,16 +43,25 @@ public final class GameLibrary: Sendable {
             } else {
                 games[event.gameID]?.apply(event)
             }
-            answers[event.gameID, default: [:]][event.origin] = .success(
-                Receipt(gameID: event.gameID, version: event.version, sequence: event.sequence))
+            answers.append(
+                (
+                    event.at, event.origin,
+                    .success(Receipt(gameID: event.gameID, version: event.version, sequence: event.sequence))
+                ))
             lastSequence = event.sequence
         }
         // A refusal under a reserved client id can only have come from a client, before such ids
         // were refused at the door: it must never stand as the answer to the daemon's own command.
         for refusal in try log.readRefusals() where !CommandOrigin.isReserved(clientID: refusal.origin.clientID) {
-            answers[refusal.gameID, default: [:]][refusal.origin] = .failure(refusal.error)
+            answers.append((refusal.at, refusal.origin, .failure(refusal.error)))
         }
-        let committer = GroupCommitter(log: log, games: games, lastSequence: lastSequence, logger: logger)
+        let memory = RetryMemory(window: retryWindow)
+        for answer in answers.sorted(by: { $0.at < $1.at }) {
+            memory.remember(answer.origin, CommitTicket(settled: answer.result), at: answer.at)
+        }
+        self.memory = memory
+        let committer = GroupCommitter(
+            log: log, games: games, lastSequence: lastSequence, queueLimit: commitQueueLimit, logger: logger)
         let gate = BracketGate(games: games)
         self.registry = Mutex(Registry())
         self.gate = gate
@@ -56,9 +71,7 @@ public final class GameLibrary: Sendable {
         self.logger = logger
         registry.withLock { registry in
             for (id, game) in games {
-                registry.games[id] = GameActor(
-                    game: game, answers: answers[id] ?? [:], committer: committer, clock: clock,
-                    gate: gate)
+                registry.games[id] = GameActor(game: game, memory: memory, committer: committer, clock: clock, gate: gate)
                 registry.players.formUnion(game.counts.keys)
             }
         }
@@ -122,7 +135,7 @@ public final class GameLibrary: Sendable {
                 let ticket = try committer.enqueue([event], games: [game])
                 gate.record(game)
                 registry.games[setup.id] = GameActor(
-                    created: game, by: origin, ticket: ticket, committer: committer, clock: clock, gate: gate)
+                    created: game, by: origin, ticket: ticket, memory: memory, committer: committer, clock: clock, gate: gate)
                 registry.players.formUnion(game.counts.keys)
                 return .created(ticket)
             }
@@ -157,6 +170,7 @@ public final class GameLibrary: Sendable {
             return (registry.games[gameID], known)
         }
         guard let actor else { return PendingReceipt(.failure(CourtsideError(.unknownGame, "no game has id \(gameID)"))) }
+        if let expired = await retryBeyondWindow(origin) { return PendingReceipt(.failure(expired)) }
         if !playerKnown, case .move(let player, _) = command {
             // A retry of an accepted command still gets its receipt, whatever the roster says.
             if let retry = await actor.outcome(of: origin) { return retry }
@@ -165,6 +179,27 @@ public final class GameLibrary: Sendable {
         }
         return await actor.submit(command, from: origin)
     }
+
+    /// `retry_expired` when a command is not remembered but the log has it: a retry from beyond
+    /// the window, whose result stands and must not be applied again. Only clients that have had
+    /// answers forgotten pay for the look-up.
+    private func retryBeyondWindow(_ origin: CommandOrigin) async -> CourtsideError? {
+        guard memory.answer(to: origin) == nil, memory.mayHaveForgotten(origin.clientID) else { return nil }
+        do {
+            guard try await log.contains(origin) else { return nil }
+        } catch {
+            logger.error("the event log could not be read", metadata: ["error": "\(error)"])
+            return CourtsideError(.storageFailure, "the event log could not be read; courtsided's log has the detail")
+        }
+        return CourtsideError(
+            .retryExpired,
+            "command \(origin.commandID) of \(origin.clientID) was answered longer ago than the retry window "
+                + "(\(memory.window.recentPerClient) commands or \(memory.window.maximumAge.inSeconds / 3600) hours); "
+                + "its result stands: see the game's log")
+    }
+
+    /// How many commands' answers are remembered for retries now.
+    public var rememberedAnswers: Int { memory.count }
 
     /// Retracts the move recorded at `version` of a game; shorthand for ``apply(_:to:origin:)``.
     @discardableResult

@@ -43,15 +43,20 @@ final class GroupCommitter: Sendable {
         var closed = false
     }
 
+    /// The most commands that may wait for a commit before new ones are refused with `overloaded`.
+    static let defaultQueueLimit = 100_000  // GameLibrary.init's default too
+
     private let log: any EventLog
     private let logger: Logger
+    private let queueLimit: Int
     private let queue: Mutex<Queue>
     private let committed: Mutex<Committed>
     private let wake = DispatchSemaphore(value: 0)
 
-    init(log: any EventLog, games: [GameID: Game], lastSequence: Int64, logger: Logger) {
+    init(log: any EventLog, games: [GameID: Game], lastSequence: Int64, queueLimit: Int = defaultQueueLimit, logger: Logger) {
         self.log = log
         self.logger = logger
+        self.queueLimit = queueLimit
         queue = Mutex(Queue(nextSequence: lastSequence + 1))
         committed = Mutex(Committed(games: games, sequence: lastSequence))
         let thread = Thread { [self] in self.runWriter() }
@@ -69,6 +74,10 @@ final class GroupCommitter: Sendable {
         let wasIdle: Bool = try queue.withLock { (queue) throws(CourtsideError) -> Bool in
             if let failure = queue.failure { throw failure }
             if queue.closing { throw CourtsideError(.shuttingDown, "the game library is shutting down") }
+            // The disk cannot keep up: refuse at once rather than grow without bound.
+            if queue.entries.count >= queueLimit {
+                throw CourtsideError(.overloaded, "courtsided has \(queueLimit) commands waiting for the disk; retry shortly")
+            }
             var events = events
             for index in events.indices {
                 events[index].sequence = queue.nextSequence

@@ -42,6 +42,10 @@ public struct CourtsideError: Error, Hashable, Sendable, CustomStringConvertible
         public static let bracketPending = Code(rawValue: "bracket_pending")
         /// The library is shutting down.
         public static let shuttingDown = Code(rawValue: "shutting_down")
+        /// A retry of a command answered longer ago than the retry window: its result stands.
+        public static let retryExpired = Code(rawValue: "retry_expired")
+        /// Too many commands wait for their commit: nothing was decided; retry shortly.
+        public static let overloaded = Code(rawValue: "overloaded")
     }
 
     public let code: Code

@@ -176,7 +176,7 @@ struct CommandService: Service {
     }
 
     /// The command id of a request that could not be decoded, if it has a readable one.
-    private static func commandID(in body: [UInt8]) -> String? {
+    static func commandID(in body: [UInt8]) -> String? {
         struct Envelope: Decodable {
             var commandID: String?
             enum CodingKeys: String, CodingKey { case commandID = "command_id" }

@@ -32,6 +32,13 @@ public enum CourtsideDaemon {
         transportConfiguration.commandHighWaterMark = configuration.commandHighWaterMark
         transportConfiguration.lingerMilliseconds = configuration.lingerMilliseconds
         transportConfiguration.maxMessageBytes = ProtocolLimits.maxTransportBytes
+        // A new epoch per run tells displays that the daemon restarted and they should resync.
+        let epoch = "\(clock.now().rawValue)-\(UUID().uuidString.prefix(8).lowercased())"
+        transportConfiguration.overloadedReply = { frames in
+            let error = CourtsideError(.overloaded, "courtsided has too many requests waiting; retry shortly")
+            return try? WireCoding.encode(
+                Reply.failure(error, commandID: frames.last.flatMap(CommandService.commandID(in:)), epoch: epoch))
+        }
         // A failure drill for tests and operators: COURTSIDE_FAULT=transport.poll.
         transportConfiguration.failFirstPoll = ProcessInfo.processInfo.environment["COURTSIDE_FAULT"] == "transport.poll"
         // The watchdog needs a poll cycle between any two of its pings, even when all is quiet.
@@ -48,8 +55,6 @@ public enum CourtsideDaemon {
             await library.close()
             throw error
         }
-        // A new epoch per run tells displays that the daemon restarted and they should resync.
-        let epoch = "\(clock.now().rawValue)-\(UUID().uuidString.prefix(8).lowercased())"
         logger.info(
             "courtsided serving",
             metadata: [

@@ -14,6 +14,8 @@ public protocol EventLog: Sendable {
     func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws
     /// One game's events in order: its full audit trail. Reads never wait for the writer.
     func events(ofGame game: GameID) async throws -> [GameEvent]
+    /// Whether the log holds an event or a refusal of this command (a look-up by index).
+    func contains(_ origin: CommandOrigin) async throws -> Bool
     /// Flushes and releases the log. Further calls fail.
     func close() throws
 }

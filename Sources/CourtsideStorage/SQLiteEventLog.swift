@@ -64,6 +64,18 @@ public final class SQLiteEventLog: EventLog {
         return events
     }
 
+    public func contains(_ origin: CommandOrigin) async throws -> Bool {
+        try await pool.read { db in
+            let arguments: StatementArguments = [origin.clientID, origin.commandID]
+            return try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM events WHERE client_id = ? AND command_id = ?)
+                        OR EXISTS (SELECT 1 FROM refusals WHERE client_id = ? AND command_id = ?)
+                    """, arguments: arguments + arguments) ?? false
+        }
+    }
+
     public func readRefusals() throws -> [CommandRefusal] {
         try pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM refusals ORDER BY rowid").map { row in
@@ -153,6 +165,10 @@ public final class SQLiteEventLog: EventLog {
                     CREATE TRIGGER refusals_are_append_only_delete BEFORE DELETE ON refusals
                     BEGIN SELECT RAISE(ABORT, 'refusals are append-only'); END;
                     """)
+        }
+        // A retry from beyond the retry window is told from a new command by a look-up here.
+        migrator.registerMigration("v3: refusals by command") { db in
+            try db.execute(sql: "CREATE INDEX refusals_by_command ON refusals (client_id, command_id)")
         }
         return migrator
     }

@@ -24,6 +24,11 @@ public struct TransportConfiguration: Sendable {
     public var pollIntervalMilliseconds = 1000
     /// Makes the I/O thread's first poll fail as if `zmq_poll` had: for tests of the failure path.
     public var failFirstPoll = false
+    /// Requests waiting to be handled before new ones are answered at once with
+    /// ``overloadedReply`` instead of queued.
+    public var requestQueueLimit = 16_000
+    /// The reply to a request that found the queue full, from its frames; nil drops it.
+    public var overloadedReply: (@Sendable (_ frames: [[UInt8]]) -> [UInt8]?)?
 
     public init(commandEndpoint: String, eventEndpoint: String) {
         self.commandEndpoint = commandEndpoint
@@ -114,7 +119,7 @@ public final class ZMQTransport: Sendable {
         let context = try ZMQContext()
         let wakeEndpoint = "inproc://courtside-wake-\(UUID().uuidString)"
         let (requests, continuation) = AsyncStream.makeStream(
-            of: IncomingRequest.self, bufferingPolicy: .bufferingOldest(Int(configuration.commandHighWaterMark) * 16))
+            of: IncomingRequest.self, bufferingPolicy: .bufferingOldest(configuration.requestQueueLimit))
         let loop = IOLoop(
             configuration: configuration, context: context, wakeEndpoint: wakeEndpoint, requests: continuation, logger: logger)
         // Everything that can fail after the thread has started happens on it, so a failed start
@@ -382,7 +387,20 @@ public final class ZMQTransport: Sendable {
             }
         }
 
+        /// Requests answered `overloaded` since the last log line about them.
+        private var overloaded = 0
+        private var overloadLogged: ContinuousClock.Instant?
+
+        private func reportOverload() {
+            guard overloaded > 0, overloadLogged.map({ ContinuousClock.now - $0 > .seconds(1) }) ?? true else { return }
+            logger.warning(
+                "request queue full: answered overloaded",
+                metadata: ["requests": "\(overloaded)", "limit": "\(configuration.requestQueueLimit)"])
+            (overloaded, overloadLogged) = (0, .now)
+        }
+
         private func readRequests(from router: ZMQSocket) {
+            defer { reportOverload() }
             // Bounded per round so that a flood of requests cannot starve outgoing replies.
             for _ in 0..<1000 {
                 let message: [[UInt8]]
@@ -400,8 +418,14 @@ public final class ZMQTransport: Sendable {
                     envelope.append([])
                     rest = rest.dropFirst()
                 }
-                if case .dropped = requests.yield(IncomingRequest(envelope: envelope, frames: Array(rest), userID: userID)) {
-                    logger.warning("request queue full; dropped a request (the client will retry)")
+                if case .dropped(let request) = requests.yield(
+                    IncomingRequest(envelope: envelope, frames: Array(rest), userID: userID))
+                {
+                    // Answered here and now, so the queue never grows and the client knows why.
+                    overloaded += 1
+                    if let body = configuration.overloadedReply?(request.frames) {
+                        try? router.send(request.envelope + [body], flags: .dontWait)
+                    }
                 }
             }
         }

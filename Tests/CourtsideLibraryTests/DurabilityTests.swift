@@ -122,6 +122,7 @@ final class FailingLog: EventLog {
     init(_ base: any EventLog) { self.base = base }
     func readAll() throws -> [GameEvent] { try base.readAll() }
     func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
+    func contains(_ origin: CommandOrigin) async throws -> Bool { try await base.contains(origin) }
     func readRefusals() throws -> [CommandRefusal] { try base.readRefusals() }
     func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
         if failing.withLock({ $0 }) { throw CocoaError(.fileWriteOutOfSpace) }

@@ -20,6 +20,7 @@ final class CountingLog: EventLog {
     var appends: Int { counts.withLock { $0.appends } }
     func readAll() throws -> [GameEvent] { try base.readAll() }
     func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
+    func contains(_ origin: CommandOrigin) async throws -> Bool { try await base.contains(origin) }
     func readRefusals() throws -> [CommandRefusal] { try base.readRefusals() }
     func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
         try base.append(events, refusals: refusals)

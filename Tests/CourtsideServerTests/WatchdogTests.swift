@@ -26,6 +26,7 @@ final class StallingLog: EventLog {
     func readAll() throws -> [GameEvent] { try base.readAll() }
     func readRefusals() throws -> [CommandRefusal] { try base.readRefusals() }
     func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
+    func contains(_ origin: CommandOrigin) async throws -> Bool { try await base.contains(origin) }
     func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
         if shut.withLock({ $0 }) { opened.wait() }
         try base.append(events, refusals: refusals)

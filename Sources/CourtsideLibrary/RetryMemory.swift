@@ -1,0 +1,136 @@
+import CourtsideModel
+import DequeModule
+import Synchronization
+
+/// How long the library remembers each command's answer, so that a retry gets it again.
+///
+/// Per client, its last ``recentPerClient`` commands are always kept; older ones are kept while
+/// younger than ``maximumAge``, up to ``maximumPerClient``; and the whole memory holds at most
+/// ``maximumTotal`` answers, the oldest leaving first. Memory is bounded however many commands
+/// or clients arrive; a retry from beyond the window gets `retry_expired`, never a second
+/// application (the log tells it apart from a new command).
+public struct RetryWindow: Sendable, Equatable {
+    public var recentPerClient: Int
+    public var maximumAge: Duration
+    public var maximumPerClient: Int
+    public var maximumTotal: Int
+
+    public init(
+        recentPerClient: Int = 10_000, maximumAge: Duration = .seconds(24 * 3600), maximumPerClient: Int = 100_000,
+        maximumTotal: Int = 1_000_000
+    ) {
+        self.recentPerClient = recentPerClient
+        self.maximumAge = maximumAge
+        self.maximumPerClient = max(recentPerClient, maximumPerClient)
+        self.maximumTotal = maximumTotal
+    }
+}
+
+/// The answers within the ``RetryWindow``, shared by every game.
+final class RetryMemory: Sendable {
+    private struct Entry {
+        var ticket: CommitTicket
+        var serial: UInt64
+    }
+
+    private struct Remembered {
+        var commandID: String
+        var serial: UInt64
+        var at: Timestamp
+    }
+
+    private struct State {
+        var entries: [CommandOrigin: Entry] = [:]
+        var clients: [String: Deque<Remembered>] = [:]
+        /// Every answer in the order it was remembered, for the total bound; entries forgotten
+        /// through their client's bound stay here until they reach the front (their serial no
+        /// longer matches), so this holds at most twice the total.
+        var order: Deque<(origin: CommandOrigin, serial: UInt64)> = []
+        var nextSerial: UInt64 = 0
+        /// Which clients have had answers forgotten, as bits of a fixed-size hash set: a miss from
+        /// one of them must ask the log whether the command is new. A false positive costs only
+        /// that look-up.
+        var forgotten = [UInt64](repeating: 0, count: 1 << 14)
+        var anyForgotten = false
+    }
+
+    let window: RetryWindow
+    private let state = Mutex(State())
+
+    init(window: RetryWindow) { self.window = window }
+
+    /// The answer remembered for a command, if it is within the window.
+    func answer(to origin: CommandOrigin) -> CommitTicket? {
+        state.withLock { $0.entries[origin]?.ticket }
+    }
+
+    /// Whether a command that is not remembered may still be an old one of this client's.
+    func mayHaveForgotten(_ clientID: String) -> Bool {
+        state.withLock { state in
+            guard state.anyForgotten else { return false }
+            let bit = Self.bit(clientID)
+            return state.forgotten[bit / 64] & (1 << UInt64(bit % 64)) != 0
+        }
+    }
+
+    /// How many answers are remembered now.
+    var count: Int { state.withLock { $0.entries.count } }
+
+    /// Remembers a command's answer (a retry of it will get the same ticket) and forgets what
+    /// the window no longer covers.
+    func remember(_ origin: CommandOrigin, _ ticket: CommitTicket, at now: Timestamp) {
+        state.withLock { state in
+            if let existing = state.entries[origin] {
+                state.entries[origin] = Entry(ticket: ticket, serial: existing.serial)
+                return
+            }
+            let serial = state.nextSerial
+            state.nextSerial += 1
+            state.entries[origin] = Entry(ticket: ticket, serial: serial)
+            state.order.append((origin, serial))
+            state.clients[origin.clientID, default: []].append(Remembered(commandID: origin.commandID, serial: serial, at: now))
+            trim(client: origin.clientID, now: now, &state)
+            while state.entries.count > window.maximumTotal, let (oldest, serial) = state.order.popFirst() {
+                guard state.entries[oldest]?.serial == serial else { continue }
+                forget(oldest, &state)
+                // It is its client's oldest, since a client's answers arrive in order too.
+                _ = state.clients[oldest.clientID]?.popFirst()
+                if state.clients[oldest.clientID]?.isEmpty == true { state.clients[oldest.clientID] = nil }
+            }
+            // Forgotten entries linger in `order` until they reach its front; keep it bounded.
+            if state.order.count > 2 * max(window.maximumTotal, state.entries.count) + 1024 {
+                state.order = Deque(state.order.filter { state.entries[$0.origin]?.serial == $0.serial })
+            }
+        }
+    }
+
+    private func trim(client: String, now: Timestamp, _ state: inout State) {
+        guard var remembered = state.clients[client] else { return }
+        let cutoff = now.rawValue - Int64(window.maximumAge.inMilliseconds)
+        while remembered.count > window.maximumPerClient
+            || (remembered.count > window.recentPerClient && (remembered.first?.at.rawValue ?? .max) < cutoff)
+        {
+            guard let oldest = remembered.popFirst() else { break }
+            forget(CommandOrigin(clientID: client, commandID: oldest.commandID), &state)
+        }
+        state.clients[client] = remembered
+    }
+
+    private func forget(_ origin: CommandOrigin, _ state: inout State) {
+        state.entries[origin] = nil
+        let bit = Self.bit(origin.clientID)
+        state.forgotten[bit / 64] |= 1 << UInt64(bit % 64)
+        state.anyForgotten = true
+    }
+
+    /// A stable hash (FNV-1a) of a client id into the forgotten-clients bit set: Swift's own
+    /// hash is seeded per process, which would be fine, but this one is the same in every run.
+    private static func bit(_ clientID: String) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in clientID.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        return Int(hash % UInt64((1 << 14) * 64))
+    }
+}
