@@ -98,3 +98,34 @@ struct WatchdogTests {
         await transport.stop()
     }
 }
+
+@Suite("the transport's start and stop")
+struct TransportLifecycleTests {
+    /// Threads of this process with that name (Linux keeps 15 characters of it).
+    static func threads(named name: String) -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.filter { task in
+            let comm = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
+            return comm.trimmingCharacters(in: .whitespacesAndNewlines) == String(name.prefix(15))
+        }.count
+    }
+
+    @Test("a start that cannot bind throws and leaves no I/O thread behind")
+    func failedStartFreesItsThread() async throws {
+        var first = TransportConfiguration(commandEndpoint: "tcp://127.0.0.1:*", eventEndpoint: "tcp://127.0.0.1:*")
+        first.pollIntervalMilliseconds = 20
+        let running = try await ZMQTransport.start(first, logger: Logger(label: "courtside.test"))
+        let before = Self.threads(named: "courtside.zmq-io")
+        // The command endpoint is free, the event endpoint taken: the failure comes after a bind.
+        let clash = TransportConfiguration(commandEndpoint: "tcp://127.0.0.1:*", eventEndpoint: running.boundEventEndpoint)
+        await #expect(throws: (any Error).self) {
+            _ = try await ZMQTransport.start(clash, logger: Logger(label: "courtside.test"))
+        }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while Self.threads(named: "courtside.zmq-io") > before, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(Self.threads(named: "courtside.zmq-io") == before)
+        await running.stop()
+    }
+}
