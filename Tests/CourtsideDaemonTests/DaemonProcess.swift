@@ -101,7 +101,7 @@ final class DaemonProcess {
             process.signal(SIGKILL)
             let log = log()
             throw DaemonError(
-                "courtsided exited or sent no READY=1 within 30 s; log:\n\(log)",
+                "courtsided exited (status \(process.status.map(String.init) ?? "none: still running")) or sent no READY=1 within 30 s; log:\n\(log)",
                 portTaken: log.contains("Address already in use"))
         }
     }
@@ -118,7 +118,12 @@ final class DaemonProcess {
     /// The daemon's log so far.
     func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-    func signal(_ number: Int32) { process?.signal(number) }
+    /// Signals the daemon; with a launcher (which forks, as faketime does), its whole process
+    /// group, so that the daemon itself gets it.
+    func signal(_ number: Int32) {
+        guard let process else { return }
+        if launcher.isEmpty { process.signal(number) } else { kill(-process.processIdentifier, number) }
+    }
 
     /// Waits for the process to exit; returns the seconds it took, or nil on timeout.
     func waitForExit(seconds: Double) -> Double? {
@@ -129,9 +134,9 @@ final class DaemonProcess {
 
     func stop() {
         guard let process, process.isRunning else { return }
-        process.signal(SIGTERM)
+        signal(SIGTERM)
         if process.wait(seconds: 5) == nil {
-            process.signal(SIGKILL)
+            signal(SIGKILL)
             process.wait(seconds: 5)
         }
     }
