@@ -88,14 +88,18 @@ final class RetryMemory: Sendable {
             state.nextSerial += 1
             state.entries[origin] = Entry(ticket: ticket, serial: serial)
             state.order.append((origin, serial))
-            state.clients[origin.clientID, default: []].append(Remembered(commandID: origin.commandID, serial: serial, at: now))
+            var remembered = state.clients.removeValue(forKey: origin.clientID) ?? []
+            remembered.append(Remembered(commandID: origin.commandID, serial: serial, at: now))
+            state.clients[origin.clientID] = remembered
             trim(client: origin.clientID, now: now, &state)
             while state.entries.count > window.maximumTotal, let (oldest, serial) = state.order.popFirst() {
                 guard state.entries[oldest]?.serial == serial else { continue }
                 forget(oldest, &state)
                 // It is its client's oldest, since a client's answers arrive in order too.
-                _ = state.clients[oldest.clientID]?.popFirst()
-                if state.clients[oldest.clientID]?.isEmpty == true { state.clients[oldest.clientID] = nil }
+                if var remembered = state.clients.removeValue(forKey: oldest.clientID) {
+                    _ = remembered.popFirst()
+                    if !remembered.isEmpty { state.clients[oldest.clientID] = remembered }
+                }
             }
             // Forgotten entries linger in `order` until they reach its front; keep it bounded.
             if state.order.count > 2 * max(window.maximumTotal, state.entries.count) + 1024 {
@@ -105,7 +109,8 @@ final class RetryMemory: Sendable {
     }
 
     private func trim(client: String, now: Timestamp, _ state: inout State) {
-        guard var remembered = state.clients[client] else { return }
+        // Taken out of the dictionary while it changes, or every change would copy it whole.
+        guard var remembered = state.clients.removeValue(forKey: client) else { return }
         let cutoff = now.rawValue - Int64(window.maximumAge.inMilliseconds)
         while remembered.count > window.maximumPerClient
             || (remembered.count > window.recentPerClient && (remembered.first?.at.rawValue ?? .max) < cutoff)
