@@ -88,10 +88,7 @@ final class RetryMemory: Sendable {
             state.nextSerial += 1
             state.entries[origin] = Entry(ticket: ticket, serial: serial)
             state.order.append((origin, serial))
-            var remembered = state.clients.removeValue(forKey: origin.clientID) ?? []
-            remembered.append(Remembered(commandID: origin.commandID, serial: serial, at: now))
-            state.clients[origin.clientID] = remembered
-            trim(client: origin.clientID, now: now, &state)
+            add(Remembered(commandID: origin.commandID, serial: serial, at: now), client: origin.clientID, &state)
             while state.entries.count > window.maximumTotal, let (oldest, serial) = state.order.popFirst() {
                 guard state.entries[oldest]?.serial == serial else { continue }
                 forget(oldest, &state)
@@ -108,10 +105,13 @@ final class RetryMemory: Sendable {
         }
     }
 
-    private func trim(client: String, now: Timestamp, _ state: inout State) {
-        // Taken out of the dictionary while it changes, or every change would copy it whole.
-        guard var remembered = state.clients.removeValue(forKey: client) else { return }
-        let cutoff = now.rawValue - Int64(window.maximumAge.inMilliseconds)
+    /// Adds a client's newest answer and forgets its answers beyond the window.
+    private func add(_ newest: Remembered, client: String, _ state: inout State) {
+        // Taken out of the dictionary while it changes, and put back once: any other copy alive
+        // meanwhile would make each change copy it whole.
+        var remembered = state.clients.removeValue(forKey: client) ?? []
+        remembered.append(newest)
+        let cutoff = newest.at.rawValue - Int64(window.maximumAge.inMilliseconds)
         while remembered.count > window.maximumPerClient
             || (remembered.count > window.recentPerClient && (remembered.first?.at.rawValue ?? .max) < cutoff)
         {
