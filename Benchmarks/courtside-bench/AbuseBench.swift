@@ -32,29 +32,14 @@ struct AbuseBench: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let command = "tcp://127.0.0.1:\(Int.random(in: 20_000..<40_000))"
-        var config = """
+        let config = """
             data_dir: \(directory.appendingPathComponent("data").path)
             endpoints: { command: "\(command)", events: "tcp://127.0.0.1:\(Int.random(in: 40_000..<60_000))" }
-            teams:
 
             """
-        for team in 0...(2 * keepers + 1) {
-            config += "  - { id: t\(team), name: T\(team), players: [{id: p\(team), name: P}] }\n"
-        }
-        config += "games:\n"
-        for game in 0...keepers { config += "  - { id: g\(game), home: t\(2 * game), away: t\(2 * game + 1) }\n" }
-        let configPath = directory.appendingPathComponent("abuse.yaml").path
-        try config.write(toFile: configPath, atomically: true, encoding: .utf8)
-        let daemon = Process()
-        daemon.executableURL =
-            courtsided.map { URL(fileURLWithPath: $0) }
-            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("courtsided")
-        daemon.arguments = ["--config", configPath, "--log-level", "error"]
-        try daemon.run()
-        defer {
-            kill(daemon.processIdentifier, SIGTERM)
-            daemon.waitUntilExit()
-        }
+        let daemon = try BenchDaemon(
+            config: config + benchRoster(games: keepers + 1), in: directory, executable: courtsided, logLevel: "error")
+        defer { daemon.stop() }
         let context = try ZMQContext()
         // Game g{keepers} is the abuser's: finished first (16 to 0), then flooded.
         let finished = GameID("g\(keepers)")

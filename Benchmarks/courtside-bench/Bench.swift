@@ -168,7 +168,6 @@ struct DaemonBench: AsyncParsableCommand {
         var config = """
             data_dir: \(directory.appendingPathComponent("data").path)
             endpoints: { command: "\(command)", events: "\(events)" }
-            teams:
 
             """
         let clientKeys = curve.map { CurveClientKeys(client: $0.client, serverPublicKey: $0.server.publicKey) }
@@ -183,23 +182,8 @@ struct DaemonBench: AsyncParsableCommand {
 
                 """ + config
         }
-        for team in 0..<games * 2 {
-            config += "  - { id: t\(team), name: T\(team), players: [{id: p\(team), name: P}] }\n"
-        }
-        config += "games:\n"
-        for game in 0..<games { config += "  - { id: g\(game), home: t\(2 * game), away: t\(2 * game + 1) }\n" }
-        let configPath = directory.appendingPathComponent("bench.yaml").path
-        try config.write(toFile: configPath, atomically: true, encoding: .utf8)
-        let daemon = Process()
-        daemon.executableURL =
-            courtsided.map { URL(fileURLWithPath: $0) }
-            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("courtsided")
-        daemon.arguments = ["--config", configPath, "--log-level", "warning"]
-        try daemon.run()
-        defer {
-            kill(daemon.processIdentifier, SIGTERM)
-            daemon.waitUntilExit()
-        }
+        let daemon = try BenchDaemon(config: config + benchRoster(games: games), in: directory, executable: courtsided)
+        defer { daemon.stop() }
         let context = try ZMQContext()
         try waitUntilServing(context, command, curve: clientKeys)
 
