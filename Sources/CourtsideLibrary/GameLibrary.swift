@@ -181,10 +181,10 @@ public final class GameLibrary: Sendable {
     }
 
     /// `retry_expired` when a command is not remembered but the log has it: a retry from beyond
-    /// the window, whose result stands and must not be applied again. Only clients that have had
-    /// answers forgotten pay for the look-up.
+    /// the window, whose result stands and must not be applied again. Only a command the filter of
+    /// forgotten ones may hold pays for the look-up.
     private func retryBeyondWindow(_ origin: CommandOrigin) async -> CourtsideError? {
-        guard memory.answer(to: origin) == nil, memory.mayHaveForgotten(origin.clientID) else { return nil }
+        guard memory.answer(to: origin) == nil, memory.mayHaveForgotten(origin) else { return nil }
         do {
             guard try await log.contains(origin) else { return nil }
         } catch {

@@ -47,11 +47,10 @@ final class RetryMemory: Sendable {
         /// longer matches), so this holds at most twice the total.
         var order: Deque<(origin: CommandOrigin, serial: UInt64)> = []
         var nextSerial: UInt64 = 0
-        /// Which clients have had answers forgotten, as bits of a fixed-size hash set: a miss from
-        /// one of them must ask the log whether the command is new. A false positive costs only
-        /// that look-up.
-        var forgotten = [UInt64](repeating: 0, count: 1 << 14)
-        var anyForgotten = false
+        /// The commands whose answers were forgotten, as a Bloom filter of fixed size (2 MiB): a
+        /// miss that it may contain must ask the log whether the command is new; any other miss
+        /// is a new command for certain. A false positive costs only that look-up.
+        var forgotten = [UInt64](repeating: 0, count: RetryMemory.filterWords)
     }
 
     let window: RetryWindow
@@ -64,13 +63,10 @@ final class RetryMemory: Sendable {
         state.withLock { $0.entries[origin]?.ticket }
     }
 
-    /// Whether a command that is not remembered may still be an old one of this client's.
-    func mayHaveForgotten(_ clientID: String) -> Bool {
-        state.withLock { state in
-            guard state.anyForgotten else { return false }
-            let bit = Self.bit(clientID)
-            return state.forgotten[bit / 64] & (1 << UInt64(bit % 64)) != 0
-        }
+    /// Whether a command that is not remembered may be one whose answer was forgotten.
+    func mayHaveForgotten(_ origin: CommandOrigin) -> Bool {
+        let bits = Self.bits(origin)
+        return state.withLock { state in bits.allSatisfy { state.forgotten[$0 / 64] & (1 << UInt64($0 % 64)) != 0 } }
     }
 
     /// How many answers are remembered now.
@@ -123,19 +119,21 @@ final class RetryMemory: Sendable {
 
     private func forget(_ origin: CommandOrigin, _ state: inout State) {
         state.entries[origin] = nil
-        let bit = Self.bit(origin.clientID)
-        state.forgotten[bit / 64] |= 1 << UInt64(bit % 64)
-        state.anyForgotten = true
+        for bit in Self.bits(origin) { state.forgotten[bit / 64] |= 1 << UInt64(bit % 64) }
     }
 
-    /// A stable hash (FNV-1a) of a client id into the forgotten-clients bit set: Swift's own
-    /// hash is seeded per process, which would be fine, but this one is the same in every run.
-    private static func bit(_ clientID: String) -> Int {
+    /// 2^24 bits: a false positive rate near 2% with a million forgotten commands.
+    static let filterWords = (1 << 24) / 64
+
+    /// The filter's four bits for a command: double hashing over FNV-1a of its two ids.
+    private static func bits(_ origin: CommandOrigin) -> [Int] {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in clientID.utf8 {
+        for byte in origin.clientID.utf8 + [0] + origin.commandID.utf8 {
             hash ^= UInt64(byte)
             hash &*= 0x100_0000_01b3
         }
-        return Int(hash % UInt64((1 << 14) * 64))
+        let (first, second) = (hash & 0xffff_ffff, (hash >> 32) | 1)
+        let size = UInt64(filterWords * 64)
+        return (0..<4).map { Int((first &+ UInt64($0) &* second) % size) }
     }
 }
