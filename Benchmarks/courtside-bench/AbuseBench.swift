@@ -58,7 +58,9 @@ struct AbuseBench: AsyncParsableCommand {
 
         let flooding = Atomic(true)
         let (refused, window, keepers) = (self.refused, self.window, self.keepers)
-        let abuser = BlockingThread { () throws -> (Int, Double, [String: Int]) in
+        let pid = daemon.processIdentifier
+        let abuser = BlockingThread { () throws -> (Int, Double, [String: Int], [(Int, Int)]) in
+            var samples: [(Int, Int)] = []
             let abuserSocket = try Self.dealer(context, command)
             var codes: [String: Int] = [:]
             var sent = 0
@@ -75,12 +77,14 @@ struct AbuseBench: AsyncParsableCommand {
                 let reply = try WireCoding.decode(Reply.self, from: try abuserSocket.receive().last ?? [])
                 codes[reply.error?.code.rawValue ?? "ok", default: 0] += 1
                 answered += 1
+                // RSS along the way: bounded memory shows as a plateau once the window is full.
+                if answered % max(1, refused / 10) == 0 { samples.append((answered, Self.rss(pid))) }
             }
             flooding.store(false, ordering: .relaxed)
-            return (answered, (ContinuousClock.now - start).inSeconds, codes)
+            return (answered, (ContinuousClock.now - start).inSeconds, codes, samples)
         }
         let loaded = try keeperRun(context, command, until: { _ in !flooding.load(ordering: .relaxed) })
-        let (answered, seconds, codes) = try abuser.wait().get()
+        let (answered, seconds, codes, samples) = try abuser.wait().get()
         let rssAfter = Self.rss(daemon.processIdentifier)
         print(
             "flood: \(answered) refused commands in \(String(format: "%.1f", seconds)) s (\(format(Double(answered) / seconds))/s): \(codes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
@@ -92,6 +96,7 @@ struct AbuseBench: AsyncParsableCommand {
             "keepers' p99 during the flood / quiet: \(String(format: "%.2f", percentile(loaded, 0.99) / percentile(quiet, 0.99)))"
         )
         print("daemon RSS: before the flood \(rssBefore / 1024) MiB, after \(rssAfter / 1024) MiB")
+        print("daemon RSS during the flood (refused so far: MiB): " + samples.map { "\($0.0): \($0.1 / 1024)" }.joined(separator: ", "))
     }
 
     /// Each keeper scores rebounds in its own game, one at a time, until `until` says stop;

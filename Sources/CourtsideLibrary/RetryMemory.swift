@@ -44,7 +44,7 @@ final class RetryMemory: Sendable {
         var clients: [String: Deque<Remembered>] = [:]
         /// Every answer in the order it was remembered, for the total bound; entries forgotten
         /// through their client's bound stay here until they reach the front (their serial no
-        /// longer matches), so this holds at most twice the total.
+        /// longer matches) or a compaction drops them: it holds at most twice the live ones.
         var order: Deque<(origin: CommandOrigin, serial: UInt64)> = []
         var nextSerial: UInt64 = 0
         /// The commands whose answers were forgotten, as a Bloom filter of fixed size (2 MiB): a
@@ -95,7 +95,7 @@ final class RetryMemory: Sendable {
                 }
             }
             // Forgotten entries linger in `order` until they reach its front; keep it bounded.
-            if state.order.count > 2 * max(window.maximumTotal, state.entries.count) + 1024 {
+            if state.order.count > 2 * state.entries.count + 1024 {
                 state.order = Deque(state.order.filter { state.entries[$0.origin]?.serial == $0.serial })
             }
         }
