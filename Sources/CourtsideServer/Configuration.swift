@@ -134,7 +134,14 @@ extension DaemonConfiguration {
     {
         let raw: RawConfiguration
         do {
-            raw = try YAMLDecoder().decode(RawConfiguration.self, from: text)
+            // What YAMLDecoder.decode(_:from: String) does, in two steps so that the tree is checked
+            // before Yams decodes it (same resolver: only merge keys are resolved).
+            let parser = try Yams.Parser(yaml: text, resolver: Yams.Resolver.basic.appending(.merge))
+            let node = try parser.singleRoot() ?? ""
+            try YAMLTreeCheck.check(node, file: file)
+            raw = try withExtendedLifetime(parser) { try YAMLDecoder().decode(RawConfiguration.self, from: node) }
+        } catch let error as ConfigurationError {
+            throw error
         } catch let error as DecodingError {
             throw ConfigurationError(decoding: error, file: file)
         } catch {
