@@ -96,7 +96,9 @@ struct AbuseBench: AsyncParsableCommand {
             "keepers' p99 during the flood / quiet: \(String(format: "%.2f", percentile(loaded, 0.99) / percentile(quiet, 0.99)))"
         )
         print("daemon RSS: before the flood \(rssBefore / 1024) MiB, after \(rssAfter / 1024) MiB")
-        print("daemon RSS during the flood (refused so far: MiB): " + samples.map { "\($0.0): \($0.1 / 1024)" }.joined(separator: ", "))
+        print(
+            "daemon RSS during the flood (refused so far: MiB): "
+                + samples.map { "\($0.0): \($0.1 / 1024)" }.joined(separator: ", "))
     }
 
     /// Each keeper scores rebounds in its own game, one at a time, until `until` says stop;

@@ -17,6 +17,14 @@ final class CommitTicket: Sendable {
     /// A ticket that is already settled (a command replayed from the log).
     init(settled result: Result<Receipt, CourtsideError>) { state = Mutex(.done(result)) }
 
+    /// Whether the answer is known (committed, or refused).
+    var isSettled: Bool {
+        state.withLock { state in
+            if case .done = state { return true }
+            return false
+        }
+    }
+
     func complete(_ result: Result<Receipt, CourtsideError>) {
         let waiters: [CheckedContinuation<Result<Receipt, CourtsideError>, Never>] = state.withLock { state in
             guard case .waiting(let waiters) = state else { return [] }

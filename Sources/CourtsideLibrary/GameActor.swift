@@ -85,9 +85,13 @@ actor GameActor {
         }
         var ticket: CommitTicket
         do {
-            ticket = try committer.enqueue(events, games: states, refusal: refusal)
+            // The daemon's own commands (the bracket) must not be lost to a full queue.
+            ticket = try committer.enqueue(
+                events, games: states, refusal: refusal, essential: CommandOrigin.isReserved(clientID: origin.clientID))
         } catch {
-            // Not decided after all (closing, failed or overloaded): a retry is decided afresh.
+            // Not decided after all (closing, failed or overloaded): the bracket gate forgets what
+            // it was told, and a retry is decided afresh.
+            gate.record(game)
             return PendingReceipt(.failure(error))
         }
         if let refusal { ticket = CommitTicket(settled: .failure(refusal.error)) }
@@ -105,7 +109,11 @@ actor GameActor {
         next.apply(event)
         gate.record(next)
         // A failure here means the library is closing or failed; the next command will retry.
-        if (try? committer.enqueue([event], games: [next])) != nil { game = next }
+        if (try? committer.enqueue([event], games: [next], essential: true)) != nil {
+            game = next
+        } else {
+            gate.record(game)
+        }
     }
 
     private static func expiryOrigin(_ game: GameID) -> CommandOrigin {

@@ -132,7 +132,8 @@ public final class GameLibrary: Sendable {
                 let event = GameEvent(
                     gameID: setup.id, version: 1, at: clock.now(), origin: origin, kind: .gameCreated(setup))
                 // Enqueued under the registry lock, so no command can reach the game before its creation.
-                let ticket = try committer.enqueue([event], games: [game])
+                let ticket = try committer.enqueue(
+                    [event], games: [game], essential: CommandOrigin.isReserved(clientID: origin.clientID))
                 gate.record(game)
                 registry.games[setup.id] = GameActor(
                     created: game, by: origin, ticket: ticket, memory: memory, committer: committer, clock: clock, gate: gate)
@@ -194,7 +195,8 @@ public final class GameLibrary: Sendable {
         return CourtsideError(
             .retryExpired,
             "command \(origin.commandID) of \(origin.clientID) was answered longer ago than the retry window "
-                + "(\(memory.window.recentPerClient) commands or \(memory.window.maximumAge.inSeconds / 3600) hours); "
+                + "(the client's last \(memory.window.recentPerClient) commands, or \(memory.window.maximumAge.inSeconds / 3600) "
+                + "hours up to \(memory.window.maximumPerClient), within \(memory.window.maximumTotal) in all); "
                 + "its result stands: see the game's log")
     }
 

@@ -67,15 +67,16 @@ final class GroupCommitter: Sendable {
     /// Numbers `events` with the next sequence numbers and queues them, with the command's
     /// refusal if it was refused, for the next commit. Never blocks on I/O; callers await the
     /// returned ticket.
-    func enqueue(_ events: [GameEvent], games: [Game], refusal: CommandRefusal? = nil) throws(CourtsideError)
-        -> CommitTicket
+    /// `essential` entries (the daemon's own: time running out, the bracket) pass a full queue.
+    func enqueue(_ events: [GameEvent], games: [Game], refusal: CommandRefusal? = nil, essential: Bool = false)
+        throws(CourtsideError) -> CommitTicket
     {
         let ticket = CommitTicket()
         let wasIdle: Bool = try queue.withLock { (queue) throws(CourtsideError) -> Bool in
             if let failure = queue.failure { throw failure }
             if queue.closing { throw CourtsideError(.shuttingDown, "the game library is shutting down") }
             // The disk cannot keep up: refuse at once rather than grow without bound.
-            if queue.entries.count >= queueLimit {
+            if queue.entries.count >= queueLimit, !essential {
                 throw CourtsideError(.overloaded, "courtsided has \(queueLimit) commands waiting for the disk; retry shortly")
             }
             var events = events

@@ -85,8 +85,14 @@ final class RetryMemory: Sendable {
             state.entries[origin] = Entry(ticket: ticket, serial: serial)
             state.order.append((origin, serial))
             add(Remembered(commandID: origin.commandID, serial: serial, at: now), client: origin.clientID, &state)
-            while state.entries.count > window.maximumTotal, let (oldest, serial) = state.order.popFirst() {
-                guard state.entries[oldest]?.serial == serial else { continue }
+            while state.entries.count > window.maximumTotal, let (oldest, serial) = state.order.first {
+                guard let entry = state.entries[oldest], entry.serial == serial else {
+                    state.order.removeFirst()
+                    continue
+                }
+                // As above: pending answers stay until they are settled.
+                guard entry.ticket.isSettled else { break }
+                state.order.removeFirst()
                 forget(oldest, &state)
                 // It is its client's oldest, since a client's answers arrive in order too.
                 if var remembered = state.clients.removeValue(forKey: oldest.clientID) {
@@ -111,7 +117,12 @@ final class RetryMemory: Sendable {
         while remembered.count > window.maximumPerClient
             || (remembered.count > window.recentPerClient && (remembered.first?.at.rawValue ?? .max) < cutoff)
         {
-            guard let oldest = remembered.popFirst() else { break }
+            // An answer still waiting for its commit is kept whatever the window says: the log does
+            // not hold it yet, so a retry could not be told from a new command.
+            guard let oldest = remembered.first,
+                state.entries[CommandOrigin(clientID: client, commandID: oldest.commandID)]?.ticket.isSettled ?? true
+            else { break }
+            remembered.removeFirst()
             forget(CommandOrigin(clientID: client, commandID: oldest.commandID), &state)
         }
         state.clients[client] = remembered
@@ -122,7 +133,8 @@ final class RetryMemory: Sendable {
         for bit in Self.bits(origin) { state.forgotten[bit / 64] |= 1 << UInt64(bit % 64) }
     }
 
-    /// 2^24 bits: a false positive rate near 2% with a million forgotten commands.
+    /// 2^24 bits: a false positive rate near 0.2% with a million forgotten commands, rising as
+    /// more are forgotten (a false positive costs one indexed read).
     static let filterWords = (1 << 24) / 64
 
     /// The filter's four bits for a command: double hashing over FNV-1a of its two ids.

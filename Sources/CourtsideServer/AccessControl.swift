@@ -74,8 +74,7 @@ public struct SecurityConfiguration: Sendable, Equatable {
 /// connections already open too.
 final class AccessControl: Sendable {
     private struct Lists {
-        var byName: [String: ClientKey]
-        var byKey: [CurveKey: String]
+        var byKey: [CurveKey: ClientKey]
         var anonymousDisplays: Bool
     }
 
@@ -87,8 +86,7 @@ final class AccessControl: Sendable {
 
     private static func lists(_ security: SecurityConfiguration) -> Lists {
         Lists(
-            byName: Dictionary(security.clients.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }),
-            byKey: Dictionary(security.clients.map { ($0.publicKey, $0.name) }, uniquingKeysWith: { first, _ in first }),
+            byKey: Dictionary(security.clients.map { ($0.publicKey, $0) }, uniquingKeysWith: { first, _ in first }),
             anonymousDisplays: security.anonymousDisplays)
     }
 
@@ -98,40 +96,39 @@ final class AccessControl: Sendable {
         lists.withLock { $0 = new }
     }
 
-    /// The ZAP decision for a handshake: listed keys by name; others as anonymous displays when allowed.
+    /// The ZAP decision for a handshake: a listed key, or any key when anonymous displays are
+    /// allowed. The user id is the public key itself, not its name: libzmq fixes it for the
+    /// connection's life, and a name may be given to a new key by a reload (a lost tablet).
     func authenticate(_ request: ZAPRequest) -> ZAPDecision {
         guard request.mechanism == "CURVE", let key = request.curvePublicKey else {
             return .reject(reason: "only CURVE clients are served")
         }
         return lists.withLock { lists in
-            if let name = lists.byKey[key] { return .accept(userID: name) }
-            if lists.anonymousDisplays { return .accept(userID: SecurityConfiguration.anonymousName) }
-            return .reject(reason: "key not listed")
+            lists.byKey[key] != nil || lists.anonymousDisplays ? .accept(userID: key.z85) : .reject(reason: "key not listed")
         }
     }
 
-    /// Throws `forbidden` unless the authenticated `user` may make the request. `court` tells
-    /// on which court a game is played, for keepers listed by court.
-    func authorize(user: String?, _ operation: Request.Operation, court: (GameID) -> String?) throws(CourtsideError) {
-        let (client, anonymous) = lists.withLock { lists in
-            (user.flatMap { lists.byName[$0] }, lists.anonymousDisplays)
-        }
+    /// The name of the key that sent a request, for its origin, once its role allows the request
+    /// under the list in force now; throws `forbidden` otherwise. `user` is the connection's ZAP
+    /// user id (the public key); `court` tells on which court a game is played.
+    func authorize(user: String?, _ operation: Request.Operation, court: (GameID) -> String?) throws(CourtsideError) -> String {
+        let key = user.flatMap { CurveKey(z85: $0) }
+        let (client, anonymous) = lists.withLock { lists in (key.flatMap { lists.byKey[$0] }, lists.anonymousDisplays) }
         let kind = OperationKind(operation)
         guard let client else {
-            // Accepted as an anonymous display; or a key removed by SIGHUP while connected.
-            if user == SecurityConfiguration.anonymousName, anonymous, kind == .read { return }
-            let who = user.map { "key \($0)" } ?? "an unauthenticated client"
+            // An anonymous display, or a key removed or replaced by a reload while connected.
+            if key != nil, anonymous, kind == .read { return SecurityConfiguration.anonymousName }
             throw CourtsideError(
                 .forbidden,
-                user == SecurityConfiguration.anonymousName && anonymous
-                    ? "an anonymous key may only read (list_games, snapshot, schedule, standings, log); ask the organiser to list your key"
-                    : "\(who) is not listed any more; ask the organiser to add it to security.clients")
+                anonymous
+                    ? "an anonymous (unlisted) key may only read (list_games, snapshot, schedule, standings, log); ask the organiser to list your key"
+                    : "this key is not listed (any more); ask the organiser to add it to security.clients")
         }
         switch (client.role, kind) {
-        case (.organiser, _), (_, .read): return
+        case (.organiser, _), (_, .read): return client.name
         case (.keeper, .gameCommand(let game)):
-            if client.games.contains(game) { return }
-            if let court = court(game), client.courts.contains(court) { return }
+            if client.games.contains(game) { return client.name }
+            if let court = court(game), client.courts.contains(court) { return client.name }
             throw CourtsideError(.forbidden, "key \(client.name) may not \(operation.name) in \(game); it is a \(client.summary)")
         case (.keeper, .creation), (.display, _):
             throw CourtsideError(.forbidden, "key \(client.name) may not \(operation.name); it is a \(client.summary)")

@@ -52,8 +52,9 @@ struct CommandService: Service {
         }
         var origin = request.origin
         if let access {
+            let name: String
             do {
-                try access.authorize(user: incoming.userID, request.operation) { court(of: $0) }
+                name = try access.authorize(user: incoming.userID, request.operation) { court(of: $0) }
             } catch {
                 logger.notice(
                     "request forbidden",
@@ -61,8 +62,8 @@ struct CommandService: Service {
                 reply(incoming, .failure(error, commandID: origin.commandID, epoch: epoch))
                 return
             }
-            // The log and every display see which key acted; retries stay within one key.
-            if let user = incoming.userID { origin.clientID = "\(user)/\(origin.clientID)" }
+            // The log and every display see which key acted; retries stay within one key's name.
+            origin.clientID = "\(name)/\(origin.clientID)"
         }
         let pending: PendingReceipt
         switch request.operation {
@@ -177,6 +178,8 @@ struct CommandService: Service {
 
     /// The command id of a request that could not be decoded, if it has a readable one.
     static func commandID(in body: [UInt8]) -> String? {
+        // An oversize body is not worth parsing (it may be 1 MiB), least of all on the I/O thread.
+        guard body.count <= ProtocolLimits.maxRequestBytes else { return nil }
         struct Envelope: Decodable {
             var commandID: String?
             enum CodingKeys: String, CodingKey { case commandID = "command_id" }

@@ -26,7 +26,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public static let defaultEventEndpoint = "tcp://127.0.0.1:5556"
     public static let defaultDataDirectory = "data"
     /// The longest `transport.linger_ms` that fits in the 2 s shutdown budget after the commits drain.
-    public static let maxLingerMilliseconds: Int32 = 1000
+    public static let maxLingerMilliseconds: Int32 = 500
 
     /// The endpoints reachable from other machines: every `tcp://` one whose host is not a
     /// loopback address (`*`, `0.0.0.0`, an interface or a public address).

@@ -14,8 +14,9 @@ public struct CurveKey: Hashable, Sendable, CustomStringConvertible {
         self.z85 = z85
     }
 
-    /// Prints only a prefix: secret keys end up in log lines otherwise.
-    public var description: String { "\(z85.prefix(8))…" }
+    /// Prints nothing of the key: a secret one would end up in log lines otherwise. Log a
+    /// public key's ``z85`` explicitly where it helps.
+    public var description: String { "CurveKey(…)" }
 }
 
 /// A CURVE key pair: a long-term identity for a server or a client.

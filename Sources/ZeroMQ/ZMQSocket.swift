@@ -118,6 +118,8 @@ public final class ZMQSocket {
 
     /// Sends a multipart message atomically: all frames or none.
     public func send(_ frames: [[UInt8]], flags: ZMQFlags = []) throws(ZMQError) {
+        // libzmq may have freed a closed socket: never hand it the handle again.
+        guard !closed else { throw ZMQError(code: ENOTSOCK, operation: "zmq_send on a closed socket") }
         for (index, frame) in frames.enumerated() {
             let more = index < frames.count - 1 ? ZMQ_SNDMORE : 0
             while true {
@@ -138,6 +140,7 @@ public final class ZMQSocket {
     /// Receives one multipart message with the connection's authenticated user id: the one the
     /// ZAP handler gave the peer, or nil on a connection ZAP did not authenticate.
     public func receiveMessage(flags: ZMQFlags = []) throws(ZMQError) -> (frames: [[UInt8]], userID: String?) {
+        guard !closed else { throw ZMQError(code: ENOTSOCK, operation: "zmq_msg_recv on a closed socket") }
         var frames: [[UInt8]] = []
         var userID: String?
         var message = zmq_msg_t()

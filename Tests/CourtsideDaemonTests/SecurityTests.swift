@@ -34,17 +34,21 @@ struct VenueKeys {
     }
 
     /// The security section, certificates named relative to the config file's folder.
-    func section(anonymous: String = "none", court1Listed: Bool = true) -> String {
-        """
-        courts: [Court 1, Court 2]
-        security:
-          server_certificate: keys/server.key_secret
-          anonymous: \(anonymous)
-          clients:
-            - { name: organiser, certificate: keys/organiser.key, role: organiser }
-        \(court1Listed ? "    - { name: court-1, certificate: keys/court-1.key, role: keeper, courts: [Court 1] }" : "")
-            - { name: big-screen, public_key: "\(bigScreen.publicKey.z85)", role: display }
-        """
+    func section(anonymous: String = "none", court1Listed: Bool = true, court1Key: CurveKey? = nil) -> String {
+        let court1 =
+            court1Key.map { "{ name: court-1, public_key: \"\($0.z85)\", role: keeper, courts: [Court 1] }" }
+            ?? "{ name: court-1, certificate: keys/court-1.key, role: keeper, courts: [Court 1] }"
+        return
+            """
+            courts: [Court 1, Court 2]
+            security:
+              server_certificate: keys/server.key_secret
+              anonymous: \(anonymous)
+              clients:
+                - { name: organiser, certificate: keys/organiser.key, role: organiser }
+            \(court1Listed ? "    - \(court1)" : "")
+                - { name: big-screen, public_key: "\(bigScreen.publicKey.z85)", role: display }
+            """
     }
 
     /// A client of the daemon with one of the keys (nil: plaintext).
@@ -149,6 +153,23 @@ struct SecurityTests {
         }
         #expect(code == .forbidden)
         #expect(daemon.log().contains("access list reloaded"))
+    }
+
+    @Test("SIGHUP gives court-1's name to a new key: the old key's open connection gets forbidden, the new key scores")
+    func reloadReplacesKey() throws {
+        let (daemon, keys) = try securedDaemon()
+        let lost = keys.client(daemon, keys.court1)
+        try lost.command(.move(game: "g1", player: "ann", move: .twoPoints))
+        let replacement = try CurveKeyPair.generate()
+        let config = try String(contentsOfFile: daemon.configPath, encoding: .utf8)
+        try config.replacingOccurrences(of: keys.section(), with: keys.section(court1Key: replacement.publicKey))
+            .write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        #expect(
+            eventually { (try? lost.send(.move(game: "g1", player: "ann", move: .onePoint)).error?.code) == .forbidden })
+        let tablet = keys.client(daemon, replacement)
+        #expect(try tablet.send(.move(game: "g1", player: "ann", move: .onePoint)).error == nil)
+        #expect(try tablet.command(.log(game: "g1")).events?.last?.origin.clientID == "court-1/\(tablet.clientID)")
     }
 
     @Test("pyzmq clients from docs/PROTOCOL.md: keeper, display, organiser and outsiders")
