@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .executable(name: "courtsided", targets: ["courtsided"]),
         .executable(name: "courtside", targets: ["courtside"]),
+        .executable(name: "courtside-web", targets: ["courtside-web"]),
         .library(name: "CourtsideClient", targets: ["CourtsideClient"]),
         .library(name: "CourtsideModel", targets: ["CourtsideModel"]),
         .library(name: "CourtsideLibrary", targets: ["CourtsideLibrary"]),
@@ -28,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // The rules: plain values and pure functions, no I/O.
@@ -98,6 +100,26 @@ let package = Package(
             dependencies: ["CourtsideClient", "CourtsideViewModels", "CourtsideProtocol", "ZeroMQ"],
             swiftSettings: swiftSettings
         ),
+        // Presentation for browsers: the gateway's live copy of the daemon, its pages and its HTTP API.
+        .target(
+            name: "CourtsideWeb",
+            dependencies: [
+                "CourtsideClient", "CourtsideModel", "CourtsideProtocol",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "courtside-web",
+            dependencies: [
+                "CourtsideWeb", "CourtsideClient", "ZeroMQ",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // Results, standings, box scores and play-by-play as CSV or JSON, derived from the log.
         .target(name: "CourtsideExport", dependencies: ["CourtsideModel"], swiftSettings: swiftSettings),
         // A tournament played through the protocol, for demos and load.
@@ -159,7 +181,7 @@ let package = Package(
         .testTarget(
             name: "CourtsideDaemonTests",
             dependencies: [
-                "courtsided", "courtside", "ZeroMQ", "CourtsideProtocol", "CourtsideModel", "CourtsideClient",
+                "courtsided", "courtside", "courtside-web", "ZeroMQ", "CourtsideProtocol", "CourtsideModel", "CourtsideClient",
                 "CourtsideSimulator",
             ],
             swiftSettings: swiftSettings

@@ -62,6 +62,16 @@ public final class DisplaySync {
     /// Set while a resync is owed but the daemon could not be reached: the display is stale
     /// and tries again at every ``pump(timeoutMilliseconds:)``.
     public private(set) var owedResync: (reason: ResyncReason, error: CourtsideError)?
+    /// When set, every event applied is kept, in order, until ``takeAppliedEvents()``: for a
+    /// relay (a web gateway) that passes each one on.
+    public var recordsAppliedEvents = false
+    private var applied: [EventMessage] = []
+
+    /// The events applied since the last call, in sequence order (with ``recordsAppliedEvents``).
+    public func takeAppliedEvents() -> [EventMessage] {
+        defer { applied = [] }
+        return applied
+    }
     public private(set) var epoch = ""
     public private(set) var resyncs = 0
     public private(set) var lastResync: (reason: ResyncReason, at: ContinuousClock.Instant)?
@@ -134,6 +144,7 @@ public final class DisplaySync {
         standings = reply.standings ?? []
         bracket = reply.bracket ?? []
         (standingsSequence, bracketSequence) = (sequence, sequence)
+        applied = []  // a relay sends the new state whole
         lastMessage = .now
         owedResync = nil
         if let reason {
@@ -231,6 +242,7 @@ public final class DisplaySync {
         games[event.game] = state
         sequence = event.sequence
         eventsApplied += 1
+        if recordsAppliedEvents { applied.append(event) }
         return true
     }
 

@@ -1,0 +1,172 @@
+public import CourtsideClient
+public import CourtsideModel
+public import CourtsideProtocol
+import Foundation
+public import Logging
+import Synchronization
+
+/// What the gateway knows of the daemon: a display of every game, through the reference
+/// client's sync contract, on a thread of its own (the client blocks on ZeroMQ).
+///
+/// Browsers read ``current`` and follow ``updates()``; neither ever waits for the daemon.
+public final class LiveTournament: Sendable {
+    /// One consistent view: every game, the tables, and whether it can be vouched for.
+    public struct View: Sendable {
+        public var epoch = ""
+        public var sequence: Int64 = 0
+        public var games: [GameID: Game] = [:]
+        public var standings: [GroupStandings] = []
+        public var bracket: [BracketEntry] = []
+        /// False while the gateway cannot vouch for this view: not connected yet, no heartbeat
+        /// lately, or a resync owed.
+        public var inSync = false
+        /// The daemon's clock minus this machine's, in milliseconds, from the last heartbeat.
+        public var clockOffset: Int64 = 0
+    }
+
+    /// A change for browsers, in the order the gateway saw it.
+    public enum Update: Sendable {
+        /// Everything: sent first, and after every resync.
+        case state(View)
+        /// One event, as the daemon published it, with the game's state right after it.
+        case event(EventMessage)
+        case tables(standings: [GroupStandings], bracket: [BracketEntry])
+        /// The gateway lost or regained the daemon.
+        case sync(Bool)
+    }
+
+    private let view = Mutex(View())
+    private let subscribers = Mutex<(next: Int, all: [Int: AsyncStream<Update>.Continuation])>((0, [:]))
+    private let stopping = Atomic(false)
+    private let counters = Mutex((relayed: 0, resyncs: 0))
+    private let endpoints: Endpoints
+    private let logger: Logger
+
+    public init(endpoints: Endpoints, logger: Logger) {
+        self.endpoints = endpoints
+        self.logger = logger
+    }
+
+    /// The view now.
+    public var current: View { view.withLock { $0 } }
+
+    /// Events relayed to browsers and resyncs taken so far.
+    public var statistics: (relayed: Int, resyncs: Int) { counters.withLock { $0 } }
+
+    /// How many browsers follow the updates now.
+    public var followers: Int { subscribers.withLock { $0.all.count } }
+
+    /// The current view, then every change. The stream of a browser too slow to take 1,000
+    /// changes ends; its EventSource reconnects and starts again from a full state.
+    public func updates() -> AsyncStream<Update> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Update.self, bufferingPolicy: .bufferingOldest(1000))
+        let id = subscribers.withLock { subscribers in
+            // Registered and seeded under one lock, so no change falls between the two.
+            let id = subscribers.next
+            subscribers.next += 1
+            subscribers.all[id] = continuation
+            continuation.yield(.state(current))
+            return id
+        }
+        continuation.onTermination = { [weak self] _ in _ = self?.subscribers.withLock { $0.all.removeValue(forKey: id) } }
+        return stream
+    }
+
+    /// Starts following the daemon on a thread of its own; returns at once.
+    public func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "courtside.web-sync"
+        thread.start()
+    }
+
+    public func stop() {
+        stopping.store(true, ordering: .relaxed)
+        subscribers.withLock { $0.all.values.forEach { $0.finish() } }
+    }
+
+    private func run() {
+        while !stopping.load(ordering: .relaxed) {
+            let sync: DisplaySync
+            do {
+                sync = try DisplaySync(
+                    endpoints: endpoints,
+                    client: CommandClient(endpoints: endpoints, clientID: "courtside-web-\(ProcessInfo.processInfo.hostName)"))
+            } catch {
+                logger.warning("cannot reach courtsided; retrying", metadata: ["error": "\(error.message)"])
+                mark(inSync: false)
+                Thread.sleep(forTimeInterval: 1)
+                continue
+            }
+            sync.recordsAppliedEvents = true
+            logger.info("following courtsided", metadata: ["epoch": "\(sync.epoch)", "sequence": "\(sync.sequence)"])
+            publish(everything: sync)
+            follow(sync)
+        }
+    }
+
+    /// Pumps until stopped or the subscriber breaks, relaying what changed.
+    private func follow(_ sync: DisplaySync) {
+        var resyncs = sync.resyncs
+        while !stopping.load(ordering: .relaxed) {
+            let before = view.withLock { $0 }
+            do {
+                try sync.pump(timeoutMilliseconds: 100)
+            } catch {
+                logger.warning("lost the event stream; reconnecting", metadata: ["error": "\(error.message)"])
+                mark(inSync: false)
+                return
+            }
+            if sync.resyncs != resyncs || sync.epoch != before.epoch {
+                resyncs = sync.resyncs
+                counters.withLock { $0.resyncs += 1 }
+                publish(everything: sync)
+                continue
+            }
+            var updates: [Update] = sync.takeAppliedEvents().map(Update.event)
+            if sync.standings != before.standings || sync.bracket != before.bracket {
+                updates.append(.tables(standings: sync.standings, bracket: sync.bracket))
+            }
+            let inSync = !sync.isStale
+            if inSync != before.inSync { updates.append(.sync(inSync)) }
+            guard !updates.isEmpty || sync.sequence != before.sequence else { continue }
+            view.withLock { view in
+                for (id, state) in sync.games { view.games[id] = state.game }
+                (view.sequence, view.standings, view.bracket, view.inSync, view.clockOffset) = (
+                    sync.sequence, sync.standings, sync.bracket, inSync, sync.clockOffset
+                )
+            }
+            broadcast(updates)
+        }
+    }
+
+    private func publish(everything sync: DisplaySync) {
+        let fresh = View(
+            epoch: sync.epoch, sequence: sync.sequence, games: sync.games.mapValues(\.game), standings: sync.standings,
+            bracket: sync.bracket, inSync: !sync.isStale, clockOffset: sync.clockOffset)
+        view.withLock { $0 = fresh }
+        broadcast([.state(fresh)])
+    }
+
+    private func mark(inSync: Bool) {
+        let changed = view.withLock { view in
+            defer { view.inSync = inSync }
+            return view.inSync != inSync
+        }
+        if changed { broadcast([.sync(inSync)]) }
+    }
+
+    private func broadcast(_ updates: [Update]) {
+        let relayed = updates.reduce(0) { count, update in if case .event = update { count + 1 } else { count } }
+        counters.withLock { $0.relayed += relayed }
+        subscribers.withLock { subscribers in
+            for continuation in subscribers.all.values {
+                for update in updates {
+                    if case .dropped = continuation.yield(update) {
+                        continuation.finish()
+                        break
+                    }
+                }
+            }
+        }
+    }
+}

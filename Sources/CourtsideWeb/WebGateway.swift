@@ -1,0 +1,193 @@
+import CourtsideModel
+import CourtsideProtocol
+import Foundation
+public import Hummingbird
+import Logging
+
+/// The HTTP side of courtside-web: pages for screens, JSON and a Server-Sent Events stream for
+/// programs, all served from what ``LiveTournament`` holds (never a request to the daemon).
+public enum WebGateway {
+    /// The router of every page and API; `live` must be started.
+    public static func router(_ live: LiveTournament) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("/healthz") { _, _ -> Response in
+            // 200 only while the view can be vouched for, so a load balancer drops a stale gateway.
+            live.current.inSync
+                ? text("in sync\n", status: .ok) : text("not in sync with courtsided\n", status: .serviceUnavailable)
+        }
+        router.get("/api/games") { _, _ -> Response in
+            let view = live.current
+            return json(GamesBody(sequence: view.sequence, inSync: view.inSync, games: view.summaries))
+        }
+        router.get("/api/games/:id") { _, context -> Response in
+            let id = GameID(try context.parameters.require("id"))
+            let view = live.current
+            guard let game = view.games[id] else {
+                // The protocol's error reply, as a daemon would answer.
+                let error = CourtsideError(.unknownGame, "no game has id \(id)")
+                return json(Reply.failure(error, commandID: nil, epoch: view.epoch), status: .notFound)
+            }
+            return json(GameBody(sequence: view.sequence, inSync: view.inSync, game: game))
+        }
+        router.get("/api/standings") { _, _ -> Response in
+            let view = live.current
+            return json(StandingsBody(sequence: view.sequence, inSync: view.inSync, standings: view.standings))
+        }
+        router.get("/api/schedule") { _, _ -> Response in
+            let view = live.current
+            return json(ScheduleBody(sequence: view.sequence, inSync: view.inSync, bracket: view.bracket))
+        }
+        router.get("/api/events") { _, _ -> Response in
+            let updates = live.updates()
+            var headers = HTTPFields()
+            headers[.contentType] = "text/event-stream"
+            headers[.cacheControl] = "no-store"
+            return Response(
+                status: .ok, headers: headers,
+                body: ResponseBody { writer in
+                    // Browsers reconnect after this long when the stream ends.
+                    try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
+                    for await update in updates {
+                        guard let message = EventStreamMessage(update) else { continue }
+                        try await writer.write(ByteBuffer(string: message.text))
+                    }
+                    try await writer.finish(nil)
+                })
+        }
+        router.get("/") { _, _ -> Response in html(Pages.allGames(live.current)) }
+        router.get("/games/:id") { _, context -> Response in
+            html(Pages.court(live.current, game: GameID(try context.parameters.require("id"))))
+        }
+        router.get("/static/app.js") { _, _ -> Response in
+            text(Pages.script, status: .ok, type: "text/javascript; charset=utf-8")
+        }
+        router.get("/static/style.css") { _, _ -> Response in
+            text(Pages.style, status: .ok, type: "text/css; charset=utf-8")
+        }
+        return router
+    }
+
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        guard let body = try? WireCoding.encode(value) else {
+            return text("the answer could not be encoded\n", status: .internalServerError)
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    static func text(_ text: String, status: HTTPResponse.Status, type: String = "text/plain; charset=utf-8") -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static func html(_ page: String) -> Response {
+        text(page, status: .ok, type: "text/html; charset=utf-8")
+    }
+}
+
+extension LiveTournament.View {
+    /// Every game as the protocol's `list_games` shows it, sorted by id.
+    var summaries: [GameSummary] { games.keys.sorted().compactMap { games[$0].map(GameSummary.init) } }
+
+    /// The daemon's time now, estimated from the last heartbeat.
+    var daemonNow: Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) + clockOffset }
+}
+
+/// The API's bodies: the protocol's field names, with the sequence they reflect and whether the
+/// gateway can vouch for them.
+struct GamesBody: Encodable {
+    var sequence: Int64
+    var inSync: Bool
+    var games: [GameSummary]
+    enum CodingKeys: String, CodingKey {
+        case sequence, games
+        case inSync = "in_sync"
+    }
+}
+
+struct GameBody: Encodable {
+    var sequence: Int64
+    var inSync: Bool
+    var game: Game
+    enum CodingKeys: String, CodingKey {
+        case sequence, game
+        case inSync = "in_sync"
+    }
+}
+
+struct StandingsBody: Encodable {
+    var sequence: Int64
+    var inSync: Bool
+    var standings: [GroupStandings]
+    enum CodingKeys: String, CodingKey {
+        case sequence, standings
+        case inSync = "in_sync"
+    }
+}
+
+struct ScheduleBody: Encodable {
+    var sequence: Int64
+    var inSync: Bool
+    var bracket: [BracketEntry]
+    enum CodingKeys: String, CodingKey {
+        case sequence, bracket
+        case inSync = "in_sync"
+    }
+}
+
+/// One Server-Sent Event of `/api/events`: `event:` names the kind, `data:` is one line of JSON.
+struct EventStreamMessage {
+    let text: String
+
+    init?(_ update: LiveTournament.Update) {
+        let (name, body): (String, [UInt8]?)
+        switch update {
+        case .state(let view):
+            name = "state"
+            body = try? WireCoding.encode(
+                StateBody(
+                    sequence: view.sequence, inSync: view.inSync, daemonNow: view.daemonNow, games: view.summaries,
+                    standings: view.standings, bracket: view.bracket))
+        case .event(let message):
+            // The protocol's own event message: a program reads it as docs/PROTOCOL.md says.
+            name = "event"
+            body = try? WireCoding.encode(message)
+        case .tables(let standings, let bracket):
+            name = "tables"
+            body = try? WireCoding.encode(TablesBody(standings: standings, bracket: bracket))
+        case .sync(let inSync):
+            name = "sync"
+            body = try? WireCoding.encode(SyncBody(inSync: inSync))
+        }
+        guard let body else { return nil }
+        // JSON from our encoder has no raw line breaks, so one data line carries it.
+        text = "event: \(name)\ndata: \(String(decoding: body, as: UTF8.self))\n\n"
+    }
+
+    struct StateBody: Encodable {
+        var sequence: Int64
+        var inSync: Bool
+        var daemonNow: Int64
+        var games: [GameSummary]
+        var standings: [GroupStandings]
+        var bracket: [BracketEntry]
+        enum CodingKeys: String, CodingKey {
+            case sequence, games, standings, bracket
+            case inSync = "in_sync"
+            case daemonNow = "daemon_now"
+        }
+    }
+
+    struct TablesBody: Encodable {
+        var standings: [GroupStandings]
+        var bracket: [BracketEntry]
+    }
+
+    struct SyncBody: Encodable {
+        var inSync: Bool
+        enum CodingKeys: String, CodingKey { case inSync = "in_sync" }
+    }
+}

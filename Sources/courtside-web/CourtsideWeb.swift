@@ -1,0 +1,91 @@
+public import ArgumentParser
+import CourtsideClient
+import CourtsideWeb
+import Foundation
+import Hummingbird
+public import Logging
+import ZeroMQ
+
+/// The courtside-web executable: follow a daemon, serve its games to browsers.
+@main
+struct CourtsideWebCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "courtside-web",
+        abstract: "Serves courtsided's games to browsers: pages for TVs and phones, JSON and Server-Sent Events.",
+        discussion: """
+            A display of the daemon like any other: it follows docs/PROTOCOL.md's sync contract, so it \
+            may run on another machine, and several may serve many phones. Every page and script is \
+            served from this executable (no internet needed).
+
+            Pages: / (every game), /games/ID (one court's TV). API: /api/games, /api/games/ID, \
+            /api/standings, /api/schedule, /api/events (Server-Sent Events: a full state first, then \
+            each change with its sequence), /healthz (200 only while in sync with the daemon).
+
+            Examples:
+              courtside-web
+              courtside-web --listen 0.0.0.0:8080 --key keys/web.key_secret --server-key keys/server.key
+            """)
+
+    @Option(help: ArgumentHelp("courtsided's command endpoint.", valueName: "url"))
+    var commandEndpoint = ProcessInfo.processInfo.environment["COURTSIDE_COMMAND_ENDPOINT"] ?? Endpoints().command
+
+    @Option(help: ArgumentHelp("courtsided's event endpoint.", valueName: "url"))
+    var eventEndpoint = ProcessInfo.processInfo.environment["COURTSIDE_EVENT_ENDPOINT"] ?? Endpoints().events
+
+    @Option(help: ArgumentHelp("Where to serve HTTP.", valueName: "host:port"))
+    var listen = "127.0.0.1:8080"
+
+    @Option(help: ArgumentHelp("This gateway's secret certificate, for a secured daemon (or $COURTSIDE_KEY).", valueName: "file"))
+    var key = ProcessInfo.processInfo.environment["COURTSIDE_KEY"]
+
+    @Option(
+        help: ArgumentHelp(
+            "The daemon's public key: certificate file or 40 Z85 characters (or $COURTSIDE_SERVER_KEY).", valueName: "file|z85"))
+    var serverKey = ProcessInfo.processInfo.environment["COURTSIDE_SERVER_KEY"]
+
+    @Option(
+        help: ArgumentHelp("Lowest level logged: trace, debug, info, notice, warning, error or critical.", valueName: "level"))
+    var logLevel: Logger.Level = .info
+
+    func validate() throws {
+        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
+            (0...65_535).contains(port), colon != listen.startIndex
+        else { throw ValidationError("--listen takes HOST:PORT, for example 127.0.0.1:8080") }
+        if (key == nil) != (serverKey == nil) {
+            throw ValidationError(
+                "--key and --server-key go together: this gateway's secret certificate and the daemon's public key")
+        }
+    }
+
+    func run() async throws {
+        let level = logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "courtside-web")
+        var endpoints = Endpoints(command: commandEndpoint, events: eventEndpoint)
+        if let key, let serverKey {
+            do {
+                endpoints.curve = try CurveClientKeys.load(certificate: key, serverKey: serverKey)
+            } catch {
+                FileHandle.standardError.write(Data("courtside-web: \(error.message)\n".utf8))
+                throw ExitCode(78)
+            }
+        }
+        let live = LiveTournament(endpoints: endpoints, logger: logger)
+        live.start()
+        defer { live.stop() }
+        let colon = listen.lastIndex(of: ":")!
+        let app = Application(
+            router: WebGateway.router(live),
+            configuration: .init(
+                address: .hostname(String(listen[..<colon]), port: Int(listen[listen.index(after: colon)...])!),
+                serverName: "courtside-web"),
+            logger: logger)
+        try await app.runService()
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

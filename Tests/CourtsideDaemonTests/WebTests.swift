@@ -1,0 +1,135 @@
+import CourtsideClient
+import CourtsideModel
+import CourtsideProtocol
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// courtside-web in front of the real daemon, read over HTTP as browsers and programs do.
+final class WebProcess {
+    let process: ChildProcess
+    let base: String
+    let logPath: String
+
+    init(_ daemon: DaemonProcess) throws {
+        let port = try freePort()
+        base = "http://127.0.0.1:\(port)"
+        logPath = daemon.directory.appendingPathComponent("courtside-web.log").path
+        process = try ChildProcess(
+            DaemonProcess.executable.deletingLastPathComponent().appendingPathComponent("courtside-web").path,
+            [
+                "--command-endpoint", daemon.commandEndpoint, "--event-endpoint", daemon.eventEndpoint, "--listen",
+                "127.0.0.1:\(port)",
+            ], output: .file(logPath), error: .file(logPath))
+    }
+
+    /// GET a path: the status and the body.
+    func get(_ path: String) async throws -> (Int, Data) {
+        var request = URLRequest(url: URL(string: base + path)!)
+        request.timeoutInterval = 5
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+    }
+
+    /// Waits until /healthz answers 200.
+    func waitInSync(seconds: Double = 30) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline, process.isRunning {
+            if let (status, _) = try? await get("/healthz"), status == 200 { return true }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
+    func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    deinit {
+        process.signal(SIGTERM)
+        if process.wait(seconds: 5) == nil { process.signal(SIGKILL) }
+    }
+}
+
+@Suite("courtside-web over the real daemon", .serialized)
+struct WebTests {
+    struct GamesBody: Decodable {
+        var sequence: Int64
+        var in_sync: Bool
+        var games: [GameSummary]
+    }
+
+    @Test("the API serves the daemon's games and follows a move; /healthz tracks the daemon; pages render")
+    func api() async throws {
+        let daemon = try DaemonProcess()
+        let web = try WebProcess(daemon)
+        #expect(await web.waitInSync(), "\(web.log())")
+        let (status, data) = try await web.get("/api/games")
+        #expect(status == 200)
+        let games = try JSONDecoder().decode(GamesBody.self, from: data)
+        #expect(games.games.map(\.game) == ["g1", "g2"])
+        #expect(games.in_sync)
+
+        try Keeper(daemon.commandEndpoint).send(.move(game: "g1", player: "ann", move: .twoPoints))
+        var score = 0
+        let deadline = ContinuousClock.now + .seconds(5)
+        while score != 2, ContinuousClock.now < deadline {
+            let (_, body) = try await web.get("/api/games")
+            score = try JSONDecoder().decode(GamesBody.self, from: body).games.first { $0.game == "g1" }?.state.score.home ?? 0
+            if score != 2 { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(score == 2)
+        #expect(try await web.get("/api/games/g1").0 == 200)
+        #expect(try await web.get("/api/games/nope").0 == 404)
+        #expect(try await web.get("/api/standings").0 == 200)
+        #expect(try await web.get("/api/schedule").0 == 200)
+        let (pageStatus, page) = try await web.get("/games/g1")
+        #expect(pageStatus == 200)
+        #expect(String(decoding: page, as: UTF8.self).contains("Lions"))
+        #expect(String(decoding: try await web.get("/").1, as: UTF8.self).contains("Tigers"))
+        #expect(String(decoding: try await web.get("/static/app.js").1, as: UTF8.self).contains("EventSource"))
+
+        // The daemon gone: the gateway says so, then recovers with the daemon.
+        daemon.signal(SIGSTOP)
+        var unhealthy = false
+        let stale = ContinuousClock.now + .seconds(15)
+        while !unhealthy, ContinuousClock.now < stale {
+            unhealthy = (try? await web.get("/healthz").0) == 503
+            if !unhealthy { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(unhealthy)
+        daemon.signal(SIGCONT)
+        #expect(await web.waitInSync())
+    }
+
+    @Test("/api/events: the state first, then every event of a 1,000-move burst, in order, with no gap")
+    func events() async throws {
+        let daemon = try DaemonProcess()
+        let web = try WebProcess(daemon)
+        #expect(await web.waitInSync(), "\(web.log())")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("python/web_events.py")
+        let reader = try ChildProcess(
+            "/usr/bin/python3", [script.path, web.base + "/api/events", "1000", "60"], output: .capture)
+        try await Task.sleep(for: .milliseconds(500))  // the reader is connected and has its state
+        let keeper = try Keeper(daemon.commandEndpoint)
+        let replies = try keeper.pipeline(
+            (0..<1000).map {
+                .move(game: $0.isMultiple(of: 2) ? "g1" : "g2", player: $0.isMultiple(of: 2) ? "di" : "jo", move: .rebound)
+            })
+        #expect(replies.allSatisfy { $0.error == nil })
+        let lines = reader.readOutput(seconds: 60).split(separator: "\n")
+        struct Line: Decodable {
+            var event: String?
+            var data: EventMessage?
+        }
+        let first = lines.first.map { String($0) } ?? ""
+        #expect(first.contains("\"event\": \"state\""), "\(first.prefix(200))")
+        let events = lines.compactMap { try? JSONDecoder().decode(Line.self, from: Data($0.utf8)) }.compactMap(\.data)
+        #expect(events.count == 1000)
+        let sequences = events.map(\.sequence)
+        #expect(
+            zip(sequences, sequences.dropFirst()).allSatisfy { $1 == $0 + 1 }, "a gap or a reorder in \(sequences.prefix(20))")
+    }
+}
