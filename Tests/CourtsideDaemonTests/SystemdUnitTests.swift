@@ -2,34 +2,38 @@ import Foundation
 import Testing
 
 /// The unit file as systemd itself reads it.
-@Suite("systemd/courtsided.service")
+@Suite("the systemd units in systemd/")
 struct SystemdUnitTests {
-    static let unit = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("systemd/courtsided.service")
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("systemd")
+    static let unit = folder.appendingPathComponent("courtsided.service")
+    /// Every unit shipped, with the executable it starts.
+    static let units = [("courtsided.service", "courtsided"), ("courtside-web.service", "courtside-web")]
 
     /// Runs systemd-analyze and returns its exit status and combined output.
     func analyze(_ arguments: [String]) throws -> (Int32, String) {
         try ChildProcess.run("/usr/bin/systemd-analyze", arguments, mergeError: true)
     }
 
-    @Test("systemd-analyze verify accepts it (with ExecStart pointing at the built binary)")
-    func verify() throws {
+    @Test("systemd-analyze verify accepts it (with ExecStart pointing at the built binary)", arguments: units)
+    func verify(unit: String, executable: String) throws {
         // verify wants the ExecStart binary to exist: check a copy that runs the one just built.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("unit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let text = try String(contentsOf: Self.unit, encoding: .utf8)
-            .replacingOccurrences(of: "/usr/local/bin/courtsided", with: DaemonProcess.executable.path)
-        let copy = directory.appendingPathComponent("courtsided.service")
+        let built = DaemonProcess.executable.deletingLastPathComponent().appendingPathComponent(executable).path
+        let text = try String(contentsOf: Self.folder.appendingPathComponent(unit), encoding: .utf8)
+            .replacingOccurrences(of: "/usr/local/bin/\(executable) ", with: "\(built) ")
+        let copy = directory.appendingPathComponent(unit)
         try text.write(to: copy, atomically: true, encoding: .utf8)
         let (status, output) = try analyze(["verify", copy.path])
         #expect(status == 0, "\(output)")
         #expect(output.isEmpty, "systemd-analyze verify complained:\n\(output)")
     }
 
-    @Test("its hardening brings the exposure to 2.0 or less")
-    func exposure() throws {
-        let (status, output) = try analyze(["security", "--offline=true", Self.unit.path])
+    @Test("its hardening brings the exposure to 2.0 or less", arguments: units.map(\.0))
+    func exposure(unit: String) throws {
+        let (status, output) = try analyze(["security", "--offline=true", Self.folder.appendingPathComponent(unit).path])
         #expect(status == 0, "\(output)")
         let line = try #require(output.split(separator: "\n").first { $0.contains("Overall exposure level") })
         // "Overall exposure level for courtsided.service: 1.4 OK :-)", where the smiley depends on TERM.
