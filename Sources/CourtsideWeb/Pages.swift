@@ -42,6 +42,83 @@ enum Pages {
                 """)
     }
 
+    /// A compact score bug on a transparent background, for a stream's browser source.
+    static func overlay(_ view: LiveTournament.View, game id: GameID) -> String {
+        let summary = view.games[id].map(GameSummary.init)
+        return page(
+            title: "Courtside overlay: \(escape(id.rawValue))", kind: "overlay", game: id, inSync: view.inSync,
+            body: """
+                <main class="bug">
+                  <span class="name" data-field="home">\(escape(summary?.home.name ?? "…"))</span>
+                  <span class="score" data-field="score-home">\(summary.map { String($0.state.score.home) } ?? "–")</span>
+                  <span class="clock" data-field="clock">\(summary.map { clock($0.state.clock.accumulated) } ?? "")</span>
+                  <span class="score" data-field="score-away">\(summary.map { String($0.state.score.away) } ?? "–")</span>
+                  <span class="name" data-field="away">\(escape(summary?.away.name ?? "…"))</span>
+                </main>
+                """)
+    }
+
+    /// The box score: every player's counts, refreshed whenever the game changes.
+    static func box(_ view: LiveTournament.View, game id: GameID) -> String {
+        guard let game = view.games[id] else {
+            return page(
+                title: "Courtside: \(escape(id.rawValue))", kind: "box", game: id, inSync: view.inSync,
+                body: "<main><h1>\(escape(id.rawValue))</h1><p>No such game yet.</p></main>")
+        }
+        func team(_ team: Team, _ side: Side) -> String {
+            let rows = team.players.map { player -> String in
+                let c = game.counts[player.id] ?? MoveCounts()
+                let points = c.onePoint + 2 * c.twoPoints + c.freeThrow
+                return "<tr><td>\(escape(player.name))</td><td>\(c.onePoint)</td><td>\(c.twoPoints)</td><td>\(c.freeThrow)</td>"
+                    + "<td>\(c.assist)</td><td>\(c.rebound)</td><td>\(c.foul)</td><td class=\"score\">\(points)</td></tr>"
+            }
+            return """
+                <h2>\(escape(team.name)) \(side == .home ? game.score.home : game.score.away)</h2>
+                <table><thead><tr><th>Player</th><th>1PT</th><th>2PT</th><th>FT</th><th>AST</th><th>REB</th><th>PF</th><th>PTS</th></tr></thead>
+                <tbody>\(rows.joined())</tbody></table>
+                """
+        }
+        return page(
+            title: "Courtside: box score \(escape(id.rawValue))", kind: "box", game: id, inSync: view.inSync,
+            body:
+                "<main id=\"live\"><h1>\(escape(id.rawValue)) box score</h1>\(team(game.setup.home, .home))\(team(game.setup.away, .away))</main>"
+        )
+    }
+
+    /// Schedule, standings and bracket, refreshed whenever they change.
+    static func results(_ view: LiveTournament.View) -> String {
+        let groups = view.standings.map { group -> String in
+            let rows = group.rows.map {
+                "<tr><td>\($0.rank)</td><td>\(escape($0.name))</td><td>\($0.played)</td><td>\($0.won)</td><td>\($0.lost)</td>"
+                    + "<td>\($0.pointsFor)</td><td>\($0.pointsAgainst)</td><td>\($0.difference)</td></tr>"
+            }
+            return """
+                <h2>\(escape(group.name))\(group.complete ? " (final)" : "")</h2>
+                <table><thead><tr><th>#</th><th>Team</th><th>P</th><th>W</th><th>L</th><th>PF</th><th>PA</th><th>+/-</th></tr></thead>
+                <tbody>\(rows.joined())</tbody></table>
+                """
+        }
+        let name = { (id: TeamID?) in
+            id.flatMap { team in view.games.values.lazy.flatMap { [$0.setup.home, $0.setup.away] }.first { $0.id == team }?.name }
+        }
+        let games = view.bracket.map { entry -> String in
+            let home = name(entry.homeTeam) ?? "\(entry.home)"
+            let away = name(entry.awayTeam) ?? "\(entry.away)"
+            let score = entry.score.map { "\($0.home) - \($0.away)" } ?? ""
+            return "<tr><td>\(escape(entry.round ?? entry.group ?? ""))</td><td>\(escape(entry.game.rawValue))</td>"
+                + "<td>\(escape(entry.court ?? ""))</td><td>\(escape(entry.start ?? ""))</td><td>\(escape(home))</td>"
+                + "<td class=\"score\">\(score)</td><td>\(escape(away))</td><td>\(entry.state.rawValue)</td></tr>"
+        }
+        return page(
+            title: "Courtside: results", kind: "results", game: nil, inSync: view.inSync,
+            body: """
+                <main id="live"><h1>Schedule</h1>
+                <table><thead><tr><th>Round</th><th>Game</th><th>Court</th><th>Start</th><th>Home</th><th>Score</th><th>Away</th><th>State</th></tr></thead>
+                <tbody>\(games.joined())</tbody></table>
+                \(groups.joined())</main>
+                """)
+    }
+
     static func row(_ game: GameSummary) -> String {
         let winner = game.state.winner.map { $0 == .home ? game.home.name : game.away.name }
         return """
@@ -91,6 +168,11 @@ enum Pages {
         .court .clock { display: block; font-size: 9vw; font-variant-numeric: tabular-nums; }
         .court .status, .court .fouls, .court .timeouts { display: block; font-size: 2.5vw; color: #bbb; }
         .court .plays { grid-column: 1 / 4; font-size: 2vw; color: #ccc; list-style: none; padding: 0; }
+        body.overlay { background: transparent; margin: 0; }
+        .bug { display: inline-flex; gap: 0.8rem; align-items: center; background: rgba(10, 10, 10, 0.85); padding: 0.3rem 0.9rem;
+               border-radius: 0.4rem; font-size: 1.6rem; font-weight: bold; font-variant-numeric: tabular-nums; }
+        .bug .clock { color: #fc6; }
+        h2 { margin-top: 1.5rem; }
         """
 
     /// Follows `/api/events`: a full state first, then each game that changed. The clock runs
@@ -135,14 +217,25 @@ enum Pages {
             text(f("clock"), clock(g)); text(f("status"), status(g));
             text(f("fouls-home"), "fouls " + g.state.team_fouls.home); text(f("fouls-away"), "fouls " + g.state.team_fouls.away);
             text(f("timeouts-home"), "time-outs used " + g.state.timeouts_used.home); text(f("timeouts-away"), "time-outs used " + g.state.timeouts_used.away);
-            if (plays) {
+            if (plays && f("plays")) {
               const list = f("plays"); list.textContent = "";
               for (const p of plays.slice().reverse()) {
                 const li = document.createElement("li"); li.textContent = p; list.appendChild(li);
               }
             }
           }
-          const draw = (plays) => kind === "court" ? drawCourt(plays) : drawAll();
+          // Box score and results are rendered by the server: fetch the page again and swap it in.
+          let refreshing = false;
+          async function refresh() {
+            if (refreshing) return; refreshing = true;
+            try {
+              const html = await (await fetch(location.href, { cache: "no-store" })).text();
+              const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("live");
+              const live = document.getElementById("live");
+              if (fresh && live) live.replaceWith(fresh);
+            } finally { refreshing = false; }
+          }
+          const draw = (plays) => kind === "court" || kind === "overlay" ? drawCourt(plays) : kind === "all" ? drawAll() : refresh();
           const stale = (yes) => body.classList.toggle("stale", yes);
           function connect() {
             source = new EventSource("/api/events");
@@ -161,14 +254,16 @@ enum Pages {
               g.state = m.state; games[m.game] = g;
               if (m.game === only && ev.type === "move") plays.push(ev.player + " " + ev.move.replace(/_/g, " "));
               if (m.game === only && ev.type === "retraction") plays.push("v" + ev.target_version + " retracted");
-              if (kind !== "court" || m.game === only) draw(plays.slice(-8));
+              if (kind === "all" || m.game === only) draw(plays.slice(-8));
             });
             source.addEventListener("sync", (e) => stale(!JSON.parse(e.data).in_sync));
+            source.addEventListener("tables", () => { if (kind === "results") refresh(); });
             // A lost connection shows nothing it cannot vouch for until the next full state.
             source.onerror = () => stale(true);
           }
           connect();
-          setInterval(() => { if (!body.classList.contains("stale")) draw(); }, 100);
+          // The running clock is redrawn from state.clock; server-rendered pages need no ticking.
+          setInterval(() => { if (!body.classList.contains("stale") && (kind === "all" || kind === "court" || kind === "overlay")) draw(); }, 100);
         })();
         """
 }

@@ -58,6 +58,13 @@ public enum WebGateway {
         router.get("/games/:id") { _, context -> Response in
             html(Pages.court(live.current, game: GameID(try context.parameters.require("id"))))
         }
+        router.get("/overlay/:id") { _, context -> Response in
+            html(Pages.overlay(live.current, game: GameID(try context.parameters.require("id"))))
+        }
+        router.get("/games/:id/box") { _, context -> Response in
+            html(Pages.box(live.current, game: GameID(try context.parameters.require("id"))))
+        }
+        router.get("/results") { _, _ -> Response in html(Pages.results(live.current)) }
         router.get("/static/app.js") { _, _ -> Response in
             text(Pages.script, status: .ok, type: "text/javascript; charset=utf-8")
         }

@@ -89,6 +89,14 @@ struct WebTests {
         #expect(String(decoding: page, as: UTF8.self).contains("Lions"))
         #expect(String(decoding: try await web.get("/").1, as: UTF8.self).contains("Tigers"))
         #expect(String(decoding: try await web.get("/static/app.js").1, as: UTF8.self).contains("EventSource"))
+        let overlay = String(decoding: try await web.get("/overlay/g1").1, as: UTF8.self)
+        #expect(overlay.contains("class=\"overlay") && overlay.contains("Lions"))
+        #expect(
+            String(decoding: try await web.get("/static/style.css").1, as: UTF8.self).contains(
+                "body.overlay { background: transparent"))
+        let box = String(decoding: try await web.get("/games/g1/box").1, as: UTF8.self)
+        #expect(box.contains("Ann") && box.contains("box score"))
+        #expect(try await web.get("/results").0 == 200)
 
         // The daemon gone: the gateway says so, then recovers with the daemon.
         daemon.signal(SIGSTOP)
