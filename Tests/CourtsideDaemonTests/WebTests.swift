@@ -140,4 +140,36 @@ struct WebTests {
         #expect(
             zip(sequences, sequences.dropFirst()).allSatisfy { $1 == $0 + 1 }, "a gap or a reorder in \(sequences.prefix(20))")
     }
+
+    @Test("in a real browser: a move reaches the court's TV, the page goes stale and back across a daemon restart")
+    func browser() async throws {
+        let daemon = try DaemonProcess()
+        let web = try WebProcess(daemon)
+        #expect(await web.waitInSync(), "\(web.log())")
+        let sync = daemon.directory.appendingPathComponent("browser-sync")
+        // Screenshots land next to the build, for a person to look at after the run.
+        let shots = DaemonProcess.executable.deletingLastPathComponent().appendingPathComponent("web-screenshots")
+        for folder in [sync, shots] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("python/browser_check.py")
+        let check = try ChildProcess(
+            "/usr/bin/python3",
+            [script.path, "--web", web.base, "--command", daemon.commandEndpoint, "--sync", sync.path, "--shots", shots.path],
+            output: .capture, error: .capture)
+        // The script asks for the restart once its page is live.
+        let asked = ContinuousClock.now + .seconds(60)
+        while !FileManager.default.fileExists(atPath: sync.appendingPathComponent("restart-now").path), check.isRunning,
+            ContinuousClock.now < asked
+        {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        daemon.stop()
+        try await Task.sleep(for: .seconds(4))  // longer than the gateway's 3 s before it calls itself stale
+        try daemon.start()
+        FileManager.default.createFile(atPath: sync.appendingPathComponent("restarted").path, contents: nil)
+        let output = check.readOutput(seconds: 120)
+        print(output)  // the figures (a move's time to the DOM) for whoever reads the log
+        #expect(check.wait(seconds: 10) == 0, "\(output)")
+        #expect(output.contains(" passed, 0 failed"), "\(output)")
+    }
 }
