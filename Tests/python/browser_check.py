@@ -62,6 +62,8 @@ def main():
     parser.add_argument("--command", required=True)
     parser.add_argument("--sync", required=True)
     parser.add_argument("--shots", required=True)
+    parser.add_argument("--latency-samples", type=int, default=0,
+                        help="only measure: this many moves, each timed from its ok to the DOM; prints p50 and p99")
     args = parser.parse_args()
     run = Run()
     options = webdriver.ChromeOptions()
@@ -78,6 +80,22 @@ def main():
         before = int(home())
         browser.execute_script("window.courtsideMarker = 42")
 
+        if args.latency_samples:
+            # The score is what a TV shows: one-point moves in g1, each read off the home score.
+            latencies = []
+            for _ in range(args.latency_samples):
+                current = int(home())
+                reply = move(args.command, "g1", "ann", "one_point")
+                acknowledged = time.monotonic()
+                if not (reply and reply.get("ok")):
+                    break
+                wait(lambda: home() == str(current + 1), 5, step=0.002)
+                latencies.append((time.monotonic() - acknowledged) * 1000)
+            latencies.sort()
+            print("dom latency after ok, ms: p50 %.1f  p99 %.1f  (%d moves)" % (
+                latencies[len(latencies) // 2], latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))],
+                len(latencies)), flush=True)
+            return 0
         sent = time.monotonic()
         reply = move(args.command, "g1", "ann", "two_points")
         shown = wait(lambda: home() == str(before + 2), 2)
