@@ -17,7 +17,7 @@ public enum WebGateway {
         }
         router.get("/api/games") { _, _ -> Response in
             let view = live.current
-            return json(GamesBody(sequence: view.sequence, inSync: view.inSync, games: view.summaries))
+            return json(APIBody(key: "games", value: view.summaries, view: view))
         }
         router.get("/api/games/:id") { _, context -> Response in
             let id = GameID(try context.parameters.require("id"))
@@ -27,15 +27,15 @@ public enum WebGateway {
                 let error = CourtsideError(.unknownGame, "no game has id \(id)")
                 return json(Reply.failure(error, commandID: nil, epoch: view.epoch), status: .notFound)
             }
-            return json(GameBody(sequence: view.sequence, inSync: view.inSync, game: game))
+            return json(APIBody(key: "game", value: game, view: view))
         }
         router.get("/api/standings") { _, _ -> Response in
             let view = live.current
-            return json(StandingsBody(sequence: view.sequence, inSync: view.inSync, standings: view.standings))
+            return json(APIBody(key: "standings", value: view.standings, view: view))
         }
         router.get("/api/schedule") { _, _ -> Response in
             let view = live.current
-            return json(ScheduleBody(sequence: view.sequence, inSync: view.inSync, bracket: view.bracket))
+            return json(APIBody(key: "bracket", value: view.bracket, view: view))
         }
         router.get("/api/events") { _, _ -> Response in
             let updates = live.updates()
@@ -103,45 +103,26 @@ extension LiveTournament.View {
     var daemonNow: Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) + clockOffset }
 }
 
-/// The API's bodies: the protocol's field names, with the sequence they reflect and whether the
-/// gateway can vouch for them.
-struct GamesBody: Encodable {
-    var sequence: Int64
-    var inSync: Bool
-    var games: [GameSummary]
-    enum CodingKeys: String, CodingKey {
-        case sequence, games
-        case inSync = "in_sync"
-    }
-}
+/// An API body: the protocol's field names for `value` under `key`, with the sequence it
+/// reflects and whether the gateway can vouch for it.
+struct APIBody<Value: Encodable>: Encodable {
+    var key: String
+    var value: Value
+    var view: LiveTournament.View
 
-struct GameBody: Encodable {
-    var sequence: Int64
-    var inSync: Bool
-    var game: Game
-    enum CodingKeys: String, CodingKey {
-        case sequence, game
-        case inSync = "in_sync"
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
-}
 
-struct StandingsBody: Encodable {
-    var sequence: Int64
-    var inSync: Bool
-    var standings: [GroupStandings]
-    enum CodingKeys: String, CodingKey {
-        case sequence, standings
-        case inSync = "in_sync"
-    }
-}
-
-struct ScheduleBody: Encodable {
-    var sequence: Int64
-    var inSync: Bool
-    var bracket: [BracketEntry]
-    enum CodingKeys: String, CodingKey {
-        case sequence, bracket
-        case inSync = "in_sync"
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(view.sequence, forKey: Key("sequence"))
+        try container.encode(view.inSync, forKey: Key("in_sync"))
+        try container.encode(value, forKey: Key(key))
     }
 }
 
