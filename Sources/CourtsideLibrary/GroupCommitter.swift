@@ -3,6 +3,7 @@ import CourtsideStorage
 import Dispatch
 import Foundation
 import Logging
+import Metrics
 import Synchronization
 
 /// The write path: numbers events, commits them in batches on a dedicated thread, then
@@ -187,8 +188,12 @@ final class GroupCommitter: Sendable {
     }
 
     private func commit(_ batch: [Entry]) {
+        let started = ContinuousClock.now
         do {
             try log.append(batch.flatMap(\.events), refusals: batch.compactMap(\.refusal))
+            // How well group commit works: commands per transaction, and what each fsync costs.
+            Recorder(label: "courtside_commit_batch_commands", aggregate: true).record(batch.count)
+            Timer(label: "courtside_commit_duration_seconds").recordNanoseconds((ContinuousClock.now - started).nanoseconds)
         } catch {
             fail(batch, because: error)
             return

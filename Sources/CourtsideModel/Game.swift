@@ -1,5 +1,5 @@
 /// Where a game stands.
-public enum GameStatus: String, Codable, Sendable {
+public enum GameStatus: String, Codable, Sendable, CaseIterable {
     /// Created; the clock has never run.
     case scheduled
     /// The clock is running.

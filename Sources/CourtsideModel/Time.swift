@@ -33,6 +33,12 @@ extension Duration {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 
+    /// The duration in whole nanoseconds (for timers), saturating far beyond any use here.
+    public var nanoseconds: Int64 {
+        components.seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow
+            ? .max : components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
+    }
+
     /// The duration in whole milliseconds, rounded down.
     public var inMilliseconds: Int {
         Int(components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000)

@@ -3,6 +3,7 @@ import CourtsideModel
 import CourtsideProtocol
 import CourtsideTransport
 import Logging
+import Metrics
 import ServiceLifecycle
 import Synchronization
 
@@ -50,6 +51,7 @@ struct CommandService: Service {
             reply(incoming, .failure(error, commandID: Self.commandID(in: body), epoch: epoch))
             return
         }
+        let op = request.operation.name
         var origin = request.origin
         if let access {
             let name: String
@@ -59,7 +61,7 @@ struct CommandService: Service {
                 logger.notice(
                     "request forbidden",
                     metadata: ["key": "\(incoming.userID ?? "-")", "client": "\(origin.clientID)", "error": "\(error.message)"])
-                reply(incoming, .failure(error, commandID: origin.commandID, epoch: epoch))
+                reply(incoming, .failure(error, commandID: origin.commandID, epoch: epoch), op: op)
                 return
             }
             // The log and every display see which key acted; retries stay within one key's name.
@@ -80,7 +82,7 @@ struct CommandService: Service {
                 let setup = try tournament.setup(game: game, home: home, away: away, court: court, rules: rules)
                 pending = await library.submitCreation(of: setup, origin: origin)
             } catch {
-                reply(incoming, .failure(error, commandID: origin.commandID, epoch: epoch))
+                reply(incoming, .failure(error, commandID: origin.commandID, epoch: epoch), op: op)
                 return
             }
         case .listGames:
@@ -88,7 +90,7 @@ struct CommandService: Service {
             var answer = Reply(commandID: origin.commandID, epoch: epoch)
             answer.sequence = snapshot.sequence
             answer.games = snapshot.value.map(GameSummary.init)
-            reply(incoming, answer)
+            reply(incoming, answer, op: op)
             return
         case .snapshot(let game):
             var answer = Reply(commandID: origin.commandID, epoch: epoch)
@@ -106,19 +108,19 @@ struct CommandService: Service {
                     snapshot.value.games, snapshot.value.standings, snapshot.value.bracket
                 )
             }
-            reply(incoming, answer)
+            reply(incoming, answer, op: op)
             return
         case .schedule:
             let bracket = library.bracket()
             var answer = Reply(commandID: origin.commandID, epoch: epoch)
             (answer.sequence, answer.bracket) = (bracket.sequence, bracket.value)
-            reply(incoming, answer)
+            reply(incoming, answer, op: op)
             return
         case .standings:
             let standings = library.standings()
             var answer = Reply(commandID: origin.commandID, epoch: epoch)
             (answer.sequence, answer.standings) = (standings.sequence, standings.value)
-            reply(incoming, answer)
+            reply(incoming, answer, op: op)
             return
         case .log(let game):
             group.addTask {
@@ -128,12 +130,12 @@ struct CommandService: Service {
                 } catch {
                     answer = .failure(error, commandID: origin.commandID, epoch: epoch)
                 }
-                reply(incoming, answer)
+                reply(incoming, answer, op: op)
             }
             return
         }
         group.addTask {
-            await answer(incoming, origin: origin, pending: pending)
+            await answer(incoming, origin: origin, pending: pending, op: op)
         }
     }
 
@@ -142,7 +144,7 @@ struct CommandService: Service {
         (try? library.snapshot(of: game))?.value.setup.court ?? tournament.configuration.schedule.game(game)?.court
     }
 
-    private func answer(_ incoming: IncomingRequest, origin: CommandOrigin, pending: PendingReceipt) async {
+    private func answer(_ incoming: IncomingRequest, origin: CommandOrigin, pending: PendingReceipt, op: String) async {
         // Metadata is written inline: the logger builds it only when the level is enabled.
         do {
             let receipt = try await pending.value()
@@ -154,16 +156,22 @@ struct CommandService: Service {
                     "client": "\(origin.clientID)", "command": "\(origin.commandID)", "game": "\(receipt.gameID)",
                     "sequence": "\(receipt.sequence)",
                 ])
-            reply(incoming, answer)
+            reply(incoming, answer, op: op)
         } catch {
             logger.info(
                 "command refused: \(error.message)",
                 metadata: ["client": "\(origin.clientID)", "command": "\(origin.commandID)", "error.code": "\(error.code)"])
-            reply(incoming, .failure(error, commandID: origin.commandID, epoch: epoch))
+            reply(incoming, .failure(error, commandID: origin.commandID, epoch: epoch), op: op)
         }
     }
 
-    private func reply(_ incoming: IncomingRequest, _ reply: Reply) {
+    /// Sends the one reply of a request, and counts it: by operation (`invalid` before one is
+    /// known) and result (`ok` or the error code), with its time inside the daemon.
+    private func reply(_ incoming: IncomingRequest, _ reply: Reply, op: String = "invalid") {
+        let result = reply.error?.code.rawValue ?? "ok"
+        Counter(label: "courtside_commands_total", dimensions: [("op", op), ("result", result)]).increment()
+        Timer(label: "courtside_command_duration_seconds", dimensions: [("op", op)])
+            .recordNanoseconds((ContinuousClock.now - incoming.received).nanoseconds)
         do {
             transport.reply(to: incoming, body: try WireCoding.encode(reply))
         } catch {

@@ -13,7 +13,8 @@ public enum CourtsideDaemon {
     /// Runs the daemon; returns after a graceful shutdown. `serverCertificate` is the path that
     /// replaced the config's `security.server_certificate`, if one did; reloads use it too.
     public static func run(
-        _ configuration: DaemonConfiguration, configurationPath: String?, serverCertificate: String? = nil, logger: Logger
+        _ configuration: DaemonConfiguration, configurationPath: String?, serverCertificate: String? = nil,
+        metrics: MetricsEndpoint? = nil, logger: Logger
     ) async throws {
         let clock = SystemTimeSource()
         let dataDirectory = URL(fileURLWithPath: configuration.dataDirectory, isDirectory: true)
@@ -90,8 +91,11 @@ public enum CourtsideDaemon {
             ),
             ("systemd notifier", NotifierService(notifier: notifier, library: library, transport: transport, logger: logger)),
         ]
+        let allServices =
+            services
+            + (metrics.map { [("metrics endpoint", MetricsService(endpoint: $0, library: library, logger: logger))] } ?? [])
         var groupConfiguration = ServiceGroupConfiguration(
-            services: services.map { name, service in
+            services: allServices.map { name, service in
                 // Any service that ends or fails takes the others down gracefully (commits drain),
                 // and the group then throws, so that only SIGTERM or SIGINT ends with status 0.
                 .init(

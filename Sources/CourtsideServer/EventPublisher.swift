@@ -3,6 +3,7 @@ import CourtsideModel
 import CourtsideProtocol
 import CourtsideTransport
 import Logging
+import Metrics
 import ServiceLifecycle
 import Synchronization
 
@@ -68,6 +69,7 @@ final class EventPublisher: Service {
         if skip { return }
         let message = EventMessage(epoch: epoch, event: event, game: update.game)
         send(message, on: Topic.events(of: event.gameID))
+        Counter(label: "courtside_events_published_total").increment()
         published.withLock {
             $0.sequence = event.sequence
             $0.versions[event.gameID] = event.version

@@ -62,13 +62,16 @@ public struct IncomingRequest: Sendable {
     public let envelope: [[UInt8]]
     /// The frames after the envelope; a well-formed request has exactly one.
     public let frames: [[UInt8]]
-    /// The name the ZAP handler gave the sender's key; nil on a plaintext endpoint.
+    /// The user id the ZAP handler gave the sender's connection; nil on a plaintext endpoint.
     public let userID: String?
+    /// When the I/O thread read it, for the time a request spends inside the daemon.
+    public let received: ContinuousClock.Instant
 
     public init(envelope: [[UInt8]], frames: [[UInt8]], userID: String? = nil) {
         self.envelope = envelope
         self.frames = frames
         self.userID = userID
+        received = .now
     }
 }
 

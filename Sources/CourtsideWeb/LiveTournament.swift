@@ -3,6 +3,7 @@ public import CourtsideModel
 public import CourtsideProtocol
 import Foundation
 public import Logging
+import Metrics
 import Synchronization
 
 /// What the gateway knows of the daemon: a display of every game, through the reference
@@ -66,9 +67,15 @@ public final class LiveTournament: Sendable {
             subscribers.next += 1
             subscribers.all[id] = continuation
             continuation.yield(.state(current))
+            Gauge(label: "courtside_web_browsers").record(subscribers.all.count)
             return id
         }
-        continuation.onTermination = { [weak self] _ in _ = self?.subscribers.withLock { $0.all.removeValue(forKey: id) } }
+        continuation.onTermination = { [weak self] _ in
+            self?.subscribers.withLock { subscribers in
+                subscribers.all.removeValue(forKey: id)
+                Gauge(label: "courtside_web_browsers").record(subscribers.all.count)
+            }
+        }
         return stream
     }
 
@@ -119,6 +126,7 @@ public final class LiveTournament: Sendable {
             if sync.resyncs != resyncs || sync.epoch != before.epoch {
                 resyncs = sync.resyncs
                 counters.withLock { $0.resyncs += 1 }
+                Counter(label: "courtside_web_resyncs_total").increment()
                 publish(everything: sync)
                 continue
             }
@@ -158,6 +166,7 @@ public final class LiveTournament: Sendable {
     private func broadcast(_ updates: [Update]) {
         let relayed = updates.reduce(0) { count, update in if case .event = update { count + 1 } else { count } }
         counters.withLock { $0.relayed += relayed }
+        if relayed > 0 { Counter(label: "courtside_web_events_relayed_total").increment(by: relayed) }
         subscribers.withLock { subscribers in
             for continuation in subscribers.all.values {
                 for update in updates {

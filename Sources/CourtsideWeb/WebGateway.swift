@@ -3,13 +3,22 @@ import CourtsideProtocol
 import Foundation
 public import Hummingbird
 import Logging
+public import Prometheus
 
 /// The HTTP side of courtside-web: pages for screens, JSON and a Server-Sent Events stream for
 /// programs, all served from what ``LiveTournament`` holds (never a request to the daemon).
 public enum WebGateway {
-    /// The router of every page and API; `live` must be started.
-    public static func router(_ live: LiveTournament) -> Router<BasicRequestContext> {
+    /// The router of every page and API; `live` must be started. `/metrics` serves `registry`,
+    /// which `MetricsSystem` was bootstrapped with.
+    public static func router(_ live: LiveTournament, metrics registry: PrometheusCollectorRegistry) -> Router<
+        BasicRequestContext
+    > {
         let router = Router()
+        router.get("/metrics") { _, _ -> Response in
+            var buffer: [UInt8] = []
+            registry.emit(into: &buffer)
+            return text(String(decoding: buffer, as: UTF8.self), status: .ok, type: "text/plain; version=0.0.4; charset=utf-8")
+        }
         router.get("/healthz") { _, _ -> Response in
             // 200 only while the view can be vouched for, so a load balancer drops a stale gateway.
             live.current.inSync

@@ -4,6 +4,8 @@ import CourtsideWeb
 import Foundation
 import Hummingbird
 public import Logging
+import Metrics
+import Prometheus
 import ZeroMQ
 
 /// The courtside-web executable: follow a daemon, serve its games to browsers.
@@ -74,12 +76,14 @@ struct CourtsideWebCommand: AsyncParsableCommand {
                 throw ExitCode(78)
             }
         }
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let live = LiveTournament(endpoints: endpoints, logger: logger)
         live.start()
         defer { live.stop() }
         let colon = listen.lastIndex(of: ":")!
         let app = Application(
-            router: WebGateway.router(live),
+            router: WebGateway.router(live, metrics: registry),
             configuration: .init(
                 address: .hostname(String(listen[..<colon]), port: Int(listen[listen.index(after: colon)...])!),
                 serverName: "courtside-web"),

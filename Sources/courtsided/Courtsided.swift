@@ -2,6 +2,8 @@ public import ArgumentParser
 import CourtsideServer
 import Foundation
 public import Logging
+import Metrics
+import Prometheus
 
 /// The courtsided executable: parse flags, read the config, run the daemon.
 @main
@@ -68,6 +70,11 @@ struct Courtsided: AsyncParsableCommand {
             valueName: "path"))
     var serverCertificate: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Serve Prometheus metrics at http://HOST:PORT/metrics (off by default).", valueName: "host:port"))
+    var metricsListen: String?
+
     @Flag(
         name: .long,
         help: "Serve plaintext beyond loopback without a security section: anyone on the network may then change the scores.")
@@ -130,9 +137,22 @@ struct Courtsided: AsyncParsableCommand {
                 "serving plaintext beyond loopback (--insecure): anyone who reaches these endpoints may change the scores",
                 metadata: ["endpoints": "\(exposed)"])
         }
+        var metrics: MetricsEndpoint?
+        if let metricsListen {
+            guard let colon = metricsListen.lastIndex(of: ":"), colon != metricsListen.startIndex,
+                let port = Int(metricsListen[metricsListen.index(after: colon)...]), (0...65_535).contains(port)
+            else {
+                FileHandle.standardError.write(
+                    Data("courtsided: --metrics-listen takes HOST:PORT, for example 127.0.0.1:9090\n".utf8))
+                throw ExitCode(78)
+            }
+            let registry = PrometheusCollectorRegistry()
+            MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+            metrics = MetricsEndpoint(host: String(metricsListen[..<colon]), port: port, registry: registry)
+        }
         do {
             try await CourtsideDaemon.run(
-                settings, configurationPath: config, serverCertificate: serverCertificate, logger: logger)
+                settings, configurationPath: config, serverCertificate: serverCertificate, metrics: metrics, logger: logger)
         } catch {
             logger.critical("courtsided failed: \(error)")
             throw ExitCode.failure

@@ -52,6 +52,73 @@ final class WebProcess {
     }
 }
 
+/// Prometheus text format: every sample line as `name{labels}` and its value; nil when a line
+/// does not parse.
+func prometheusSamples(_ text: String) -> [String: Double]? {
+    var samples: [String: Double] = [:]
+    for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+        guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else { return nil }
+        let name = String(line[..<space])
+        guard name.first.map({ $0.isLetter || $0 == "_" }) == true else { return nil }
+        samples[name] = value
+    }
+    return samples
+}
+
+/// GET over plain HTTP: the status and the body.
+func httpGet(_ url: String) async throws -> (Int, String) {
+    var request = URLRequest(url: URL(string: url)!)
+    request.timeoutInterval = 5
+    let (data, response) = try await URLSession.shared.data(for: request)
+    return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+}
+
+@Suite("Prometheus metrics", .serialized)
+struct MetricsTests {
+    @Test("courtsided --metrics-listen serves /metrics that parses, and its counters move with a command")
+    func daemonMetrics() async throws {
+        let port = try freePort()
+        let daemon = try DaemonProcess(arguments: ["--metrics-listen", "127.0.0.1:\(port)"])
+        let url = "http://127.0.0.1:\(port)/metrics"
+        let moved = #"courtside_commands_total{op="move",result="ok"}"#
+        // The endpoint is a service of its own: it may start listening just after READY=1.
+        var first: (Int, String)?
+        let deadline = ContinuousClock.now + .seconds(10)
+        while first == nil, ContinuousClock.now < deadline {
+            first = try? await httpGet(url)
+            if first == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        let firstText = try #require(first).1
+        let before = try #require(prometheusSamples(firstText))
+        try Keeper(daemon.commandEndpoint).send(.move(game: "g1", player: "ann", move: .twoPoints))
+        let (status, text) = try await httpGet(url)
+        #expect(status == 200)
+        let after = try #require(prometheusSamples(text), "\(text)")
+        #expect(after[moved] == (before[moved] ?? 0) + 1, "\(text)")
+        #expect((after["courtside_events_published_total"] ?? 0) > (before["courtside_events_published_total"] ?? 0))
+        #expect((after["courtside_commit_batch_commands_count"] ?? 0) >= 1)
+        #expect(after.keys.contains { $0.hasPrefix("courtside_commit_duration_seconds_bucket") })
+        #expect(after.keys.contains { $0.hasPrefix("courtside_command_duration_seconds_bucket") })
+    }
+
+    @Test("courtside-web's /metrics parses and counts events relayed")
+    func webMetrics() async throws {
+        let daemon = try DaemonProcess()
+        let web = try WebProcess(daemon)
+        #expect(await web.waitInSync(), "\(web.log())")
+        try Keeper(daemon.commandEndpoint).send(.move(game: "g1", player: "ann", move: .twoPoints))
+        var relayed = 0.0
+        let deadline = ContinuousClock.now + .seconds(5)
+        while relayed < 1, ContinuousClock.now < deadline {
+            let samples = prometheusSamples(try await httpGet(web.base + "/metrics").1)
+            #expect(samples != nil)
+            relayed = samples?["courtside_web_events_relayed_total"] ?? 0
+            if relayed < 1 { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(relayed >= 1)
+    }
+}
+
 @Suite("courtside-web over the real daemon", .serialized)
 struct WebTests {
     struct GamesBody: Decodable {
