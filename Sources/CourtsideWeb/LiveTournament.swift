@@ -37,7 +37,7 @@ public final class LiveTournament: Sendable {
     }
 
     private let view = Mutex(View())
-    private let subscribers = Mutex<(next: Int, all: [Int: AsyncStream<Update>.Continuation])>((0, [:]))
+    private let subscribers = Mutex<(next: Int, all: [Int: AsyncStream<EventStreamMessage>.Continuation])>((0, [:]))
     private let stopping = Atomic(false)
     private let counters = Mutex((relayed: 0, resyncs: 0))
     private let endpoints: Endpoints
@@ -59,14 +59,17 @@ public final class LiveTournament: Sendable {
 
     /// The current view, then every change. The stream of a browser too slow to take 1,000
     /// changes ends; its EventSource reconnects and starts again from a full state.
-    public func updates() -> AsyncStream<Update> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Update.self, bufferingPolicy: .bufferingOldest(1000))
+    ///
+    /// Each change is encoded once, however many browsers follow it.
+    func updates() -> AsyncStream<EventStreamMessage> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: EventStreamMessage.self, bufferingPolicy: .bufferingOldest(1000))
         let id = subscribers.withLock { subscribers in
             // Registered and seeded under one lock, so no change falls between the two.
             let id = subscribers.next
             subscribers.next += 1
             subscribers.all[id] = continuation
-            continuation.yield(.state(current))
+            if let state = EventStreamMessage(.state(current)) { continuation.yield(state) }
             Gauge(label: "courtside_web_browsers").record(subscribers.all.count)
             return id
         }
@@ -167,10 +170,11 @@ public final class LiveTournament: Sendable {
         let relayed = updates.reduce(0) { count, update in if case .event = update { count + 1 } else { count } }
         counters.withLock { $0.relayed += relayed }
         if relayed > 0 { Counter(label: "courtside_web_events_relayed_total").increment(by: relayed) }
+        let messages = updates.compactMap(EventStreamMessage.init)
         subscribers.withLock { subscribers in
             for continuation in subscribers.all.values {
-                for update in updates {
-                    if case .dropped = continuation.yield(update) {
+                for message in messages {
+                    if case .dropped = continuation.yield(message) {
                         continuation.finish()
                         break
                     }

@@ -56,10 +56,7 @@ public enum WebGateway {
                 body: ResponseBody { writer in
                     // Browsers reconnect after this long when the stream ends.
                     try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
-                    for await update in updates {
-                        guard let message = EventStreamMessage(update) else { continue }
-                        try await writer.write(ByteBuffer(string: message.text))
-                    }
+                    for await message in updates { try await writer.write(message.buffer) }
                     try await writer.finish(nil)
                 })
         }
@@ -136,8 +133,9 @@ struct APIBody<Value: Encodable>: Encodable {
 }
 
 /// One Server-Sent Event of `/api/events`: `event:` names the kind, `data:` is one line of JSON.
-struct EventStreamMessage {
-    let text: String
+/// Encoded once and shared by every browser's stream (a ByteBuffer is copied on write only).
+struct EventStreamMessage: Sendable {
+    let buffer: ByteBuffer
 
     init?(_ update: LiveTournament.Update) {
         let (name, body): (String, [UInt8]?)
@@ -161,7 +159,11 @@ struct EventStreamMessage {
         }
         guard let body else { return nil }
         // JSON from our encoder has no raw line breaks, so one data line carries it.
-        text = "event: \(name)\ndata: \(String(decoding: body, as: UTF8.self))\n\n"
+        var buffer = ByteBuffer()
+        buffer.writeString("event: \(name)\ndata: ")
+        buffer.writeBytes(body)
+        buffer.writeString("\n\n")
+        self.buffer = buffer
     }
 
     struct StateBody: Encodable {
