@@ -73,6 +73,8 @@ public final class LiveTournament: Sendable {
             Gauge(label: "courtside_web_browsers").record(subscribers.all.count)
             return id
         }
+        // Stopping: the stream ends at once, so no response waits on it.
+        if stopping.load(ordering: .relaxed) { continuation.finish() }
         continuation.onTermination = { [weak self] _ in
             self?.subscribers.withLock { subscribers in
                 subscribers.all.removeValue(forKey: id)
@@ -91,7 +93,12 @@ public final class LiveTournament: Sendable {
 
     public func stop() {
         stopping.store(true, ordering: .relaxed)
-        subscribers.withLock { $0.all.values.forEach { $0.finish() } }
+        // Finished outside the lock: finishing runs onTermination, which takes the lock.
+        let all = subscribers.withLock { subscribers in
+            defer { subscribers.all = [:] }
+            return Array(subscribers.all.values)
+        }
+        for continuation in all { continuation.finish() }
     }
 
     private func run() {
@@ -171,15 +178,20 @@ public final class LiveTournament: Sendable {
         counters.withLock { $0.relayed += relayed }
         if relayed > 0 { Counter(label: "courtside_web_events_relayed_total").increment(by: relayed) }
         let messages = updates.compactMap(EventStreamMessage.init)
-        subscribers.withLock { subscribers in
-            for continuation in subscribers.all.values {
+        let behind = subscribers.withLock { subscribers in
+            var behind: [AsyncStream<EventStreamMessage>.Continuation] = []
+            for (id, continuation) in subscribers.all {
                 for message in messages {
                     if case .dropped = continuation.yield(message) {
-                        continuation.finish()
+                        behind.append(continuation)
+                        subscribers.all.removeValue(forKey: id)
                         break
                     }
                 }
             }
+            return behind
         }
+        // Finished outside the lock: finishing runs onTermination, which takes the lock.
+        for continuation in behind { continuation.finish() }
     }
 }

@@ -6,6 +6,7 @@ import Hummingbird
 public import Logging
 import Metrics
 import Prometheus
+import ServiceLifecycle
 import ZeroMQ
 
 /// The courtside-web executable: follow a daemon, serve its games to browsers.
@@ -80,7 +81,6 @@ struct CourtsideWebCommand: AsyncParsableCommand {
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let live = LiveTournament(endpoints: endpoints, logger: logger)
         live.start()
-        defer { live.stop() }
         let colon = listen.lastIndex(of: ":")!
         let app = Application(
             router: WebGateway.router(live, metrics: registry),
@@ -88,7 +88,23 @@ struct CourtsideWebCommand: AsyncParsableCommand {
                 address: .hostname(String(listen[..<colon]), port: Int(listen[listen.index(after: colon)...])!),
                 serverName: "courtside-web"),
             logger: logger)
-        try await app.runService()
+        // The live copy stops first on SIGTERM: that ends every /api/events stream, so the HTTP
+        // server's graceful shutdown has no endless response to wait for.
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [app, LiveTournamentService(live: live)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+}
+
+/// Keeps ``LiveTournament`` for the life of the service group, and stops it at the start of a
+/// graceful shutdown (services shut down in reverse order, so before the HTTP server).
+struct LiveTournamentService: Service {
+    let live: LiveTournament
+
+    func run() async {
+        try? await gracefulShutdown()
+        live.stop()
     }
 }
 

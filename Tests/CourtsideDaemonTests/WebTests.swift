@@ -239,4 +239,21 @@ struct WebTests {
         #expect(check.wait(seconds: 10) == 0, "\(output)")
         #expect(output.contains(" passed, 0 failed"), "\(output)")
     }
+
+    @Test("SIGTERM with a browser following /api/events: exit 0 within 2 s")
+    func stopsWithOpenStreams() async throws {
+        let daemon = try DaemonProcess()
+        let web = try WebProcess(daemon)
+        #expect(await web.waitInSync(), "\(web.log())")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("python/web_events.py")
+        let follower = try ChildProcess(
+            "/usr/bin/python3", [script.path, web.base + "/api/events", "1000", "30"], output: .capture)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(follower.isRunning)
+        web.process.signal(SIGTERM)
+        let status = web.process.wait(seconds: 2)
+        #expect(status == 0, "\(web.log())")
+        #expect(follower.wait(seconds: 5) != nil)
+    }
 }
