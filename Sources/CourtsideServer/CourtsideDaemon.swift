@@ -6,6 +6,7 @@ import CourtsideTransport
 import Foundation
 public import Logging
 import ServiceLifecycle
+import UnixSignals
 
 /// courtsided as a library: opens the log, binds the sockets and runs every service until
 /// SIGTERM or SIGINT. The executable only parses flags and calls ``run(_:configurationPath:serverCertificate:logger:)``.
@@ -67,6 +68,8 @@ public enum CourtsideDaemon {
                     "\(configuration.security.map { "curve, \($0.clients.count) keys, anonymous \($0.anonymousDisplays ? "display" : "none")" } ?? "none")",
             ])
 
+        let hangups = await UnixSignalsSequence(trapping: .sighup)
+        let started = configurationPath.flatMap { try? DaemonConfiguration.load(path: $0, serverCertificate: serverCertificate) }
         let services: [(String, any Service)] = [
             ("transport", TransportService(transport: transport)),
             (
@@ -87,7 +90,8 @@ public enum CourtsideDaemon {
                 "config reload",
                 ReloadService(
                     configurationPath: configurationPath, tournament: tournament, library: library, access: access,
-                    security: configuration.security, serverCertificate: serverCertificate, logger: logger)
+                    security: configuration.security, serverCertificate: serverCertificate, started: started,
+                    hangups: hangups, logger: logger)
             ),
             ("systemd notifier", NotifierService(notifier: notifier, library: library, transport: transport, logger: logger)),
         ]

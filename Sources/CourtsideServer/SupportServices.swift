@@ -129,13 +129,14 @@ struct ReloadService: Service {
     let security: SecurityConfiguration?
     /// courtsided's `--server-certificate`, which replaces the file's `security.server_certificate`.
     let serverCertificate: String?
+    /// The file as it was at the start, to tell which of its later changes wait for a restart
+    /// (the running settings may come from flags instead).
+    let started: DaemonConfiguration?
+    /// Trapped before READY=1, so that an early SIGHUP is a reload, never the default action.
+    let hangups: UnixSignalsSequence
     let logger: Logger
 
     func run() async {
-        let hangups = await UnixSignalsSequence(trapping: .sighup)
-        // The file as it was at the start, to tell which of its later changes wait for a restart
-        // (the running settings may come from flags instead).
-        let started = configurationPath.flatMap { try? DaemonConfiguration.load(path: $0, serverCertificate: serverCertificate) }
         for await _ in hangups.cancelOnGracefulShutdown() {
             guard let configurationPath else {
                 logger.warning("SIGHUP ignored: started without a config file")
