@@ -50,6 +50,9 @@ final class GroupCommitter: Sendable {
     private let log: any EventLog
     private let logger: Logger
     private let queueLimit: Int
+    // Made once, not per commit: a handle per call looks the metric up in the registry.
+    private let batchSizes = Recorder(label: "courtside_commit_batch_commands", aggregate: true)
+    private let commitDurations = Timer(label: "courtside_commit_duration_seconds")
     private let queue: Mutex<Queue>
     private let committed: Mutex<Committed>
     private let wake = DispatchSemaphore(value: 0)
@@ -192,8 +195,8 @@ final class GroupCommitter: Sendable {
         do {
             try log.append(batch.flatMap(\.events), refusals: batch.compactMap(\.refusal))
             // How well group commit works: commands per transaction, and what each fsync costs.
-            Recorder(label: "courtside_commit_batch_commands", aggregate: true).record(batch.count)
-            Timer(label: "courtside_commit_duration_seconds").recordNanoseconds((ContinuousClock.now - started).nanoseconds)
+            batchSizes.record(batch.count)
+            commitDurations.recordNanoseconds((ContinuousClock.now - started).nanoseconds)
         } catch {
             fail(batch, because: error)
             return

@@ -20,6 +20,8 @@ struct CommandService: Service {
     let access: AccessControl?
     let epoch: String
     let logger: Logger
+    /// Per operation and result, made once each rather than per reply.
+    let metrics = CommandMetrics()
 
     func run() async {
         await withDiscardingTaskGroup { group in
@@ -169,9 +171,7 @@ struct CommandService: Service {
     /// known) and result (`ok` or the error code), with its time inside the daemon.
     private func reply(_ incoming: IncomingRequest, _ reply: Reply, op: String = "invalid") {
         let result = reply.error?.code.rawValue ?? "ok"
-        Counter(label: "courtside_commands_total", dimensions: [("op", op), ("result", result)]).increment()
-        Timer(label: "courtside_command_duration_seconds", dimensions: [("op", op)])
-            .recordNanoseconds((ContinuousClock.now - incoming.received).nanoseconds)
+        metrics.record(op: op, result: result, nanoseconds: (ContinuousClock.now - incoming.received).nanoseconds)
         do {
             transport.reply(to: incoming, body: try WireCoding.encode(reply))
         } catch {
@@ -240,5 +240,25 @@ final class LoadedTournament: Sendable {
             throw CourtsideError(.unknownTeam, "the tournament has no team \(away)")
         }
         return GameSetup(id: game, home: homeTeam, away: awayTeam, rules: rules ?? configuration.rules, court: court)
+    }
+}
+
+/// The command service's metric handles, made on first use of each operation and result: a
+/// handle per reply would look the metric up in the registry on every request.
+final class CommandMetrics: Sendable {
+    private let handles = Mutex<(counters: [String: Counter], timers: [String: Timer])>(([:], [:]))
+
+    func record(op: String, result: String, nanoseconds: Int64) {
+        let (counter, timer) = handles.withLock { handles in
+            let key = "\(op) \(result)"
+            let counter =
+                handles.counters[key]
+                ?? Counter(label: "courtside_commands_total", dimensions: [("op", op), ("result", result)])
+            let timer = handles.timers[op] ?? Timer(label: "courtside_command_duration_seconds", dimensions: [("op", op)])
+            (handles.counters[key], handles.timers[op]) = (counter, timer)
+            return (counter, timer)
+        }
+        counter.increment()
+        timer.recordNanoseconds(nanoseconds)
     }
 }

@@ -25,6 +25,8 @@ final class EventPublisher: Service {
     let epoch: String
     let heartbeatPeriod: Duration
     let clock: any TimeSource
+    /// Made once: a handle per event would look the metric up in the registry every time.
+    private let publishedEvents = Counter(label: "courtside_events_published_total")
     let logger: Logger
     private let published: Mutex<Published>
 
@@ -69,7 +71,7 @@ final class EventPublisher: Service {
         if skip { return }
         let message = EventMessage(epoch: epoch, event: event, game: update.game)
         send(message, on: Topic.events(of: event.gameID))
-        Counter(label: "courtside_events_published_total").increment()
+        publishedEvents.increment()
         published.withLock {
             $0.sequence = event.sequence
             $0.versions[event.gameID] = event.version

@@ -39,7 +39,10 @@ public final class LiveTournament: Sendable {
     private let view = Mutex(View())
     private let subscribers = Mutex<(next: Int, all: [Int: AsyncStream<EventStreamMessage>.Continuation])>((0, [:]))
     private let stopping = Atomic(false)
-    private let counters = Mutex((relayed: 0, resyncs: 0))
+    // Made once: a handle per call would look the metric up in the registry every time.
+    private let browsers = Gauge(label: "courtside_web_browsers")
+    private let relayedEvents = Counter(label: "courtside_web_events_relayed_total")
+    private let resyncCount = Counter(label: "courtside_web_resyncs_total")
     private let endpoints: Endpoints
     private let logger: Logger
 
@@ -50,9 +53,6 @@ public final class LiveTournament: Sendable {
 
     /// The view now.
     public var current: View { view.withLock { $0 } }
-
-    /// Events relayed to browsers and resyncs taken so far.
-    public var statistics: (relayed: Int, resyncs: Int) { counters.withLock { $0 } }
 
     /// How many browsers follow the updates now.
     public var followers: Int { subscribers.withLock { $0.all.count } }
@@ -70,7 +70,7 @@ public final class LiveTournament: Sendable {
             subscribers.next += 1
             subscribers.all[id] = continuation
             if let state = EventStreamMessage(.state(current)) { continuation.yield(state) }
-            Gauge(label: "courtside_web_browsers").record(subscribers.all.count)
+            browsers.record(subscribers.all.count)
             return id
         }
         // Stopping: the stream ends at once, so no response waits on it.
@@ -78,7 +78,7 @@ public final class LiveTournament: Sendable {
         continuation.onTermination = { [weak self] _ in
             self?.subscribers.withLock { subscribers in
                 subscribers.all.removeValue(forKey: id)
-                Gauge(label: "courtside_web_browsers").record(subscribers.all.count)
+                self?.browsers.record(subscribers.all.count)
             }
         }
         return stream
@@ -135,8 +135,7 @@ public final class LiveTournament: Sendable {
             }
             if sync.resyncs != resyncs || sync.epoch != before.epoch {
                 resyncs = sync.resyncs
-                counters.withLock { $0.resyncs += 1 }
-                Counter(label: "courtside_web_resyncs_total").increment()
+                resyncCount.increment()
                 publish(everything: sync)
                 continue
             }
@@ -175,8 +174,7 @@ public final class LiveTournament: Sendable {
 
     private func broadcast(_ updates: [Update]) {
         let relayed = updates.reduce(0) { count, update in if case .event = update { count + 1 } else { count } }
-        counters.withLock { $0.relayed += relayed }
-        if relayed > 0 { Counter(label: "courtside_web_events_relayed_total").increment(by: relayed) }
+        if relayed > 0 { relayedEvents.increment(by: relayed) }
         let messages = updates.compactMap(EventStreamMessage.init)
         let behind = subscribers.withLock { subscribers in
             var behind: [AsyncStream<EventStreamMessage>.Continuation] = []
