@@ -2,8 +2,8 @@
 """A Courtside display in Python, written from docs/PROTOCOL.md alone.
 
 It follows the sync contract: subscribe first, then ask for a snapshot, apply only newer
-events, and resync from a new snapshot on a gap, a heartbeat ahead of what it has, or a new
-epoch. It prints one line per game whenever a score changes.
+events, and resync from a new snapshot on a gap, a heartbeat or game beat ahead of what it has,
+or a new epoch (protocol version 2). It prints one line per game whenever a score changes.
 
     /usr/bin/python3 examples/display.py                     # every game, on the default endpoints
     /usr/bin/python3 examples/display.py --game g1           # one game
@@ -157,11 +157,17 @@ class Display:
     def on_heartbeat(self, heartbeat):
         if heartbeat["epoch"] != self.epoch:
             return self.resync()
-        if self.game:
-            behind = heartbeat["games"].get(self.game, 0) > self.games.get(self.game, {}).get("version", 0)
-        else:
-            behind = heartbeat["sequence"] > self.sequence
-        if behind:
+        # One game's display checks its game's beats instead: the sequence counts every game.
+        if not self.game and heartbeat["sequence"] > self.sequence:
+            self.resync()
+
+    def on_beat(self, beat):
+        if beat["epoch"] != self.epoch:
+            return self.resync()
+        if self.game and beat["game"] != self.game:
+            return
+        # A game we do not have counts as version 0: its creation was missed.
+        if beat["version"] > self.games.get(beat["game"], {}).get("version", 0):
             self.resync()
 
     def step(self, timeout_ms):
@@ -175,6 +181,8 @@ class Display:
         message = json.loads(body)
         if message["type"] == "heartbeat":
             self.on_heartbeat(message)
+        elif message["type"] == "beat":
+            self.on_beat(message)
         elif message["type"] == "event":
             self.on_event(message)
         else:

@@ -35,6 +35,8 @@ extension Timestamp {
 public enum ResyncReason: String, Sendable {
     case gap
     case heartbeatAhead = "heartbeat_ahead"
+    /// A game's beat named a version newer than the one shown.
+    case beatAhead = "beat_ahead"
     case epochChanged = "epoch_changed"
     case unknownGame = "unknown_game"
 }
@@ -203,13 +205,17 @@ public final class DisplaySync {
             heartbeatsSeen += 1
             noteTime(heartbeat.at)
             if heartbeat.epoch != epoch { return resyncOrOwe(.epochChanged) }
-            let behind: Bool
-            if let game {
-                behind = (heartbeat.games[game] ?? 0) > (games[game]?.game.version ?? 0)
-            } else {
-                behind = heartbeat.sequence > sequence
-            }
-            return behind ? resyncOrOwe(.heartbeatAhead) : false
+            // One game's display learns its game's version from the game's beats instead.
+            return game == nil && heartbeat.sequence > sequence ? resyncOrOwe(.heartbeatAhead) : false
+        }
+        if frames[0].suffix(Self.beatSuffix.count).elementsEqual(Self.beatSuffix),
+            let beat = try? WireCoding.decode(GameBeatMessage.self, from: frames[1])
+        {
+            if beat.epoch != epoch { return resyncOrOwe(.epochChanged) }
+            guard game == nil || beat.game == game else { return false }
+            // An unknown game counts as version 0: a beat for it means its creation was missed.
+            let known = games[beat.game]?.game.version ?? 0
+            return beat.version > known ? resyncOrOwe(.beatAhead) : false
         }
         if frames[0] == Topic.standings, let message = try? WireCoding.decode(StandingsMessage.self, from: frames[1]) {
             if message.epoch != epoch { return resyncOrOwe(.epochChanged) }
@@ -245,6 +251,8 @@ public final class DisplaySync {
         if recordsAppliedEvents { applied.append(event) }
         return true
     }
+
+    private static let beatSuffix = Array("/beat".utf8)
 
     private func noteTime(_ daemonTime: Timestamp) {
         clockOffset = daemonTime.rawValue - Timestamp(Date()).rawValue

@@ -95,22 +95,50 @@ public struct EventMessage: Hashable, Codable, Sendable {
     }
 }
 
-/// Published at least once a second, so that a display that hears nothing still learns what it missed.
+/// Published at least once a second, so that a display that hears nothing still learns what it
+/// missed. Its size does not grow with the number of games: each game's version travels in its
+/// own ``GameBeatMessage`` instead.
 public struct HeartbeatMessage: Hashable, Codable, Sendable {
     public var type = "heartbeat"
+    /// The protocol version the daemon speaks (``ProtocolVersion/current``).
+    public var `protocol`: Int
     public var epoch: String
-    /// The last committed sequence.
+    /// The last published sequence.
     public var sequence: Int64
     public var at: Timestamp
-    /// Every game's current version, so a one-game display can check its own game too.
-    public var games: [GameID: Int]
 
-    public init(epoch: String, sequence: Int64, at: Timestamp, games: [GameID: Int]) {
+    public init(epoch: String, sequence: Int64, at: Timestamp) {
+        self.protocol = ProtocolVersion.current
         self.epoch = epoch
         self.sequence = sequence
         self.at = at
-        self.games = games
     }
+}
+
+/// One game's last published version, on the game's own topic, so that a display of one game
+/// learns of an event it missed even when the game has changed no more since.
+///
+/// Sent at the next heartbeat after a game changes, and for every game in turn over a cycle of
+/// ``ProtocolVersion/beatCycleHeartbeats`` heartbeats.
+public struct GameBeatMessage: Hashable, Codable, Sendable {
+    public var type = "beat"
+    public var epoch: String
+    public var game: GameID
+    public var version: Int
+
+    public init(epoch: String, game: GameID, version: Int) {
+        self.epoch = epoch
+        self.game = game
+        self.version = version
+    }
+}
+
+/// What changes between versions of the protocol that a display must know about.
+public enum ProtocolVersion {
+    /// 2: heartbeats no longer list every game's version; game beats carry them.
+    public static let current = 2
+    /// Every game gets a beat at least once in this many heartbeats.
+    public static let beatCycleHeartbeats = 20
 }
 
 /// A game in one line, as `list_games` returns it.
@@ -194,6 +222,8 @@ public enum Topic {
     public static func events(of game: GameID) -> [UInt8] { Array("\(game.rawValue)/event".utf8) }
     /// The prefix that subscribes to one game's events.
     public static func prefix(of game: GameID) -> [UInt8] { Array("\(game.rawValue)/".utf8) }
+    /// The topic of a game's beats; `prefix(of:)` subscribes to them with its events.
+    public static func beat(of game: GameID) -> [UInt8] { Array("\(game.rawValue)/beat".utf8) }
     /// The heartbeat's topic; no game id starts with an underscore.
     public static let heartbeat = Array("_heartbeat".utf8)
     /// The standings' topic.

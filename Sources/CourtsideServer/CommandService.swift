@@ -3,15 +3,15 @@ import CourtsideModel
 import CourtsideProtocol
 import CourtsideTransport
 import Logging
-import Metrics
 import ServiceLifecycle
 import Synchronization
 
 /// Answers every request on the command endpoint with exactly one reply.
 ///
-/// Requests are decided one after another in arrival order (each game keeps its order), but
+/// Commands are decided one after another in arrival order (each game keeps its order), but
 /// each waits for its commit in a task of its own, so a slow commit never holds up other
-/// requests and many of them share one commit.
+/// requests and many of them share one commit. Reads are handed to the ``ReadService`` and
+/// never wait here.
 struct CommandService: Service {
     let transport: ZMQTransport
     let library: GameLibrary
@@ -20,15 +20,32 @@ struct CommandService: Service {
     let access: AccessControl?
     let epoch: String
     let logger: Logger
-    /// Per operation and result, made once each rather than per reply.
-    let metrics = CommandMetrics()
+    let responder: Responder
+    let reads: ReadService
+
+    init(
+        transport: ZMQTransport, library: GameLibrary, tournament: LoadedTournament, access: AccessControl?,
+        epoch: String, readQueueLimit: Int = 1024, logger: Logger
+    ) {
+        self.transport = transport
+        self.library = library
+        self.tournament = tournament
+        self.access = access
+        self.epoch = epoch
+        self.logger = logger
+        responder = Responder(transport: transport, epoch: epoch, metrics: CommandMetrics(), logger: logger)
+        reads = ReadService(library: library, responder: responder, limit: readQueueLimit)
+    }
 
     func run() async {
         await withDiscardingTaskGroup { group in
+            group.addTask { await reads.run() }
             for await request in transport.requests.cancelOnGracefulShutdown() {
                 await handle(request, group: &group)
             }
-            // Shutting down: the group now waits for every in-flight commit to be answered.
+            // Shutting down: the group now answers the queued reads and waits for every
+            // in-flight commit to be answered.
+            reads.finish()
         }
         await library.close()
         logger.info("command endpoint drained; event log closed")
@@ -37,12 +54,10 @@ struct CommandService: Service {
     private func handle(_ incoming: IncomingRequest, group: inout DiscardingTaskGroup) async {
         guard incoming.frames.count == 1, let body = incoming.frames.first else {
             logger.warning("request with wrong frame count", metadata: ["request.frames": "\(incoming.frames.count)"])
-            reply(
+            responder.fail(
                 incoming,
-                .failure(
-                    CourtsideError(
-                        .badFrames, "a request is one JSON frame after the envelope; got \(incoming.frames.count) frames"),
-                    commandID: nil, epoch: epoch))
+                CourtsideError(.badFrames, "a request is one JSON frame after the envelope; got \(incoming.frames.count) frames"),
+                commandID: nil)
             return
         }
         let request: Request
@@ -50,7 +65,7 @@ struct CommandService: Service {
             request = try Request.decode(body)
         } catch {
             logger.warning("bad request", metadata: ["error.code": "\(error.code)", "error": "\(error.message)"])
-            reply(incoming, .failure(error, commandID: Self.commandID(in: body), epoch: epoch))
+            responder.send(incoming, .failure(error, commandID: Self.commandID(in: body), epoch: epoch))
             return
         }
         let op = request.operation.name
@@ -63,7 +78,7 @@ struct CommandService: Service {
                 logger.notice(
                     "request forbidden",
                     metadata: ["key": "\(incoming.userID ?? "-")", "client": "\(origin.clientID)", "error": "\(error.message)"])
-                reply(incoming, .failure(error, commandID: origin.commandID, epoch: epoch), op: op)
+                responder.fail(incoming, error, commandID: origin.commandID, op: op)
                 return
             }
             // The log and every display see which key acted; retries stay within one key's name.
@@ -84,56 +99,11 @@ struct CommandService: Service {
                 let setup = try tournament.setup(game: game, home: home, away: away, court: court, rules: rules)
                 pending = await library.submitCreation(of: setup, origin: origin)
             } catch {
-                reply(incoming, .failure(error, commandID: origin.commandID, epoch: epoch), op: op)
+                responder.fail(incoming, error, commandID: origin.commandID, op: op)
                 return
             }
-        case .listGames:
-            let snapshot = library.snapshot()
-            var answer = Reply(commandID: origin.commandID, epoch: epoch)
-            answer.sequence = snapshot.sequence
-            answer.games = snapshot.value.map(GameSummary.init)
-            reply(incoming, answer, op: op)
-            return
-        case .snapshot(let game):
-            var answer = Reply(commandID: origin.commandID, epoch: epoch)
-            if let game {
-                do {
-                    let snapshot = try library.snapshot(of: game)
-                    (answer.sequence, answer.snapshot) = (snapshot.sequence, [snapshot.value])
-                } catch {
-                    answer = .failure(error, commandID: origin.commandID, epoch: epoch)
-                }
-            } else {
-                let snapshot = library.tournamentSnapshot()
-                answer.sequence = snapshot.sequence
-                (answer.snapshot, answer.standings, answer.bracket) = (
-                    snapshot.value.games, snapshot.value.standings, snapshot.value.bracket
-                )
-            }
-            reply(incoming, answer, op: op)
-            return
-        case .schedule:
-            let bracket = library.bracket()
-            var answer = Reply(commandID: origin.commandID, epoch: epoch)
-            (answer.sequence, answer.bracket) = (bracket.sequence, bracket.value)
-            reply(incoming, answer, op: op)
-            return
-        case .standings:
-            let standings = library.standings()
-            var answer = Reply(commandID: origin.commandID, epoch: epoch)
-            (answer.sequence, answer.standings) = (standings.sequence, standings.value)
-            reply(incoming, answer, op: op)
-            return
-        case .log(let game):
-            group.addTask {
-                var answer = Reply(commandID: origin.commandID, epoch: epoch)
-                do throws(CourtsideError) {
-                    answer.events = try await library.log(of: game)
-                } catch {
-                    answer = .failure(error, commandID: origin.commandID, epoch: epoch)
-                }
-                reply(incoming, answer, op: op)
-            }
+        case .listGames, .snapshot, .schedule, .standings, .log:
+            reads.submit(.init(incoming: incoming, commandID: origin.commandID, operation: request.operation, op: op))
             return
         }
         group.addTask {
@@ -158,29 +128,12 @@ struct CommandService: Service {
                     "client": "\(origin.clientID)", "command": "\(origin.commandID)", "game": "\(receipt.gameID)",
                     "sequence": "\(receipt.sequence)",
                 ])
-            reply(incoming, answer, op: op)
+            responder.send(incoming, answer, op: op)
         } catch {
             logger.info(
                 "command refused: \(error.message)",
                 metadata: ["client": "\(origin.clientID)", "command": "\(origin.commandID)", "error.code": "\(error.code)"])
-            reply(incoming, .failure(error, commandID: origin.commandID, epoch: epoch), op: op)
-        }
-    }
-
-    /// Sends the one reply of a request, and counts it: by operation (`invalid` before one is
-    /// known) and result (`ok` or the error code), with its time inside the daemon.
-    private func reply(_ incoming: IncomingRequest, _ reply: Reply, op: String = "invalid") {
-        let result = reply.error?.code.rawValue ?? "ok"
-        metrics.record(op: op, result: result, nanoseconds: (ContinuousClock.now - incoming.received).nanoseconds)
-        do {
-            transport.reply(to: incoming, body: try WireCoding.encode(reply))
-        } catch {
-            // Still exactly one reply, but one that says what it is.
-            logger.error("a reply could not be encoded", metadata: ["error": "\(error)"])
-            let failure = Reply.failure(
-                CourtsideError(.internalError, "courtsided could not encode its answer; its log has the detail"),
-                commandID: reply.commandID, epoch: epoch)
-            transport.reply(to: incoming, body: (try? WireCoding.encode(failure)) ?? [])
+            responder.fail(incoming, error, commandID: origin.commandID, op: op)
         }
     }
 
@@ -240,25 +193,5 @@ final class LoadedTournament: Sendable {
             throw CourtsideError(.unknownTeam, "the tournament has no team \(away)")
         }
         return GameSetup(id: game, home: homeTeam, away: awayTeam, rules: rules ?? configuration.rules, court: court)
-    }
-}
-
-/// The command service's metric handles, made on first use of each operation and result: a
-/// handle per reply would look the metric up in the registry on every request.
-final class CommandMetrics: Sendable {
-    private let handles = Mutex<(counters: [String: Counter], timers: [String: Timer])>(([:], [:]))
-
-    func record(op: String, result: String, nanoseconds: Int64) {
-        let (counter, timer) = handles.withLock { handles in
-            let key = "\(op) \(result)"
-            let counter =
-                handles.counters[key]
-                ?? Counter(label: "courtside_commands_total", dimensions: [("op", op), ("result", result)])
-            let timer = handles.timers[op] ?? Timer(label: "courtside_command_duration_seconds", dimensions: [("op", op)])
-            (handles.counters[key], handles.timers[op]) = (counter, timer)
-            return (counter, timer)
-        }
-        counter.increment()
-        timer.recordNanoseconds(nanoseconds)
     }
 }

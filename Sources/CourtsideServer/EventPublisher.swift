@@ -9,14 +9,31 @@ import Synchronization
 
 /// Publishes every committed event, and a heartbeat at a fixed period, on the event endpoint.
 ///
-/// The heartbeat states only what has been published, never what is committed but not yet
-/// sent, so a display never mistakes an event in flight for a gap.
+/// Heartbeats and game beats state only what has been published, never what is committed but
+/// not yet sent, so a display never mistakes an event in flight for a gap.
 final class EventPublisher: Service {
     private struct Published {
         var sequence: Int64
         var versions: [GameID: Int]
+        /// Games changed since their last beat: they get one at the next heartbeat.
+        var changed: Set<GameID> = []
+        /// Every game in the order the round of beats visits them, and where the round is.
+        var order: [GameID]
+        var cursor = 0
         var standings: [GroupStandings] = []
         var bracket: [BracketEntry] = []
+
+        /// The games to beat now: the changed ones, and the round's next share of the rest.
+        mutating func takeBeats() -> [(GameID, Int)] {
+            var due = changed
+            changed = []
+            let share = (order.count + ProtocolVersion.beatCycleHeartbeats - 1) / ProtocolVersion.beatCycleHeartbeats
+            for _ in 0..<share {
+                due.insert(order[cursor % order.count])
+                cursor = (cursor + 1) % order.count
+            }
+            return due.sorted().compactMap { id in versions[id].map { (id, $0) } }
+        }
     }
 
     let transport: ZMQTransport
@@ -46,8 +63,8 @@ final class EventPublisher: Service {
         for game in start.value { versions[game.id] = game.version }
         published = Mutex(
             Published(
-                sequence: start.sequence, versions: versions, standings: library.standings().value,
-                bracket: library.bracket().value))
+                sequence: start.sequence, versions: versions, order: start.value.map(\.id),
+                standings: library.standings().value, bracket: library.bracket().value))
     }
 
     func run() async {
@@ -74,7 +91,8 @@ final class EventPublisher: Service {
         publishedEvents.increment()
         published.withLock {
             $0.sequence = event.sequence
-            $0.versions[event.gameID] = event.version
+            if $0.versions.updateValue(event.version, forKey: event.gameID) == nil { $0.order.append(event.gameID) }
+            $0.changed.insert(event.gameID)
         }
         if movesTournament(update) { publishTournament() }
     }
@@ -115,10 +133,13 @@ final class EventPublisher: Service {
         }
     }
 
+    /// One heartbeat, of a constant size whatever the number of games, then the game beats due.
     private func heartbeat() {
-        let state = published.withLock { $0 }
-        let message = HeartbeatMessage(epoch: epoch, sequence: state.sequence, at: clock.now(), games: state.versions)
-        send(message, on: Topic.heartbeat)
+        let (sequence, beats) = published.withLock { ($0.sequence, $0.takeBeats()) }
+        send(HeartbeatMessage(epoch: epoch, sequence: sequence, at: clock.now()), on: Topic.heartbeat)
+        for (game, version) in beats {
+            send(GameBeatMessage(epoch: epoch, game: game, version: version), on: Topic.beat(of: game))
+        }
     }
 
     /// Publishes a message, or logs and skips one that cannot be encoded: a display then sees a

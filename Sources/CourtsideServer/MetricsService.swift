@@ -1,7 +1,7 @@
 import CourtsideLibrary
 import CourtsideModel
 import Hummingbird
-public import Logging
+import Logging
 import Metrics
 public import Prometheus
 import ServiceLifecycle

@@ -60,18 +60,22 @@ struct ConnectionOptions: ParsableArguments {
     var tries = 3
 
     @Option(
-        name: .long,
+        name: .customLong("key"),
         help: ArgumentHelp(
             "Your secret certificate (NAME.key_secret from `courtside keys new`), for a secured daemon (or $COURTSIDE_KEY).",
             valueName: "file"))
-    var key = ProcessInfo.processInfo.environment["COURTSIDE_KEY"]
+    var keyFlag: String?
 
     @Option(
-        name: .long,
+        name: .customLong("server-key"),
         help: ArgumentHelp(
             "The daemon's public key: its certificate file (server.key) or 40 Z85 characters (or $COURTSIDE_SERVER_KEY).",
             valueName: "file|z85"))
-    var serverKey = ProcessInfo.processInfo.environment["COURTSIDE_SERVER_KEY"]
+    var serverKeyFlag: String?
+
+    /// The flag, or else the environment: an optional option cannot have a default of its own.
+    var key: String? { keyFlag ?? ProcessInfo.processInfo.environment["COURTSIDE_KEY"] }
+    var serverKey: String? { serverKeyFlag ?? ProcessInfo.processInfo.environment["COURTSIDE_SERVER_KEY"] }
 
     func validate() throws {
         if (key == nil) != (serverKey == nil) {

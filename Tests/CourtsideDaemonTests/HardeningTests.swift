@@ -183,7 +183,7 @@ struct DisplayOrderTests {
             while display.heartbeatsSeen == seen, ContinuousClock.now < deadline {
                 try send(
                     Topic.heartbeat,
-                    HeartbeatMessage(epoch: display.epoch, sequence: display.sequence, at: Timestamp(Date()), games: [:]))
+                    HeartbeatMessage(epoch: display.epoch, sequence: display.sequence, at: Timestamp(Date())))
                 try display.pump(timeoutMilliseconds: 50)
             }
             return display.heartbeatsSeen > seen
@@ -238,7 +238,7 @@ struct DisplayOrderTests {
         while display.owedResync == nil, ContinuousClock.now < deadline {
             try feed.send(
                 Topic.heartbeat,
-                HeartbeatMessage(epoch: display.epoch, sequence: display.sequence + 5, at: Timestamp(Date()), games: [:]))
+                HeartbeatMessage(epoch: display.epoch, sequence: display.sequence + 5, at: Timestamp(Date())))
             try display.pump(timeoutMilliseconds: 50)
         }
         #expect(display.owedResync?.error.code == .unreachable, "resyncs \(display.resyncs)")

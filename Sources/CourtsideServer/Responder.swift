@@ -1,0 +1,60 @@
+import CourtsideModel
+import CourtsideProtocol
+import CourtsideTransport
+import Logging
+import Metrics
+import Synchronization
+
+/// Sends each request's one reply, and counts it: by operation (`invalid` before one is known)
+/// and result (`ok` or the error code), with its time inside the daemon.
+struct Responder: Sendable {
+    let transport: ZMQTransport
+    let epoch: String
+    let metrics: CommandMetrics
+    let logger: Logger
+
+    /// Sends `reply`, with `members` (arrays of JSON already encoded) appended to it.
+    func send(
+        _ incoming: IncomingRequest, _ reply: Reply, op: String = "invalid",
+        appending members: [(key: String, elements: [[UInt8]])] = []
+    ) {
+        let result = reply.error?.code.rawValue ?? "ok"
+        metrics.record(op: op, result: result, nanoseconds: (ContinuousClock.now - incoming.received).nanoseconds)
+        do {
+            let body = members.isEmpty ? try WireCoding.encode(reply) : try WireCoding.encode(reply, appending: members)
+            transport.reply(to: incoming, body: body)
+        } catch {
+            // Still exactly one reply, but one that says what it is.
+            logger.error("a reply could not be encoded", metadata: ["error": "\(error)"])
+            let failure = Reply.failure(
+                CourtsideError(.internalError, "courtsided could not encode its answer; its log has the detail"),
+                commandID: reply.commandID, epoch: epoch)
+            transport.reply(to: incoming, body: (try? WireCoding.encode(failure)) ?? [])
+        }
+    }
+
+    /// Sends a failure.
+    func fail(_ incoming: IncomingRequest, _ error: CourtsideError, commandID: String?, op: String = "invalid") {
+        send(incoming, .failure(error, commandID: commandID, epoch: epoch), op: op)
+    }
+}
+
+/// The command service's metric handles, made on first use of each operation and result: a
+/// handle per reply would look the metric up in the registry on every request.
+final class CommandMetrics: Sendable {
+    private let handles = Mutex<(counters: [String: Counter], timers: [String: Timer])>(([:], [:]))
+
+    func record(op: String, result: String, nanoseconds: Int64) {
+        let (counter, timer) = handles.withLock { handles in
+            let key = "\(op) \(result)"
+            let counter =
+                handles.counters[key]
+                ?? Counter(label: "courtside_commands_total", dimensions: [("op", op), ("result", result)])
+            let timer = handles.timers[op] ?? Timer(label: "courtside_command_duration_seconds", dimensions: [("op", op)])
+            (handles.counters[key], handles.timers[op]) = (counter, timer)
+            return (counter, timer)
+        }
+        counter.increment()
+        timer.recordNanoseconds(nanoseconds)
+    }
+}
