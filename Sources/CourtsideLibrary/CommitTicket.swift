@@ -5,8 +5,15 @@ import Synchronization
 ///
 /// Retries of a command await the same ticket as the original, so they get the same answer.
 final class CommitTicket: Sendable {
+    typealias Callback = @Sendable (Result<Receipt, CourtsideError>) -> Void
+
+    private enum Waiter {
+        case task(CheckedContinuation<Result<Receipt, CourtsideError>, Never>)
+        case callback(Callback)
+    }
+
     private enum State {
-        case waiting([CheckedContinuation<Result<Receipt, CourtsideError>, Never>])
+        case waiting([Waiter])
         case done(Result<Receipt, CourtsideError>)
     }
 
@@ -26,12 +33,32 @@ final class CommitTicket: Sendable {
     }
 
     func complete(_ result: Result<Receipt, CourtsideError>) {
-        let waiters: [CheckedContinuation<Result<Receipt, CourtsideError>, Never>] = state.withLock { state in
+        let waiters: [Waiter] = state.withLock { state in
             guard case .waiting(let waiters) = state else { return [] }
             state = .done(result)
             return waiters
         }
-        for waiter in waiters { waiter.resume(returning: result) }
+        for waiter in waiters {
+            switch waiter {
+            case .task(let continuation): continuation.resume(returning: result)
+            case .callback(let callback): callback(result)
+            }
+        }
+    }
+
+    /// Calls `callback` with the result on the thread that settles the ticket (the log writer),
+    /// or at once if it is settled already.
+    func whenSettled(_ callback: @escaping Callback) {
+        let settled: Result<Receipt, CourtsideError>? = state.withLock { state in
+            switch state {
+            case .done(let result): return result
+            case .waiting(var waiters):
+                waiters.append(.callback(callback))
+                state = .waiting(waiters)
+                return nil
+            }
+        }
+        if let settled { callback(settled) }
     }
 
     func wait() async throws(CourtsideError) -> Receipt {
@@ -40,7 +67,7 @@ final class CommitTicket: Sendable {
                 switch state {
                 case .done(let result): return result
                 case .waiting(var waiters):
-                    waiters.append(continuation)
+                    waiters.append(.task(continuation))
                     state = .waiting(waiters)
                     return nil
                 }
@@ -68,6 +95,19 @@ public struct PendingReceipt: Sendable {
         switch source {
         case .settled(let result): try result.get()
         case .ticket(let ticket): try await ticket.wait()
+        }
+    }
+
+    /// Calls `answer` with the receipt or the rejection as soon as it is known, on the thread
+    /// that learns it: the log writer's right after the commit, or the caller's when the answer
+    /// is known already. It must be quick and must not block.
+    ///
+    /// Cheaper than awaiting ``value()`` in a task of its own: the answer goes out without a
+    /// trip through Swift's thread pool between the disk and the reply.
+    public func whenSettled(_ answer: @escaping @Sendable (Result<Receipt, CourtsideError>) -> Void) {
+        switch source {
+        case .settled(let result): answer(result)
+        case .ticket(let ticket): ticket.whenSettled(answer)
         }
     }
 }

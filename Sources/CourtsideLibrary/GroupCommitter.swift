@@ -203,22 +203,30 @@ final class GroupCommitter: Sendable {
         }
         // Durable now: no longer pending, before anyone hears of it.
         queue.withLock { $0.writingSince = nil }
-        committed.withLock { committed in
+        // Updates go out after the lock: a subscriber that registers meanwhile finds them in its
+        // snapshot instead, so "subscribe, then snapshot" still misses nothing.
+        let published = committed.withLock { committed -> (updates: [GameUpdate], to: [AsyncStream<GameUpdate>.Continuation]) in
+            var updates: [GameUpdate] = []
             for entry in batch {
                 for (event, game) in zip(entry.events, entry.games) {
                     committed.games[event.gameID] = game
                     committed.sequence = event.sequence
-                    let update = GameUpdate(event: event, game: game)
-                    for subscriber in committed.subscribers.values { subscriber.yield(update) }
+                    updates.append(GameUpdate(event: event, game: game))
                 }
             }
+            return (updates, Array(committed.subscribers.values))
         }
+        // The waiting commands first: a keeper's answer is what the round trip waits for, and
+        // the committed view (what every read sees) already has its events.
         for entry in batch {
             if let refusal = entry.refusal {
                 entry.ticket.complete(.failure(refusal.error))
             } else if let last = entry.events.last {
                 entry.ticket.complete(.success(Receipt(gameID: last.gameID, version: last.version, sequence: last.sequence)))
             }
+        }
+        for update in published.updates {
+            for subscriber in published.to { subscriber.yield(update) }
         }
     }
 

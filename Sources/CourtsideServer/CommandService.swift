@@ -9,9 +9,9 @@ import Synchronization
 /// Answers every request on the command endpoint with exactly one reply.
 ///
 /// Commands are decided one after another in arrival order (each game keeps its order), but
-/// each waits for its commit in a task of its own, so a slow commit never holds up other
-/// requests and many of them share one commit. Reads are handed to the ``ReadService`` and
-/// never wait here.
+/// none waits here for its commit: its answer goes out when the commit completes, so a slow
+/// commit never holds up other requests and many of them share one commit. Reads are handed
+/// to the ``ReadService`` and never wait here either.
 struct CommandService: Service {
     let transport: ZMQTransport
     let library: GameLibrary
@@ -41,17 +41,17 @@ struct CommandService: Service {
         await withDiscardingTaskGroup { group in
             group.addTask { await reads.run() }
             for await request in transport.requests.cancelOnGracefulShutdown() {
-                await handle(request, group: &group)
+                await handle(request)
             }
-            // Shutting down: the group now answers the queued reads and waits for every
-            // in-flight commit to be answered.
+            // Shutting down: the group now answers the queued reads.
             reads.finish()
         }
+        // Commits what was accepted; each command is answered as its commit completes.
         await library.close()
         logger.info("command endpoint drained; event log closed")
     }
 
-    private func handle(_ incoming: IncomingRequest, group: inout DiscardingTaskGroup) async {
+    private func handle(_ incoming: IncomingRequest) async {
         guard incoming.frames.count == 1, let body = incoming.frames.first else {
             logger.warning("request with wrong frame count", metadata: ["request.frames": "\(incoming.frames.count)"])
             responder.fail(
@@ -106,8 +106,8 @@ struct CommandService: Service {
             reads.submit(.init(incoming: incoming, commandID: origin.commandID, operation: request.operation, op: op))
             return
         }
-        group.addTask {
-            await answer(incoming, origin: origin, pending: pending, op: op)
+        pending.whenSettled { [responder, logger, origin] result in
+            Self.answer(incoming, origin: origin, result: result, op: op, responder: responder, logger: logger)
         }
     }
 
@@ -116,11 +116,16 @@ struct CommandService: Service {
         (try? library.snapshot(of: game))?.value.setup.court ?? tournament.configuration.schedule.game(game)?.court
     }
 
-    private func answer(_ incoming: IncomingRequest, origin: CommandOrigin, pending: PendingReceipt, op: String) async {
+    /// Answers a command once its result is known: on the log writer's thread right after the
+    /// commit, so the reply needs no trip through the thread pool.
+    private static func answer(
+        _ incoming: IncomingRequest, origin: CommandOrigin, result: Result<Receipt, CourtsideError>, op: String,
+        responder: Responder, logger: Logger
+    ) {
         // Metadata is written inline: the logger builds it only when the level is enabled.
-        do {
-            let receipt = try await pending.value()
-            var answer = Reply(commandID: origin.commandID, epoch: epoch)
+        switch result {
+        case .success(let receipt):
+            var answer = Reply(commandID: origin.commandID, epoch: responder.epoch)
             (answer.game, answer.version, answer.sequence) = (receipt.gameID, receipt.version, receipt.sequence)
             logger.debug(
                 "command applied",
@@ -129,7 +134,7 @@ struct CommandService: Service {
                     "sequence": "\(receipt.sequence)",
                 ])
             responder.send(incoming, answer, op: op)
-        } catch {
+        case .failure(let error):
             logger.info(
                 "command refused: \(error.message)",
                 metadata: ["client": "\(origin.clientID)", "command": "\(origin.commandID)", "error.code": "\(error.code)"])
