@@ -20,7 +20,7 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "courtside-bench",
         abstract: "Measures Courtside's durable write path and its ZeroMQ round trip.",
-        subcommands: [LibraryBench.self, DaemonBench.self, AbuseBench.self])
+        subcommands: [LibraryBench.self, DaemonBench.self, AbuseBench.self, ReadsBench.self])
 }
 
 /// Percentile of sorted values.
@@ -185,7 +185,7 @@ struct DaemonBench: AsyncParsableCommand {
         let daemon = try BenchDaemon(config: config + benchRoster(games: games), in: directory, executable: courtsided)
         defer { daemon.stop() }
         let context = try ZMQContext()
-        try waitUntilServing(context, command, curve: clientKeys)
+        try Self.waitUntilServing(context, command, curve: clientKeys)
 
         // The subscriber counts events on its own thread.
         let total = keepers * moves
@@ -257,7 +257,7 @@ struct DaemonBench: AsyncParsableCommand {
         print("events/s at one subscriber: \(format(Double(received) / listeningSeconds)) (\(received) events)")
     }
 
-    func waitUntilServing(_ context: ZMQContext, _ endpoint: String, curve: CurveClientKeys?) throws {
+    static func waitUntilServing(_ context: ZMQContext, _ endpoint: String, curve: CurveClientKeys? = nil) throws {
         for attempt in 0..<100 {
             let socket = try context.socket(.dealer)
             try socket.set(.linger(milliseconds: 0))

@@ -17,18 +17,18 @@ final class EncodedGames: Sendable {
     private let entries = Mutex<[GameID: Entry]>([:])
 
     /// The JSON of each game, in order.
-    func games(_ games: [Game]) async throws -> [[UInt8]] {
-        try await encoded(games, \.game) { try WireCoding.encode($0) }
+    func games(_ games: [Game]) throws -> [[UInt8]] {
+        try encoded(games, \.game) { try WireCoding.encode($0) }
     }
 
     /// The JSON of each game's summary, in order.
-    func summaries(_ games: [Game]) async throws -> [[UInt8]] {
-        try await encoded(games, \.summary) { try WireCoding.encode(GameSummary($0)) }
+    func summaries(_ games: [Game]) throws -> [[UInt8]] {
+        try encoded(games, \.summary) { try WireCoding.encode(GameSummary($0)) }
     }
 
     private func encoded(
         _ games: [Game], _ field: WritableKeyPath<Entry, [UInt8]?>, encode: (Game) throws -> [UInt8]
-    ) async throws -> [[UInt8]] {
+    ) throws -> [[UInt8]] {
         var found = entries.withLock { entries in
             games.map { game in entries[game.id].flatMap { $0.version == game.version ? $0[keyPath: field] : nil } }
         }
@@ -37,8 +37,6 @@ final class EncodedGames: Sendable {
             let bytes = try encode(games[index])
             found[index] = bytes
             fresh.append((index, bytes))
-            // A cold cache (after a start) is seconds of work at 10,000 games: let commands in between.
-            if fresh.count % 64 == 0 { await Task.yield() }
         }
         if !fresh.isEmpty {
             entries.withLock { entries in

@@ -2,14 +2,22 @@ import CourtsideLibrary
 import CourtsideModel
 import CourtsideProtocol
 import CourtsideTransport
+import Foundation
 import Logging
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Answers reads (snapshots, lists, schedule, standings, log) off the command path.
 ///
 /// A read never waits behind a command nor holds one up: the command loop only hands it over.
-/// Reads wait in queues of their own, bounded so that a flood of them gets `overloaded` and
-/// not the keepers: one for reads of the committed state in memory, and one for `log`, which
-/// reads the event log from disk. Games go out as JSON cached until they change.
+/// Reads of the committed state are served on a thread of their own at a lower scheduling
+/// priority, so that on a busy machine a display's snapshot of 10,000 games takes what the
+/// keepers leave rather than the other way round; `log` reads the disk, on a queue of its own.
+/// Both queues are bounded: a flood of reads gets `overloaded`, not the keepers. Games go out
+/// as JSON cached until they change.
 final class ReadService: Sendable {
     /// A read handed over by the command loop, decoded and allowed.
     struct Read: Sendable {
@@ -19,11 +27,22 @@ final class ReadService: Sendable {
         let op: String
     }
 
+    private struct Queue {
+        var reads: [Read] = []
+        var closed = false
+        var onDrained: CheckedContinuation<Void, Never>?
+    }
+
+    /// The reader thread's niceness: 10 gives it about a tenth of a core's share against the
+    /// command path's threads when both want the CPU, and all of it when they do not.
+    static let readerNiceness: Int32 = 10
+
     private let library: GameLibrary
     private let responder: Responder
+    private let limit: Int
     private let encoded = EncodedGames()
-    private let memoryReads: AsyncStream<Read>
-    private let memoryQueue: AsyncStream<Read>.Continuation
+    private let queue = Mutex(Queue())
+    private let wake = DispatchSemaphore(value: 0)
     private let logReads: AsyncStream<Read>
     private let logQueue: AsyncStream<Read>.Continuation
 
@@ -31,25 +50,39 @@ final class ReadService: Sendable {
     init(library: GameLibrary, responder: Responder, limit: Int) {
         self.library = library
         self.responder = responder
-        (memoryReads, memoryQueue) = AsyncStream.makeStream(bufferingPolicy: .bufferingOldest(limit))
+        self.limit = limit
         (logReads, logQueue) = AsyncStream.makeStream(bufferingPolicy: .bufferingOldest(limit))
     }
 
     /// Queues a read, or answers at once when its queue is full or closed.
     func submit(_ read: Read) {
-        let queue = if case .log = read.operation { logQueue } else { memoryQueue }
-        switch queue.yield(read) {
-        case .enqueued: return
-        case .dropped:
+        enum Outcome { case queued(wake: Bool), full, closed }
+        let outcome: Outcome
+        if case .log = read.operation {
+            switch logQueue.yield(read) {
+            case .enqueued: outcome = .queued(wake: false)
+            case .dropped: outcome = .full
+            case .terminated: outcome = .closed
+            @unknown default: outcome = .closed
+            }
+        } else {
+            outcome = queue.withLock { queue in
+                if queue.closed { return .closed }
+                if queue.reads.count >= limit { return .full }
+                queue.reads.append(read)
+                return .queued(wake: queue.reads.count == 1)
+            }
+        }
+        switch outcome {
+        case .queued(let wake): if wake { self.wake.signal() }
+        case .full:
             responder.fail(
                 read.incoming, CourtsideError(.overloaded, "courtsided has too many reads waiting; retry shortly"),
                 commandID: read.commandID, op: read.op)
-        case .terminated:
+        case .closed:
             responder.fail(
                 read.incoming, CourtsideError(.shuttingDown, "courtsided is shutting down"), commandID: read.commandID,
                 op: read.op)
-        @unknown default:
-            return
         }
     }
 
@@ -57,59 +90,110 @@ final class ReadService: Sendable {
     func run() async {
         await withDiscardingTaskGroup { group in
             group.addTask {
-                for await read in self.memoryReads { await self.serve(read) }
+                for await read in self.logReads { self.respond(to: read, with: await self.log(read)) }
             }
             group.addTask {
-                for await read in self.logReads { await self.serve(read) }
+                await withCheckedContinuation { drained in
+                    self.queue.withLock { $0.onDrained = drained }
+                    let thread = Thread { self.serveInMemoryReads() }
+                    thread.name = "courtside.reads"
+                    thread.start()
+                }
             }
         }
     }
 
     /// Takes no more reads; ``run()`` returns once the queued ones are answered.
     func finish() {
-        memoryQueue.finish()
+        queue.withLock { $0.closed = true }
+        wake.signal()
         logQueue.finish()
     }
 
-    private func serve(_ read: Read) async {
-        var answer = Reply(commandID: read.commandID, epoch: responder.epoch)
-        var members: [(key: String, elements: [[UInt8]])] = []
-        do {
+    // MARK: - The reader thread
+
+    private func serveInMemoryReads() {
+        #if canImport(Glibc)
+            // On Linux a thread's nice value is its own; 0 names the calling thread.
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.readerNiceness)
+        #endif
+        while true {
+            wake.wait()
+            let (batch, closed) = queue.withLock { queue in
+                defer { queue.reads = [] }
+                return (queue.reads, queue.closed)
+            }
+            for read in batch { respond(to: read, with: answer(read)) }
+            guard closed else { continue }
+            let drained: CheckedContinuation<Void, Never>? = queue.withLock { queue in
+                guard queue.reads.isEmpty else { return nil }
+                defer { queue.onDrained = nil }
+                return queue.onDrained
+            }
+            if let drained {
+                drained.resume()
+                return
+            }
+            wake.signal()  // more raced in before the close: go round again
+        }
+    }
+
+    private typealias Answer = (reply: Reply, members: [(key: String, elements: [[UInt8]])])
+
+    private func answer(_ read: Read) -> Result<Answer, any Error> {
+        Result {
+            var reply = Reply(commandID: read.commandID, epoch: responder.epoch)
             switch read.operation {
             case .listGames:
                 let snapshot = library.snapshot()
-                answer.sequence = snapshot.sequence
-                members = [("games", try await encoded.summaries(snapshot.value))]
+                reply.sequence = snapshot.sequence
+                return (reply, [("games", try encoded.summaries(snapshot.value))])
             case .snapshot(let game?):
                 let snapshot = try library.snapshot(of: game)
-                answer.sequence = snapshot.sequence
-                members = [("snapshot", try await encoded.games([snapshot.value]))]
+                reply.sequence = snapshot.sequence
+                return (reply, [("snapshot", try encoded.games([snapshot.value]))])
             case .snapshot(nil):
                 let snapshot = library.tournamentSnapshot()
-                (answer.sequence, answer.standings, answer.bracket) = (
+                (reply.sequence, reply.standings, reply.bracket) = (
                     snapshot.sequence, snapshot.value.standings, snapshot.value.bracket
                 )
-                members = [("snapshot", try await encoded.games(snapshot.value.games))]
+                return (reply, [("snapshot", try encoded.games(snapshot.value.games))])
             case .schedule:
                 let bracket = library.bracket()
-                (answer.sequence, answer.bracket) = (bracket.sequence, bracket.value)
+                (reply.sequence, reply.bracket) = (bracket.sequence, bracket.value)
             case .standings:
                 let standings = library.standings()
-                (answer.sequence, answer.standings) = (standings.sequence, standings.value)
-            case .log(let game):
-                answer.events = try await library.log(of: game)
-            case .move, .retract, .clock, .timeout, .createGame:
-                preconditionFailure("commands are not reads")
+                (reply.sequence, reply.standings) = (standings.sequence, standings.value)
+            case .log, .move, .retract, .clock, .timeout, .createGame:
+                preconditionFailure("\(read.op) is not a read of the committed state")
             }
-        } catch let error as CourtsideError {
-            answer = .failure(error, commandID: read.commandID, epoch: responder.epoch)
-        } catch {
-            responder.logger.error("a read could not be encoded", metadata: ["error": "\(error)"])
-            answer = .failure(
-                CourtsideError(.internalError, "courtsided could not encode its answer; its log has the detail"),
-                commandID: read.commandID, epoch: responder.epoch)
-            members = []
+            return (reply, [])
         }
-        responder.send(read.incoming, answer, op: read.op, appending: members)
+    }
+
+    private func log(_ read: Read) async -> Result<Answer, any Error> {
+        guard case .log(let game) = read.operation else { preconditionFailure("\(read.op) is not a log read") }
+        var reply = Reply(commandID: read.commandID, epoch: responder.epoch)
+        do throws(CourtsideError) {
+            reply.events = try await library.log(of: game)
+        } catch {
+            return .failure(error)
+        }
+        return .success((reply, []))
+    }
+
+    private func respond(to read: Read, with answer: Result<Answer, any Error>) {
+        switch answer {
+        case .success(let answer):
+            responder.send(read.incoming, answer.reply, op: read.op, appending: answer.members)
+        case .failure(let error as CourtsideError):
+            responder.fail(read.incoming, error, commandID: read.commandID, op: read.op)
+        case .failure(let error):
+            responder.logger.error("a read could not be encoded", metadata: ["error": "\(error)"])
+            responder.fail(
+                read.incoming,
+                CourtsideError(.internalError, "courtsided could not encode its answer; its log has the detail"),
+                commandID: read.commandID, op: read.op)
+        }
     }
 }

@@ -66,7 +66,7 @@ public final class ZAPHandler {
             guard frames.count == 7, frames[6].count == 32 else { return nil }
             var encoded = [CChar](repeating: 0, count: 41)
             guard zmq_z85_encode(&encoded, frames[6], 32) != nil else { return nil }
-            request.curvePublicKey = CurveKey(z85: String(cString: encoded))
+            request.curvePublicKey = CurveKey(z85: z85String(encoded))
         }
         return request
     }

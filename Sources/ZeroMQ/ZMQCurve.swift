@@ -1,5 +1,5 @@
 import CZeroMQ
-public import Foundation
+import Foundation
 
 /// A CURVE key (public or secret) in Z85 text: 40 characters for 32 bytes.
 public struct CurveKey: Hashable, Sendable, CustomStringConvertible {
@@ -36,14 +36,14 @@ public struct CurveKeyPair: Hashable, Sendable {
         guard zmq_curve_keypair(&publicText, &secretText) == 0 else { throw ZMQError.last("zmq_curve_keypair") }
         // libzmq's output is always valid Z85.
         return CurveKeyPair(
-            publicKey: CurveKey(z85: String(cString: publicText))!, secretKey: CurveKey(z85: String(cString: secretText))!)
+            publicKey: CurveKey(z85: z85String(publicText))!, secretKey: CurveKey(z85: z85String(secretText))!)
     }
 
     /// The pair of a secret key, its public half derived from it (`zmq_curve_public`).
     public init(secretKey: CurveKey) throws(ZMQError) {
         var publicText = [CChar](repeating: 0, count: 41)
         guard zmq_curve_public(&publicText, secretKey.z85) == 0 else { throw ZMQError.last("zmq_curve_public") }
-        self.init(publicKey: CurveKey(z85: String(cString: publicText))!, secretKey: secretKey)
+        self.init(publicKey: CurveKey(z85: z85String(publicText))!, secretKey: secretKey)
     }
 }
 
@@ -187,4 +187,9 @@ public struct ZMQCertificate: Hashable, Sendable {
         }
         fchmod(fd, mode)  // the umask may have narrowed the public file's mode
     }
+}
+
+/// The text of a NUL-terminated Z85 buffer that libzmq filled in.
+func z85String(_ buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }

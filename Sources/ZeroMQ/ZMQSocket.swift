@@ -122,6 +122,10 @@ public final class ZMQSocket {
         guard !closed else { throw ZMQError(code: ENOTSOCK, operation: "zmq_send on a closed socket") }
         for (index, frame) in frames.enumerated() {
             let more = index < frames.count - 1 ? ZMQ_SNDMORE : 0
+            if frame.count >= Self.zeroCopyBytes {
+                try sendWithoutCopy(frame, flags: flags.rawValue | more)
+                continue
+            }
             while true {
                 let sent = frame.withUnsafeBytes { zmq_send(handle, $0.baseAddress, $0.count, flags.rawValue | more) }
                 if sent >= 0 { break }
@@ -129,6 +133,37 @@ public final class ZMQSocket {
                 if error.interrupted { continue }
                 throw error
             }
+        }
+    }
+
+    /// Frames this large are lent to libzmq rather than copied: a snapshot of thousands of games
+    /// is megabytes, and the copy would be made on the thread that also sends every reply.
+    public static let zeroCopyBytes = 64 * 1024
+
+    /// Keeps a lent frame's bytes alive, unchanged, until libzmq has sent them.
+    private final class LentFrame {
+        let bytes: [UInt8]
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+    }
+
+    private func sendWithoutCopy(_ frame: [UInt8], flags: Int32) throws(ZMQError) {
+        let lent = Unmanaged.passRetained(LentFrame(frame))
+        // The array's storage does not move while the LentFrame holds it and nothing mutates it.
+        let base = lent.takeUnretainedValue().bytes.withUnsafeBytes { UnsafeMutableRawPointer(mutating: $0.baseAddress!) }
+        var message = zmq_msg_t()
+        // libzmq calls this, from whichever of its threads, once it no longer needs the bytes.
+        let release: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, hint in
+            if let hint { Unmanaged<LentFrame>.fromOpaque(hint).release() }
+        }
+        guard zmq_msg_init_data(&message, base, frame.count, release, lent.toOpaque()) == 0 else {
+            lent.release()
+            throw ZMQError.last("zmq_msg_init_data")
+        }
+        while zmq_msg_send(&message, handle, flags) < 0 {
+            let error = ZMQError.last("zmq_msg_send")
+            if error.interrupted { continue }
+            zmq_msg_close(&message)  // still ours: this releases the frame
+            throw error
         }
     }
 

@@ -1,0 +1,188 @@
+import ArgumentParser
+import CourtsideModel
+import CourtsideProtocol
+import CourtsideSimulator
+import Foundation
+import Synchronization
+import ZeroMQ
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Issue #10, goal 3: does a display's snapshot stall a keeper?
+struct ReadsBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reads",
+        abstract: "Measures a keeper's round trip while displays take snapshots, and through a resync storm after a restart.",
+        discussion: """
+            Creates --games games with --moves-per-game moves each, then measures one keeper (one \
+            move in flight) three times: quiet; while --displays displays each take a snapshot of \
+            every game in a loop; and right after a restart, while --storm displays resync at once \
+            (each takes what its kind takes: one in a hundred a snapshot of every game, the rest \
+            one game's, as court TVs do). Prints each phase's p50 and p99 and the ratio to quiet.
+            """)
+
+    @Option(help: "Games in the tournament.") var games = 10_000
+    @Option(help: "Moves made in each game before measuring.") var movesPerGame = 5
+    @Option(help: "Displays taking whole-tournament snapshots in a loop during the second phase.") var displays = 10
+    @Option(help: "Displays resyncing at once after the restart (0: no storm phase).") var storm = 1000
+    @Option(help: "Moves the keeper makes in each phase.") var moves = 2000
+    @Option(help: "The courtsided binary (default: next to this one).") var courtsided: String?
+
+    private var teams: Int { min(games * 2, 200) }
+
+    /// Game sN is team `home(N)` against `home(N) + 1`, each with one player pT of its number.
+    private func home(_ game: Int) -> Int { (2 * game) % teams }
+
+    func run() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-reads-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let command = "tcp://127.0.0.1:\(Int.random(in: 20_000..<40_000))"
+        let events = "tcp://127.0.0.1:\(Int.random(in: 40_000..<60_000))"
+        var config = """
+            data_dir: \(directory.appendingPathComponent("data").path)
+            endpoints: { command: "\(command)", events: "\(events)" }
+            teams:
+
+            """
+        // Teams play many games each: a config of 20,000 teams would pass the YAML node limit.
+        for team in 0..<teams { config += "  - { id: t\(team), name: T\(team), players: [{id: p\(team), name: P}] }\n" }
+        var daemon = try BenchDaemon(config: config, in: directory, executable: courtsided)
+        defer { daemon.stop() }
+        let context = try ZMQContext()
+        try DaemonBench.waitUntilServing(context, command)
+
+        let filling = ContinuousClock.now
+        try fill(context, command)
+        print("games=\(games), \(movesPerGame) moves each (filled in \(format((ContinuousClock.now - filling).inSeconds)) s)")
+        let size = try snapshotBytes(context, command)
+        print("one snapshot of every game: \(format(Double(size) / 1e6)) MB")
+
+        let quiet = try keeper(context, command, id: "quiet")
+        report("quiet", quiet, baseline: quiet)
+
+        let stop = Atomic<Bool>(false)
+        let served = Atomic<Int>(0)
+        let readers = (0..<displays).map { index in
+            BlockingThread { () throws -> Void in
+                let socket = try dealer(context, command, timeout: 60_000)
+                var count = 0
+                while !stop.load(ordering: .relaxed) {
+                    count += 1
+                    try socket.send([read(.snapshot(game: nil), "display-\(index)", count)])
+                    _ = try socket.receive()
+                    served.add(1, ordering: .relaxed)
+                }
+            }
+        }
+        let loadedStart = ContinuousClock.now
+        let loaded = try keeper(context, command, id: "loaded")
+        stop.store(true, ordering: .relaxed)
+        let snapshotsPerSecond = Double(served.load(ordering: .relaxed)) / (ContinuousClock.now - loadedStart).inSeconds
+        for reader in readers { try reader.wait().get() }
+        report(
+            "\(displays) displays resyncing in a loop (\(format(snapshotsPerSecond)) snapshots/s)", loaded, baseline: quiet)
+
+        guard storm > 0 else { return }
+        daemon.stop()
+        let restarted = ContinuousClock.now
+        daemon = try BenchDaemon(config: config, in: directory, executable: courtsided)
+        try DaemonBench.waitUntilServing(context, command)
+        print("restart to first answer: \(format((ContinuousClock.now - restarted).inSeconds * 1000)) ms")
+        let stormStart = ContinuousClock.now
+        // A few threads, each owning its share of the displays' sockets.
+        let threads = min(storm, 10)
+        let stormers = (0..<threads).map { thread in
+            BlockingThread { () throws -> Double in
+                let share = (thread..<storm).filter { $0 % threads == thread }
+                let sockets = try share.map { _ in try dealer(context, command, timeout: 120_000) }
+                for (socket, display) in zip(sockets, share) {
+                    let operation: Request.Operation =
+                        display % 100 == 0 ? .snapshot(game: nil) : .snapshot(game: GameID("s\(display % games)"))
+                    try socket.send([read(operation, "tv-\(display)", 1)])
+                }
+                for socket in sockets {
+                    let reply = try WireCoding.decode(Reply.self, from: try socket.receive().last ?? [])
+                    guard reply.ok else { throw ValidationError("a resync failed: \(reply.error?.message ?? "?")") }
+                }
+                return (ContinuousClock.now - stormStart).inSeconds
+            }
+        }
+        let during = try keeper(context, command, id: "storm", moves: min(moves, 500))
+        let stormSeconds = try stormers.map { try $0.wait().get() }.max() ?? 0
+        report(
+            "resync storm of \(storm) displays after a restart (served in \(format(stormSeconds * 1000)) ms)", during,
+            baseline: quiet)
+    }
+
+    private func report(_ phase: String, _ latencies: [Double], baseline: [Double]) {
+        let p99 = percentile(latencies, 0.99)
+        print(
+            "\(phase): round trip us: p50 \(format(percentile(latencies, 0.5)))  p99 \(format(p99))  "
+                + "(p99 \(String(format: "%.2f", p99 / percentile(baseline, 0.99))) x quiet)")
+    }
+
+    private func read(_ operation: Request.Operation, _ client: String, _ count: Int) -> [UInt8] {
+        Request(origin: CommandOrigin(clientID: client, commandID: "\(count)"), operation: operation).encoded()
+    }
+
+    private func dealer(_ context: ZMQContext, _ endpoint: String, timeout: Int32) throws -> ZMQSocket {
+        let socket = try context.socket(.dealer)
+        try socket.set(.linger(milliseconds: 0))
+        try socket.set(.receiveTimeout(milliseconds: timeout))
+        try socket.connect(endpoint)
+        return socket
+    }
+
+    /// Creates the games and makes their moves, pipelined in chunks.
+    private func fill(_ context: ZMQContext, _ endpoint: String) throws {
+        let socket = try dealer(context, endpoint, timeout: 60_000)
+        var requests: [Request.Operation] = (0..<games).map {
+            .createGame(
+                game: GameID("s\($0)"), home: TeamID("t\(home($0))"), away: TeamID("t\(home($0) + 1)"), court: nil, rules: nil)
+        }
+        for round in 0..<movesPerGame {
+            requests += (0..<games).map {
+                .move(game: GameID("s\($0)"), player: PlayerID("p\(home($0) + round % 2)"), move: .twoPoints)
+            }
+        }
+        var next = 0
+        for chunk in stride(from: 0, to: requests.count, by: 500) {
+            let end = min(chunk + 500, requests.count)
+            for operation in requests[chunk..<end] {
+                next += 1
+                try socket.send([read(operation, "filler", next)])
+            }
+            for _ in chunk..<end {
+                let reply = try WireCoding.decode(Reply.self, from: try socket.receive().last ?? [])
+                guard reply.ok else { throw ValidationError("filling failed: \(reply.error?.message ?? "?")") }
+            }
+        }
+    }
+
+    private func snapshotBytes(_ context: ZMQContext, _ endpoint: String) throws -> Int {
+        let socket = try dealer(context, endpoint, timeout: 60_000)
+        try socket.send([read(.snapshot(game: nil), "sizer", 1)])
+        return try socket.receive().last?.count ?? 0
+    }
+
+    /// One keeper, one move in flight: each move's round trip in microseconds, sorted.
+    private func keeper(_ context: ZMQContext, _ endpoint: String, id: String, moves: Int? = nil) throws -> [Double] {
+        let socket = try dealer(context, endpoint, timeout: 10_000)
+        var latencies: [Double] = []
+        for index in 0..<(moves ?? self.moves) {
+            let game = index % games
+            // Rebounds score nothing, so no game ends.
+            let request = read(
+                .move(game: GameID("s\(game)"), player: PlayerID("p\(home(game))"), move: .rebound), "keeper-\(id)", index)
+            let sent = ContinuousClock.now
+            try socket.send([request])
+            let reply = try WireCoding.decode(Reply.self, from: try socket.receive().last ?? [])
+            latencies.append((ContinuousClock.now - sent).inSeconds * 1e6)
+            guard reply.ok else { throw ValidationError("a move failed: \(reply.error?.message ?? "?")") }
+        }
+        return latencies.sorted()
+    }
+}
