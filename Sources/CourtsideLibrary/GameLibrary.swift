@@ -148,6 +148,8 @@ public final class GameLibrary: Sendable {
             return PendingReceipt(ticket)
         case .existing(let actor):
             if let retry = await actor.outcome(of: origin) { return retry }
+            // The creation itself, retried from beyond the window, must not read as someone else's.
+            if let expired = await retryBeyondWindow(origin) { return PendingReceipt(.failure(expired)) }
             return PendingReceipt(.failure(CourtsideError(.gameExists, "a game with id \(setup.id) exists already")))
         }
     }

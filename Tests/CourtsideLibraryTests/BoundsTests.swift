@@ -77,6 +77,24 @@ struct BoundsTests {
         await library.close()
     }
 
+    @Test("a game's creation retried from beyond the window gets retry_expired; another client's gets game_exists")
+    func creationBeyondWindow() async throws {
+        let directory = try TemporaryDirectory()
+        let clock = ManualClock()
+        let library = try GameLibrary(
+            log: SQLiteEventLog(directory: directory.url), clock: clock, retryWindow: Self.window, logger: Tournament.logger)
+        let creation = origin("organiser", "create")
+        let receipt = try await library.createGame(Tournament.setup("g1"), origin: creation)
+        #expect(try await library.createGame(Tournament.setup("g1"), origin: creation) == receipt)
+        clock.advance(seconds: 7200)
+        for number in 1...4 { try await rebound(library, origin("organiser", "\(number)")) }
+        await expectCode(.retryExpired) { try await library.createGame(Tournament.setup("g1"), origin: creation) }
+        await expectCode(.gameExists) {
+            try await library.createGame(Tournament.setup("g1"), origin: origin("organiser-2", "create"))
+        }
+        await library.close()
+    }
+
     @Test("many clients with fresh ids: the memory stays within its total, the oldest leave first")
     func totalBound() async throws {
         let directory = try TemporaryDirectory()
