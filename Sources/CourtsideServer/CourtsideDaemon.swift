@@ -19,7 +19,10 @@ public enum CourtsideDaemon {
     ) async throws {
         let clock = SystemTimeSource()
         let dataDirectory = URL(fileURLWithPath: configuration.dataDirectory, isDirectory: true)
-        let log = try SQLiteEventLog(directory: dataDirectory)
+        let sqlite = try SQLiteEventLog(directory: dataDirectory)
+        let drill = FaultDrill.current
+        let stalling = drill == .storageStall ? StallingEventLog(sqlite) : nil
+        let log: any EventLog = stalling ?? sqlite
         let library = try GameLibrary(log: log, clock: clock, logger: logger)
         let tournament = LoadedTournament(configuration.tournament)
         // Creates the scheduled games whose teams are known, and from now on fills the bracket.
@@ -41,8 +44,7 @@ public enum CourtsideDaemon {
             return try? WireCoding.encode(
                 Reply.failure(error, commandID: frames.last.flatMap(CommandService.commandID(in:)), epoch: epoch))
         }
-        // A failure drill for tests and operators: COURTSIDE_FAULT=transport.poll.
-        transportConfiguration.failFirstPoll = ProcessInfo.processInfo.environment["COURTSIDE_FAULT"] == "transport.poll"
+        transportConfiguration.failFirstPoll = drill == .transportPoll
         // The watchdog needs a poll cycle between any two of its pings, even when all is quiet.
         let notifier = SystemdNotifier()
         transportConfiguration.pollIntervalMilliseconds = max(10, min(1000, NotifierService.period(notifier).inMilliseconds / 2))
@@ -60,7 +62,7 @@ public enum CourtsideDaemon {
         logger.info(
             "courtsided serving",
             metadata: [
-                "tournament": "\(configuration.tournament.name)", "data_dir": "\(log.path)",
+                "tournament": "\(configuration.tournament.name)", "data_dir": "\(sqlite.path)",
                 "endpoint.command": "\(transport.boundCommandEndpoint)", "endpoint.events": "\(transport.boundEventEndpoint)",
                 "epoch": "\(epoch)", "games": "\(start.value.count)", "games.created": "\(created.count)",
                 "sequence": "\(start.sequence)",
@@ -112,6 +114,10 @@ public enum CourtsideDaemon {
         // Well under systemd's TimeoutStopSec and the 2 s the operators were promised.
         groupConfiguration.maximumGracefulShutdownDuration = .milliseconds(1500)
         groupConfiguration.maximumCancellationDuration = .milliseconds(300)
+        if let drill {
+            logger.warning("failure drill on: \(drill.rawValue)", metadata: ["COURTSIDE_FAULT": "\(drill.rawValue)"])
+        }
+        stalling?.arm()
         try await ServiceGroup(configuration: groupConfiguration).run()
         logger.info("courtsided stopped")
     }

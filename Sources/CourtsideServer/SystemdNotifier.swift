@@ -45,7 +45,11 @@ public struct SystemdNotifier: Sendable {
         let length = socklen_t(MemoryLayout<sa_family_t>.size + path.count)
         let sent = message.withCString { text in
             withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, text, strlen(text), 0, $0, length) }
+                // Never wait for the reader: a full queue (a notify socket nobody reads) would park
+                // a pool thread here for good. A lost STATUS= or ping is the lesser harm.
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(fd, text, strlen(text), Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL), $0, length)
+                }
             }
         }
         return sent >= 0

@@ -79,6 +79,27 @@ struct ExitStatusTests {
         #expect(output.contains("the command service ended on its own"), "\(output)")
     }
 
+    @Test("a log writer stuck in its write stops the watchdog pings, so that systemd restarts the daemon")
+    func stuckWriterWithholdsPings() throws {
+        // Pings every 0.5 s; the writer counts as stuck once a command has waited 5 s.
+        let daemon = try DaemonProcess(environment: ["WATCHDOG_USEC": "1000000", "COURTSIDE_FAULT": "storage.stall"])
+        defer { daemon.signal(SIGKILL) }  // its writer never returns: no graceful stop to wait for
+        #expect(daemon.notify.wait(for: "WATCHDOG=1", seconds: 5))
+        // The move's commit hangs; the reply never comes (the keeper gives up, as a scorekeeper would).
+        let keeper = CommandClient(
+            endpoint: daemon.commandEndpoint, clientID: "court-1", timeoutMilliseconds: 500, attempts: 1)
+        #expect(throws: CourtsideError.self) { try keeper.command(.move(game: "g1", player: "ann", move: .twoPoints)) }
+        #expect(
+            eventually(seconds: 15) { daemon.log().contains("watchdog ping withheld: a command has waited") },
+            "\(daemon.log())")
+        // From here on no ping: systemd would kill it at WATCHDOG_USEC. (First read away the
+        // datagrams sent before the line.)
+        _ = daemon.notify.wait(for: "NOTHING=1", seconds: 0.5)
+        daemon.notify.forget()
+        #expect(!daemon.notify.wait(for: "WATCHDOG=1", seconds: 2))
+        #expect(daemon.isRunning)
+    }
+
     @Test("SIGTERM ends it with status 0")
     func sigtermIsClean() throws {
         let daemon = try DaemonProcess()
