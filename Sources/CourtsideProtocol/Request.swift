@@ -35,6 +35,9 @@ public struct Request: Sendable {
             throw ProtocolError(
                 .messageTooLarge, "the request is \(body.count) bytes; the limit is \(ProtocolLimits.maxRequestBytes)")
         }
+        // Nearly every request is a flat object of plain strings and integers: read those without
+        // Foundation, and leave everything else (and every error's explanation) to JSONDecoder.
+        if let wire = FlatRequestReader.read(body) { return try wire.checked() }
         let wire: WireRequest
         do {
             wire = try JSONDecoder().decode(WireRequest.self, from: Data(body))
@@ -71,7 +74,7 @@ public struct Request: Sendable {
 }
 
 /// The request as it is on the wire: every field of every operation, all optional but three.
-private struct WireRequest: Codable {
+struct WireRequest: Codable {
     var op: String
     var clientID: String
     var commandID: String

@@ -1,0 +1,111 @@
+import CourtsideModel
+import Foundation
+import Testing
+
+@testable import CourtsideProtocol
+
+/// The fast reader of flat requests must agree with JSONDecoder on everything it accepts.
+@Suite("flat requests read without JSONDecoder")
+struct FlatRequestReaderTests {
+    static let origin = CommandOrigin(clientID: "court-1", commandID: "17")
+
+    /// What JSONDecoder alone makes of a body: the request, or the error's code and message.
+    static func slow(_ body: [UInt8]) -> String {
+        do {
+            let wire = try JSONDecoder().decode(WireRequest.self, from: Data(body))
+            return describe(try wire.checked())
+        } catch let error as ProtocolError {
+            return "\(error.code.rawValue): \(error.message)"
+        } catch {
+            return "undecodable"
+        }
+    }
+
+    static func fast(_ body: [UInt8]) -> String? {
+        guard let wire = FlatRequestReader.read(body) else { return nil }
+        do {
+            return describe(try wire.checked())
+        } catch {
+            return "\(error.code.rawValue): \(error.message)"
+        }
+    }
+
+    static func describe(_ request: Request) -> String { "\(request.origin) \(request.operation)" }
+
+    static let common: [Request.Operation] = [
+        .move(game: "g1", player: "ann", move: .twoPoints), .move(game: "g-ü", player: "ß", move: .onePoint),
+        .retract(game: "g1", version: 5), .retract(game: "g1", version: -3), .clock(game: "g1", command: .startClock),
+        .clock(game: "g1", command: .pauseClock), .timeout(game: "g1", side: .away),
+        .createGame(game: "g9", home: "lions", away: "tigers", court: "Court 1", rules: nil), .listGames,
+        .snapshot(game: nil), .snapshot(game: "g2"), .schedule, .standings, .log(game: "g1"),
+    ]
+
+    @Test("every request a client sends without rules is read the fast way, to the same request", arguments: common)
+    func commonRequests(_ operation: Request.Operation) throws {
+        let body = Request(origin: Self.origin, operation: operation).encoded()
+        let fast = try #require(Self.fast(body), "\(String(decoding: body, as: UTF8.self)) was left to JSONDecoder")
+        #expect(fast == Self.slow(body))
+        #expect(fast == Self.describe(try Request.decode(body)))
+    }
+
+    static let edges: [String] = [
+        #" { "op" : "move", "client_id":"k", "command_id":"1", "game":"g1", "player":"ann", "move":"foul" } "#,
+        #"{"op":"move","client_id":"k","command_id":"1","game":"g1","player":"ann","move":"dunk"}"#,
+        #"{"op":"move","client_id":"k","command_id":"1","game":"g1","player":"ann"}"#,
+        #"{"op":"move","client_id":"","command_id":"1","game":"g1","player":"ann","move":"foul"}"#,
+        #"{"op":"move","client_id":"courtside","command_id":"1","game":"g1","player":"ann","move":"foul"}"#,
+        #"{"op":"fly","client_id":"k","command_id":"1"}"#,
+        #"{"op":"retract","client_id":"k","command_id":"1","game":"g1","version":"5"}"#,
+        #"{"op":"retract","client_id":"k","command_id":"1","game":"g1","version":5.0}"#,
+        #"{"op":"retract","client_id":"k","command_id":"1","game":"g1","version":5e0}"#,
+        #"{"op":"retract","client_id":"k","command_id":"1","game":"g1","version":05}"#,
+        #"{"op":"retract","client_id":"k","command_id":"1","game":"g1","version":-0}"#,
+        #"{"op":"retract","client_id":"k","command_id":"1","game":"g1","version":9223372036854775807}"#,
+        #"{"op":"retract","client_id":"k","command_id":"1","game":"g1","version":-9223372036854775808}"#,
+        #"{"op":"retract","client_id":"k","command_id":"1","game":"g1","version":9223372036854775808}"#,
+        #"{"op":"retract","client_id":"k","command_id":"1","game":"g1","version":-}"#,
+        #"{"op":"snapshot","client_id":"k","command_id":"1","game":null}"#,
+        #"{"op":"snapshot","client_id":"k","command_id":"1","game":7}"#,
+        #"{"op":"snapshot","client_id":"k","command_id":"1","extra":"x"}"#,
+        #"{"op":"snapshot","client_id":"k","command_id":"1","op":"log"}"#,
+        #"{"op":"snap\u0073hot","client_id":"k","command_id":"1"}"#,
+        #"{"op":"snapshot","client_id":"k\"","command_id":"1"}"#,
+        #"{"op":"snapshot","client_id":"k","command_id":"1"} x"#,
+        #"{"op":"snapshot","client_id":"k","command_id":"1",}"#,
+        #"{"op":"snapshot" "client_id":"k","command_id":"1"}"#,
+        #"{"op":"timeout","client_id":"k","command_id":"1","game":"g1","side":"middle"}"#,
+        #"{"op":"clock","client_id":"k","command_id":"1","game":"g1","action":"rewind"}"#,
+        #"{}"#, #"[]"#, #""#, #"{"#, #"{"op""#, "{\"op\":\"list_games\",\"client_id\":\"k\t\",\"command_id\":\"1\"}",
+        "\u{FEFF}{\"op\":\"list_games\",\"client_id\":\"k\",\"command_id\":\"1\"}",
+    ]
+
+    @Test("on edge cases, the fast reader gives up or agrees with JSONDecoder", arguments: edges)
+    func edgeCases(_ text: String) {
+        let body = Array(text.utf8)
+        if let fast = Self.fast(body) { #expect(fast == Self.slow(body), "\(text)") }
+    }
+
+    @Test("invalid UTF-8 inside a string is left to JSONDecoder")
+    func invalidUTF8() {
+        var body = Array(#"{"op":"list_games","client_id":"k"#.utf8)
+        body += [0xC3, 0x28]
+        body += Array(#"","command_id":"1"}"#.utf8)
+        #expect(FlatRequestReader.read(body) == nil)
+    }
+
+    @Test("on every fuzz corpus and regression input, the fast reader gives up or agrees with JSONDecoder")
+    func fuzzInputs() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fuzz")
+        var count = 0
+        for folder in ["Corpus/request", "Regressions/request"] {
+            let directory = root.appendingPathComponent(folder)
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where !name.hasPrefix("README") {
+                let body = [UInt8](try Data(contentsOf: directory.appendingPathComponent(name)))
+                count += 1
+                if let fast = Self.fast(body) { #expect(fast == Self.slow(body), "\(folder)/\(name)") }
+            }
+        }
+        #expect(count > 30)
+    }
+}
