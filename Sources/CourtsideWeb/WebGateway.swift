@@ -144,7 +144,8 @@ struct EventStreamMessage: Sendable {
             name = "state"
             body = try? WireCoding.encode(
                 StateBody(
-                    sequence: view.sequence, inSync: view.inSync, daemonNow: view.daemonNow, games: view.summaries,
+                    sequence: view.sequence, inSync: view.inSync, daemonNow: view.daemonNow,
+                    games: view.games.keys.sorted().compactMap { view.games[$0].map(CourtGame.init) },
                     standings: view.standings, bracket: view.bracket))
         case .event(let message):
             // The protocol's own event message: a program reads it as docs/PROTOCOL.md says.
@@ -170,7 +171,8 @@ struct EventStreamMessage: Sendable {
         var sequence: Int64
         var inSync: Bool
         var daemonNow: Int64
-        var games: [GameSummary]
+        /// Each game's summary with its teams, rules and last plays (``CourtGame``).
+        var games: [CourtGame]
         var standings: [GroupStandings]
         var bracket: [BracketEntry]
         enum CodingKeys: String, CodingKey {

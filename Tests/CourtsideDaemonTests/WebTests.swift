@@ -127,6 +127,96 @@ struct WebTests {
         var games: [GameSummary]
     }
 
+    /// g1 counts team fouls in tiers (2 FT from the 2nd, 2 FT and the ball from the 4th) and
+    /// allows 2 time-outs a team, so a few moves show every part of a court's TV.
+    static let tieredGames = """
+        games:
+          - id: g1
+            home: lions
+            away: tigers
+            court: Court 1
+            rules: { inherits: pickup-15w2, team_fouls: { free_throws_from: 2, possession_from: 4 }, timeouts_per_team: 2 }
+          - { id: g2, home: bears, away: wolves, court: Court 2 }
+        """
+
+    @Test("a court's TV opened late: its first render and /api/events' state carry the last plays, fouls and time-outs left")
+    func courtOpenedLate() async throws {
+        let daemon = try DaemonProcess(schedule: Self.tieredGames)
+        let web = try WebProcess(daemon)
+        #expect(await web.waitInSync(), "\(web.log())")
+        // Eleven plays (the 9th undone), a time-out, and three away fouls: the last ten plays are v3 to v14.
+        let keeper = try Keeper(daemon.commandEndpoint)
+        let moves: [(PlayerID, MoveKind)] = [
+            ("ann", .twoPoints), ("bo", .foul), ("di", .foul), ("ed", .foul), ("flo", .foul), ("cy", .assist), ("ann", .onePoint),
+        ]
+        var replies = try keeper.pipeline(moves.map { .move(game: "g1", player: $0.0, move: $0.1) })
+        replies.append(try keeper.send(.retract(game: "g1", version: 8)))
+        replies.append(try keeper.send(.timeout(game: "g1", side: .home)))
+        replies += try keeper.pipeline(
+            [("di", MoveKind.rebound), ("ed", .twoPoints), ("cy", .rebound), ("bo", .rebound)].map {
+                .move(game: "g1", player: $0.0, move: $0.1)
+            })
+        #expect(replies.allSatisfy { $0.ok }, "\(replies.filter { !$0.ok })")
+        #expect(replies.last?.version == 14)
+
+        struct GameBody: Decodable { var game: Game }
+        var version = 0
+        let deadline = ContinuousClock.now + .seconds(5)
+        while version != 14, ContinuousClock.now < deadline {
+            version = (try? JSONDecoder().decode(GameBody.self, from: try await web.get("/api/games/g1").1))?.game.version ?? 0
+            if version != 14 { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(version == 14)
+
+        // The server's first render, before any script runs.
+        let page = String(decoding: try await web.get("/games/g1").1, as: UTF8.self)
+        let plays = page.components(separatedBy: "data-version=\"").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
+        #expect(plays == [14, 13, 12, 11, 8, 7, 6, 5, 4, 3], "\(page)")
+        #expect(page.contains(#"<li class="home undone" data-version="8"><span class="who">Ann</span>"#), "\(page)")
+        #expect(page.contains(#"<span class="what">+1</span> <span class="tag">undone</span>"#))
+        #expect(page.contains(#"data-field="fouls-away" data-tier="two_free_throws""#), "\(page)")
+        #expect(
+            page.contains(#"data-field="fouls-away-count">3<"#) && page.contains(#"data-field="fouls-away-tier">bonus: 2 FT<"#))
+        #expect(page.contains(#"data-field="fouls-away-next">2 FT + ball from foul 4<"#))
+        #expect(
+            page.contains(#"data-field="fouls-home" data-tier="none""#) && page.contains(#"data-field="fouls-home-count">1<"#))
+        #expect(page.contains(#"data-field="timeouts-home-label">time-outs left<"#), "\(page)")
+        #expect(page.contains(#"data-field="timeouts-home-count">1<"#) && page.contains(#"data-field="timeouts-home-pips">●○<"#))
+        #expect(page.contains(#"data-field="timeouts-away-count">2<"#))
+
+        // /api/events: the state carries the same window, for the page to draw and keep.
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("python/web_events.py")
+        let reader = try ChildProcess("/usr/bin/python3", [script.path, web.base + "/api/events", "1", "20"], output: .capture)
+        try await Task.sleep(for: .milliseconds(500))  // the reader has its state
+        #expect(try keeper.send(.move(game: "g1", player: "flo", move: .foul)).ok)
+        let lines = reader.readOutput(seconds: 20).split(separator: "\n")
+        struct StateLine: Decodable {
+            struct Body: Decodable {
+                struct CourtGame: Decodable {
+                    var game: GameID
+                    var home: Team
+                    var state: LiveState
+                    var rules: RuleSet
+                    var plays: [Play]
+                }
+                var games: [CourtGame]
+            }
+            var event: String
+            var data: Body
+        }
+        let state = try JSONDecoder().decode(StateLine.self, from: Data(try #require(lines.first).utf8))
+        #expect(state.event == "state")
+        let g1 = try #require(state.data.games.first { $0.game == "g1" })
+        #expect(g1.plays.map(\.version) == [3, 4, 5, 6, 7, 8, 11, 12, 13, 14])
+        #expect(g1.plays.first { $0.version == 8 }?.retractedBy == 9)
+        #expect(g1.plays.filter { $0.retractedBy != nil }.count == 1)
+        #expect(g1.rules.teamFouls == TeamFoulRules(freeThrowsFrom: 2, possessionFrom: 4) && g1.rules.timeoutsPerTeam == 2)
+        #expect(g1.state.teamFouls == SideValues(home: 1, away: 3) && g1.state.timeoutsUsed == SideValues(home: 1, away: 0))
+        #expect(g1.home.players.map(\.name) == ["Ann", "Bo", "Cy"])
+        #expect(lines.contains { $0.contains(#""event": "event""#) }, "the live foul follows the state")
+    }
+
     @Test("the API serves the daemon's games and follows a move; /healthz tracks the daemon; pages render")
     func api() async throws {
         let daemon = try DaemonProcess()
@@ -208,9 +298,11 @@ struct WebTests {
             zip(sequences, sequences.dropFirst()).allSatisfy { $1 == $0 + 1 }, "a gap or a reorder in \(sequences.prefix(20))")
     }
 
-    @Test("in a real browser: a move reaches the court's TV, the page goes stale and back across a daemon restart")
+    @Test(
+        "in a real browser: plays before the page opened, fouls, time-outs; a move reaches the TV; stale and back across a restart"
+    )
     func browser() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try DaemonProcess(schedule: Self.tieredGames)
         let web = try WebProcess(daemon)
         #expect(await web.waitInSync(), "\(web.log())")
         let sync = daemon.directory.appendingPathComponent("browser-sync")
@@ -233,7 +325,7 @@ struct WebTests {
         daemon.stop()
         try await Task.sleep(for: .seconds(4))  // longer than the gateway's 3 s before it calls itself stale
         try daemon.start()
-        FileManager.default.createFile(atPath: sync.appendingPathComponent("restarted").path, contents: nil)
+        _ = FileManager.default.createFile(atPath: sync.appendingPathComponent("restarted").path, contents: nil)
         let output = check.readOutput(seconds: 120)
         print(output)  // the figures (a move's time to the DOM) for whoever reads the log
         #expect(check.wait(seconds: 10) == 0, "\(output)")
