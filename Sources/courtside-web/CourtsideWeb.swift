@@ -38,13 +38,20 @@ struct CourtsideWebCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where to serve HTTP.", valueName: "host:port"))
     var listen = "127.0.0.1:8080"
 
-    @Option(help: ArgumentHelp("This gateway's secret certificate, for a secured daemon (or $COURTSIDE_KEY).", valueName: "file"))
-    var key = ProcessInfo.processInfo.environment["COURTSIDE_KEY"]
+    @Option(
+        name: .customLong("key"),
+        help: ArgumentHelp("This gateway's secret certificate, for a secured daemon (or $COURTSIDE_KEY).", valueName: "file"))
+    var keyFlag: String?
 
     @Option(
+        name: .customLong("server-key"),
         help: ArgumentHelp(
             "The daemon's public key: certificate file or 40 Z85 characters (or $COURTSIDE_SERVER_KEY).", valueName: "file|z85"))
-    var serverKey = ProcessInfo.processInfo.environment["COURTSIDE_SERVER_KEY"]
+    var serverKeyFlag: String?
+
+    /// The flag, or else the environment: an optional option cannot have a default of its own.
+    var key: String? { keyFlag ?? ProcessInfo.processInfo.environment["COURTSIDE_KEY"] }
+    var serverKey: String? { serverKeyFlag ?? ProcessInfo.processInfo.environment["COURTSIDE_SERVER_KEY"] }
 
     @Option(
         help: ArgumentHelp("Lowest level logged: trace, debug, info, notice, warning, error or critical.", valueName: "level"))

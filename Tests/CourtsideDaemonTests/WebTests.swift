@@ -91,7 +91,13 @@ struct MetricsTests {
         let firstText = try #require(first).1
         let before = try #require(prometheusSamples(firstText))
         try Keeper(daemon.commandEndpoint).send(.move(game: "g1", player: "ann", move: .twoPoints))
-        let (status, text) = try await httpGet(url)
+        // The move is answered right after its commit, and its event published just after that.
+        let published = "courtside_events_published_total"
+        var (status, text) = try await httpGet(url)
+        while prometheusSamples(text)?[published] == before[published], ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            (status, text) = try await httpGet(url)
+        }
         #expect(status == 200)
         let after = try #require(prometheusSamples(text), "\(text)")
         #expect(after[moved] == (before[moved] ?? 0) + 1, "\(text)")
