@@ -236,8 +236,13 @@ public enum Topic {
 public enum WireCoding {
     /// The JSON of a message. Our messages hold no floating-point values, so this fails only on
     /// a programming error; callers log it and send nothing in its place.
+    ///
+    /// A message that is ``JSONWritable`` is written by ``JSONWriter``, which gives the same
+    /// bytes as Foundation's encoder below several times faster; any other goes through Foundation.
     public static func encode(_ value: some Encodable) throws -> [UInt8] {
-        Array(try encoder.encode(value))
+        // The type is checked rather than the value, which would be copied into a box.
+        if let writable = type(of: value) as? any JSONWritable.Type { return JSONWriter.json(of: value, as: writable) }
+        return Array(try encoder.encode(value))
     }
 
     // Configured once and never changed, so one is shared by every thread (it is Sendable).

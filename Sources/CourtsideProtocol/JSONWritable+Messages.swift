@@ -1,0 +1,187 @@
+// The protocol's messages as JSONWriter writes them, byte for byte what their Codable
+// conformances give through WireCoding (see JSONWritable+Model.swift). HeartbeatMessage is not
+// among them on purpose: it still goes through Foundation.
+
+import CourtsideModel
+
+extension LiveState: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("clock")
+        writer.value(clock)
+        writer.key("counts")
+        writer.value(counts)
+        if let endReason {
+            writer.key("end_reason")
+            writer.value(endReason)
+        }
+        if let overtimeTargets {
+            writer.key("overtime_targets")
+            writer.value(overtimeTargets)
+        }
+        writer.key("score")
+        writer.value(score)
+        writer.key("status")
+        writer.value(status)
+        writer.key("team_fouls")
+        writer.value(teamFouls)
+        writer.key("time_expired")
+        writer.value(timeExpired)
+        writer.key("timeouts_used")
+        writer.value(timeoutsUsed)
+        writer.key("version")
+        writer.value(version)
+        if let winner {
+            writer.key("winner")
+            writer.value(winner)
+        }
+        writer.endObject()
+    }
+}
+
+extension EventMessage: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("at")
+        writer.value(at)
+        writer.key("epoch")
+        writer.value(epoch)
+        writer.key("event")
+        writer.value(event)
+        writer.key("game")
+        writer.value(game)
+        writer.key("origin")
+        writer.value(origin)
+        writer.key("sequence")
+        writer.value(sequence)
+        writer.key("state")
+        writer.value(state)
+        writer.key("type")
+        writer.value(type)
+        writer.key("version")
+        writer.value(version)
+        writer.endObject()
+    }
+}
+
+extension StandingsMessage: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("epoch")
+        writer.value(epoch)
+        writer.key("groups")
+        writer.value(groups)
+        writer.key("sequence")
+        writer.value(sequence)
+        writer.key("type")
+        writer.value(type)
+        writer.endObject()
+    }
+}
+
+extension BracketMessage: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("epoch")
+        writer.value(epoch)
+        writer.key("games")
+        writer.value(games)
+        writer.key("sequence")
+        writer.value(sequence)
+        writer.key("type")
+        writer.value(type)
+        writer.endObject()
+    }
+}
+
+extension GameSummary.TeamName: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("id")
+        writer.value(id)
+        writer.key("name")
+        writer.value(name)
+        writer.endObject()
+    }
+}
+
+extension GameSummary: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("away")
+        writer.value(away)
+        if let court {
+            writer.key("court")
+            writer.value(court)
+        }
+        writer.key("game")
+        writer.value(game)
+        writer.key("home")
+        writer.value(home)
+        writer.key("state")
+        writer.value(state)
+        writer.endObject()
+    }
+}
+
+extension ErrorBody: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("code")
+        writer.value(code)
+        writer.key("message")
+        writer.value(message)
+        writer.endObject()
+    }
+}
+
+extension Reply: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if let bracket {
+            writer.key("bracket")
+            writer.value(bracket)
+        }
+        if let commandID {
+            writer.key("command_id")
+            writer.value(commandID)
+        }
+        writer.key("epoch")
+        writer.value(epoch)
+        if let error {
+            writer.key("error")
+            writer.value(error)
+        }
+        if let events {
+            writer.key("events")
+            writer.value(events)
+        }
+        if let game {
+            writer.key("game")
+            writer.value(game)
+        }
+        if let games {
+            writer.key("games")
+            writer.value(games)
+        }
+        writer.key("ok")
+        writer.value(ok)
+        if let sequence {
+            writer.key("sequence")
+            writer.value(sequence)
+        }
+        if let snapshot {
+            writer.key("snapshot")
+            writer.value(snapshot)
+        }
+        if let standings {
+            writer.key("standings")
+            writer.value(standings)
+        }
+        if let version {
+            writer.key("version")
+            writer.value(version)
+        }
+        writer.endObject()
+    }
+}

@@ -1,0 +1,405 @@
+public import CourtsideModel
+
+// The model's values as JSONWriter writes them: the same bytes as their Codable conformances
+// through WireCoding. Keys are written in sorted order (by UTF-8 bytes); an optional field is
+// left out when nil, as synthesized `encodeIfPresent` does. Tests/CourtsideProtocolTests/
+// FastEncodingTests.swift holds each of them to Foundation's output.
+
+// MARK: Single values
+
+extension JSONWritable where Self: RawRepresentable, RawValue == String {
+    public func writeJSON(to writer: inout JSONWriter) { writer.value(rawValue) }
+}
+
+extension Identifier: JSONWritable {}
+extension Side: JSONWritable {}
+extension GameStatus: JSONWritable {}
+extension EndReason: JSONWritable {}
+extension MoveKind: JSONWritable {}
+extension BracketState: JSONWritable {}
+extension TimeLimit.AtTime: JSONWritable {}
+extension CourtsideError.Code: JSONWritable {}
+
+extension Timestamp: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) { writer.value(rawValue) }
+}
+
+// MARK: Objects
+
+extension SideValues: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("away")
+        writer.value(away)
+        writer.key("home")
+        writer.value(home)
+        writer.endObject()
+    }
+}
+
+extension MoveCounts: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("assist")
+        writer.value(assist)
+        writer.key("foul")
+        writer.value(foul)
+        writer.key("free_throw")
+        writer.value(freeThrow)
+        writer.key("one_point")
+        writer.value(onePoint)
+        writer.key("rebound")
+        writer.value(rebound)
+        writer.key("two_points")
+        writer.value(twoPoints)
+        writer.endObject()
+    }
+}
+
+extension GameClock: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("accumulated_ms")
+        writer.value(accumulated)
+        if let runningSince {
+            writer.key("running_since")
+            writer.value(runningSince)
+        }
+        writer.endObject()
+    }
+}
+
+extension CommandOrigin: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("client_id")
+        writer.value(clientID)
+        writer.key("command_id")
+        writer.value(commandID)
+        writer.endObject()
+    }
+}
+
+extension Player: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("id")
+        writer.value(id)
+        writer.key("name")
+        writer.value(name)
+        writer.endObject()
+    }
+}
+
+extension Team: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("id")
+        writer.value(id)
+        writer.key("name")
+        writer.value(name)
+        writer.key("players")
+        writer.value(players)
+        writer.endObject()
+    }
+}
+
+extension TimeLimit: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("at_time")
+        writer.value(atTime)
+        writer.key("milliseconds")
+        writer.value(milliseconds)
+        writer.key("overtime_points")
+        writer.value(overtimePoints)
+        writer.endObject()
+    }
+}
+
+extension TeamFoulRules: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("free_throws_from")
+        writer.value(freeThrowsFrom)
+        writer.key("possession_from")
+        writer.value(possessionFrom)
+        writer.endObject()
+    }
+}
+
+extension RuleSet: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if let hardCap {
+            writer.key("hard_cap")
+            writer.value(hardCap)
+        }
+        if let preset {
+            writer.key("preset")
+            writer.value(preset)
+        }
+        if let shotClockSeconds {
+            writer.key("shot_clock_seconds")
+            writer.value(shotClockSeconds)
+        }
+        writer.key("target_score")
+        writer.value(targetScore)
+        if let teamFouls {
+            writer.key("team_fouls")
+            writer.value(teamFouls)
+        }
+        if let timeLimit {
+            writer.key("time_limit")
+            writer.value(timeLimit)
+        }
+        if let timeoutsPerTeam {
+            writer.key("timeouts_per_team")
+            writer.value(timeoutsPerTeam)
+        }
+        writer.key("win_by")
+        writer.value(winBy)
+        writer.endObject()
+    }
+}
+
+extension GameSetup: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("away")
+        writer.value(away)
+        if let court {
+            writer.key("court")
+            writer.value(court)
+        }
+        writer.key("home")
+        writer.value(home)
+        writer.key("id")
+        writer.value(id)
+        writer.key("rules")
+        writer.value(rules)
+        writer.endObject()
+    }
+}
+
+extension Play: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("at")
+        writer.value(at)
+        writer.key("move")
+        writer.value(move)
+        writer.key("player")
+        writer.value(player)
+        if let retractedBy {
+            writer.key("retracted_by")
+            writer.value(retractedBy)
+        }
+        writer.key("side")
+        writer.value(side)
+        writer.key("version")
+        writer.value(version)
+        writer.endObject()
+    }
+}
+
+extension Game: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("clock")
+        writer.value(clock)
+        writer.key("counts")
+        writer.value(counts)
+        if let endReason {
+            writer.key("end_reason")
+            writer.value(endReason)
+        }
+        if let overtimeTargets {
+            writer.key("overtime_targets")
+            writer.value(overtimeTargets)
+        }
+        writer.key("plays")
+        writer.value(plays)
+        writer.key("score")
+        writer.value(score)
+        writer.key("setup")
+        writer.value(setup)
+        writer.key("status")
+        writer.value(status)
+        writer.key("team_fouls")
+        writer.value(teamFouls)
+        writer.key("time_expired")
+        writer.value(timeExpired)
+        writer.key("timeouts_used")
+        writer.value(timeoutsUsed)
+        writer.key("version")
+        writer.value(version)
+        if let winner {
+            writer.key("winner")
+            writer.value(winner)
+        }
+        writer.endObject()
+    }
+}
+
+extension GameEvent.Kind: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        switch self {
+        case .gameCreated(let setup):
+            writer.key("setup")
+            writer.value(setup)
+        case .move(let player, let move):
+            writer.key("move")
+            writer.value(move)
+            writer.key("player")
+            writer.value(player)
+        case .retraction(let targetVersion):
+            writer.key("target_version")
+            writer.value(targetVersion)
+        case .timeout(let side):
+            writer.key("side")
+            writer.value(side)
+        case .teamsAssigned(let home, let away):
+            writer.key("away")
+            writer.value(away)
+            writer.key("home")
+            writer.value(home)
+        case .clockStarted, .clockPaused, .timeExpired: break
+        }
+        writer.key("type")
+        writer.value(typeName)
+        writer.endObject()
+    }
+}
+
+extension GameEvent: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("at")
+        writer.value(at)
+        writer.key("game")
+        writer.value(gameID)
+        writer.key("kind")
+        writer.value(kind)
+        writer.key("origin")
+        writer.value(origin)
+        writer.key("sequence")
+        writer.value(sequence)
+        writer.key("version")
+        writer.value(version)
+        writer.endObject()
+    }
+}
+
+// MARK: The tournament
+
+extension Slot: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        switch self {
+        case .team(let team):
+            writer.key("team")
+            writer.value(team)
+        case .winner(let game):
+            writer.key("winner_of")
+            writer.value(game)
+        case .loser(let game):
+            writer.key("loser_of")
+            writer.value(game)
+        case .groupRank(let group, let rank):
+            writer.key("group")
+            writer.value(group)
+            writer.key("rank")
+            writer.value(rank)
+        }
+        writer.endObject()
+    }
+}
+
+extension BracketEntry: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("away")
+        writer.value(away)
+        if let awayTeam {
+            writer.key("away_team")
+            writer.value(awayTeam)
+        }
+        if let court {
+            writer.key("court")
+            writer.value(court)
+        }
+        writer.key("game")
+        writer.value(game)
+        if let group {
+            writer.key("group")
+            writer.value(group)
+        }
+        writer.key("home")
+        writer.value(home)
+        if let homeTeam {
+            writer.key("home_team")
+            writer.value(homeTeam)
+        }
+        if let round {
+            writer.key("round")
+            writer.value(round)
+        }
+        if let score {
+            writer.key("score")
+            writer.value(score)
+        }
+        if let start {
+            writer.key("start")
+            writer.value(start)
+        }
+        writer.key("state")
+        writer.value(state)
+        if let winner {
+            writer.key("winner")
+            writer.value(winner)
+        }
+        writer.endObject()
+    }
+}
+
+extension StandingRow: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("difference")
+        writer.value(difference)
+        writer.key("lost")
+        writer.value(lost)
+        writer.key("name")
+        writer.value(name)
+        writer.key("played")
+        writer.value(played)
+        writer.key("points_against")
+        writer.value(pointsAgainst)
+        writer.key("points_for")
+        writer.value(pointsFor)
+        writer.key("rank")
+        writer.value(rank)
+        writer.key("team")
+        writer.value(team)
+        writer.key("won")
+        writer.value(won)
+        writer.endObject()
+    }
+}
+
+extension GroupStandings: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("complete")
+        writer.value(complete)
+        writer.key("group")
+        writer.value(group)
+        writer.key("name")
+        writer.value(name)
+        writer.key("rows")
+        writer.value(rows)
+        writer.endObject()
+    }
+}

@@ -1,0 +1,334 @@
+public import CourtsideModel
+
+/// A JSON writer for our own messages: it appends compact JSON to a byte buffer, with the same
+/// bytes as Foundation's `JSONEncoder` configured as ``WireCoding`` configures it
+/// (`[.sortedKeys, .withoutEscapingSlashes]`), at a fraction of its cost.
+///
+/// It checks nothing: a value that conforms to ``JSONWritable`` writes its keys in sorted order
+/// (by their UTF-8 bytes, as `.sortedKeys` does) and its optional fields as its `Codable` does.
+/// The tests hold every conformance to Foundation's output, byte for byte.
+///
+/// Commas are placed by one flag: every value and every closed container sets it, every opened
+/// container and every key clears it, and a key or value written while it is set is preceded by
+/// a comma. That is right for any well-formed sequence of calls.
+///
+/// The writer owns its buffer (it is not copyable), so that appending a byte is a capacity
+/// check and a store, without an array's uniqueness check.
+public struct JSONWriter: ~Copyable {
+    private var start: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+    private var needsComma = false
+
+    /// A writer whose buffer starts with room for `capacity` bytes; it grows as needed.
+    public init(capacity: Int = 1024) {
+        self.capacity = max(capacity, 1)
+        start = .allocate(capacity: self.capacity)
+    }
+
+    deinit { start.deallocate() }
+
+    /// The JSON written so far.
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: start, count: count)) }
+
+    // MARK: Containers
+
+    public mutating func beginObject() {
+        reserve(2)
+        separate()
+        store(UInt8(ascii: "{"))
+        needsComma = false
+    }
+
+    public mutating func endObject() {
+        reserve(1)
+        store(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
+    public mutating func beginArray() {
+        reserve(2)
+        separate()
+        store(UInt8(ascii: "["))
+        needsComma = false
+    }
+
+    public mutating func endArray() {
+        reserve(1)
+        store(UInt8(ascii: "]"))
+        needsComma = true
+    }
+
+    /// A key of the current object: an ASCII literal that needs no escaping, as our coding keys are.
+    public mutating func key(_ key: StaticString) {
+        let length = key.utf8CodeUnitCount
+        reserve(length + 4)
+        separate()
+        store(UInt8(ascii: "\""))
+        assert(count + length + 2 <= capacity, "JSONWriter copied past the room it reserved")
+        (start + count).update(from: key.utf8Start, count: length)
+        count += length
+        store(UInt8(ascii: "\""))
+        store(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    /// A key of the current object from data (a dictionary's key), escaped like any string.
+    public mutating func key(_ key: String) {
+        reserve(1)
+        separate()
+        appendQuoted(key)
+        reserve(1)
+        store(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    // MARK: Values
+
+    public mutating func value(_ string: String) {
+        reserve(1)
+        separate()
+        appendQuoted(string)
+        needsComma = true
+    }
+
+    public mutating func value(_ bool: Bool) {
+        reserve(6)
+        separate()
+        appendLiteral(bool ? "true" : "false")
+        needsComma = true
+    }
+
+    public mutating func value(_ int: Int) {
+        value(Int64(int))
+    }
+
+    public mutating func value(_ int: Int64) {
+        // The magnitude, so that Int64.min needs no special case.
+        var rest = int.magnitude
+        var digits = 1
+        var scale: UInt64 = 10
+        while digits < 20 && rest >= scale {
+            digits += 1
+            scale &*= 10
+        }
+        reserve(digits + 2)
+        separate()
+        if int < 0 { store(UInt8(ascii: "-")) }
+        assert(count + digits <= capacity, "JSONWriter stored past the room it reserved")
+        var cursor = start + count + digits
+        repeat {
+            let (quotient, digit) = rest.quotientAndRemainder(dividingBy: 10)
+            cursor -= 1
+            cursor.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: digit)
+            rest = quotient
+        } while rest > 0
+        count += digits
+        needsComma = true
+    }
+
+    public mutating func null() {
+        reserve(5)
+        separate()
+        appendLiteral("null")
+        needsComma = true
+    }
+
+    /// Any writable value: an object, an array, or a single value.
+    public mutating func value(_ value: some JSONWritable) {
+        value.writeJSON(to: &self)
+    }
+
+    /// An array of writable values.
+    public mutating func value<Element: JSONWritable>(_ array: [Element]) {
+        beginArray()
+        for element in array { element.writeJSON(to: &self) }
+        endArray()
+    }
+
+    /// A dictionary keyed by identifiers: an object whose keys are in the order of their UTF-8
+    /// bytes, which is the order of `.sortedKeys`.
+    public mutating func value<Tag, Value: JSONWritable>(_ dictionary: [Identifier<Tag>: Value]) {
+        // Sorts small plain records, each key's first 16 bytes and its index in the dictionary,
+        // rather than the entries themselves; only keys that share those bytes are compared whole.
+        var order: [(head: UInt64, tail: UInt64, index: Dictionary<Identifier<Tag>, Value>.Index)] = []
+        order.reserveCapacity(dictionary.count)
+        var index = dictionary.startIndex
+        while index != dictionary.endIndex {
+            let (head, tail) = Self.prefix(dictionary[index].key.rawValue)
+            order.append((head, tail, index))
+            dictionary.formIndex(after: &index)
+        }
+        order.sort { a, b in
+            if a.head != b.head { return a.head < b.head }
+            if a.tail != b.tail { return a.tail < b.tail }
+            return Self.precedes(dictionary[a.index].key.rawValue, dictionary[b.index].key.rawValue)
+        }
+        beginObject()
+        for entry in order {
+            let (key, value) = dictionary[entry.index]
+            self.key(key.rawValue)
+            value.writeJSON(to: &self)
+        }
+        endObject()
+    }
+
+    /// A string's first 16 UTF-8 bytes as two big-endian numbers, zero-padded: where two differ,
+    /// they order the strings as their bytes do (a zero pad sorts first, as a shorter string does).
+    static func prefix(_ string: String) -> (UInt64, UInt64) {
+        func read(_ utf8: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
+            var (head, tail): (UInt64, UInt64) = (0, 0)
+            for index in 0..<min(utf8.count, 8) { head |= UInt64(utf8[index]) << (56 - 8 * index) }
+            for index in 8..<max(8, min(utf8.count, 16)) { tail |= UInt64(utf8[index]) << (56 - 8 * (index - 8)) }
+            return (head, tail)
+        }
+        if let prefix = string.utf8.withContiguousStorageIfAvailable(read) { return prefix }
+        var string = string
+        return string.withUTF8(read)
+    }
+
+    /// The JSON of `value`, whose type is `Writable` (WireCoding.encode checks the type, not the value).
+    static func json<Value, Writable: JSONWritable>(of value: Value, as _: Writable.Type) -> [UInt8] {
+        var writer = JSONWriter()
+        (value as! Writable).writeJSON(to: &writer)
+        return writer.bytes
+    }
+
+    /// Whether `a`'s UTF-8 bytes sort before `b`'s (String's `<` compares normalized scalars).
+    static func precedes(_ a: String, _ b: String) -> Bool {
+        var (a, b) = (a, b)
+        return a.withUTF8 { a in
+            b.withUTF8 { b in
+                for index in 0..<min(a.count, b.count) where a[index] != b[index] { return a[index] < b[index] }
+                return a.count < b.count
+            }
+        }
+    }
+
+    // MARK: The buffer
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(to: count + extra) }
+    }
+
+    private mutating func grow(to needed: Int) {
+        let newCapacity = max(needed, capacity * 2)
+        let newStart = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newStart.update(from: start, count: count)
+        start.deallocate()
+        (start, capacity) = (newStart, newCapacity)
+    }
+
+    /// Stores a byte in room already reserved.
+    @inline(__always)
+    private mutating func store(_ byte: UInt8) {
+        assert(count < capacity, "JSONWriter stored past the room it reserved")
+        start[count] = byte
+        count += 1
+    }
+
+    /// A comma when one is due, in room already reserved.
+    @inline(__always)
+    private mutating func separate() {
+        if needsComma { store(UInt8(ascii: ",")) }
+    }
+
+    /// A literal, in room already reserved.
+    private mutating func appendLiteral(_ literal: StaticString) {
+        assert(count + literal.utf8CodeUnitCount <= capacity, "JSONWriter copied past the room it reserved")
+        (start + count).update(from: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        count += literal.utf8CodeUnitCount
+    }
+
+    // MARK: Strings
+
+    /// The string in quotes, escaped as Foundation escapes it: `"` and `\` with a backslash;
+    /// backspace, form feed, newline, carriage return and tab by their short escapes; every other
+    /// control character below U+0020 as `\u00xx` in lowercase hex. Everything else, slashes,
+    /// DEL, U+2028 and U+2029 included, is copied as its UTF-8 bytes.
+    private mutating func appendQuoted(_ string: String) {
+        if string.utf8.withContiguousStorageIfAvailable({ appendQuoted(utf8: $0) }) != nil { return }
+        var string = string
+        string.withUTF8 { appendQuoted(utf8: $0) }
+    }
+
+    private mutating func appendQuoted(utf8: UnsafeBufferPointer<UInt8>) {
+        // Room for the quotes and the bytes as they are; an escape reserves its own.
+        reserve(utf8.count + 2)
+        store(UInt8(ascii: "\""))
+        var copied = 0
+        var index = 0
+        while index < utf8.count {
+            // Eight bytes at a time while none of them needs an escape, as most never do.
+            if index + 8 <= utf8.count, let base = utf8.baseAddress,
+                !Self.mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            {
+                index += 8
+                continue
+            }
+            let end = min(index + 8, utf8.count)
+            while index < end {
+                let byte = utf8[index]
+                index += 1
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                copy(utf8, from: copied, to: index - 1)
+                copied = index
+                // The escape's six bytes at most, then the rest of the string and the quote.
+                reserve(6 + utf8.count - copied + 1)
+                appendEscape(byte)
+            }
+        }
+        copy(utf8, from: copied, to: utf8.count)
+        store(UInt8(ascii: "\""))
+    }
+
+    /// Whether any of eight bytes is a control character, a quote or a backslash. Exact as a
+    /// whole (the borrows that blur the per-byte flags only start at a byte that matched).
+    @inline(__always)
+    static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let below = (word &- ones &* 0x20) & ~word
+        let quote = (quotes &- ones) & ~quotes
+        let backslash = (backslashes &- ones) & ~backslashes
+        return (below | quote | backslash) & highs != 0
+    }
+
+    /// Bytes `from..<to` of `utf8`, in room already reserved.
+    @inline(__always)
+    private mutating func copy(_ utf8: UnsafeBufferPointer<UInt8>, from: Int, to: Int) {
+        guard from < to, let base = utf8.baseAddress else { return }
+        assert(count + to - from <= capacity, "JSONWriter copied past the room it reserved")
+        (start + count).update(from: base + from, count: to - from)
+        count += to - from
+    }
+
+    /// The escape of a byte, in room already reserved.
+    private mutating func appendEscape(_ byte: UInt8) {
+        store(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): store(byte)
+        case 0x08: store(UInt8(ascii: "b"))
+        case 0x0C: store(UInt8(ascii: "f"))
+        case UInt8(ascii: "\n"): store(UInt8(ascii: "n"))
+        case UInt8(ascii: "\r"): store(UInt8(ascii: "r"))
+        case UInt8(ascii: "\t"): store(UInt8(ascii: "t"))
+        default:
+            func hex(_ nibble: UInt8) -> UInt8 { nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ (nibble &- 10) }
+            appendLiteral("u00")
+            store(hex(byte >> 4))
+            store(hex(byte & 0xF))
+        }
+    }
+}
+
+/// A value that writes its own JSON, byte for byte what its `Encodable` conformance gives
+/// through ``WireCoding`` (sorted keys, slashes unescaped). ``WireCoding/encode(_:)`` uses it
+/// when a message conforms.
+public protocol JSONWritable {
+    func writeJSON(to writer: inout JSONWriter)
+}
