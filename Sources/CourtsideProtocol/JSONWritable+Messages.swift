@@ -185,3 +185,35 @@ extension Reply: JSONWritable {
         writer.endObject()
     }
 }
+
+extension HeartbeatMessage: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("at")
+        writer.value(at)
+        writer.key("epoch")
+        writer.value(epoch)
+        writer.key("protocol")
+        writer.value(`protocol`)
+        writer.key("sequence")
+        writer.value(sequence)
+        writer.key("type")
+        writer.value(type)
+        writer.endObject()
+    }
+}
+
+extension GameBeatMessage: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("epoch")
+        writer.value(epoch)
+        writer.key("game")
+        writer.value(game)
+        writer.key("type")
+        writer.value(type)
+        writer.key("version")
+        writer.value(version)
+        writer.endObject()
+    }
+}
