@@ -153,7 +153,7 @@ let package = Package(
         .executableTarget(
             name: "courtside-bench",
             dependencies: [
-                "CourtsideLibrary", "CourtsideStorage", "CourtsideProtocol", "CourtsideSimulator", "ZeroMQ",
+                "CourtsideLibrary", "CourtsideStorage", "CourtsideProtocol", "CourtsideSimulator", "ZeroMQ", "CZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

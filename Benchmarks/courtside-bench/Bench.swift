@@ -19,8 +19,15 @@ import ZeroMQ
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "courtside-bench",
-        abstract: "Measures Courtside's durable write path and its ZeroMQ round trip.",
-        subcommands: [LibraryBench.self, DaemonBench.self, AbuseBench.self, ReadsBench.self, EncodeBench.self])
+        abstract: "Measures Courtside's durable write path, its ZeroMQ round trip and its event fan-out.",
+        discussion: """
+            Each benchmark first measures this machine's limits in the same run (a raw libzmq \
+            REQ/REP round trip over TCP loopback, and an append + fdatasync on the data \
+            directory's file system) and prints its figures beside them as ratios.
+            """,
+        subcommands: [
+            LibraryBench.self, DaemonBench.self, FanoutBench.self, ReadsBench.self, EncodeBench.self, AbuseBench.self,
+        ])
 }
 
 /// Percentile of sorted values.
@@ -59,8 +66,13 @@ struct LibraryBench: AsyncParsableCommand {
     @Option(help: "Concurrent keepers (tasks) to try, comma-separated.") var keepers = "1,16,64,256"
 
     func run() async throws {
+        let limits = try MachineLimits.measure(directory: FileManager.default.temporaryDirectory)
+        limits.report()
         print("moves=\(moves) games=\(games); each command acknowledged only after its commit (fsync)")
-        print("keepers  moves/s  commits  moves/commit  p50_us  p99_us")
+        print(
+            "ratios: p50/sync = p50 over (append + fdatasync) p50; moves/sync = moves/s over fdatasyncs/s (1e6 / fdatasync p50), the moves one commit carries with commits back to back"
+        )
+        print("keepers  moves/s  commits  moves/commit  p50_us  p99_us  p50/sync  moves/sync")
         for concurrency in keepers.split(separator: ",").compactMap({ Int($0) }) {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: directory) }
@@ -95,8 +107,11 @@ struct LibraryBench: AsyncParsableCommand {
             let commits = log.transactions.load(ordering: .relaxed) - before
             print(
                 String(
-                    format: "%7d  %7.0f  %7d  %12.1f  %6.0f  %6.0f", concurrency, Double(latencies.count) / seconds, commits,
-                    Double(latencies.count) / Double(max(commits, 1)), percentile(latencies, 0.5), percentile(latencies, 0.99)))
+                    format: "%7d  %7.0f  %7d  %12.1f  %6.0f  %6.0f  %8.2f  %10.1f", concurrency,
+                    Double(latencies.count) / seconds,
+                    commits, Double(latencies.count) / Double(max(commits, 1)), percentile(latencies, 0.5),
+                    percentile(latencies, 0.99), percentile(latencies, 0.5) / limits.syncP50,
+                    limits.movesPerSync(Double(latencies.count) / seconds)))
             await library.close()
         }
     }
@@ -116,7 +131,18 @@ struct LibraryBench: AsyncParsableCommand {
 struct DaemonBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "daemon",
-        abstract: "Starts courtsided and measures the command round trip and the events per second a subscriber receives.")
+        abstract: "Starts courtsided and measures the command round trip and the events per second a subscriber receives.",
+        discussion: """
+            First this machine's limits, measured in the same run: a raw libzmq REQ/REP round trip \
+            over TCP loopback, and an append + fdatasync in the daemon's data directory. Then \
+            the keepers' round trip (p50, p99, max) and its ratio to (raw round trip + \
+            fdatasync), the acknowledged moves per second and their ratio to a raw libzmq \
+            DEALER/ROUTER echo with the same keepers and window, and the events per second one \
+            subscriber receives.
+
+            Issue 10, goal 1 (round trip): courtside-bench daemon --keepers 1 --security plaintext
+            Issue 10, goal 2 (throughput): courtside-bench daemon --keepers 16 --window 32 --games 1000 --security plaintext
+            """)
 
     @Option(help: "Concurrent scorekeepers, each waiting for its reply before the next move.") var keepers = 8
     @Option(help: "Games the moves are spread over, as at a venue (each keeper goes round all of them).") var games = 100
@@ -163,10 +189,14 @@ struct DaemonBench: AsyncParsableCommand {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-daemon-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let command = "tcp://127.0.0.1:\(Int.random(in: 20_000..<40_000))"
-        let events = "tcp://127.0.0.1:\(Int.random(in: 40_000..<60_000))"
+        let dataDirectory = directory.appendingPathComponent("data")
+        let limits = try MachineLimits.measure(directory: dataDirectory)
+        limits.report()
+        let ports = freeLoopbackPorts(2)
+        let command = "tcp://127.0.0.1:\(ports[0])"
+        let events = "tcp://127.0.0.1:\(ports[1])"
         var config = """
-            data_dir: \(directory.appendingPathComponent("data").path)
+            data_dir: \(dataDirectory.path)
             endpoints: { command: "\(command)", events: "\(events)" }
 
             """
@@ -185,7 +215,7 @@ struct DaemonBench: AsyncParsableCommand {
         let daemon = try BenchDaemon(config: config + benchRoster(games: games), in: directory, executable: courtsided)
         defer { daemon.stop() }
         let context = try ZMQContext()
-        try Self.waitUntilServing(context, command, curve: clientKeys)
+        try waitUntilServing(context, command, curve: clientKeys)
 
         // The subscriber counts events on its own thread.
         let total = keepers * moves
@@ -200,7 +230,8 @@ struct DaemonBench: AsyncParsableCommand {
             var count = 0
             while count < total {
                 let frames = try socket.receive()
-                if frames.first == Topic.heartbeat { continue }
+                // Only events count: not heartbeats, game beats, standings or bracket.
+                guard frames.count == 2, frames[0].suffix(6).elementsEqual("/event".utf8) else { continue }
                 if first == nil { first = .now }
                 count += 1
             }
@@ -208,42 +239,8 @@ struct DaemonBench: AsyncParsableCommand {
         }
         usleep(300_000)  // let the subscription reach the daemon
 
-        let start = ContinuousClock.now
-        let keeperResults = (0..<keepers).map { keeper in
-            BlockingThread { () throws -> [Double] in
-                let socket = try context.socket(.dealer)
-                try socket.set(.linger(milliseconds: 0))
-                try socket.set(.receiveTimeout(milliseconds: 5000))
-                if let clientKeys { try socket.useCurve(clientKeys) }
-                try socket.connect(command)
-                var latencies: [Double] = []
-                var sentAt: [String: ContinuousClock.Instant] = [:]
-                var next = 0
-                func send() throws {
-                    // Rebounds score nothing, so no game ends; the keepers' moves interleave in every game.
-                    let game = (keeper + next * keepers) % games
-                    let request = Request(
-                        origin: CommandOrigin(clientID: "bench-\(keeper)", commandID: "\(next)"),
-                        operation: .move(game: GameID("g\(game)"), player: PlayerID("p\(2 * game)"), move: .rebound))
-                    sentAt["\(next)"] = .now
-                    next += 1
-                    try socket.send([request.encoded()])
-                }
-                while next < min(window, moves) { try send() }
-                while latencies.count < moves {
-                    let reply = try WireCoding.decode(Reply.self, from: try socket.receive().last ?? [])
-                    guard reply.ok, let id = reply.commandID, let sent = sentAt.removeValue(forKey: id) else {
-                        throw ValidationError("unexpected reply: \(reply)")
-                    }
-                    let elapsed = ContinuousClock.now - sent
-                    latencies.append(elapsed.inSeconds * 1e6)
-                    if next < moves { try send() }
-                }
-                return latencies
-            }
-        }
-        let latencies = try keeperResults.flatMap { try $0.wait().get() }.sorted()
-        let elapsed = ContinuousClock.now - start
+        let load = KeeperLoad(keepers: keepers, games: games, window: window, curve: clientKeys)
+        let (latencies, elapsed) = try load.drive(context, command, moves: moves)
         let seconds = elapsed.inSeconds
         let (received, listening) = try subscriber.wait().get()
         let listeningSeconds = listening.inSeconds
@@ -253,22 +250,15 @@ struct DaemonBench: AsyncParsableCommand {
         print(
             "round trip us: p50 \(format(percentile(latencies, 0.5)))  p99 \(format(percentile(latencies, 0.99)))  max \(format(latencies.last ?? 0))"
         )
-        print("acknowledged moves/s: \(format(Double(latencies.count) / seconds))")
+        print(limits.roundTripRatios(p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99)))
+        let movesPerSecond = Double(latencies.count) / seconds
+        print("acknowledged moves/s: \(format(movesPerSecond))")
+        let echo = try RawEcho.throughput(
+            keepers: keepers, window: window, messages: min(total, 50_000), requestSize: MachineLimits.requestSize,
+            replySize: MachineLimits.replySize)
+        print(
+            "acknowledged moves/s ratio to raw libzmq DEALER/ROUTER echo (same keepers and window, \(format(echo)) msgs/s): \(String(format: "%.3f", movesPerSecond / echo)); moves per fdatasync time (moves/s / (1e6 / fdatasync p50)): \(String(format: "%.1f", limits.movesPerSync(movesPerSecond)))"
+        )
         print("events/s at one subscriber: \(format(Double(received) / listeningSeconds)) (\(received) events)")
-    }
-
-    static func waitUntilServing(_ context: ZMQContext, _ endpoint: String, curve: CurveClientKeys? = nil) throws {
-        for attempt in 0..<100 {
-            let socket = try context.socket(.dealer)
-            try socket.set(.linger(milliseconds: 0))
-            try socket.set(.receiveTimeout(milliseconds: 100))
-            if let curve { try socket.useCurve(curve) }
-            try socket.connect(endpoint)
-            try socket.send([
-                Request(origin: CommandOrigin(clientID: "bench", commandID: "ping\(attempt)"), operation: .listGames).encoded()
-            ])
-            if (try? socket.receive()) != nil { return }
-        }
-        throw ValidationError("courtsided did not answer on \(endpoint)")
     }
 }

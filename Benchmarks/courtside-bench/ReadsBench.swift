@@ -52,7 +52,7 @@ struct ReadsBench: AsyncParsableCommand {
         var daemon = try BenchDaemon(config: config, in: directory, executable: courtsided)
         defer { daemon.stop() }
         let context = try ZMQContext()
-        try DaemonBench.waitUntilServing(context, command)
+        try waitUntilServing(context, command, curve: nil)
 
         let filling = ContinuousClock.now
         try fill(context, command)
@@ -89,7 +89,7 @@ struct ReadsBench: AsyncParsableCommand {
         daemon.stop()
         let restarted = ContinuousClock.now
         daemon = try BenchDaemon(config: config, in: directory, executable: courtsided)
-        try DaemonBench.waitUntilServing(context, command)
+        try waitUntilServing(context, command, curve: nil)
         print("restart to first answer: \(format((ContinuousClock.now - restarted).inSeconds * 1000)) ms")
         let stormStart = ContinuousClock.now
         // A few threads, each owning its share of the displays' sockets.

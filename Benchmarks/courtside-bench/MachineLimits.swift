@@ -1,0 +1,145 @@
+import CourtsideModel
+import CourtsideSimulator
+import Foundation
+import ZeroMQ
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What this machine can do at best, measured in the same run as a benchmark so that its figures
+/// can be read as ratios (the machine is shared and noisy; ratios of one run compare well).
+struct MachineLimits {
+    /// Raw libzmq REQ/REP round trips over TCP loopback, in microseconds, sorted.
+    var zmqRoundTrip: [Double]
+    /// One small append plus `fdatasync` on the data directory's file system, in microseconds, sorted.
+    var fdatasync: [Double]
+    /// Where the fdatasync probe ran.
+    var directory: String
+
+    var zmqP50: Double { percentile(zmqRoundTrip, 0.5) }
+    var zmqP99: Double { percentile(zmqRoundTrip, 0.99) }
+    var syncP50: Double { percentile(fdatasync, 0.5) }
+    var syncP99: Double { percentile(fdatasync, 0.99) }
+
+    /// Measures both limits: `roundTrips` REQ/REP round trips and `syncs` appends with fdatasync
+    /// in `directory` (a probe file that is removed afterwards).
+    static func measure(directory: URL, roundTrips: Int = 2_000, syncs: Int = 300) throws -> MachineLimits {
+        MachineLimits(
+            zmqRoundTrip: try rawRoundTrips(roundTrips), fdatasync: try fdatasyncs(syncs, in: directory),
+            directory: directory.path)
+    }
+
+    /// Prints the limits, one line each.
+    func report() {
+        print(
+            "machine: raw libzmq REQ/REP round trip us (tcp loopback, \(Self.requestSize)-byte request, \(Self.replySize)-byte reply, \(zmqRoundTrip.count) trips): p50 \(format(zmqP50))  p99 \(format(zmqP99))"
+        )
+        print(
+            "machine: append \(Self.recordSize) bytes + fdatasync us (\(directory), \(fdatasync.count) times): p50 \(format(syncP50))  p99 \(format(syncP99))"
+        )
+    }
+
+    /// The round trip's ratio to one raw libzmq round trip plus one fdatasync: the least a durable
+    /// acknowledged command can cost (goal 1 of issue 10: p50 at most 2).
+    func roundTripRatios(p50: Double, p99: Double) -> String {
+        String(
+            format:
+                "round trip ratio to (raw zmq + fdatasync): p50 %.2f  p99 %.2f (p50 / (%.0f + %.0f) us, p99 / (%.0f + %.0f) us)",
+            p50 / (zmqP50 + syncP50), p99 / (zmqP99 + syncP99), zmqP50, syncP50, zmqP99, syncP99)
+    }
+
+    /// Moves acknowledged per fdatasync time: how many moves one commit (one fsync) must carry on
+    /// average to reach `movesPerSecond` with commits back to back.
+    func movesPerSync(_ movesPerSecond: Double) -> Double { movesPerSecond / (1e6 / syncP50) }
+
+    static let requestSize = 200
+    static let replySize = 120
+    static let recordSize = 100
+
+    static func rawRoundTrips(_ count: Int) throws -> [Double] {
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        let rep = try context.socket(.rep)
+        try rep.set(.linger(milliseconds: 0))
+        try rep.set(.receiveTimeout(milliseconds: 5_000))
+        try rep.bind("tcp://127.0.0.1:*")
+        let endpoint = rep.lastEndpoint
+        let warmUp = min(200, count)
+        let total = warmUp + count
+        let replySize = Self.replySize
+        let server = SocketThread(rep) { rep throws -> Void in
+            defer { rep.close() }
+            let reply = [UInt8](repeating: UInt8(ascii: "r"), count: replySize)
+            for _ in 0..<total {
+                _ = try rep.receive()
+                try rep.send([reply])
+            }
+        }
+        let req = try context.socket(.req)
+        defer { req.close() }
+        try req.set(.linger(milliseconds: 0))
+        try req.set(.receiveTimeout(milliseconds: 5_000))
+        try req.connect(endpoint)
+        let request = [UInt8](repeating: UInt8(ascii: "q"), count: requestSize)
+        var latencies: [Double] = []
+        latencies.reserveCapacity(count)
+        for index in 0..<total {
+            let sent = ContinuousClock.now
+            try req.send([request])
+            _ = try req.receive()
+            if index >= warmUp { latencies.append((ContinuousClock.now - sent).inSeconds * 1e6) }
+        }
+        try server.wait().get()
+        return latencies.sorted()
+    }
+
+    static func fdatasyncs(_ count: Int, in directory: URL) throws -> [Double] {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent(".courtside-bench-fdatasync-probe").path
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_TRUNC, 0o600)
+        guard fd >= 0 else { throw BenchError("open \(path): \(String(cString: strerror(errno)))") }
+        defer {
+            close(fd)
+            unlink(path)
+        }
+        let record = [UInt8](repeating: UInt8(ascii: "x"), count: recordSize - 1) + [UInt8(ascii: "\n")]
+        var latencies: [Double] = []
+        latencies.reserveCapacity(count)
+        for index in 0..<(count + 10) {
+            let start = ContinuousClock.now
+            let written = record.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            guard written == record.count, Glibc.fdatasync(fd) == 0 else {
+                throw BenchError("append + fdatasync \(path): \(String(cString: strerror(errno)))")
+            }
+            if index >= 10 { latencies.append((ContinuousClock.now - start).inSeconds * 1e6) }
+        }
+        return latencies.sorted()
+    }
+}
+
+/// A benchmark's own failure, with a message for the terminal.
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A thread that owns one ZeroMQ socket (handed over once: sockets may move between threads
+/// across a full memory barrier, which starting a thread is).
+final class SocketThread<Value: Sendable>: @unchecked Sendable {
+    private let thread: BlockingThread<Value, any Error>
+
+    init(_ socket: ZMQSocket, _ body: @escaping (ZMQSocket) throws -> Value) {
+        let socket = UncheckedBox(socket)
+        let body = UncheckedBox(body)
+        thread = BlockingThread { () throws -> Value in try body.value(socket.value) }
+    }
+
+    func wait() -> Result<Value, any Error> { thread.wait() }
+}
+
+/// Moves a value that is not Sendable to the one thread that uses it from then on.
+struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
