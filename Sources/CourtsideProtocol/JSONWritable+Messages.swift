@@ -1,8 +1,7 @@
 // The protocol's messages as JSONWriter writes them, byte for byte what their Codable
-// conformances give through WireCoding (see JSONWritable+Model.swift). HeartbeatMessage is not
-// among them on purpose: it still goes through Foundation.
+// conformances give through WireCoding (see CourtsideModel's JSONWritable+Model.swift).
 
-import CourtsideModel
+public import CourtsideModel
 
 extension LiveState: JSONWritable {
     public func writeJSON(to writer: inout JSONWriter) {

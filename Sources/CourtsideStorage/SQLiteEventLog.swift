@@ -90,9 +90,13 @@ public final class SQLiteEventLog: EventLog {
 
     public func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
         guard !events.isEmpty || !refusals.isEmpty else { return }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let payloads = try events.map { try encoder.encode($0.kind) }
+        // The model's own writer: Foundation's encoder cost more than the insert. (Older rows,
+        // written by Foundation with escaped slashes, read back the same.)
+        let payloads = events.map { event in
+            var writer = JSONWriter(capacity: 256)
+            event.kind.writeJSON(to: &writer)
+            return Data(writer.bytes)
+        }
         try pool.write { db in
             let insertEvent = try db.cachedStatement(
                 sql: """

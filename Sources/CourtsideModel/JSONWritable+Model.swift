@@ -1,5 +1,3 @@
-public import CourtsideModel
-
 // The model's values as JSONWriter writes them: the same bytes as their Codable conformances
 // through WireCoding. Keys are written in sorted order (by UTF-8 bytes); an optional field is
 // left out when nil, as synthesized `encodeIfPresent` does. Tests/CourtsideProtocolTests/

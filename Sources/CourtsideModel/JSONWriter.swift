@@ -1,5 +1,3 @@
-public import CourtsideModel
-
 /// A JSON writer for our own messages: it appends compact JSON to a byte buffer, with the same
 /// bytes as Foundation's `JSONEncoder` configured as ``WireCoding`` configures it
 /// (`[.sortedKeys, .withoutEscapingSlashes]`), at a fraction of its cost.
@@ -188,7 +186,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// The JSON of `value`, whose type is `Writable` (WireCoding.encode checks the type, not the value).
-    static func json<Value, Writable: JSONWritable>(of value: Value, as _: Writable.Type) -> [UInt8] {
+    public static func json<Value, Writable: JSONWritable>(of value: Value, as _: Writable.Type) -> [UInt8] {
         var writer = JSONWriter()
         (value as! Writable).writeJSON(to: &writer)
         return writer.bytes
