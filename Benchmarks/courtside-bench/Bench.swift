@@ -20,7 +20,7 @@ struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "courtside-bench",
         abstract: "Measures Courtside's durable write path and its ZeroMQ round trip.",
-        subcommands: [LibraryBench.self, DaemonBench.self, AbuseBench.self])
+        subcommands: [LibraryBench.self, DaemonBench.self, AbuseBench.self, RestartBench.self])
 }
 
 /// Percentile of sorted values.

@@ -44,6 +44,33 @@ final class GroupCommitter: Sendable {
         var closed = false
     }
 
+    /// What the next checkpoint must write, when it is due, and the one being written. Only the
+    /// writer thread uses it.
+    private struct CheckpointProgress {
+        /// Games committed since the last checkpoint began.
+        var changed: Set<GameID>
+        /// Whether the next checkpoint must write every game: none was used or written yet.
+        var complete: Bool
+        var eventsSince: Int
+        var writing: CheckpointInProgress?
+    }
+
+    /// A checkpoint written a part at a time, between commits: the games' states were taken
+    /// when it began, so it reflects exactly one sequence however many commits pass meanwhile.
+    private struct CheckpointInProgress {
+        let sequence: Int64
+        let complete: Bool
+        let gameCount: Int
+        let games: [Game]
+        /// The games before this one are written.
+        var next = 0
+        var parts = 0
+        let began: ContinuousClock.Instant
+        var busy: Duration = .zero
+        /// What writing a game costs, to size the next part.
+        var perGame: Duration = .microseconds(20)
+    }
+
     /// The most commands that may wait for a commit before new ones are refused with `overloaded`.
     static let defaultQueueLimit = 100_000  // GameLibrary.init's default too
 
@@ -56,11 +83,26 @@ final class GroupCommitter: Sendable {
     private let queue: Mutex<Queue>
     private let committed: Mutex<Committed>
     private let wake = DispatchSemaphore(value: 0)
+    private let checkpoints: CheckpointPolicy
+    private let checkpointProgress: Mutex<CheckpointProgress>
+    private let checkpointDurations = Timer(label: "courtside_checkpoint_duration_seconds")
 
-    init(log: any EventLog, games: [GameID: Game], lastSequence: Int64, queueLimit: Int = defaultQueueLimit, logger: Logger) {
+    /// `changedSinceCheckpoint` are the games changed after the checkpoint the start used, nil
+    /// when it used none; `eventsSinceCheckpoint` how many events it replayed after it. A start
+    /// that replayed a whole interval or more writes a checkpoint before its first commit.
+    init(
+        log: any EventLog, games: [GameID: Game], lastSequence: Int64, queueLimit: Int = defaultQueueLimit,
+        checkpoints: CheckpointPolicy = .none, changedSinceCheckpoint: Set<GameID>? = nil, eventsSinceCheckpoint: Int = 0,
+        logger: Logger
+    ) {
         self.log = log
         self.logger = logger
         self.queueLimit = queueLimit
+        self.checkpoints = checkpoints
+        checkpointProgress = Mutex(
+            CheckpointProgress(
+                changed: changedSinceCheckpoint ?? [], complete: changedSinceCheckpoint == nil,
+                eventsSince: eventsSinceCheckpoint, writing: nil))
         queue = Mutex(Queue(nextSequence: lastSequence + 1))
         committed = Mutex(Committed(games: games, sequence: lastSequence))
         let thread = Thread { [self] in self.runWriter() }
@@ -163,8 +205,17 @@ final class GroupCommitter: Sendable {
     // MARK: - The writer thread
 
     private func runWriter() {
+        checkpointIfDue()
         while true {
-            wake.wait()
+            // A checkpoint being written goes on, a part at a time, while nothing waits for a commit.
+            if checkpointProgress.withLock({ $0.writing != nil }) {
+                if wake.wait(timeout: .now()) == .timedOut {
+                    writeCheckpointPart()
+                    continue
+                }
+            } else {
+                wake.wait()
+            }
             let (batch, closing) = queue.withLock { queue in
                 defer {
                     queue.entries = []
@@ -181,6 +232,7 @@ final class GroupCommitter: Sendable {
                     return queue.onExit
                 }
                 if let onExit {
+                    closeCheckpoints()
                     onExit.resume()
                     return
                 }
@@ -220,6 +272,128 @@ final class GroupCommitter: Sendable {
                 entry.ticket.complete(.success(Receipt(gameID: last.gameID, version: last.version, sequence: last.sequence)))
             }
         }
+        // After the answers: the commands just committed never wait for a checkpoint.
+        checkpointProgress.withLock { progress in
+            for entry in batch {
+                for event in entry.events { progress.changed.insert(event.gameID) }
+                progress.eventsSince += entry.events.count
+            }
+        }
+        checkpointIfDue()
+    }
+
+    // MARK: - Checkpoints
+
+    /// Begins a checkpoint when an interval's worth of events has been committed since the last
+    /// one began, and writes the next part of the one being written.
+    private func checkpointIfDue() {
+        let begin = checkpointProgress.withLock { $0.writing == nil && $0.eventsSince >= checkpoints.interval }
+        if begin { beginCheckpoint() }
+        writeCheckpointPart()
+    }
+
+    /// Takes the committed state of the games changed since the last checkpoint (of every game,
+    /// when `complete`), as of the last committed sequence: the writer thread alone commits, so
+    /// that state is exactly what the log holds up to that sequence.
+    private func beginCheckpoint() {
+        guard failure == nil else { return }
+        let (games, sequence, count) = committed.withLock { committed in
+            checkpointProgress.withLock { progress in
+                (
+                    progress.complete ? Array(committed.games.values) : progress.changed.compactMap { committed.games[$0] },
+                    committed.sequence, committed.games.count
+                )
+            }
+        }
+        checkpointProgress.withLock { progress in
+            progress.eventsSince = 0
+            guard sequence > 0, !games.isEmpty else { return }
+            progress.writing = CheckpointInProgress(
+                sequence: sequence, complete: progress.complete, gameCount: count, games: games, began: .now)
+            progress.changed = []
+            progress.complete = false
+        }
+    }
+
+    /// Writes as many games of the checkpoint being written as fit in the part budget, and puts
+    /// the checkpoint in force after its last part.
+    private func writeCheckpointPart() {
+        guard var writing = checkpointProgress.withLock({ $0.writing }) else { return }
+        let count = min(
+            writing.games.count - writing.next,
+            max(1, Int(checkpoints.partBudget.nanoseconds / max(1, writing.perGame.nanoseconds))))
+        let started = ContinuousClock.now
+        do {
+            try log.writeCheckpointGames(
+                Array(writing.games[writing.next..<writing.next + count]), sequence: writing.sequence,
+                replacing: writing.complete && writing.next == 0)
+            writing.next += count
+            if writing.next == writing.games.count {
+                try log.completeCheckpoint(sequence: writing.sequence, complete: writing.complete, gameCount: writing.gameCount)
+            }
+        } catch {
+            abandonCheckpoint(because: error)
+            return
+        }
+        let elapsed = ContinuousClock.now - started
+        writing.busy += elapsed
+        writing.parts += 1
+        writing.perGame = elapsed / count
+        let done = writing.next == writing.games.count
+        checkpointProgress.withLock { $0.writing = done ? nil : writing }
+        if done { logCheckpoint(writing) }
+    }
+
+    /// A checkpoint that failed part-way is not used; its games go to the next one. Nothing is
+    /// lost: the next start replays more of the log.
+    private func abandonCheckpoint(because error: any Error) {
+        let abandoned = checkpointProgress.withLock { progress in
+            defer { progress.writing = nil }
+            guard let writing = progress.writing else { return nil as Int64? }
+            progress.changed.formUnion(writing.games.map(\.id))
+            progress.complete = progress.complete || writing.complete
+            return writing.sequence
+        }
+        logger.error(
+            "a checkpoint could not be written", metadata: ["checkpoint.sequence": "\(abandoned ?? 0)", "error": "\(error)"])
+    }
+
+    /// On close: one checkpoint of everything changed since the last one, written whole (the
+    /// part being written, if any, joins it), so that the next start replays nothing.
+    private func closeCheckpoints() {
+        checkpointProgress.withLock { progress in
+            if let writing = progress.writing {
+                progress.changed.formUnion(writing.games.map(\.id))
+                progress.complete = progress.complete || writing.complete
+                progress.writing = nil
+            }
+        }
+        guard checkpoints.atClose else { return }
+        beginCheckpoint()
+        guard var writing = checkpointProgress.withLock({ $0.writing }) else { return }
+        let started = ContinuousClock.now
+        do {
+            try log.writeCheckpoint(
+                sequence: writing.sequence, changed: writing.games, complete: writing.complete, gameCount: writing.gameCount)
+        } catch {
+            abandonCheckpoint(because: error)
+            return
+        }
+        writing.busy = ContinuousClock.now - started
+        writing.parts = 1
+        checkpointProgress.withLock { $0.writing = nil }
+        logCheckpoint(writing)
+    }
+
+    private func logCheckpoint(_ written: CheckpointInProgress) {
+        checkpointDurations.recordNanoseconds(written.busy.nanoseconds)
+        logger.info(
+            "checkpoint written",
+            metadata: [
+                "checkpoint.sequence": "\(written.sequence)", "checkpoint.games": "\(written.games.count)",
+                "checkpoint.parts": "\(written.parts)", "checkpoint.write_ms": "\(written.busy.inMilliseconds)",
+                "checkpoint.ms": "\((ContinuousClock.now - written.began).inMilliseconds)",
+            ])
     }
 
     /// A failed commit leaves the in-memory games ahead of the log, so the library refuses

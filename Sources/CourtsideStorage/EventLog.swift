@@ -18,4 +18,111 @@ public protocol EventLog: Sendable {
     func contains(_ origin: CommandOrigin) async throws -> Bool
     /// Flushes and releases the log. Further calls fail.
     func close() throws
+
+    /// The events with a sequence greater than `sequence`, in order: what a checkpoint leaves to replay.
+    func readEvents(after sequence: Int64) throws -> [GameEvent]
+    /// Calls `body` with every command's answer the log holds, events and refusals, in the order
+    /// of ``LoggedAnswer/merge(nextEvent:refusals:_:)``, without decoding the events' payloads:
+    /// what the retry memory is rebuilt from. Streamed, since a long log holds millions.
+    func forEachAnswer(_ body: (LoggedAnswer) throws -> Void) throws
+    /// The latest checkpoint; nil when the log has none. Throws ``CheckpointError`` when one
+    /// exists but cannot be used: the caller then replays the whole log, which loses nothing.
+    func readCheckpoint() throws -> Checkpoint?
+    /// Writes a checkpoint in one transaction: ``writeCheckpointGames(_:sequence:)`` of
+    /// `changed`, then ``completeCheckpoint(sequence:complete:gameCount:)``.
+    func writeCheckpoint(sequence: Int64, changed: [Game], complete: Bool, gameCount: Int) throws
+    /// Writes part of the checkpoint of `sequence` (an event already in the log): the games, as
+    /// of that event, changed since the previous checkpoint. Unused until completed. The first
+    /// part of a checkpoint of every game is `replacing`: it first drops whatever rows earlier
+    /// attempts left at or after `sequence`.
+    func writeCheckpointGames(_ games: [Game], sequence: Int64, replacing: Bool) throws
+    /// Puts the checkpoint of `sequence` in force once all its games are written: every game
+    /// when `complete`, otherwise those changed since the previous one. `gameCount` is how many
+    /// games exist, for the reader to check.
+    func completeCheckpoint(sequence: Int64, complete: Bool, gameCount: Int) throws
+}
+
+/// Logs that keep no checkpoints (wrappers in tests, say) still serve a full replay.
+extension EventLog {
+    public func readEvents(after sequence: Int64) throws -> [GameEvent] {
+        try readAll().filter { $0.sequence > sequence }
+    }
+
+    public func forEachAnswer(_ body: (LoggedAnswer) throws -> Void) throws {
+        var events = try readAll().makeIterator()
+        try LoggedAnswer.merge(nextEvent: { events.next().map(LoggedAnswer.init) }, refusals: try readRefusals(), body)
+    }
+
+    public func readCheckpoint() throws -> Checkpoint? { nil }
+
+    public func writeCheckpoint(sequence: Int64, changed: [Game], complete: Bool, gameCount: Int) throws {}
+    public func writeCheckpointGames(_ games: [Game], sequence: Int64, replacing: Bool) throws {}
+    public func completeCheckpoint(sequence: Int64, complete: Bool, gameCount: Int) throws {}
+}
+
+/// The answer a command got, as the log records it: one per event (a command's last event is
+/// its receipt) and one per refusal.
+public struct LoggedAnswer: Hashable, Sendable {
+    public enum Outcome: Hashable, Sendable {
+        case event(game: GameID, version: Int, sequence: Int64)
+        case refusal(CommandRefusal)
+    }
+
+    public var origin: CommandOrigin
+    public var at: Timestamp
+    public var outcome: Outcome
+
+    public init(origin: CommandOrigin, at: Timestamp, outcome: Outcome) {
+        self.origin = origin
+        self.at = at
+        self.outcome = outcome
+    }
+
+    public init(_ event: GameEvent) {
+        self.init(
+            origin: event.origin, at: event.at,
+            outcome: .event(game: event.gameID, version: event.version, sequence: event.sequence))
+    }
+
+    /// The events' answers in sequence order, each refusal (oldest first) just before the first
+    /// event later than it: one order, whoever reads the log, and for events in time order the
+    /// order of time (events first when times are equal).
+    public static func merge(
+        nextEvent: () throws -> LoggedAnswer?, refusals: [CommandRefusal], _ body: (LoggedAnswer) throws -> Void
+    ) throws {
+        var next = refusals.startIndex
+        func emitRefusals(before time: Timestamp?) throws {
+            while next < refusals.endIndex, time.map({ refusals[next].at < $0 }) ?? true {
+                let refusal = refusals[next]
+                try body(LoggedAnswer(origin: refusal.origin, at: refusal.at, outcome: .refusal(refusal)))
+                next += 1
+            }
+        }
+        while let event = try nextEvent() {
+            try emitRefusals(before: event.at)
+            try body(event)
+        }
+        try emitRefusals(before: nil)
+    }
+}
+
+/// The state of every game as of one event of the log.
+public struct Checkpoint: Sendable {
+    /// The sequence of the last event the games reflect.
+    public var sequence: Int64
+    /// That event's time.
+    public var at: Timestamp
+    public var games: [Game]
+
+    public init(sequence: Int64, at: Timestamp, games: [Game]) {
+        self.sequence = sequence
+        self.at = at
+        self.games = games
+    }
+}
+
+/// Why a checkpoint in the log cannot be used.
+public struct CheckpointError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

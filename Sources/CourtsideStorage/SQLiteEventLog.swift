@@ -36,30 +36,37 @@ public final class SQLiteEventLog: EventLog {
     }
 
     public func readAll() throws -> [GameEvent] {
-        try pool.read { db in try Self.events(db, sql: "SELECT * FROM events ORDER BY sequence") }
+        try pool.read { db in try Self.events(db) }
+    }
+
+    public func readEvents(after sequence: Int64) throws -> [GameEvent] {
+        try pool.read { db in try Self.events(db, where: "sequence > ?", arguments: [sequence]) }
     }
 
     public func events(ofGame game: GameID) async throws -> [GameEvent] {
-        try await pool.read { db in
-            try Self.events(db, sql: "SELECT * FROM events WHERE game_id = ? ORDER BY sequence", arguments: [game.rawValue])
-        }
+        try await pool.read { db in try Self.events(db, where: "game_id = ?", arguments: [game.rawValue]) }
     }
 
-    private static func events(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> [GameEvent] {
-        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-        let decoder = JSONDecoder()
+    private static func events(_ db: Database, where condition: String = "1", arguments: StatementArguments = []) throws
+        -> [GameEvent]
+    {
+        // Columns by place, not by name, and payloads read in place: a replay reads every row.
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT game_id, version, sequence, recorded_at, client_id, command_id, payload FROM events
+                WHERE \(condition) ORDER BY sequence
+                """, arguments: arguments)
+        let decoder = EventPayloadDecoder()
         var events: [GameEvent] = []
         while let row = try rows.next() {
-            let payload: Data = row["payload"]
+            let kind = try row.withUnsafeData(atIndex: 6) { payload in
+                try (payload ?? Data()).withUnsafeBytes { try decoder.decode($0) }
+            }
             events.append(
                 GameEvent(
-                    gameID: GameID(row["game_id"] as String),
-                    version: row["version"],
-                    sequence: row["sequence"],
-                    at: Timestamp(milliseconds: row["recorded_at"]),
-                    origin: CommandOrigin(clientID: row["client_id"], commandID: row["command_id"]),
-                    kind: try decoder.decode(GameEvent.Kind.self, from: payload)
-                ))
+                    gameID: GameID(row[0] as String), version: row[1], sequence: row[2], at: Timestamp(milliseconds: row[3]),
+                    origin: CommandOrigin(clientID: row[4], commandID: row[5]), kind: kind))
         }
         return events
     }
@@ -77,14 +84,115 @@ public final class SQLiteEventLog: EventLog {
     }
 
     public func readRefusals() throws -> [CommandRefusal] {
+        try pool.read { db in try Self.refusals(db) }
+    }
+
+    private static func refusals(_ db: Database) throws -> [CommandRefusal] {
+        try Row.fetchAll(db, sql: "SELECT * FROM refusals ORDER BY rowid").map { row in
+            CommandRefusal(
+                gameID: GameID(row["game_id"] as String),
+                origin: CommandOrigin(clientID: row["client_id"], commandID: row["command_id"]),
+                at: Timestamp(milliseconds: row["recorded_at"]),
+                error: CourtsideError(CourtsideError.Code(rawValue: row["code"]), row["message"]))
+        }
+    }
+
+    public func forEachAnswer(_ body: (LoggedAnswer) throws -> Void) throws {
         try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM refusals ORDER BY rowid").map { row in
-                CommandRefusal(
-                    gameID: GameID(row["game_id"] as String),
-                    origin: CommandOrigin(clientID: row["client_id"], commandID: row["command_id"]),
-                    at: Timestamp(milliseconds: row["recorded_at"]),
-                    error: CourtsideError(CourtsideError.Code(rawValue: row["code"]), row["message"]))
+            let refusals = try Self.refusals(db)
+            // Only the columns that answer a retry: the payloads, most of each row, stay unread.
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT sequence, game_id, version, recorded_at, client_id, command_id FROM events ORDER BY sequence")
+            let next = {
+                try rows.next().map { row in
+                    LoggedAnswer(
+                        origin: CommandOrigin(clientID: row[4], commandID: row[5]), at: Timestamp(milliseconds: row[3]),
+                        outcome: .event(game: GameID(row[1] as String), version: row[2], sequence: row[0]))
+                }
             }
+            try LoggedAnswer.merge(nextEvent: next, refusals: refusals, body)
+        }
+    }
+
+    // MARK: - Checkpoints
+
+    public func readCheckpoint() throws -> Checkpoint? {
+        try pool.read { db in
+            guard let header = try Row.fetchOne(db, sql: "SELECT sequence, format, games FROM checkpoint") else { return nil }
+            let sequence: Int64 = header[0]
+            let format: Int = header[1]
+            let count: Int = header[2]
+            guard format == CheckpointCoding.format else {
+                throw CheckpointError("the checkpoint's format is \(format); this build reads \(CheckpointCoding.format)")
+            }
+            guard let at = try Int64.fetchOne(db, sql: "SELECT recorded_at FROM events WHERE sequence = ?", arguments: [sequence])
+            else { throw CheckpointError("the checkpoint is of sequence \(sequence), which the log does not hold") }
+            var games: [Game] = []
+            games.reserveCapacity(count)
+            // Each game's newest row as of the checkpoint (SQLite takes the bare column from the
+            // row with the maximum); rows of a checkpoint still being written are newer, and left out.
+            let rows = try Row.fetchCursor(
+                db,
+                sql: "SELECT game_id, MAX(sequence), state FROM checkpoint_games WHERE sequence <= ? GROUP BY game_id",
+                arguments: [sequence])
+            while let row = try rows.next() {
+                let id = GameID(row[0] as String)
+                // The blob is decoded in place, without a copy.
+                let decoded = try row.withUnsafeData(atIndex: 2) { state in
+                    state?.withUnsafeBytes { bytes in Result { () throws(CheckpointError) in try CheckpointCoding.decode(bytes) }
+                    }
+                }
+                guard let game = try decoded?.get() else { throw CheckpointError("game \(id) has no state") }
+                guard game.id == id else { throw CheckpointError("the state of game \(id) is game \(game.id)'s") }
+                games.append(game)
+            }
+            guard games.count == count else {
+                throw CheckpointError("the checkpoint holds \(games.count) games; it should hold \(count)")
+            }
+            return Checkpoint(sequence: sequence, at: Timestamp(milliseconds: at), games: games)
+        }
+    }
+
+    public func writeCheckpointGames(_ games: [Game], sequence: Int64, replacing: Bool) throws {
+        let states = games.map { ($0.id.rawValue, Data(CheckpointCoding.encode($0))) }
+        try pool.write { db in try Self.insert(states, sequence: sequence, replacing: replacing, db) }
+    }
+
+    public func completeCheckpoint(sequence: Int64, complete: Bool, gameCount: Int) throws {
+        try pool.write { db in try Self.complete(sequence: sequence, complete: complete, gameCount: gameCount, db) }
+    }
+
+    public func writeCheckpoint(sequence: Int64, changed: [Game], complete: Bool, gameCount: Int) throws {
+        let states = changed.map { ($0.id.rawValue, Data(CheckpointCoding.encode($0))) }
+        try pool.write { db in
+            try Self.insert(states, sequence: sequence, replacing: complete, db)
+            try Self.complete(sequence: sequence, complete: complete, gameCount: gameCount, db)
+        }
+    }
+
+    private static func insert(_ states: [(id: String, state: Data)], sequence: Int64, replacing: Bool, _ db: Database) throws {
+        if replacing { try db.execute(sql: "DELETE FROM checkpoint_games WHERE sequence >= ?", arguments: [sequence]) }
+        let insert = try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO checkpoint_games (game_id, sequence, state) VALUES (?, ?, ?)")
+        for (id, state) in states { try insert.execute(arguments: [id, sequence, state]) }
+    }
+
+    /// Puts the checkpoint of `sequence` in force and drops the rows it supersedes: older rows of
+    /// the games it wrote, and when it wrote every game, every other row.
+    private static func complete(sequence: Int64, complete: Bool, gameCount: Int, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO checkpoint (id, sequence, format, games) VALUES (0, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET sequence = excluded.sequence, format = excluded.format, games = excluded.games
+                """, arguments: [sequence, CheckpointCoding.format, gameCount])
+        if complete {
+            try db.execute(sql: "DELETE FROM checkpoint_games WHERE sequence <> ?", arguments: [sequence])
+        } else {
+            try db.execute(
+                sql: """
+                    DELETE FROM checkpoint_games WHERE sequence < ?1
+                        AND game_id IN (SELECT game_id FROM checkpoint_games WHERE sequence = ?1)
+                    """, arguments: [sequence])
         }
     }
 
@@ -169,6 +277,30 @@ public final class SQLiteEventLog: EventLog {
         // A retry from beyond the retry window is told from a new command by a look-up here.
         migrator.registerMigration("v3: refusals by command") { db in
             try db.execute(sql: "CREATE INDEX refusals_by_command ON refusals (client_id, command_id)")
+        }
+        // Checkpoints: every game's state as of one sequence, so that a start replays only the
+        // events after it. A checkpoint writes a row for each game changed since the previous
+        // one, keyed by game and sequence, possibly over several transactions, then moves the
+        // header row to its sequence and drops the rows it supersedes; until then the previous
+        // checkpoint stays whole. Unlike the events, these rows are derived and replaced:
+        // losing them costs a full replay, never data.
+        migrator.registerMigration("v4: checkpoints") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE checkpoint_games (
+                        game_id TEXT NOT NULL,
+                        sequence INTEGER NOT NULL,
+                        state BLOB NOT NULL,
+                        PRIMARY KEY (game_id, sequence)
+                    );
+                    CREATE INDEX checkpoint_games_by_sequence ON checkpoint_games (sequence);
+                    CREATE TABLE checkpoint (
+                        id INTEGER PRIMARY KEY NOT NULL CHECK (id = 0),
+                        sequence INTEGER NOT NULL,
+                        format INTEGER NOT NULL,
+                        games INTEGER NOT NULL
+                    );
+                    """)
         }
         return migrator
     }
