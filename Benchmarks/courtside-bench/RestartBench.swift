@@ -34,9 +34,13 @@ struct RestartBench: AsyncParsableCommand {
     var directory: String?
     @Option(help: .hidden) var open: String?
     @Flag(help: .hidden) var full = false
+    @Option(help: .hidden) var serve: Int?
 
     func run() async throws {
-        if let open { return try await Self.openOnce(URL(fileURLWithPath: open), full: full) }
+        if let open {
+            if let serve { return try await Self.serveOnce(URL(fileURLWithPath: open), partBudget: .microseconds(serve)) }
+            return try await Self.openOnce(URL(fileURLWithPath: open), full: full)
+        }
         let root =
             directory.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("bench-restart-\(UUID().uuidString)")
@@ -47,6 +51,7 @@ struct RestartBench: AsyncParsableCommand {
             let long = root.appendingPathComponent("long-\(events)-\(games)-\(tail)")
             try Self.fill(long, games: games, events: events, checkpointBefore: tail, movesPerGame: nil)
             try compare(long, checkpointed: "checkpoint + \(tail) events")
+            try serveDuringCheckpoint(long)
             print("")
         }
         guard smallGames > 0 else { return }
@@ -74,6 +79,79 @@ struct RestartBench: AsyncParsableCommand {
                         best["first_answer_ms"] ?? .nan,
                         best["retry_memory_ms"] ?? .nan, (best["rss_kib"] ?? .nan) / 1024, (best["hwm_kib"] ?? .nan) / 1024))
         }
+    }
+
+    /// One keeper's moves while a checkpoint of every game the tail changed is written: in parts
+    /// between commits, as courtsided does, and in one go, for comparison.
+    func serveDuringCheckpoint(_ directory: URL) throws {
+        print("one keeper's moves (500 before, 500 after) while a checkpoint of the games the tail changed is written:")
+        print("checkpoint written          moves  p50_us  p99_us  max_us  checkpoint_ms  parts")
+        let budget = CheckpointPolicy().partBudget
+        for (label, budget) in [
+            ("in parts of \(budget.inMicroseconds) us", budget.inMicroseconds), ("in one go", Int(Int32.max)),
+        ] {
+            // On a copy: the checkpoint changes the log the other figures read.
+            let copy = directory.deletingLastPathComponent().appendingPathComponent("serve-\(UUID().uuidString)")
+            try FileManager.default.copyItem(at: directory, to: copy)
+            defer { try? FileManager.default.removeItem(at: copy) }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            process.arguments = ["restart", "--open", copy.path, "--serve", "\(budget)"]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            var figures: [String: Double] = [:]
+            for pair in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace) {
+                let parts = pair.split(separator: "=")
+                if parts.count == 2, let value = Double(parts[1]) { figures[String(parts[0])] = value }
+            }
+            print(
+                label.padding(toLength: 26, withPad: " ", startingAt: 0)
+                    + String(
+                        format: " %6.0f  %6.0f  %6.0f  %6.0f  %13.0f  %5.0f", figures["moves"] ?? .nan, figures["p50_us"] ?? .nan,
+                        figures["p99_us"] ?? .nan, figures["max_us"] ?? .nan, figures["checkpoint_ms"] ?? .nan,
+                        figures["parts"] ?? .nan))
+        }
+    }
+
+    /// Opens the library and waits for its retry memory, then sends one keeper's moves, one at a
+    /// time: after 500 of them (with the tail, an interval since the checkpoint) a checkpoint
+    /// begins; 500 more after it is written.
+    static func serveOnce(_ directory: URL, partBudget: Duration) async throws {
+        let written = CheckpointWatch()
+        let log = try SQLiteEventLog(directory: directory)
+        let tail = try log.readCheckpoint().map { try log.readEvents(after: $0.sequence).count } ?? 0
+        let library = try GameLibrary(
+            log: log,
+            checkpoints: CheckpointPolicy(
+                interval: partBudget < .zero ? .max : tail + 500, atClose: false, partBudget: partBudget),
+            logger: Logger(label: "bench") { _ in written })
+        let last = library.gameIDs().count - 1
+        _ = try await library.createGame(setup(last), origin: CommandOrigin(clientID: "keeper-16", commandID: "\(last + 1)"))
+        var latencies: [Double] = []
+        let games = library.gameIDs()
+        var random = SplitMix(seed: 1)
+        var after = 0
+        let started = ContinuousClock.now
+        while after < 500, ContinuousClock.now - started < .seconds(60) {
+            if written.figures != nil || (partBudget < .zero && latencies.count >= 1000) { after += 1 }
+            let game = games[Int(random.next() % UInt64(games.count))]
+            let sent = ContinuousClock.now
+            _ = try? await library.apply(
+                .move(player: PlayerID("p\(game.rawValue.dropFirst())-0"), move: .rebound), to: game,
+                origin: CommandOrigin(clientID: "bench", commandID: UUID().uuidString))
+            latencies.append((ContinuousClock.now - sent).inSeconds * 1e6)
+        }
+        latencies.sort()
+        let (milliseconds, parts) = written.figures ?? (.nan, .nan)
+        print(
+            "moves=\(latencies.count) p50_us=\(percentile(latencies, 0.5)) p99_us=\(percentile(latencies, 0.99))",
+            "max_us=\(latencies.last ?? .nan) checkpoint_ms=\(milliseconds) parts=\(parts)",
+            "p90_us=\(percentile(latencies, 0.9)) p95_us=\(percentile(latencies, 0.95)) over2ms=\(latencies.filter { $0 > 2000 }.count)"
+        )
+        await library.close()
     }
 
     // MARK: - Filling
@@ -206,11 +284,15 @@ struct RestartBench: AsyncParsableCommand {
             }
         }
         let fold = threadCPUTime() - folding
-        // And writing them all as one checkpoint: encoding, then SQLite (one transaction).
+        // And writing them all as one checkpoint (encoding, then SQLite, one transaction), into a
+        // log of its own: this one's checkpoint must stay where the figures below expect it.
+        let scratch = directory.deletingLastPathComponent().appendingPathComponent("scratch-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let other = try SQLiteEventLog(directory: scratch)
         let writing = threadCPUTime()
-        try log.writeCheckpoint(
-            sequence: events.last?.sequence ?? 0, changed: Array(folded.values), complete: true, gameCount: folded.count)
+        try other.writeCheckpoint(sequence: 1, changed: Array(folded.values), complete: true, gameCount: folded.count)
         let write = threadCPUTime() - writing
+        try other.close()
         print(
             String(
                 format: "replay, per event (CPU time): read and decode %.2f us, fold %.2f us (%d events)",
@@ -279,6 +361,29 @@ struct RestartBench: AsyncParsableCommand {
             "games=\(library.gameIDs().count) remembered=\(library.rememberedAnswers)")
         await library.close()
     }
+}
+
+/// Catches the library's "checkpoint written" line: how long it took, in how many parts.
+final class CheckpointWatch: LogHandler, @unchecked Sendable {
+    private let lock = NSLock()
+    private var written: (Double, Double)?
+    var figures: (milliseconds: Double, parts: Double)? { lock.withLock { written } }
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .info
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+    func log(event: LogEvent) {
+        guard "\(event.message)" == "checkpoint written", let metadata = event.metadata else { return }
+        let milliseconds = Double("\(metadata["checkpoint.ms"] ?? "")") ?? .nan
+        let parts = Double("\(metadata["checkpoint.parts"] ?? "")") ?? .nan
+        lock.withLock { written = (milliseconds, parts) }
+    }
+}
+
+extension Duration {
+    var inMicroseconds: Int { Int(nanoseconds / 1000) }
 }
 
 /// CPU seconds this thread has used.

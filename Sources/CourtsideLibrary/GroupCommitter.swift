@@ -66,9 +66,8 @@ final class GroupCommitter: Sendable {
         var next = 0
         var parts = 0
         let began: ContinuousClock.Instant
+        /// The writer's time it has taken, estimated.
         var busy: Duration = .zero
-        /// What writing a game costs, to size the next part.
-        var perGame: Duration = .microseconds(20)
     }
 
     /// The most commands that may wait for a commit before new ones are refused with `overloaded`.
@@ -244,8 +243,18 @@ final class GroupCommitter: Sendable {
 
     private func commit(_ batch: [Entry]) {
         let started = ContinuousClock.now
+        let events = batch.flatMap(\.events)
+        let refusals = batch.compactMap(\.refusal)
+        // A part of the checkpoint being written rides along: no fsync, no turn of its own.
+        let part = nextCheckpointPart()
         do {
-            try log.append(batch.flatMap(\.events), refusals: batch.compactMap(\.refusal))
+            do {
+                try log.append(events, refusals: refusals, checkpoint: part?.part)
+            } catch  where part != nil {
+                // Whatever failed, the checkpoint must never cost a commit: once more without it.
+                abandonCheckpoint(because: error)
+                try log.append(events, refusals: refusals, checkpoint: nil)
+            }
             // How well group commit works: commands per transaction, and what each fsync costs.
             batchSizes.record(batch.count)
             commitDurations.recordNanoseconds((ContinuousClock.now - started).nanoseconds)
@@ -253,6 +262,7 @@ final class GroupCommitter: Sendable {
             fail(batch, because: error)
             return
         }
+        if let part { checkpointPartWritten(part) }
         // Durable now: no longer pending, before anyone hears of it.
         queue.withLock { $0.writingSince = nil }
         committed.withLock { committed in
@@ -272,24 +282,19 @@ final class GroupCommitter: Sendable {
                 entry.ticket.complete(.success(Receipt(gameID: last.gameID, version: last.version, sequence: last.sequence)))
             }
         }
-        // After the answers: the commands just committed never wait for a checkpoint.
         checkpointProgress.withLock { progress in
-            for entry in batch {
-                for event in entry.events { progress.changed.insert(event.gameID) }
-                progress.eventsSince += entry.events.count
-            }
+            for event in events { progress.changed.insert(event.gameID) }
+            progress.eventsSince += events.count
         }
-        checkpointIfDue()
+        // After the answers: the commands just committed never wait for a checkpoint to begin.
+        if checkpointProgress.withLock({ $0.writing == nil && $0.eventsSince >= checkpoints.interval }) { beginCheckpoint() }
     }
 
     // MARK: - Checkpoints
 
-    /// Begins a checkpoint when an interval's worth of events has been committed since the last
-    /// one began, and writes the next part of the one being written.
+    /// At the start: a start that replayed an interval or more writes a checkpoint at once.
     private func checkpointIfDue() {
-        let begin = checkpointProgress.withLock { $0.writing == nil && $0.eventsSince >= checkpoints.interval }
-        if begin { beginCheckpoint() }
-        writeCheckpointPart()
+        if checkpointProgress.withLock({ $0.writing == nil && $0.eventsSince >= checkpoints.interval }) { beginCheckpoint() }
     }
 
     /// Takes the committed state of the games changed since the last checkpoint (of every game,
@@ -315,33 +320,49 @@ final class GroupCommitter: Sendable {
         }
     }
 
-    /// Writes as many games of the checkpoint being written as fit in the part budget, and puts
-    /// the checkpoint in force after its last part.
-    private func writeCheckpointPart() {
-        guard var writing = checkpointProgress.withLock({ $0.writing }) else { return }
-        let count = min(
-            writing.games.count - writing.next,
-            max(1, Int(checkpoints.partBudget.nanoseconds / max(1, writing.perGame.nanoseconds))))
+    /// The next games of the checkpoint being written, encoded, as many as fit in the part
+    /// budget; nil when none is being written. Encoding is about half of what a game costs (the
+    /// other half is SQLite's), so a part is sized at twice its encoding time.
+    private func nextCheckpointPart(whole: Bool = false) -> (part: CheckpointPart, next: Int)? {
+        guard let writing = checkpointProgress.withLock({ $0.writing }) else { return nil }
         let started = ContinuousClock.now
+        var states: [CheckpointPart.State] = []
+        var next = writing.next
+        repeat {
+            states.append(CheckpointPart.State(writing.games[next]))
+            next += 1
+        } while next < writing.games.count && (whole || (ContinuousClock.now - started) * 2 < checkpoints.partBudget)
+        let done = next == writing.games.count
+        let part = CheckpointPart(
+            sequence: writing.sequence, states: states, first: writing.next == 0, complete: writing.complete,
+            completion: done ? writing.gameCount : nil)
+        checkpointProgress.withLock { $0.writing?.busy += (ContinuousClock.now - started) * 2 }
+        return (part, next)
+    }
+
+    /// Records a part as written, and the checkpoint as in force after its last part.
+    private func checkpointPartWritten(_ written: (part: CheckpointPart, next: Int)) {
+        let done: CheckpointInProgress? = checkpointProgress.withLock { progress in
+            guard var writing = progress.writing, writing.sequence == written.part.sequence else { return nil }
+            writing.next = written.next
+            writing.parts += 1
+            progress.writing = written.part.completion == nil ? writing : nil
+            return written.part.completion == nil ? nil : writing
+        }
+        if let done { logCheckpoint(done) }
+    }
+
+    /// While no commit waits: the next part of the checkpoint being written, on its own.
+    private func writeCheckpointPart() {
+        guard failure == nil else { return checkpointProgress.withLock { $0.writing = nil } }
+        guard let part = nextCheckpointPart() else { return }
         do {
-            try log.writeCheckpointGames(
-                Array(writing.games[writing.next..<writing.next + count]), sequence: writing.sequence,
-                replacing: writing.complete && writing.next == 0)
-            writing.next += count
-            if writing.next == writing.games.count {
-                try log.completeCheckpoint(sequence: writing.sequence, complete: writing.complete, gameCount: writing.gameCount)
-            }
+            try log.writeCheckpoint(part.part)
         } catch {
             abandonCheckpoint(because: error)
             return
         }
-        let elapsed = ContinuousClock.now - started
-        writing.busy += elapsed
-        writing.parts += 1
-        writing.perGame = elapsed / count
-        let done = writing.next == writing.games.count
-        checkpointProgress.withLock { $0.writing = done ? nil : writing }
-        if done { logCheckpoint(writing) }
+        checkpointPartWritten(part)
     }
 
     /// A checkpoint that failed part-way is not used; its games go to the next one. Nothing is
@@ -359,7 +380,7 @@ final class GroupCommitter: Sendable {
     }
 
     /// On close: one checkpoint of everything changed since the last one, written whole (the
-    /// part being written, if any, joins it), so that the next start replays nothing.
+    /// one being written, if any, joins it), so that the next start replays nothing.
     private func closeCheckpoints() {
         checkpointProgress.withLock { progress in
             if let writing = progress.writing {
@@ -370,19 +391,14 @@ final class GroupCommitter: Sendable {
         }
         guard checkpoints.atClose else { return }
         beginCheckpoint()
-        guard var writing = checkpointProgress.withLock({ $0.writing }) else { return }
-        let started = ContinuousClock.now
+        guard let part = nextCheckpointPart(whole: true) else { return }
         do {
-            try log.writeCheckpoint(
-                sequence: writing.sequence, changed: writing.games, complete: writing.complete, gameCount: writing.gameCount)
+            try log.writeCheckpoint(part.part)
         } catch {
             abandonCheckpoint(because: error)
             return
         }
-        writing.busy = ContinuousClock.now - started
-        writing.parts = 1
-        checkpointProgress.withLock { $0.writing = nil }
-        logCheckpoint(writing)
+        checkpointPartWritten(part)
     }
 
     private func logCheckpoint(_ written: CheckpointInProgress) {

@@ -28,18 +28,11 @@ public protocol EventLog: Sendable {
     /// The latest checkpoint; nil when the log has none. Throws ``CheckpointError`` when one
     /// exists but cannot be used: the caller then replays the whole log, which loses nothing.
     func readCheckpoint() throws -> Checkpoint?
-    /// Writes a checkpoint in one transaction: ``writeCheckpointGames(_:sequence:)`` of
-    /// `changed`, then ``completeCheckpoint(sequence:complete:gameCount:)``.
-    func writeCheckpoint(sequence: Int64, changed: [Game], complete: Bool, gameCount: Int) throws
-    /// Writes part of the checkpoint of `sequence` (an event already in the log): the games, as
-    /// of that event, changed since the previous checkpoint. Unused until completed. The first
-    /// part of a checkpoint of every game is `replacing`: it first drops whatever rows earlier
-    /// attempts left at or after `sequence`.
-    func writeCheckpointGames(_ games: [Game], sequence: Int64, replacing: Bool) throws
-    /// Puts the checkpoint of `sequence` in force once all its games are written: every game
-    /// when `complete`, otherwise those changed since the previous one. `gameCount` is how many
-    /// games exist, for the reader to check.
-    func completeCheckpoint(sequence: Int64, complete: Bool, gameCount: Int) throws
+    /// ``append(_:refusals:)``, with a part of a checkpoint in the same transaction: it costs
+    /// no fsync of its own, and the writer need not stop for it between commits.
+    func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws
+    /// Writes a part of a checkpoint in a transaction of its own.
+    func writeCheckpoint(_ part: CheckpointPart) throws
 }
 
 /// Logs that keep no checkpoints (wrappers in tests, say) still serve a full replay.
@@ -55,9 +48,20 @@ extension EventLog {
 
     public func readCheckpoint() throws -> Checkpoint? { nil }
 
-    public func writeCheckpoint(sequence: Int64, changed: [Game], complete: Bool, gameCount: Int) throws {}
-    public func writeCheckpointGames(_ games: [Game], sequence: Int64, replacing: Bool) throws {}
-    public func completeCheckpoint(sequence: Int64, complete: Bool, gameCount: Int) throws {}
+    public func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
+        try append(events, refusals: refusals)
+    }
+
+    public func writeCheckpoint(_ part: CheckpointPart) throws {}
+
+    /// A whole checkpoint of `sequence` in one transaction: the `changed` games (every game, when
+    /// `complete`), put in force at once.
+    public func writeCheckpoint(sequence: Int64, changed: [Game], complete: Bool, gameCount: Int) throws {
+        try writeCheckpoint(
+            CheckpointPart(
+                sequence: sequence, states: changed.map(CheckpointPart.State.init), first: true, complete: complete,
+                completion: gameCount))
+    }
 }
 
 /// The answer a command got, as the log records it: one per event (a command's last event is
@@ -103,6 +107,43 @@ public struct LoggedAnswer: Hashable, Sendable {
             try body(event)
         }
         try emitRefusals(before: nil)
+    }
+}
+
+/// Some of the games of a checkpoint, written in one transaction. A checkpoint reflects one
+/// sequence (an event already in the log) and holds the games changed since the previous one
+/// (every game, when `complete`); it may take several parts, and is in force only once its last
+/// part, which carries the `completion`, is written.
+public struct CheckpointPart: Sendable {
+    /// A game's state in the form ``CheckpointCoding`` writes.
+    public struct State: Sendable {
+        public var game: GameID
+        public var bytes: [UInt8]
+
+        public init(game: GameID, bytes: [UInt8]) {
+            self.game = game
+            self.bytes = bytes
+        }
+
+        public init(_ game: Game) { self.init(game: game.id, bytes: CheckpointCoding.encode(game)) }
+    }
+
+    public var sequence: Int64
+    public var states: [State]
+    /// The checkpoint's first part: one of every game first drops whatever rows earlier attempts
+    /// left at or after its sequence.
+    public var first: Bool
+    public var complete: Bool
+    /// In the last part: how many games exist, for the reader to check. The checkpoint is then
+    /// put in force, and the rows it supersedes dropped.
+    public var completion: Int?
+
+    public init(sequence: Int64, states: [State], first: Bool, complete: Bool, completion: Int?) {
+        self.sequence = sequence
+        self.states = states
+        self.first = first
+        self.complete = complete
+        self.completion = completion
     }
 }
 

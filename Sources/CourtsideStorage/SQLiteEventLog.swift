@@ -153,28 +153,22 @@ public final class SQLiteEventLog: EventLog {
         }
     }
 
-    public func writeCheckpointGames(_ games: [Game], sequence: Int64, replacing: Bool) throws {
-        let states = games.map { ($0.id.rawValue, Data(CheckpointCoding.encode($0))) }
-        try pool.write { db in try Self.insert(states, sequence: sequence, replacing: replacing, db) }
+    public func writeCheckpoint(_ part: CheckpointPart) throws {
+        try pool.write { db in try Self.write(part, db) }
     }
 
-    public func completeCheckpoint(sequence: Int64, complete: Bool, gameCount: Int) throws {
-        try pool.write { db in try Self.complete(sequence: sequence, complete: complete, gameCount: gameCount, db) }
-    }
-
-    public func writeCheckpoint(sequence: Int64, changed: [Game], complete: Bool, gameCount: Int) throws {
-        let states = changed.map { ($0.id.rawValue, Data(CheckpointCoding.encode($0))) }
-        try pool.write { db in
-            try Self.insert(states, sequence: sequence, replacing: complete, db)
-            try Self.complete(sequence: sequence, complete: complete, gameCount: gameCount, db)
+    private static func write(_ part: CheckpointPart, _ db: Database) throws {
+        if part.first && part.complete {
+            try db.execute(sql: "DELETE FROM checkpoint_games WHERE sequence >= ?", arguments: [part.sequence])
         }
-    }
-
-    private static func insert(_ states: [(id: String, state: Data)], sequence: Int64, replacing: Bool, _ db: Database) throws {
-        if replacing { try db.execute(sql: "DELETE FROM checkpoint_games WHERE sequence >= ?", arguments: [sequence]) }
         let insert = try db.cachedStatement(
             sql: "INSERT OR REPLACE INTO checkpoint_games (game_id, sequence, state) VALUES (?, ?, ?)")
-        for (id, state) in states { try insert.execute(arguments: [id, sequence, state]) }
+        for state in part.states {
+            try insert.execute(arguments: [state.game.rawValue, part.sequence, Data(state.bytes)])
+        }
+        if let gameCount = part.completion {
+            try complete(sequence: part.sequence, complete: part.complete, gameCount: gameCount, db)
+        }
     }
 
     /// Puts the checkpoint of `sequence` in force and drops the rows it supersedes: older rows of
@@ -197,7 +191,11 @@ public final class SQLiteEventLog: EventLog {
     }
 
     public func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
-        guard !events.isEmpty || !refusals.isEmpty else { return }
+        try append(events, refusals: refusals, checkpoint: nil)
+    }
+
+    public func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
+        guard !events.isEmpty || !refusals.isEmpty || part != nil else { return }
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let payloads = try events.map { try encoder.encode($0.kind) }
@@ -213,18 +211,20 @@ public final class SQLiteEventLog: EventLog {
                     event.origin.clientID, event.origin.commandID, event.kind.typeName, payload,
                 ])
             }
-            guard !refusals.isEmpty else { return }
-            let insertRefusal = try db.cachedStatement(
-                sql: """
-                    INSERT OR IGNORE INTO refusals (game_id, client_id, command_id, recorded_at, code, message)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """)
-            for refusal in refusals {
-                try insertRefusal.execute(arguments: [
-                    refusal.gameID.rawValue, refusal.origin.clientID, refusal.origin.commandID, refusal.at.rawValue,
-                    refusal.error.code.rawValue, refusal.error.message,
-                ])
+            if !refusals.isEmpty {
+                let insertRefusal = try db.cachedStatement(
+                    sql: """
+                        INSERT OR IGNORE INTO refusals (game_id, client_id, command_id, recorded_at, code, message)
+                        VALUES (?, ?, ?, ?, ?, ?)
+                        """)
+                for refusal in refusals {
+                    try insertRefusal.execute(arguments: [
+                        refusal.gameID.rawValue, refusal.origin.clientID, refusal.origin.commandID, refusal.at.rawValue,
+                        refusal.error.code.rawValue, refusal.error.message,
+                    ])
+                }
             }
+            if let part { try Self.write(part, db) }
         }
     }
 

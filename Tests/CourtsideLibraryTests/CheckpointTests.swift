@@ -293,16 +293,61 @@ struct CheckpointTests {
         let base = try SQLiteEventLog(directory: directory.url)
         let library = try GameLibrary(
             log: DoctoredLog(base) { _ in nil }, clock: ManualClock(),
-            checkpoints: CheckpointPolicy(interval: 100, atClose: false),
+            checkpoints: CheckpointPolicy(interval: 100, atClose: false, partBudget: .seconds(60)),
             logger: Tournament.logger)
         let snapshot = library.snapshot()
-        // The writer thread writes it before its first commit: one command waits for it.
+        // The writer begins it at once, and writes it (in one part, here) while idle or with the first commit.
         try await library.createGame(Tournament.setup("late"), origin: origin())
         await library.close()
         let checkpoint = try #require(try SQLiteEventLog(directory: directory.url).readCheckpoint())
         #expect(checkpoint.sequence >= snapshot.sequence)
         #expect(checkpoint.games.count >= snapshot.value.count)
     }
+}
+
+extension CheckpointTests {
+    @Test("a checkpoint that cannot be written never costs a commit: every move is acknowledged, the error logged")
+    func checkpointFailure() async throws {
+        let directory = try TemporaryDirectory()
+        let messages = Messages()
+        let log = RefusingCheckpointsLog(try SQLiteEventLog(directory: directory.url))
+        let library = try GameLibrary(
+            log: log, clock: ManualClock(), checkpoints: CheckpointPolicy(interval: 5, partBudget: .zero),
+            logger: Logger(label: "test") { _ in CapturingHandler(messages: messages) })
+        for game in ["g1", "g2"] { try await library.createGame(Tournament.setup(game), origin: origin()) }
+        for index in 0..<30 {
+            let game = index.isMultiple(of: 2) ? "g1" : "g2"
+            try await library.apply(
+                .move(player: Tournament.player(game, .home), move: .rebound), to: GameID(game), origin: origin())
+        }
+        let snapshot = library.snapshot()
+        await library.close()
+        #expect(messages.list.withLock { $0.contains { $0.message == "a checkpoint could not be written" } })
+        #expect(!messages.list.withLock { $0.contains { $0.message == "checkpoint written" } })
+        let reopened = try Tournament.open(directory.url)
+        #expect(reopened.snapshot() == snapshot)
+        await reopened.close()
+    }
+}
+
+/// The real log, which refuses every part of a checkpoint (and so the commits they ride along with).
+final class RefusingCheckpointsLog: EventLog {
+    let base: SQLiteEventLog
+    init(_ base: SQLiteEventLog) { self.base = base }
+    func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
+        if part != nil { throw CheckpointError("refused") }
+        try base.append(events, refusals: refusals, checkpoint: nil)
+    }
+    func writeCheckpoint(_ part: CheckpointPart) throws { throw CheckpointError("refused") }
+    func readCheckpoint() throws -> Checkpoint? { try base.readCheckpoint() }
+    func forEachAnswer(_ body: (LoggedAnswer) throws -> Void) throws { try base.forEachAnswer(body) }
+    func readAll() throws -> [GameEvent] { try base.readAll() }
+    func readRefusals() throws -> [CommandRefusal] { try base.readRefusals() }
+    func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws { try base.append(events, refusals: refusals) }
+    func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
+    func contains(_ origin: CommandOrigin) async throws -> Bool { try await base.contains(origin) }
+    func close() throws { try base.close() }
+    func readEvents(after sequence: Int64) throws -> [GameEvent] { try base.readEvents(after: sequence) }
 }
 
 extension Result where Failure == CourtsideError {
@@ -345,15 +390,10 @@ final class GatedLog: EventLog {
     func close() throws { try base.close() }
     func readEvents(after sequence: Int64) throws -> [GameEvent] { try base.readEvents(after: sequence) }
     func readCheckpoint() throws -> Checkpoint? { try base.readCheckpoint() }
-    func writeCheckpoint(sequence: Int64, changed: [Game], complete: Bool, gameCount: Int) throws {
-        try base.writeCheckpoint(sequence: sequence, changed: changed, complete: complete, gameCount: gameCount)
+    func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
+        try base.append(events, refusals: refusals, checkpoint: part)
     }
-    func writeCheckpointGames(_ games: [Game], sequence: Int64, replacing: Bool) throws {
-        try base.writeCheckpointGames(games, sequence: sequence, replacing: replacing)
-    }
-    func completeCheckpoint(sequence: Int64, complete: Bool, gameCount: Int) throws {
-        try base.completeCheckpoint(sequence: sequence, complete: complete, gameCount: gameCount)
-    }
+    func writeCheckpoint(_ part: CheckpointPart) throws { try base.writeCheckpoint(part) }
 }
 
 /// The real log, whose checkpoint is changed on the way out.
@@ -373,15 +413,10 @@ final class DoctoredLog: EventLog {
     func contains(_ origin: CommandOrigin) async throws -> Bool { try await base.contains(origin) }
     func close() throws { try base.close() }
     func readEvents(after sequence: Int64) throws -> [GameEvent] { try base.readEvents(after: sequence) }
-    func writeCheckpoint(sequence: Int64, changed: [Game], complete: Bool, gameCount: Int) throws {
-        try base.writeCheckpoint(sequence: sequence, changed: changed, complete: complete, gameCount: gameCount)
+    func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
+        try base.append(events, refusals: refusals, checkpoint: part)
     }
-    func writeCheckpointGames(_ games: [Game], sequence: Int64, replacing: Bool) throws {
-        try base.writeCheckpointGames(games, sequence: sequence, replacing: replacing)
-    }
-    func completeCheckpoint(sequence: Int64, complete: Bool, gameCount: Int) throws {
-        try base.completeCheckpoint(sequence: sequence, complete: complete, gameCount: gameCount)
-    }
+    func writeCheckpoint(_ part: CheckpointPart) throws { try base.writeCheckpoint(part) }
 }
 
 final class Messages: Sendable {

@@ -155,11 +155,14 @@ struct CheckpointStorageTests {
         try log.append(Array(events.suffix(2)), refusals: [])
         let all = Self.games(events)
         // Written in parts: until it is completed, the previous checkpoint stands, whole.
-        try log.writeCheckpointGames([all[1]], sequence: 6, replacing: false)
+        try log.writeCheckpoint(
+            CheckpointPart(sequence: 6, states: [.init(all[1])], first: true, complete: false, completion: nil))
         checkpoint = try #require(try log.readCheckpoint())
         #expect(checkpoint.sequence == 4 && checkpoint.games.sorted { $0.id < $1.id } == first)
-        try log.writeCheckpointGames([all[2]], sequence: 6, replacing: false)
-        try log.completeCheckpoint(sequence: 6, complete: false, gameCount: 3)
+        // The last part rides along with a commit, as the library writes it.
+        try log.append(
+            [], refusals: [],
+            checkpoint: CheckpointPart(sequence: 6, states: [.init(all[2])], first: false, complete: false, completion: 3))
         checkpoint = try #require(try log.readCheckpoint())
         #expect(checkpoint.sequence == 6)
         #expect(checkpoint.games.sorted { $0.id < $1.id } == all)
