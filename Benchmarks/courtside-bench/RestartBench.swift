@@ -94,6 +94,10 @@ struct RestartBench: AsyncParsableCommand {
             let copy = directory.deletingLastPathComponent().appendingPathComponent("serve-\(UUID().uuidString)")
             try FileManager.default.copyItem(at: directory, to: copy)
             defer { try? FileManager.default.removeItem(at: copy) }
+            // On disk before the run: the first fsync would otherwise write the whole copy.
+            for file in try FileManager.default.contentsOfDirectory(atPath: copy.path) {
+                try FileHandle(forUpdating: copy.appendingPathComponent(file)).synchronize()
+            }
             let process = Process()
             process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             process.arguments = ["restart", "--open", copy.path, "--serve", "\(budget)"]

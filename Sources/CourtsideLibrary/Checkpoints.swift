@@ -25,13 +25,13 @@ public struct CheckpointPolicy: Sendable, Equatable {
     /// the next checkpoint rewrites every game): a check, or a way round a suspected bad one.
     public var restore: Bool
     /// About how long a part of a checkpoint may add to the commit it rides along with. A
-    /// checkpoint of thousands of long games takes far longer than a commit (0.4 s for 8,600
+    /// checkpoint of thousands of long games takes far longer than a commit (0.3 s for 8,600
     /// games of 100 plays): written whole, it would hold every command in flight that long. It is
     /// written a part at a time (at least a game), in the transactions of the next commits (no
-    /// fsync of its own), or on its own while none waits. Measured with one keeper: parts add
-    /// about 1.6 ms to the commits they ride along with (p90 2 ms during that checkpoint, max
-    /// 0.21 s from SQLite's own WAL checkpoint), where the checkpoint in one go held one move
-    /// 0.44 s.
+    /// fsync of its own), or on its own while none waits. Measured with one keeper through such a
+    /// checkpoint (`courtside-bench restart`): in parts, the slowest move took 13 ms (as slow as
+    /// SQLite's own WAL checkpoints, 12 ms without any checkpoint of ours) and the moves that
+    /// carried a part about 1.5 ms more; in one go, one move took 0.32 s.
     public var partBudget: Duration
 
     public init(interval: Int = 20_000, atClose: Bool = true, restore: Bool = true, partBudget: Duration = .milliseconds(1)) {

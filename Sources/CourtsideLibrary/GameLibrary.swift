@@ -278,7 +278,7 @@ public final class GameLibrary: Sendable {
         advancing.withLock { $0?.cancel() }
         await committer.close()
         // The memory's reader must be done with the log before it closes.
-        _ = await memory.waitUntilLoaded()
+        await memory.stopLoading()
         do {
             try log.close()
         } catch {

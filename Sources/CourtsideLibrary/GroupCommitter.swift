@@ -321,8 +321,9 @@ final class GroupCommitter: Sendable {
     }
 
     /// The next games of the checkpoint being written, encoded, as many as fit in the part
-    /// budget; nil when none is being written. Encoding is about half of what a game costs (the
-    /// other half is SQLite's), so a part is sized at twice its encoding time.
+    /// budget; nil when none is being written. Encoding is about a third of what a game costs in
+    /// a commit (the rest is SQLite's and the larger fsync), so a part is sized at three times
+    /// its encoding time.
     private func nextCheckpointPart(whole: Bool = false) -> (part: CheckpointPart, next: Int)? {
         guard let writing = checkpointProgress.withLock({ $0.writing }) else { return nil }
         let started = ContinuousClock.now
@@ -331,12 +332,12 @@ final class GroupCommitter: Sendable {
         repeat {
             states.append(CheckpointPart.State(writing.games[next]))
             next += 1
-        } while next < writing.games.count && (whole || (ContinuousClock.now - started) * 2 < checkpoints.partBudget)
+        } while next < writing.games.count && (whole || (ContinuousClock.now - started) * 3 < checkpoints.partBudget)
         let done = next == writing.games.count
         let part = CheckpointPart(
             sequence: writing.sequence, states: states, first: writing.next == 0, complete: writing.complete,
             completion: done ? writing.gameCount : nil)
-        checkpointProgress.withLock { $0.writing?.busy += (ContinuousClock.now - started) * 2 }
+        checkpointProgress.withLock { $0.writing?.busy += (ContinuousClock.now - started) * 3 }
         return (part, next)
     }
 

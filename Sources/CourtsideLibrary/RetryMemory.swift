@@ -172,6 +172,11 @@ final class RetryMemory: Sendable {
 
     let window: RetryWindow
     private let shared: Mutex<Shared>
+    /// Set on close: the reader stops within a few thousand answers rather than read a long log
+    /// to its end (a million answers take seconds; the daemon stops within two).
+    private let stopping = Atomic(false)
+
+    private struct Stopped: Error {}
 
     /// An empty memory, or one that ``load(from:logger:)`` fills next.
     init(window: RetryWindow, loading: Bool = false) {
@@ -189,6 +194,7 @@ final class RetryMemory: Sendable {
             do {
                 try log.forEachAnswer { answer in
                     count += 1
+                    if count % 4096 == 0, stopping.load(ordering: .relaxed) { throw Stopped() }
                     switch answer.outcome {
                     case .event(let game, let version, let sequence):
                         // A command's events come in order: its last one's receipt is its answer.
@@ -202,6 +208,9 @@ final class RetryMemory: Sendable {
                         loaded.remember(answer.origin, .settled(.failure(refusal.error)), at: answer.at)
                     }
                 }
+            } catch is Stopped {
+                fail()
+                return
             } catch {
                 logger.critical(
                     "the retry memory could not be read from the event log; retries of earlier commands are refused",
@@ -254,6 +263,12 @@ final class RetryMemory: Sendable {
     /// retry of one answered before the start, whatever ``mayHaveForgotten(_:)`` says.
     var isLoading: Bool {
         shared.withLock { if case .loading = $0.loading { true } else { false } }
+    }
+
+    /// Stops reading the log, if the memory still is, and waits for the reader to be done with it.
+    func stopLoading() async {
+        stopping.store(true, ordering: .relaxed)
+        _ = await waitUntilLoaded()
     }
 
     /// Waits until the log's answers are in the memory; false if they could not be read.

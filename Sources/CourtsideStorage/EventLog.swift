@@ -135,7 +135,7 @@ public struct CheckpointPart: Sendable {
     public var first: Bool
     public var complete: Bool
     /// In the last part: how many games exist, for the reader to check. The checkpoint is then
-    /// put in force, and the rows it supersedes dropped.
+    /// put in force.
     public var completion: Int?
 
     public init(sequence: Int64, states: [State], first: Bool, complete: Bool, completion: Int?) {

@@ -163,16 +163,25 @@ public final class SQLiteEventLog: EventLog {
         }
         let insert = try db.cachedStatement(
             sql: "INSERT OR REPLACE INTO checkpoint_games (game_id, sequence, state) VALUES (?, ?, ?)")
+        // A game's rows older than the one in force are dropped as its new one is written: a game
+        // keeps at most the row in force and the new one, and putting a checkpoint in force
+        // deletes nothing (thousands of rows at once would hold that commit up).
+        let dropSuperseded = try db.cachedStatement(
+            sql: """
+                DELETE FROM checkpoint_games WHERE game_id = ?1 AND sequence < (
+                    SELECT MAX(sequence) FROM checkpoint_games
+                    WHERE game_id = ?1 AND sequence <= (SELECT sequence FROM checkpoint))
+                """)
         for state in part.states {
             try insert.execute(arguments: [state.game.rawValue, part.sequence, Data(state.bytes)])
+            try dropSuperseded.execute(arguments: [state.game.rawValue])
         }
         if let gameCount = part.completion {
             try complete(sequence: part.sequence, complete: part.complete, gameCount: gameCount, db)
         }
     }
 
-    /// Puts the checkpoint of `sequence` in force and drops the rows it supersedes: older rows of
-    /// the games it wrote, and when it wrote every game, every other row.
+    /// Puts the checkpoint of `sequence` in force; one of every game also drops every other row.
     private static func complete(sequence: Int64, complete: Bool, gameCount: Int, _ db: Database) throws {
         try db.execute(
             sql: """
@@ -181,12 +190,6 @@ public final class SQLiteEventLog: EventLog {
                 """, arguments: [sequence, CheckpointCoding.format, gameCount])
         if complete {
             try db.execute(sql: "DELETE FROM checkpoint_games WHERE sequence <> ?", arguments: [sequence])
-        } else {
-            try db.execute(
-                sql: """
-                    DELETE FROM checkpoint_games WHERE sequence < ?1
-                        AND game_id IN (SELECT game_id FROM checkpoint_games WHERE sequence = ?1)
-                    """, arguments: [sequence])
         }
     }
 
@@ -281,9 +284,9 @@ public final class SQLiteEventLog: EventLog {
         // Checkpoints: every game's state as of one sequence, so that a start replays only the
         // events after it. A checkpoint writes a row for each game changed since the previous
         // one, keyed by game and sequence, possibly over several transactions, then moves the
-        // header row to its sequence and drops the rows it supersedes; until then the previous
-        // checkpoint stays whole. Unlike the events, these rows are derived and replaced:
-        // losing them costs a full replay, never data.
+        // header row to its sequence; until then the previous checkpoint stays whole, and a
+        // reader takes each game's newest row no newer than the header. Unlike the events, these
+        // rows are derived and replaced: losing them costs a full replay, never data.
         migrator.registerMigration("v4: checkpoints") { db in
             try db.execute(
                 sql: """

@@ -330,6 +330,50 @@ extension CheckpointTests {
     }
 }
 
+extension CheckpointTests {
+    @Test("closing while the retry memory is still read stops the reading: a long log does not hold up a stop")
+    func closeWhileLoading() async throws {
+        let directory = try TemporaryDirectory()
+        let base = try SQLiteEventLog(directory: directory.url)
+        let setup = Tournament.setup("g1")
+        let moves = (2...20_001).map { version in
+            GameEvent(
+                gameID: "g1", version: version, sequence: Int64(version), at: Timestamp(milliseconds: Int64(version)),
+                origin: CommandOrigin(clientID: "k", commandID: "\(version)"),
+                kind: .move(player: Tournament.player("g1", .home), move: .rebound))
+        }
+        let creation = GameEvent(
+            gameID: "g1", version: 1, sequence: 1, at: Timestamp(milliseconds: 1),
+            origin: CommandOrigin(clientID: "k", commandID: "1"),
+            kind: .gameCreated(setup))
+        try base.append([creation] + moves, refusals: [])
+        // A tenth of a millisecond an answer: two seconds to read them all.
+        let library = try GameLibrary(log: SlowAnswersLog(base), clock: ManualClock(), logger: Tournament.logger)
+        #expect(try library.snapshot(of: "g1").value.version == 20_001)
+        let started = ContinuousClock.now
+        await library.close()
+        #expect(ContinuousClock.now - started < .seconds(1))
+    }
+}
+
+/// The real log, whose answers for the retry memory come slowly.
+final class SlowAnswersLog: EventLog {
+    let base: SQLiteEventLog
+    init(_ base: SQLiteEventLog) { self.base = base }
+    func forEachAnswer(_ body: (LoggedAnswer) throws -> Void) throws {
+        try base.forEachAnswer { answer in
+            usleep(100)
+            try body(answer)
+        }
+    }
+    func readAll() throws -> [GameEvent] { try base.readAll() }
+    func readRefusals() throws -> [CommandRefusal] { try base.readRefusals() }
+    func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws { try base.append(events, refusals: refusals) }
+    func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
+    func contains(_ origin: CommandOrigin) async throws -> Bool { try await base.contains(origin) }
+    func close() throws { try base.close() }
+}
+
 /// The real log, which refuses every part of a checkpoint (and so the commits they ride along with).
 final class RefusingCheckpointsLog: EventLog {
     let base: SQLiteEventLog

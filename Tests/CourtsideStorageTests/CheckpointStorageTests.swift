@@ -166,9 +166,14 @@ struct CheckpointStorageTests {
         checkpoint = try #require(try log.readCheckpoint())
         #expect(checkpoint.sequence == 6)
         #expect(checkpoint.games.sorted { $0.id < $1.id } == all)
-        // The rows it superseded are gone; g1's, which it did not rewrite, stays.
+        // A game keeps at most the row in force and a newer one: g2 and g3 have rows of 4 and 6.
         let queue = try DatabaseQueue(path: directory.appendingPathComponent(SQLiteEventLog.fileName).path)
-        #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM checkpoint_games") } == 3)
+        let rows = { try queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM checkpoint_games") } }
+        #expect(try rows() == 5)
+        // The next checkpoint that writes them drops their rows of 4, which 6 superseded.
+        try log.writeCheckpoint(sequence: 6, changed: Array(all.suffix(2)), complete: false, gameCount: 3)
+        #expect(try rows() == 3)
+        #expect(try log.readCheckpoint()?.games.sorted { $0.id < $1.id } == all)
         try queue.close()
         try log.close()
     }
