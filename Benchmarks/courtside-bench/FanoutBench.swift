@@ -100,7 +100,7 @@ struct FanoutBench: ParsableCommand {
         var rows: [String] = []
         for (round, count) in counts.enumerated() {
             // The daemon.
-            let stop = Flag()
+            let stop = StopFlag()
             let load = KeeperLoad(keepers: keepers, games: games, window: window, run: "fanout\(round)")
             let pool = SubscriberPool(count: count, threads: threads, endpoint: daemon.events)
             let command = daemon.command
@@ -144,7 +144,7 @@ struct FanoutBench: ParsableCommand {
 }
 
 /// A flag one thread sets and others poll.
-final class Flag: Sendable {
+final class StopFlag: Sendable {
     private let value = Atomic(false)
     func set() { value.store(true, ordering: .relaxed) }
     var isSet: Bool { value.load(ordering: .relaxed) }

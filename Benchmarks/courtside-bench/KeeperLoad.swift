@@ -19,7 +19,7 @@ struct KeeperLoad: Sendable {
     /// Runs until every keeper has `moves` replies, or `stop` is set (then the keepers stop
     /// sending and wait for the replies in flight). Returns every round trip in microseconds,
     /// sorted, and the time from the first send to the last reply.
-    func drive(_ context: ZMQContext, _ endpoint: String, moves: Int, stop: Flag? = nil) throws -> (
+    func drive(_ context: ZMQContext, _ endpoint: String, moves: Int, stop: StopFlag? = nil) throws -> (
         latencies: [Double], elapsed: Duration
     ) {
         let start = ContinuousClock.now
@@ -32,7 +32,7 @@ struct KeeperLoad: Sendable {
         return (latencies, ContinuousClock.now - start)
     }
 
-    private func keeper(_ keeper: Int, _ context: ZMQContext, _ endpoint: String, moves: Int, stop: Flag?) throws
+    private func keeper(_ keeper: Int, _ context: ZMQContext, _ endpoint: String, moves: Int, stop: StopFlag?) throws
         -> [Double]
     {
         let socket = try context.socket(.dealer)

@@ -27,41 +27,24 @@ public final class GameLibrary: Sendable {
 
     /// Opens the library over `log`, rebuilding every game from it; numbering continues where
     /// the log ends.
+    ///
+    /// The games come from the log's latest checkpoint and the events after it (or from every
+    /// event, when there is no usable checkpoint). The retry memory is read from the log on a
+    /// thread of its own while the library already serves: see ``RetryMemory``.
     public init(
         log: any EventLog, clock: any TimeSource = SystemTimeSource(), retryWindow: RetryWindow = RetryWindow(),
-        commitQueueLimit: Int = 100_000, logger: Logger
+        commitQueueLimit: Int = 100_000, checkpoints: CheckpointPolicy = CheckpointPolicy(), logger: Logger
     ) throws {
-        let events = try log.readAll()
-        var games: [GameID: Game] = [:]
-        // Every command's answer, in the order they were given, for the retry memory to keep the
-        // window's worth of.
-        var answers: [(at: Timestamp, origin: CommandOrigin, result: Result<Receipt, CourtsideError>)] = []
-        var lastSequence: Int64 = 0
-        for event in events {
-            if case .gameCreated(let setup) = event.kind {
-                games[event.gameID] = Game(setup: setup)
-            } else {
-                games[event.gameID]?.apply(event)
-            }
-            answers.append(
-                (
-                    event.at, event.origin,
-                    .success(Receipt(gameID: event.gameID, version: event.version, sequence: event.sequence))
-                ))
-            lastSequence = event.sequence
-        }
-        // A refusal under a reserved client id can only have come from a client, before such ids
-        // were refused at the door: it must never stand as the answer to the daemon's own command.
-        for refusal in try log.readRefusals() where !CommandOrigin.isReserved(clientID: refusal.origin.clientID) {
-            answers.append((refusal.at, refusal.origin, .failure(refusal.error)))
-        }
-        let memory = RetryMemory(window: retryWindow)
-        for answer in answers.sorted(by: { $0.at < $1.at }) {
-            memory.remember(answer.origin, CommitTicket(settled: answer.result), at: answer.at)
-        }
+        let started = ContinuousClock.now
+        let restored = try RestoredGames.restore(from: log, policy: checkpoints, logger: logger)
+        let games = restored.games
+        let memory = RetryMemory(window: retryWindow, loading: true)
+        memory.load(from: log, logger: logger)
         self.memory = memory
         let committer = GroupCommitter(
-            log: log, games: games, lastSequence: lastSequence, queueLimit: commitQueueLimit, logger: logger)
+            log: log, games: games, lastSequence: restored.lastSequence, queueLimit: commitQueueLimit,
+            checkpoints: checkpoints, changedSinceCheckpoint: restored.changedSinceCheckpoint,
+            eventsSinceCheckpoint: restored.replayed, logger: logger)
         let gate = BracketGate(games: games)
         self.registry = Mutex(Registry())
         self.gate = gate
@@ -70,6 +53,7 @@ public final class GameLibrary: Sendable {
         self.clock = clock
         self.logger = logger
         registry.withLock { registry in
+            registry.games.reserveCapacity(games.count)
             for (id, game) in games {
                 registry.games[id] = GameActor(game: game, memory: memory, committer: committer, clock: clock, gate: gate)
                 registry.players.formUnion(game.counts.keys)
@@ -77,8 +61,13 @@ public final class GameLibrary: Sendable {
         }
         logger.info(
             "game library opened",
-            metadata: ["library.games": "\(games.count)", "library.sequence": "\(lastSequence)"])
-        Self.continueTime(after: events.last?.at, games: games, clock: clock, logger: logger)
+            metadata: [
+                "library.games": "\(games.count)", "library.sequence": "\(restored.lastSequence)",
+                "library.checkpoint": "\(restored.checkpointSequence.map { "\($0)" } ?? "none")",
+                "library.replayed_events": "\(restored.replayed)",
+                "library.open_ms": "\((ContinuousClock.now - started).inMilliseconds)",
+            ])
+        Self.continueTime(after: restored.lastEventAt, games: games, clock: clock, logger: logger)
     }
 
     /// Time across a restart: never before the log's last event, and a clock that was running
@@ -147,6 +136,8 @@ public final class GameLibrary: Sendable {
         case .created(let ticket):
             return PendingReceipt(ticket)
         case .existing(let actor):
+            // The creation may be from before the start, its answer still being read from the log.
+            if memory.isLoading, (try? await log.contains(origin)) == true { _ = await memory.waitUntilLoaded() }
             if let retry = await actor.outcome(of: origin) { return retry }
             // The creation itself, retried from beyond the window, must not read as someone else's.
             if let expired = await retryBeyondWindow(origin) { return PendingReceipt(.failure(expired)) }
@@ -186,13 +177,24 @@ public final class GameLibrary: Sendable {
     /// `retry_expired` when a command is not remembered but the log has it: a retry from beyond
     /// the window, whose result stands and must not be applied again. Only a command the filter of
     /// forgotten ones may hold pays for the look-up.
+    /// While the memory is still being read from the log after a start, any command may be a
+    /// retry of one answered before it: the log says, and a retry waits for the memory.
     private func retryBeyondWindow(_ origin: CommandOrigin) async -> CourtsideError? {
-        guard memory.answer(to: origin) == nil, memory.mayHaveForgotten(origin) else { return nil }
+        guard memory.answer(to: origin) == nil else { return nil }
+        let loading = memory.isLoading
+        guard loading || memory.mayHaveForgotten(origin) else { return nil }
         do {
             guard try await log.contains(origin) else { return nil }
         } catch {
             logger.error("the event log could not be read", metadata: ["error": "\(error)"])
             return CourtsideError(.storageFailure, "the event log could not be read; courtsided's log has the detail")
+        }
+        if loading {
+            guard await memory.waitUntilLoaded() else {
+                return CourtsideError(.storageFailure, "the event log could not be read; courtsided's log has the detail")
+            }
+            // Within the window: the game's actor answers it. Neither remembered nor forgotten: new.
+            guard memory.answer(to: origin) == nil, memory.mayHaveForgotten(origin) else { return nil }
         }
         return CourtsideError(
             .retryExpired,
@@ -277,6 +279,8 @@ public final class GameLibrary: Sendable {
     public func close() async {
         advancing.withLock { $0?.cancel() }
         await committer.close()
+        // The memory's reader must be done with the log before it closes.
+        await memory.stopLoading()
         do {
             try log.close()
         } catch {

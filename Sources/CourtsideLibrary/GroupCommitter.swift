@@ -44,6 +44,32 @@ final class GroupCommitter: Sendable {
         var closed = false
     }
 
+    /// What the next checkpoint must write, when it is due, and the one being written. Only the
+    /// writer thread uses it.
+    private struct CheckpointProgress {
+        /// Games committed since the last checkpoint began.
+        var changed: Set<GameID>
+        /// Whether the next checkpoint must write every game: none was used or written yet.
+        var complete: Bool
+        var eventsSince: Int
+        var writing: CheckpointInProgress?
+    }
+
+    /// A checkpoint written a part at a time, between commits: the games' states were taken
+    /// when it began, so it reflects exactly one sequence however many commits pass meanwhile.
+    private struct CheckpointInProgress {
+        let sequence: Int64
+        let complete: Bool
+        let gameCount: Int
+        let games: [Game]
+        /// The games before this one are written.
+        var next = 0
+        var parts = 0
+        let began: ContinuousClock.Instant
+        /// The writer's time it has taken, estimated.
+        var busy: Duration = .zero
+    }
+
     /// The most commands that may wait for a commit before new ones are refused with `overloaded`.
     static let defaultQueueLimit = 100_000  // GameLibrary.init's default too
 
@@ -56,11 +82,26 @@ final class GroupCommitter: Sendable {
     private let queue: Mutex<Queue>
     private let committed: Mutex<Committed>
     private let wake = DispatchSemaphore(value: 0)
+    private let checkpoints: CheckpointPolicy
+    private let checkpointProgress: Mutex<CheckpointProgress>
+    private let checkpointDurations = Timer(label: "courtside_checkpoint_duration_seconds")
 
-    init(log: any EventLog, games: [GameID: Game], lastSequence: Int64, queueLimit: Int = defaultQueueLimit, logger: Logger) {
+    /// `changedSinceCheckpoint` are the games changed after the checkpoint the start used, nil
+    /// when it used none; `eventsSinceCheckpoint` how many events it replayed after it. A start
+    /// that replayed a whole interval or more writes a checkpoint before its first commit.
+    init(
+        log: any EventLog, games: [GameID: Game], lastSequence: Int64, queueLimit: Int = defaultQueueLimit,
+        checkpoints: CheckpointPolicy = .none, changedSinceCheckpoint: Set<GameID>? = nil, eventsSinceCheckpoint: Int = 0,
+        logger: Logger
+    ) {
         self.log = log
         self.logger = logger
         self.queueLimit = queueLimit
+        self.checkpoints = checkpoints
+        checkpointProgress = Mutex(
+            CheckpointProgress(
+                changed: changedSinceCheckpoint ?? [], complete: changedSinceCheckpoint == nil,
+                eventsSince: eventsSinceCheckpoint, writing: nil))
         queue = Mutex(Queue(nextSequence: lastSequence + 1))
         committed = Mutex(Committed(games: games, sequence: lastSequence))
         let thread = Thread { [self] in self.runWriter() }
@@ -163,8 +204,17 @@ final class GroupCommitter: Sendable {
     // MARK: - The writer thread
 
     private func runWriter() {
+        checkpointIfDue()
         while true {
-            wake.wait()
+            // A checkpoint being written goes on, a part at a time, while nothing waits for a commit.
+            if checkpointProgress.withLock({ $0.writing != nil }) {
+                if wake.wait(timeout: .now()) == .timedOut {
+                    writeCheckpointPart()
+                    continue
+                }
+            } else {
+                wake.wait()
+            }
             let (batch, closing) = queue.withLock { queue in
                 defer {
                     queue.entries = []
@@ -181,6 +231,7 @@ final class GroupCommitter: Sendable {
                     return queue.onExit
                 }
                 if let onExit {
+                    closeCheckpoints()
                     onExit.resume()
                     return
                 }
@@ -192,8 +243,18 @@ final class GroupCommitter: Sendable {
 
     private func commit(_ batch: [Entry]) {
         let started = ContinuousClock.now
+        let events = batch.flatMap(\.events)
+        let refusals = batch.compactMap(\.refusal)
+        // A part of the checkpoint being written rides along: no fsync, no turn of its own.
+        let part = nextCheckpointPart()
         do {
-            try log.append(batch.flatMap(\.events), refusals: batch.compactMap(\.refusal))
+            do {
+                try log.append(events, refusals: refusals, checkpoint: part?.part)
+            } catch  where part != nil {
+                // Whatever failed, the checkpoint must never cost a commit: once more without it.
+                abandonCheckpoint(because: error)
+                try log.append(events, refusals: refusals, checkpoint: nil)
+            }
             // How well group commit works: commands per transaction, and what each fsync costs.
             batchSizes.record(batch.count)
             commitDurations.recordNanoseconds((ContinuousClock.now - started).nanoseconds)
@@ -201,6 +262,7 @@ final class GroupCommitter: Sendable {
             fail(batch, because: error)
             return
         }
+        if let part { checkpointPartWritten(part) }
         // Durable now: no longer pending, before anyone hears of it.
         queue.withLock { $0.writingSince = nil }
         // Updates go out after the lock: a subscriber that registers meanwhile finds them in its
@@ -228,6 +290,135 @@ final class GroupCommitter: Sendable {
         for update in published.updates {
             for subscriber in published.to { subscriber.yield(update) }
         }
+        checkpointProgress.withLock { progress in
+            for event in events { progress.changed.insert(event.gameID) }
+            progress.eventsSince += events.count
+        }
+        // After the answers: the commands just committed never wait for a checkpoint to begin.
+        if checkpointProgress.withLock({ $0.writing == nil && $0.eventsSince >= checkpoints.interval }) { beginCheckpoint() }
+    }
+
+    // MARK: - Checkpoints
+
+    /// At the start: a start that replayed an interval or more writes a checkpoint at once.
+    private func checkpointIfDue() {
+        if checkpointProgress.withLock({ $0.writing == nil && $0.eventsSince >= checkpoints.interval }) { beginCheckpoint() }
+    }
+
+    /// Takes the committed state of the games changed since the last checkpoint (of every game,
+    /// when `complete`), as of the last committed sequence: the writer thread alone commits, so
+    /// that state is exactly what the log holds up to that sequence.
+    private func beginCheckpoint() {
+        guard failure == nil else { return }
+        let (games, sequence, count) = committed.withLock { committed in
+            checkpointProgress.withLock { progress in
+                (
+                    progress.complete ? Array(committed.games.values) : progress.changed.compactMap { committed.games[$0] },
+                    committed.sequence, committed.games.count
+                )
+            }
+        }
+        checkpointProgress.withLock { progress in
+            progress.eventsSince = 0
+            guard sequence > 0, !games.isEmpty else { return }
+            progress.writing = CheckpointInProgress(
+                sequence: sequence, complete: progress.complete, gameCount: count, games: games, began: .now)
+            progress.changed = []
+            progress.complete = false
+        }
+    }
+
+    /// The next games of the checkpoint being written, encoded, as many as fit in the part
+    /// budget; nil when none is being written. Encoding is about a third of what a game costs in
+    /// a commit (the rest is SQLite's and the larger fsync), so a part is sized at three times
+    /// its encoding time.
+    private func nextCheckpointPart(whole: Bool = false) -> (part: CheckpointPart, next: Int)? {
+        guard let writing = checkpointProgress.withLock({ $0.writing }) else { return nil }
+        let started = ContinuousClock.now
+        var states: [CheckpointPart.State] = []
+        var next = writing.next
+        repeat {
+            states.append(CheckpointPart.State(writing.games[next]))
+            next += 1
+        } while next < writing.games.count && (whole || (ContinuousClock.now - started) * 3 < checkpoints.partBudget)
+        let done = next == writing.games.count
+        let part = CheckpointPart(
+            sequence: writing.sequence, states: states, first: writing.next == 0, complete: writing.complete,
+            completion: done ? writing.gameCount : nil)
+        checkpointProgress.withLock { $0.writing?.busy += (ContinuousClock.now - started) * 3 }
+        return (part, next)
+    }
+
+    /// Records a part as written, and the checkpoint as in force after its last part.
+    private func checkpointPartWritten(_ written: (part: CheckpointPart, next: Int)) {
+        let done: CheckpointInProgress? = checkpointProgress.withLock { progress in
+            guard var writing = progress.writing, writing.sequence == written.part.sequence else { return nil }
+            writing.next = written.next
+            writing.parts += 1
+            progress.writing = written.part.completion == nil ? writing : nil
+            return written.part.completion == nil ? nil : writing
+        }
+        if let done { logCheckpoint(done) }
+    }
+
+    /// While no commit waits: the next part of the checkpoint being written, on its own.
+    private func writeCheckpointPart() {
+        guard failure == nil else { return checkpointProgress.withLock { $0.writing = nil } }
+        guard let part = nextCheckpointPart() else { return }
+        do {
+            try log.writeCheckpoint(part.part)
+        } catch {
+            abandonCheckpoint(because: error)
+            return
+        }
+        checkpointPartWritten(part)
+    }
+
+    /// A checkpoint that failed part-way is not used; its games go to the next one. Nothing is
+    /// lost: the next start replays more of the log.
+    private func abandonCheckpoint(because error: any Error) {
+        let abandoned = checkpointProgress.withLock { progress in
+            defer { progress.writing = nil }
+            guard let writing = progress.writing else { return nil as Int64? }
+            progress.changed.formUnion(writing.games.map(\.id))
+            progress.complete = progress.complete || writing.complete
+            return writing.sequence
+        }
+        logger.error(
+            "a checkpoint could not be written", metadata: ["checkpoint.sequence": "\(abandoned ?? 0)", "error": "\(error)"])
+    }
+
+    /// On close: one checkpoint of everything changed since the last one, written whole (the
+    /// one being written, if any, joins it), so that the next start replays nothing.
+    private func closeCheckpoints() {
+        checkpointProgress.withLock { progress in
+            if let writing = progress.writing {
+                progress.changed.formUnion(writing.games.map(\.id))
+                progress.complete = progress.complete || writing.complete
+                progress.writing = nil
+            }
+        }
+        guard checkpoints.atClose else { return }
+        beginCheckpoint()
+        guard let part = nextCheckpointPart(whole: true) else { return }
+        do {
+            try log.writeCheckpoint(part.part)
+        } catch {
+            abandonCheckpoint(because: error)
+            return
+        }
+        checkpointPartWritten(part)
+    }
+
+    private func logCheckpoint(_ written: CheckpointInProgress) {
+        checkpointDurations.recordNanoseconds(written.busy.nanoseconds)
+        logger.info(
+            "checkpoint written",
+            metadata: [
+                "checkpoint.sequence": "\(written.sequence)", "checkpoint.games": "\(written.games.count)",
+                "checkpoint.parts": "\(written.parts)", "checkpoint.write_ms": "\(written.busy.inMilliseconds)",
+                "checkpoint.ms": "\((ContinuousClock.now - written.began).inMilliseconds)",
+            ])
     }
 
     /// A failed commit leaves the in-memory games ahead of the log, so the library refuses

@@ -1,5 +1,8 @@
 import CourtsideModel
+import CourtsideStorage
 import DequeModule
+import Foundation
+import Logging
 import Synchronization
 
 /// How long the library remembers each command's answer, so that a retry gets it again.
@@ -27,10 +30,31 @@ public struct RetryWindow: Sendable, Equatable {
 }
 
 /// The answers within the ``RetryWindow``, shared by every game.
+///
+/// A start rebuilds it from the log's answers on a thread of its own (``load(from:logger:)``),
+/// so that the library serves before a long log is read: meanwhile, a command it does not hold
+/// asks the log whether it is a retry (``isLoading``), and a retry waits for the rebuild
+/// (``waitUntilLoaded()``). The answers remembered meanwhile are then replayed after the
+/// log's, so the memory ends as if it had been rebuilt before the first command.
 final class RetryMemory: Sendable {
+    /// What a retry is answered with: the ticket of a command still in flight (or answered since
+    /// the start), or a settled result from the log, which costs no object.
+    private enum Answer {
+        case ticket(CommitTicket)
+        case settled(Result<Receipt, CourtsideError>)
+
+        var isSettled: Bool {
+            switch self {
+            case .ticket(let ticket): ticket.isSettled
+            case .settled: true
+            }
+        }
+    }
+
     private struct Entry {
-        var ticket: CommitTicket
+        var answer: Answer
         var serial: UInt64
+        var at: Timestamp
     }
 
     private struct Remembered {
@@ -40,6 +64,7 @@ final class RetryMemory: Sendable {
     }
 
     private struct State {
+        let window: RetryWindow
         var entries: [CommandOrigin: Entry] = [:]
         var clients: [String: Deque<Remembered>] = [:]
         /// Every answer in the order it was remembered, for the total bound; entries forgotten
@@ -49,88 +74,243 @@ final class RetryMemory: Sendable {
         var nextSerial: UInt64 = 0
         /// The commands whose answers were forgotten, as a Bloom filter of fixed size (2 MiB): a
         /// miss that it may contain must ask the log whether the command is new; any other miss
-        /// is a new command for certain. A false positive costs only that look-up.
-        var forgotten = [UInt64](repeating: 0, count: RetryMemory.filterWords)
+        /// is a new command for certain. A false positive costs only that look-up. Empty until
+        /// the first answer is forgotten: most venues never fill the window.
+        var forgotten: [UInt64] = []
+
+        init(window: RetryWindow) { self.window = window }
+
+        /// Remembers a command's answer (a retry of it will get the same answer) and forgets
+        /// what the window no longer covers.
+        mutating func remember(_ origin: CommandOrigin, _ answer: Answer, at now: Timestamp) {
+            if let existing = entries[origin] {
+                entries[origin] = Entry(answer: answer, serial: existing.serial, at: existing.at)
+                return
+            }
+            let serial = nextSerial
+            nextSerial += 1
+            entries[origin] = Entry(answer: answer, serial: serial, at: now)
+            order.append((origin, serial))
+            add(Remembered(commandID: origin.commandID, serial: serial, at: now), client: origin.clientID)
+            while entries.count > window.maximumTotal, let (oldest, serial) = order.first {
+                guard let entry = entries[oldest], entry.serial == serial else {
+                    order.removeFirst()
+                    continue
+                }
+                // As below: pending answers stay until they are settled.
+                guard entry.answer.isSettled else { break }
+                order.removeFirst()
+                forget(oldest)
+                // It is its client's oldest, since a client's answers arrive in order too.
+                if var remembered = clients.removeValue(forKey: oldest.clientID) {
+                    _ = remembered.popFirst()
+                    if !remembered.isEmpty { clients[oldest.clientID] = remembered }
+                }
+            }
+            // Forgotten entries linger in `order` until they reach its front; keep it bounded.
+            if order.count > 2 * entries.count + 1024 {
+                order = Deque(order.filter { entries[$0.origin]?.serial == $0.serial })
+            }
+        }
+
+        /// Adds a client's newest answer and forgets its answers beyond the window.
+        private mutating func add(_ newest: Remembered, client: String) {
+            // Taken out of the dictionary while it changes, and put back once: any other copy alive
+            // meanwhile would make each change copy it whole.
+            var remembered = clients.removeValue(forKey: client) ?? []
+            remembered.append(newest)
+            let cutoff = newest.at.rawValue - Int64(window.maximumAge.inMilliseconds)
+            while remembered.count > window.maximumPerClient
+                || (remembered.count > window.recentPerClient && (remembered.first?.at.rawValue ?? .max) < cutoff)
+            {
+                // An answer still waiting for its commit is kept whatever the window says: the log does
+                // not hold it yet, so a retry could not be told from a new command.
+                guard let oldest = remembered.first,
+                    entries[CommandOrigin(clientID: client, commandID: oldest.commandID)]?.answer.isSettled ?? true
+                else { break }
+                remembered.removeFirst()
+                forget(CommandOrigin(clientID: client, commandID: oldest.commandID))
+            }
+            clients[client] = remembered
+        }
+
+        private mutating func forget(_ origin: CommandOrigin) {
+            entries[origin] = nil
+            if forgotten.isEmpty { forgotten = [UInt64](repeating: 0, count: RetryMemory.filterWords) }
+            for bit in RetryMemory.bits(origin) { forgotten[bit / 64] |= 1 << UInt64(bit % 64) }
+        }
+
+        func mayHaveForgotten(_ bits: [Int]) -> Bool {
+            !forgotten.isEmpty && bits.allSatisfy { forgotten[$0 / 64] & (1 << UInt64($0 % 64)) != 0 }
+        }
+
+        /// The answers of `live`, in the order it took them, after this memory's own.
+        mutating func append(_ live: State) {
+            for (origin, serial) in live.order {
+                guard let entry = live.entries[origin], entry.serial == serial else { continue }
+                remember(origin, entry.answer, at: entry.at)
+            }
+            guard !live.forgotten.isEmpty else { return }
+            if forgotten.isEmpty {
+                forgotten = live.forgotten
+            } else {
+                for index in forgotten.indices { forgotten[index] |= live.forgotten[index] }
+            }
+        }
+    }
+
+    private enum Loading {
+        case loading(waiters: [CheckedContinuation<Bool, Never>])
+        case loaded
+        case failed
+    }
+
+    private struct Shared {
+        var state: State
+        var loading: Loading
     }
 
     let window: RetryWindow
-    private let state = Mutex(State())
+    private let shared: Mutex<Shared>
+    /// Set on close: the reader stops within a few thousand answers rather than read a long log
+    /// to its end (a million answers take seconds; the daemon stops within two).
+    private let stopping = Atomic(false)
 
-    init(window: RetryWindow) { self.window = window }
+    private struct Stopped: Error {}
+
+    /// An empty memory, or one that ``load(from:logger:)`` fills next.
+    init(window: RetryWindow, loading: Bool = false) {
+        self.window = window
+        shared = Mutex(Shared(state: State(window: window), loading: loading ? .loading(waiters: []) : .loaded))
+    }
+
+    /// Rebuilds the memory from every answer in `log`, on a thread of its own; the memory must
+    /// have been made `loading`. Until it is done, ``isLoading`` is true.
+    func load(from log: any EventLog, logger: Logger) {
+        let thread = Thread { [self] in
+            let started = ContinuousClock.now
+            var loaded = State(window: window)
+            var count = 0
+            do {
+                try log.forEachAnswer { answer in
+                    count += 1
+                    if count % 4096 == 0, stopping.load(ordering: .relaxed) { throw Stopped() }
+                    switch answer.outcome {
+                    case .event(let game, let version, let sequence):
+                        // A command's events come in order: its last one's receipt is its answer.
+                        let receipt = Receipt(gameID: game, version: version, sequence: sequence)
+                        loaded.remember(answer.origin, .settled(.success(receipt)), at: answer.at)
+                    case .refusal(let refusal):
+                        // A refusal under a reserved client id can only have come from a client, before such
+                        // ids were refused at the door: it must never stand as the answer to the daemon's own
+                        // command.
+                        guard !CommandOrigin.isReserved(clientID: refusal.origin.clientID) else { return }
+                        loaded.remember(answer.origin, .settled(.failure(refusal.error)), at: answer.at)
+                    }
+                }
+            } catch is Stopped {
+                fail()
+                return
+            } catch {
+                logger.critical(
+                    "the retry memory could not be read from the event log; retries of earlier commands are refused",
+                    metadata: ["error": "\(error)"])
+                fail()
+                return
+            }
+            let remembered = loaded.entries.count
+            let live = finish(consume loaded)
+            logger.info(
+                "retry memory loaded",
+                metadata: [
+                    "retry.answers": "\(count)", "retry.remembered": "\(remembered)",
+                    "retry.answered_while_loading": "\(live)",
+                    "retry.load_ms": "\((ContinuousClock.now - started).inMilliseconds)",
+                ])
+        }
+        thread.name = "courtside.retry-load"
+        thread.start()
+    }
+
+    /// Puts the loaded answers in force, followed by those remembered meanwhile, and wakes the
+    /// waiters. Returns how many answers were remembered meanwhile.
+    private func finish(_ loaded: consuming State) -> Int {
+        // Moved, never copied: a copy of a million answers would take as long as reading them.
+        var state = consume loaded
+        let (waiters, live) = shared.withLock { shared -> ([CheckedContinuation<Bool, Never>], Int) in
+            guard case .loading(let waiters) = shared.loading else { return ([], 0) }
+            let live = shared.state.entries.count
+            state.append(shared.state)
+            swap(&shared.state, &state)
+            shared.loading = .loaded
+            return (waiters, live)
+        }
+        for waiter in waiters { waiter.resume(returning: true) }
+        return live
+    }
+
+    /// Loading failed: retries of commands from before the start cannot be answered.
+    private func fail() {
+        let waiters = shared.withLock { shared -> [CheckedContinuation<Bool, Never>] in
+            guard case .loading(let waiters) = shared.loading else { return [] }
+            shared.loading = .failed
+            return waiters
+        }
+        for waiter in waiters { waiter.resume(returning: false) }
+    }
+
+    /// Whether the log's answers are still being read: a command not remembered may then be a
+    /// retry of one answered before the start, whatever ``mayHaveForgotten(_:)`` says.
+    var isLoading: Bool {
+        shared.withLock { if case .loading = $0.loading { true } else { false } }
+    }
+
+    /// Stops reading the log, if the memory still is, and waits for the reader to be done with it.
+    func stopLoading() async {
+        stopping.store(true, ordering: .relaxed)
+        _ = await waitUntilLoaded()
+    }
+
+    /// Waits until the log's answers are in the memory; false if they could not be read.
+    func waitUntilLoaded() async -> Bool {
+        await withCheckedContinuation { continuation in
+            let done: Bool? = shared.withLock { shared in
+                switch shared.loading {
+                case .loading(var waiters):
+                    waiters.append(continuation)
+                    shared.loading = .loading(waiters: waiters)
+                    return nil
+                case .loaded: return true
+                case .failed: return false
+                }
+            }
+            if let done { continuation.resume(returning: done) }
+        }
+    }
 
     /// The answer remembered for a command, if it is within the window.
     func answer(to origin: CommandOrigin) -> CommitTicket? {
-        state.withLock { $0.entries[origin]?.ticket }
+        let answer = shared.withLock { $0.state.entries[origin]?.answer }
+        switch answer {
+        case .ticket(let ticket): return ticket
+        case .settled(let result): return CommitTicket(settled: result)
+        case nil: return nil
+        }
     }
 
     /// Whether a command that is not remembered may be one whose answer was forgotten.
     func mayHaveForgotten(_ origin: CommandOrigin) -> Bool {
         let bits = Self.bits(origin)
-        return state.withLock { state in bits.allSatisfy { state.forgotten[$0 / 64] & (1 << UInt64($0 % 64)) != 0 } }
+        return shared.withLock { $0.state.mayHaveForgotten(bits) }
     }
 
     /// How many answers are remembered now.
-    var count: Int { state.withLock { $0.entries.count } }
+    var count: Int { shared.withLock { $0.state.entries.count } }
 
     /// Remembers a command's answer (a retry of it will get the same ticket) and forgets what
     /// the window no longer covers.
     func remember(_ origin: CommandOrigin, _ ticket: CommitTicket, at now: Timestamp) {
-        state.withLock { state in
-            if let existing = state.entries[origin] {
-                state.entries[origin] = Entry(ticket: ticket, serial: existing.serial)
-                return
-            }
-            let serial = state.nextSerial
-            state.nextSerial += 1
-            state.entries[origin] = Entry(ticket: ticket, serial: serial)
-            state.order.append((origin, serial))
-            add(Remembered(commandID: origin.commandID, serial: serial, at: now), client: origin.clientID, &state)
-            while state.entries.count > window.maximumTotal, let (oldest, serial) = state.order.first {
-                guard let entry = state.entries[oldest], entry.serial == serial else {
-                    state.order.removeFirst()
-                    continue
-                }
-                // As above: pending answers stay until they are settled.
-                guard entry.ticket.isSettled else { break }
-                state.order.removeFirst()
-                forget(oldest, &state)
-                // It is its client's oldest, since a client's answers arrive in order too.
-                if var remembered = state.clients.removeValue(forKey: oldest.clientID) {
-                    _ = remembered.popFirst()
-                    if !remembered.isEmpty { state.clients[oldest.clientID] = remembered }
-                }
-            }
-            // Forgotten entries linger in `order` until they reach its front; keep it bounded.
-            if state.order.count > 2 * state.entries.count + 1024 {
-                state.order = Deque(state.order.filter { state.entries[$0.origin]?.serial == $0.serial })
-            }
-        }
-    }
-
-    /// Adds a client's newest answer and forgets its answers beyond the window.
-    private func add(_ newest: Remembered, client: String, _ state: inout State) {
-        // Taken out of the dictionary while it changes, and put back once: any other copy alive
-        // meanwhile would make each change copy it whole.
-        var remembered = state.clients.removeValue(forKey: client) ?? []
-        remembered.append(newest)
-        let cutoff = newest.at.rawValue - Int64(window.maximumAge.inMilliseconds)
-        while remembered.count > window.maximumPerClient
-            || (remembered.count > window.recentPerClient && (remembered.first?.at.rawValue ?? .max) < cutoff)
-        {
-            // An answer still waiting for its commit is kept whatever the window says: the log does
-            // not hold it yet, so a retry could not be told from a new command.
-            guard let oldest = remembered.first,
-                state.entries[CommandOrigin(clientID: client, commandID: oldest.commandID)]?.ticket.isSettled ?? true
-            else { break }
-            remembered.removeFirst()
-            forget(CommandOrigin(clientID: client, commandID: oldest.commandID), &state)
-        }
-        state.clients[client] = remembered
-    }
-
-    private func forget(_ origin: CommandOrigin, _ state: inout State) {
-        state.entries[origin] = nil
-        for bit in Self.bits(origin) { state.forgotten[bit / 64] |= 1 << UInt64(bit % 64) }
+        shared.withLock { $0.state.remember(origin, .ticket(ticket), at: now) }
     }
 
     /// 2^24 bits: a false positive rate near 0.2% with a million forgotten commands, rising as

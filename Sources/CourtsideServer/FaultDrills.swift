@@ -25,9 +25,22 @@ final class StallingEventLog: EventLog {
     func arm() { armed.store(true, ordering: .releasing) }
 
     func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
-        if armed.load(ordering: .acquiring) { never.wait() }
-        try base.append(events, refusals: refusals)
+        try append(events, refusals: refusals, checkpoint: nil)
     }
+
+    func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
+        if armed.load(ordering: .acquiring) { never.wait() }
+        try base.append(events, refusals: refusals, checkpoint: part)
+    }
+
+    func writeCheckpoint(_ part: CheckpointPart) throws {
+        if armed.load(ordering: .acquiring) { never.wait() }
+        try base.writeCheckpoint(part)
+    }
+
+    func readEvents(after sequence: Int64) throws -> [GameEvent] { try base.readEvents(after: sequence) }
+    func forEachAnswer(_ body: (LoggedAnswer) throws -> Void) throws { try base.forEachAnswer(body) }
+    func readCheckpoint() throws -> Checkpoint? { try base.readCheckpoint() }
 
     func readAll() throws -> [GameEvent] { try base.readAll() }
     func readRefusals() throws -> [CommandRefusal] { try base.readRefusals() }

@@ -36,30 +36,37 @@ public final class SQLiteEventLog: EventLog {
     }
 
     public func readAll() throws -> [GameEvent] {
-        try pool.read { db in try Self.events(db, sql: "SELECT * FROM events ORDER BY sequence") }
+        try pool.read { db in try Self.events(db) }
+    }
+
+    public func readEvents(after sequence: Int64) throws -> [GameEvent] {
+        try pool.read { db in try Self.events(db, where: "sequence > ?", arguments: [sequence]) }
     }
 
     public func events(ofGame game: GameID) async throws -> [GameEvent] {
-        try await pool.read { db in
-            try Self.events(db, sql: "SELECT * FROM events WHERE game_id = ? ORDER BY sequence", arguments: [game.rawValue])
-        }
+        try await pool.read { db in try Self.events(db, where: "game_id = ?", arguments: [game.rawValue]) }
     }
 
-    private static func events(_ db: Database, sql: String, arguments: StatementArguments = []) throws -> [GameEvent] {
-        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-        let decoder = JSONDecoder()
+    private static func events(_ db: Database, where condition: String = "1", arguments: StatementArguments = []) throws
+        -> [GameEvent]
+    {
+        // Columns by place, not by name, and payloads read in place: a replay reads every row.
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT game_id, version, sequence, recorded_at, client_id, command_id, payload FROM events
+                WHERE \(condition) ORDER BY sequence
+                """, arguments: arguments)
+        let decoder = EventPayloadDecoder()
         var events: [GameEvent] = []
         while let row = try rows.next() {
-            let payload: Data = row["payload"]
+            let kind = try row.withUnsafeData(atIndex: 6) { payload in
+                try (payload ?? Data()).withUnsafeBytes { try decoder.decode($0) }
+            }
             events.append(
                 GameEvent(
-                    gameID: GameID(row["game_id"] as String),
-                    version: row["version"],
-                    sequence: row["sequence"],
-                    at: Timestamp(milliseconds: row["recorded_at"]),
-                    origin: CommandOrigin(clientID: row["client_id"], commandID: row["command_id"]),
-                    kind: try decoder.decode(GameEvent.Kind.self, from: payload)
-                ))
+                    gameID: GameID(row[0] as String), version: row[1], sequence: row[2], at: Timestamp(milliseconds: row[3]),
+                    origin: CommandOrigin(clientID: row[4], commandID: row[5]), kind: kind))
         }
         return events
     }
@@ -77,19 +84,121 @@ public final class SQLiteEventLog: EventLog {
     }
 
     public func readRefusals() throws -> [CommandRefusal] {
+        try pool.read { db in try Self.refusals(db) }
+    }
+
+    private static func refusals(_ db: Database) throws -> [CommandRefusal] {
+        try Row.fetchAll(db, sql: "SELECT * FROM refusals ORDER BY rowid").map { row in
+            CommandRefusal(
+                gameID: GameID(row["game_id"] as String),
+                origin: CommandOrigin(clientID: row["client_id"], commandID: row["command_id"]),
+                at: Timestamp(milliseconds: row["recorded_at"]),
+                error: CourtsideError(CourtsideError.Code(rawValue: row["code"]), row["message"]))
+        }
+    }
+
+    public func forEachAnswer(_ body: (LoggedAnswer) throws -> Void) throws {
         try pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM refusals ORDER BY rowid").map { row in
-                CommandRefusal(
-                    gameID: GameID(row["game_id"] as String),
-                    origin: CommandOrigin(clientID: row["client_id"], commandID: row["command_id"]),
-                    at: Timestamp(milliseconds: row["recorded_at"]),
-                    error: CourtsideError(CourtsideError.Code(rawValue: row["code"]), row["message"]))
+            let refusals = try Self.refusals(db)
+            // Only the columns that answer a retry: the payloads, most of each row, stay unread.
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT sequence, game_id, version, recorded_at, client_id, command_id FROM events ORDER BY sequence")
+            let next = {
+                try rows.next().map { row in
+                    LoggedAnswer(
+                        origin: CommandOrigin(clientID: row[4], commandID: row[5]), at: Timestamp(milliseconds: row[3]),
+                        outcome: .event(game: GameID(row[1] as String), version: row[2], sequence: row[0]))
+                }
             }
+            try LoggedAnswer.merge(nextEvent: next, refusals: refusals, body)
+        }
+    }
+
+    // MARK: - Checkpoints
+
+    public func readCheckpoint() throws -> Checkpoint? {
+        try pool.read { db in
+            guard let header = try Row.fetchOne(db, sql: "SELECT sequence, format, games FROM checkpoint") else { return nil }
+            let sequence: Int64 = header[0]
+            let format: Int = header[1]
+            let count: Int = header[2]
+            guard format == CheckpointCoding.format else {
+                throw CheckpointError("the checkpoint's format is \(format); this build reads \(CheckpointCoding.format)")
+            }
+            guard let at = try Int64.fetchOne(db, sql: "SELECT recorded_at FROM events WHERE sequence = ?", arguments: [sequence])
+            else { throw CheckpointError("the checkpoint is of sequence \(sequence), which the log does not hold") }
+            var games: [Game] = []
+            games.reserveCapacity(count)
+            // Each game's newest row as of the checkpoint (SQLite takes the bare column from the
+            // row with the maximum); rows of a checkpoint still being written are newer, and left out.
+            let rows = try Row.fetchCursor(
+                db,
+                sql: "SELECT game_id, MAX(sequence), state FROM checkpoint_games WHERE sequence <= ? GROUP BY game_id",
+                arguments: [sequence])
+            while let row = try rows.next() {
+                let id = GameID(row[0] as String)
+                // The blob is decoded in place, without a copy.
+                let decoded = try row.withUnsafeData(atIndex: 2) { state in
+                    state?.withUnsafeBytes { bytes in Result { () throws(CheckpointError) in try CheckpointCoding.decode(bytes) }
+                    }
+                }
+                guard let game = try decoded?.get() else { throw CheckpointError("game \(id) has no state") }
+                guard game.id == id else { throw CheckpointError("the state of game \(id) is game \(game.id)'s") }
+                games.append(game)
+            }
+            guard games.count == count else {
+                throw CheckpointError("the checkpoint holds \(games.count) games; it should hold \(count)")
+            }
+            return Checkpoint(sequence: sequence, at: Timestamp(milliseconds: at), games: games)
+        }
+    }
+
+    public func writeCheckpoint(_ part: CheckpointPart) throws {
+        try pool.write { db in try Self.write(part, db) }
+    }
+
+    private static func write(_ part: CheckpointPart, _ db: Database) throws {
+        if part.first && part.complete {
+            try db.execute(sql: "DELETE FROM checkpoint_games WHERE sequence >= ?", arguments: [part.sequence])
+        }
+        let insert = try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO checkpoint_games (game_id, sequence, state) VALUES (?, ?, ?)")
+        // A game's rows older than the one in force are dropped as its new one is written: a game
+        // keeps at most the row in force and the new one, and putting a checkpoint in force
+        // deletes nothing (thousands of rows at once would hold that commit up).
+        let dropSuperseded = try db.cachedStatement(
+            sql: """
+                DELETE FROM checkpoint_games WHERE game_id = ?1 AND sequence < (
+                    SELECT MAX(sequence) FROM checkpoint_games
+                    WHERE game_id = ?1 AND sequence <= (SELECT sequence FROM checkpoint))
+                """)
+        for state in part.states {
+            try insert.execute(arguments: [state.game.rawValue, part.sequence, Data(state.bytes)])
+            try dropSuperseded.execute(arguments: [state.game.rawValue])
+        }
+        if let gameCount = part.completion {
+            try complete(sequence: part.sequence, complete: part.complete, gameCount: gameCount, db)
+        }
+    }
+
+    /// Puts the checkpoint of `sequence` in force; one of every game also drops every other row.
+    private static func complete(sequence: Int64, complete: Bool, gameCount: Int, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO checkpoint (id, sequence, format, games) VALUES (0, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET sequence = excluded.sequence, format = excluded.format, games = excluded.games
+                """, arguments: [sequence, CheckpointCoding.format, gameCount])
+        if complete {
+            try db.execute(sql: "DELETE FROM checkpoint_games WHERE sequence <> ?", arguments: [sequence])
         }
     }
 
     public func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
-        guard !events.isEmpty || !refusals.isEmpty else { return }
+        try append(events, refusals: refusals, checkpoint: nil)
+    }
+
+    public func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
+        guard !events.isEmpty || !refusals.isEmpty || part != nil else { return }
         // The model's own writer: Foundation's encoder cost more than the insert. (Older rows,
         // written by Foundation with escaped slashes, read back the same.)
         let payloads = events.map { event in
@@ -109,18 +218,20 @@ public final class SQLiteEventLog: EventLog {
                     event.origin.clientID, event.origin.commandID, event.kind.typeName, payload,
                 ])
             }
-            guard !refusals.isEmpty else { return }
-            let insertRefusal = try db.cachedStatement(
-                sql: """
-                    INSERT OR IGNORE INTO refusals (game_id, client_id, command_id, recorded_at, code, message)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """)
-            for refusal in refusals {
-                try insertRefusal.execute(arguments: [
-                    refusal.gameID.rawValue, refusal.origin.clientID, refusal.origin.commandID, refusal.at.rawValue,
-                    refusal.error.code.rawValue, refusal.error.message,
-                ])
+            if !refusals.isEmpty {
+                let insertRefusal = try db.cachedStatement(
+                    sql: """
+                        INSERT OR IGNORE INTO refusals (game_id, client_id, command_id, recorded_at, code, message)
+                        VALUES (?, ?, ?, ?, ?, ?)
+                        """)
+                for refusal in refusals {
+                    try insertRefusal.execute(arguments: [
+                        refusal.gameID.rawValue, refusal.origin.clientID, refusal.origin.commandID, refusal.at.rawValue,
+                        refusal.error.code.rawValue, refusal.error.message,
+                    ])
+                }
             }
+            if let part { try Self.write(part, db) }
         }
     }
 
@@ -173,6 +284,30 @@ public final class SQLiteEventLog: EventLog {
         // A retry from beyond the retry window is told from a new command by a look-up here.
         migrator.registerMigration("v3: refusals by command") { db in
             try db.execute(sql: "CREATE INDEX refusals_by_command ON refusals (client_id, command_id)")
+        }
+        // Checkpoints: every game's state as of one sequence, so that a start replays only the
+        // events after it. A checkpoint writes a row for each game changed since the previous
+        // one, keyed by game and sequence, possibly over several transactions, then moves the
+        // header row to its sequence; until then the previous checkpoint stays whole, and a
+        // reader takes each game's newest row no newer than the header. Unlike the events, these
+        // rows are derived and replaced: losing them costs a full replay, never data.
+        migrator.registerMigration("v4: checkpoints") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE checkpoint_games (
+                        game_id TEXT NOT NULL,
+                        sequence INTEGER NOT NULL,
+                        state BLOB NOT NULL,
+                        PRIMARY KEY (game_id, sequence)
+                    );
+                    CREATE INDEX checkpoint_games_by_sequence ON checkpoint_games (sequence);
+                    CREATE TABLE checkpoint (
+                        id INTEGER PRIMARY KEY NOT NULL CHECK (id = 0),
+                        sequence INTEGER NOT NULL,
+                        format INTEGER NOT NULL,
+                        games INTEGER NOT NULL
+                    );
+                    """)
         }
         return migrator
     }

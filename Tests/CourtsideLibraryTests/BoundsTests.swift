@@ -57,7 +57,7 @@ struct BoundsTests {
         #expect(try await rebound(library, origin("court-1", "1")) == receipts[0])
 
         clock.advance(seconds: 7200)
-        try await rebound(library, origin("court-1", "6"))  // 1 to 3 are now old, and beyond the last 3
+        _ = try await rebound(library, origin("court-1", "6"))  // 1 to 3 are now old, and beyond the last 3
         for (number, receipt) in receipts.enumerated().suffix(2) {
             #expect(try await rebound(library, origin("court-1", "\(number + 1)")) == receipt)
         }
@@ -102,7 +102,7 @@ struct BoundsTests {
             log: SQLiteEventLog(directory: directory.url), clock: ManualClock(), retryWindow: Self.window,
             logger: Tournament.logger)
         try await library.createGame(Tournament.setup("g1"), origin: origin("organiser", "create"))
-        for client in 0..<50 { try await rebound(library, origin("phone-\(client)", "1")) }
+        for client in 0..<50 { _ = try await rebound(library, origin("phone-\(client)", "1")) }
         #expect(library.rememberedAnswers == Self.window.maximumTotal)
         await expectCode(.retryExpired) { try await rebound(library, origin("phone-0", "1")) }
         #expect(try await rebound(library, origin("phone-49", "1")).version == 51)

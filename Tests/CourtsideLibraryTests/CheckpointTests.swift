@@ -1,0 +1,482 @@
+import CourtsideModel
+import CourtsideStorage
+import Foundation
+import Logging
+import Synchronization
+import Testing
+
+@testable import CourtsideLibrary
+
+/// Starts from a checkpoint and the events after it must be indistinguishable from a replay of
+/// the whole log: the same games, numbering and retry answers.
+@Suite("Checkpoints and restarts", .timeLimit(.minutes(2)))
+struct CheckpointTests {
+    /// Frequent checkpoints, so that many land in the middle of games, each written a game at a
+    /// time between commits; none at close, so a tail (and a checkpoint left half-written) remains.
+    static let writing = CheckpointPolicy(interval: 37, atClose: false, partBudget: .zero)
+    static let fromCheckpoint = CheckpointPolicy(interval: .max, atClose: false, restore: true)
+    static let fullReplay = CheckpointPolicy(interval: .max, atClose: false, restore: false)
+
+    struct Sent {
+        var origin: CommandOrigin
+        var game: GameID
+        var answer: Result<Receipt, CourtsideError>
+    }
+
+    /// A tournament played at random by five keepers: the schedule's games and the bracket they
+    /// fill (teams re-assigned when a retraction changes a result), plus timed games that run
+    /// out of time; moves, undos, the clock, time-outs, and refusals of all kinds.
+    static func play(_ directory: URL, steps: Int = 1_500) async throws -> [Sent] {
+        let clock = ManualClock()
+        let messages = Messages()
+        let library = try GameLibrary(
+            log: SQLiteEventLog(directory: directory), clock: clock, checkpoints: writing,
+            logger: Logger(label: "test") { _ in CapturingHandler(messages: messages) })
+        await library.useSchedule(TournamentTests.schedule)
+        for index in 1...3 {
+            try await library.createGame(
+                Tournament.setup("timed\(index)", rules: RuleSet(timeLimit: .minutes(1))),
+                origin: origin("organiser", "timed\(index)"))
+        }
+        var random = SeededRandom(seed: 7)
+        var sent: [Sent] = []
+        for step in 0..<steps {
+            clock.advance(seconds: Double(random.next(upTo: 4)))
+            let ids = library.gameIDs()
+            let id = ids[random.next(upTo: ids.count)]
+            let game = try library.snapshot(of: id).value
+            let players = game.setup.home.players + game.setup.away.players
+            let command: GameCommand =
+                switch random.next(upTo: 20) {
+                case 0: .startClock
+                case 1: .pauseClock
+                case 2: .timeout(side: random.next(upTo: 2) == 0 ? .home : .away)
+                case 3, 4:
+                    .retract(version: game.plays.last(where: { $0.retractedBy == nil })?.version ?? game.version)
+                default:
+                    .move(
+                        player: players[random.next(upTo: players.count)].id,
+                        move: [.onePoint, .twoPoints, .twoPoints, .rebound, .foul, .assist][random.next(upTo: 6)])
+                }
+            let from = origin("keeper-\(step % 5)", "\(step)")
+            sent.append(Sent(origin: from, game: id, answer: await answer(library, command, id, from)))
+        }
+        // Let the bracket settle before closing.
+        await library.advanceBracket()
+        // Something after the last checkpoint, whatever the numbers did.
+        let probe = try SQLiteEventLog(directory: directory)
+        if let last = try probe.readCheckpoint()?.sequence, try probe.readEvents(after: last).isEmpty {
+            try await library.createGame(Tournament.setup("extra"), origin: origin("organiser", "extra"))
+        }
+        try probe.close()
+        await library.close()
+        // Checkpoints were written in several parts, commits passing in between.
+        let parts = messages.list.withLock {
+            $0.filter { $0.message == "checkpoint written" }.compactMap { $0.metadata["checkpoint.parts"] }
+        }
+        #expect(parts.contains { Int("\($0)") ?? 0 > 1 })
+        return sent
+    }
+
+    /// Every answer a library gives to retries of the log's commands (the daemon's own refusals
+    /// are not remembered, by design, so they are left out), by origin.
+    static func retryAnswers(_ library: GameLibrary, _ log: SQLiteEventLog) async throws -> [CommandOrigin: Result<
+        Receipt, CourtsideError
+    >] {
+        var games: [CommandOrigin: GameID] = [:]
+        try log.forEachAnswer { answer in
+            guard !CommandOrigin.isReserved(clientID: answer.origin.clientID) else { return }
+            switch answer.outcome {
+            case .event(let game, _, _): games[answer.origin] = game
+            case .refusal(let refusal): games[answer.origin] = refusal.gameID
+            }
+        }
+        var answers: [CommandOrigin: Result<Receipt, CourtsideError>] = [:]
+        for (origin, game) in games {
+            // The command does not matter for a retry: the original answer, or retry_expired, comes back.
+            answers[origin] = await answer(library, .pauseClock, game, origin)
+        }
+        return answers
+    }
+
+    static func answer(_ library: GameLibrary, _ command: GameCommand, _ game: GameID, _ origin: CommandOrigin) async
+        -> Result<Receipt, CourtsideError>
+    {
+        do {
+            return .success(try await library.apply(command, to: game, origin: origin))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    struct Opened {
+        var snapshot: Snapshot<[Game]>
+        var answers: [CommandOrigin: Result<Receipt, CourtsideError>]
+        var remembered: Int
+    }
+
+    static func open(_ directory: URL, _ policy: CheckpointPolicy, window: RetryWindow) async throws -> Opened {
+        let log = try SQLiteEventLog(directory: directory)
+        let library = try GameLibrary(
+            log: log, clock: ManualClock(), retryWindow: window, checkpoints: policy, logger: Tournament.logger)
+        let snapshot = library.snapshot()
+        let answers = try await retryAnswers(library, log)
+        let opened = Opened(snapshot: snapshot, answers: answers, remembered: library.rememberedAnswers)
+        await library.close()
+        return opened
+    }
+
+    @Test("checkpoint plus tail equals a full replay: games, versions, sequence and every retry's answer")
+    func checkpointEqualsReplay() async throws {
+        let directory = try TemporaryDirectory()
+        let sent = try await Self.play(directory.url)
+
+        // The log holds a checkpoint in the middle of things: events after it, games unfinished in it.
+        let log = try SQLiteEventLog(directory: directory.url)
+        let checkpoint = try #require(try log.readCheckpoint())
+        let tail = try log.readEvents(after: checkpoint.sequence)
+        try log.close()
+        #expect(!tail.isEmpty)
+        #expect(checkpoint.games.contains { !$0.plays.isEmpty && !$0.isFinished })
+        #expect(checkpoint.games.contains { $0.isFinished })
+        #expect(checkpoint.games.contains { $0.plays.contains { $0.retractedBy != nil } })
+        #expect(checkpoint.games.contains { $0.timeExpired })
+        #expect(Set(tail.map(\.kind.typeName)).isSuperset(of: ["move", "retraction"]))
+
+        // Restored directly: the checkpoint was used, and only the tail replayed.
+        let restored = try RestoredGames.restore(
+            from: SQLiteEventLog(directory: directory.url), policy: Self.fromCheckpoint, logger: Tournament.logger)
+        let replayed = try RestoredGames.restore(
+            from: SQLiteEventLog(directory: directory.url), policy: Self.fullReplay, logger: Tournament.logger)
+        #expect(restored.checkpointSequence == checkpoint.sequence && restored.replayed == tail.count)
+        #expect(replayed.checkpointSequence == nil && replayed.replayed > tail.count)
+        // Game by game, so that a difference reads as one game, not the whole tournament.
+        #expect(restored.games.keys.sorted() == replayed.games.keys.sorted())
+        for (id, game) in replayed.games { #expect(restored.games[id] == game, "game \(id)") }
+        #expect(restored.lastSequence == replayed.lastSequence && restored.lastEventAt == replayed.lastEventAt)
+        #expect(restored.changedSinceCheckpoint == Set(tail.map(\.gameID)))
+
+        // Through the library, with the default window and with one that has forgotten much.
+        let small = RetryWindow(recentPerClient: 40, maximumAge: .seconds(600), maximumPerClient: 120, maximumTotal: 400)
+        for window in [RetryWindow(), small] {
+            let fromCheckpoint = try await Self.open(directory.url, Self.fromCheckpoint, window: window)
+            let fromReplay = try await Self.open(directory.url, Self.fullReplay, window: window)
+            #expect(fromCheckpoint.snapshot.sequence == fromReplay.snapshot.sequence)
+            #expect(fromCheckpoint.snapshot.sequence == replayed.lastSequence)
+            #expect(fromCheckpoint.snapshot.value.map(\.id) == fromReplay.snapshot.value.map(\.id))
+            for (restored, replayed) in zip(fromCheckpoint.snapshot.value, fromReplay.snapshot.value) {
+                #expect(restored == replayed, "game \(restored.id)")
+            }
+            #expect(fromCheckpoint.remembered == fromReplay.remembered)
+            #expect(fromCheckpoint.answers.count > 1_000)
+            #expect(fromCheckpoint.answers == fromReplay.answers)
+            let expired = fromCheckpoint.answers.values.filter(\.isExpired)
+            if window == small {
+                #expect(expired.count > 100, "the small window should have forgotten many")
+            } else {
+                // Within the window, every retry gets its original answer: receipt or refusal.
+                for command in sent { #expect(fromCheckpoint.answers[command.origin] == command.answer) }
+                #expect(expired.isEmpty)
+            }
+        }
+    }
+
+    @Test("a restart after a checkpoint continues both numberings, and a retry from before it gets its original receipt")
+    func numberingContinues() async throws {
+        let directory = try TemporaryDirectory()
+        let clock = ManualClock()
+        var library = try Tournament.open(directory.url, clock: clock)
+        try await library.createGame(Tournament.setup("g1"), origin: origin("k", "create"))
+        try await library.createGame(Tournament.setup("g2"), origin: origin("k", "create-2"))
+        let basket = try await library.apply(
+            .move(player: Tournament.player("g1", .home), move: .twoPoints), to: "g1", origin: origin("k", "basket"))
+        await expectCode(.clockNotRunning) { try await library.apply(.pauseClock, to: "g1", origin: origin("k", "pause")) }
+        let before = library.snapshot()
+        await library.close()  // writes a checkpoint: nothing is left to replay
+
+        let log = try SQLiteEventLog(directory: directory.url)
+        #expect(try log.readCheckpoint()?.sequence == before.sequence)
+        #expect(try log.readEvents(after: before.sequence).isEmpty)
+        try log.close()
+
+        library = try Tournament.open(directory.url, clock: clock)
+        #expect(library.snapshot() == before)
+        #expect(try await library.apply(.startClock, to: "g1", origin: origin("k", "basket")) == basket)
+        await expectCode(.clockNotRunning) { try await library.apply(.startClock, to: "g1", origin: origin("k", "pause")) }
+        let next = try await library.apply(.startClock, to: "g2", origin: origin("k", "start"))
+        #expect(next == Receipt(gameID: "g2", version: 2, sequence: before.sequence + 1))
+        let another = try await library.apply(
+            .move(player: Tournament.player("g1", .away), move: .onePoint), to: "g1", origin: origin())
+        #expect(another == Receipt(gameID: "g1", version: basket.version + 1, sequence: before.sequence + 2))
+        await library.close()
+
+        // Once more, now from the checkpoint written at the second close.
+        library = try Tournament.open(directory.url, clock: clock)
+        #expect(try library.snapshot(of: "g1").value.version == another.version)
+        #expect(try await library.apply(.startClock, to: "g1", origin: origin("k", "basket")) == basket)
+        #expect(try await library.apply(.pauseClock, to: "g2", origin: origin()).sequence == another.sequence + 1)
+        await library.close()
+    }
+
+    @Test("while the retry memory is read, new commands are served at once and retries wait for their original answers")
+    func servesWhileLoading() async throws {
+        let directory = try TemporaryDirectory()
+        var library = try Tournament.open(directory.url)
+        try await library.createGame(Tournament.setup("g1"), origin: origin("k", "create"))
+        let basket = try await library.apply(
+            .move(player: Tournament.player("g1", .home), move: .twoPoints), to: "g1", origin: origin("k", "basket"))
+        await expectCode(.clockNotRunning) { try await library.apply(.pauseClock, to: "g1", origin: origin("k", "pause")) }
+        await library.close()
+
+        let log = GatedLog(try SQLiteEventLog(directory: directory.url))
+        let reopened = try GameLibrary(log: log, clock: ManualClock(), logger: Tournament.logger)
+        library = reopened
+        #expect(library.rememberedAnswers == 0)
+        // A new command does not wait for the memory: the log says it is new.
+        let fresh = try await library.apply(
+            .move(player: Tournament.player("g1", .away), move: .rebound), to: "g1", origin: origin("k", "new"))
+        #expect(fresh.version == basket.version + 1)
+        #expect(try await library.apply(.startClock, to: "g1", origin: origin("k", "new")) == fresh)
+        // A retry from before the start waits for the memory, then gets its original answer.
+        let retry = Task { try await reopened.apply(.startClock, to: "g1", origin: origin("k", "basket")) }
+        let refused = Task { try await reopened.apply(.startClock, to: "g1", origin: origin("k", "pause")) }
+        let creation = Task { try await reopened.createGame(Tournament.setup("g1"), origin: origin("k", "create")) }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(try library.snapshot(of: "g1").value.version == fresh.version, "a retry was decided afresh")
+        log.open()
+        #expect(try await retry.value == basket)
+        await expectCode(.clockNotRunning) { try await refused.value }
+        #expect(try await creation.value.version == 1)
+        #expect(try library.snapshot(of: "g1").value.version == fresh.version)
+        #expect(library.rememberedAnswers == 4)
+        await library.close()
+    }
+
+    @Test("a checkpoint that does not fit the log is not used: the whole log is replayed, and that is logged")
+    func badCheckpoint() async throws {
+        let directory = try TemporaryDirectory()
+        let sent = try await Self.play(directory.url, steps: 300)
+        let replayed = try await Self.open(directory.url, Self.fullReplay, window: RetryWindow())
+        let messages = Messages()
+        let logger = Logger(label: "test") { _ in CapturingHandler(messages: messages) }
+
+        // A game one version behind in the checkpoint: the tail does not follow on from it.
+        let base = try SQLiteEventLog(directory: directory.url)
+        let checkpoint = try #require(try base.readCheckpoint())
+        let changed = try #require(try base.readEvents(after: checkpoint.sequence).first?.gameID)
+        let log = DoctoredLog(base) { checkpoint in
+            var checkpoint = checkpoint
+            guard let index = checkpoint.games.firstIndex(where: { $0.id == changed }) else { throw CheckpointError("none") }
+            checkpoint.games[index].version -= 1
+            return checkpoint
+        }
+        let library = try GameLibrary(log: log, clock: ManualClock(), checkpoints: Self.fromCheckpoint, logger: logger)
+        #expect(library.snapshot() == replayed.snapshot)
+        for command in sent.prefix(50) {
+            #expect(await Self.answer(library, .pauseClock, command.game, command.origin) == command.answer)
+        }
+        await library.close()
+        #expect(messages.list.withLock { $0.contains { $0.message.contains("the checkpoint cannot be used") } })
+
+        // One the log cannot even read is not used either.
+        let unreadable = DoctoredLog(try SQLiteEventLog(directory: directory.url)) { _ in throw CheckpointError("damaged") }
+        let again = try GameLibrary(log: unreadable, clock: ManualClock(), checkpoints: Self.fromCheckpoint, logger: logger)
+        #expect(again.snapshot() == replayed.snapshot)
+        await again.close()
+    }
+
+    @Test("a start that replayed the whole log writes a complete checkpoint at once when the log is long")
+    func checkpointAfterFullReplay() async throws {
+        let directory = try TemporaryDirectory()
+        _ = try await Self.play(directory.url, steps: 300)
+        // Gone (an older courtsided, say): the next start replays everything, then writes every game.
+        let base = try SQLiteEventLog(directory: directory.url)
+        let library = try GameLibrary(
+            log: DoctoredLog(base) { _ in nil }, clock: ManualClock(),
+            checkpoints: CheckpointPolicy(interval: 100, atClose: false, partBudget: .seconds(60)),
+            logger: Tournament.logger)
+        let snapshot = library.snapshot()
+        // The writer begins it at once, and writes it (in one part, here) while idle or with the first commit.
+        try await library.createGame(Tournament.setup("late"), origin: origin())
+        await library.close()
+        let checkpoint = try #require(try SQLiteEventLog(directory: directory.url).readCheckpoint())
+        #expect(checkpoint.sequence >= snapshot.sequence)
+        #expect(checkpoint.games.count >= snapshot.value.count)
+    }
+}
+
+extension CheckpointTests {
+    @Test("a checkpoint that cannot be written never costs a commit: every move is acknowledged, the error logged")
+    func checkpointFailure() async throws {
+        let directory = try TemporaryDirectory()
+        let messages = Messages()
+        let log = RefusingCheckpointsLog(try SQLiteEventLog(directory: directory.url))
+        let library = try GameLibrary(
+            log: log, clock: ManualClock(), checkpoints: CheckpointPolicy(interval: 5, partBudget: .zero),
+            logger: Logger(label: "test") { _ in CapturingHandler(messages: messages) })
+        for game in ["g1", "g2"] { try await library.createGame(Tournament.setup(game), origin: origin()) }
+        for index in 0..<30 {
+            let game = index.isMultiple(of: 2) ? "g1" : "g2"
+            try await library.apply(
+                .move(player: Tournament.player(game, .home), move: .rebound), to: GameID(game), origin: origin())
+        }
+        let snapshot = library.snapshot()
+        await library.close()
+        #expect(messages.list.withLock { $0.contains { $0.message == "a checkpoint could not be written" } })
+        #expect(!messages.list.withLock { $0.contains { $0.message == "checkpoint written" } })
+        let reopened = try Tournament.open(directory.url)
+        #expect(reopened.snapshot() == snapshot)
+        await reopened.close()
+    }
+}
+
+extension CheckpointTests {
+    @Test("closing while the retry memory is still read stops the reading: a long log does not hold up a stop")
+    func closeWhileLoading() async throws {
+        let directory = try TemporaryDirectory()
+        let base = try SQLiteEventLog(directory: directory.url)
+        let setup = Tournament.setup("g1")
+        let moves = (2...20_001).map { version in
+            GameEvent(
+                gameID: "g1", version: version, sequence: Int64(version), at: Timestamp(milliseconds: Int64(version)),
+                origin: CommandOrigin(clientID: "k", commandID: "\(version)"),
+                kind: .move(player: Tournament.player("g1", .home), move: .rebound))
+        }
+        let creation = GameEvent(
+            gameID: "g1", version: 1, sequence: 1, at: Timestamp(milliseconds: 1),
+            origin: CommandOrigin(clientID: "k", commandID: "1"),
+            kind: .gameCreated(setup))
+        try base.append([creation] + moves, refusals: [])
+        // A tenth of a millisecond an answer: two seconds to read them all.
+        let library = try GameLibrary(log: SlowAnswersLog(base), clock: ManualClock(), logger: Tournament.logger)
+        #expect(try library.snapshot(of: "g1").value.version == 20_001)
+        let started = ContinuousClock.now
+        await library.close()
+        #expect(ContinuousClock.now - started < .seconds(1))
+    }
+}
+
+/// The real log, whose answers for the retry memory come slowly.
+final class SlowAnswersLog: EventLog {
+    let base: SQLiteEventLog
+    init(_ base: SQLiteEventLog) { self.base = base }
+    func forEachAnswer(_ body: (LoggedAnswer) throws -> Void) throws {
+        try base.forEachAnswer { answer in
+            usleep(100)
+            try body(answer)
+        }
+    }
+    func readAll() throws -> [GameEvent] { try base.readAll() }
+    func readRefusals() throws -> [CommandRefusal] { try base.readRefusals() }
+    func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws { try base.append(events, refusals: refusals) }
+    func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
+    func contains(_ origin: CommandOrigin) async throws -> Bool { try await base.contains(origin) }
+    func close() throws { try base.close() }
+}
+
+/// The real log, which refuses every part of a checkpoint (and so the commits they ride along with).
+final class RefusingCheckpointsLog: EventLog {
+    let base: SQLiteEventLog
+    init(_ base: SQLiteEventLog) { self.base = base }
+    func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
+        if part != nil { throw CheckpointError("refused") }
+        try base.append(events, refusals: refusals, checkpoint: nil)
+    }
+    func writeCheckpoint(_ part: CheckpointPart) throws { throw CheckpointError("refused") }
+    func readCheckpoint() throws -> Checkpoint? { try base.readCheckpoint() }
+    func forEachAnswer(_ body: (LoggedAnswer) throws -> Void) throws { try base.forEachAnswer(body) }
+    func readAll() throws -> [GameEvent] { try base.readAll() }
+    func readRefusals() throws -> [CommandRefusal] { try base.readRefusals() }
+    func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws { try base.append(events, refusals: refusals) }
+    func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
+    func contains(_ origin: CommandOrigin) async throws -> Bool { try await base.contains(origin) }
+    func close() throws { try base.close() }
+    func readEvents(after sequence: Int64) throws -> [GameEvent] { try base.readEvents(after: sequence) }
+}
+
+extension Result where Failure == CourtsideError {
+    var isExpired: Bool {
+        if case .failure(let error) = self { return error.code == .retryExpired }
+        return false
+    }
+}
+
+/// A seeded generator (SplitMix64): the same moves on every run.
+struct SeededRandom {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9e37_79b9_7f4a_7c15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+    mutating func next(upTo bound: Int) -> Int { Int(next() % UInt64(bound)) }
+}
+
+/// The real log, whose answers for the retry memory are held back until `open()`.
+final class GatedLog: EventLog {
+    let base: SQLiteEventLog
+    private let gate = DispatchSemaphore(value: 0)
+    init(_ base: SQLiteEventLog) { self.base = base }
+    func open() { gate.signal() }
+    func forEachAnswer(_ body: (LoggedAnswer) throws -> Void) throws {
+        gate.wait()
+        gate.signal()
+        try base.forEachAnswer(body)
+    }
+    func readAll() throws -> [GameEvent] { try base.readAll() }
+    func readRefusals() throws -> [CommandRefusal] { try base.readRefusals() }
+    func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws { try base.append(events, refusals: refusals) }
+    func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
+    func contains(_ origin: CommandOrigin) async throws -> Bool { try await base.contains(origin) }
+    func close() throws { try base.close() }
+    func readEvents(after sequence: Int64) throws -> [GameEvent] { try base.readEvents(after: sequence) }
+    func readCheckpoint() throws -> Checkpoint? { try base.readCheckpoint() }
+    func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
+        try base.append(events, refusals: refusals, checkpoint: part)
+    }
+    func writeCheckpoint(_ part: CheckpointPart) throws { try base.writeCheckpoint(part) }
+}
+
+/// The real log, whose checkpoint is changed on the way out.
+final class DoctoredLog: EventLog {
+    let base: SQLiteEventLog
+    let doctor: @Sendable (Checkpoint) throws -> Checkpoint?
+    init(_ base: SQLiteEventLog, doctor: @escaping @Sendable (Checkpoint) throws -> Checkpoint?) {
+        self.base = base
+        self.doctor = doctor
+    }
+    func readCheckpoint() throws -> Checkpoint? { try base.readCheckpoint().flatMap(doctor) }
+    func forEachAnswer(_ body: (LoggedAnswer) throws -> Void) throws { try base.forEachAnswer(body) }
+    func readAll() throws -> [GameEvent] { try base.readAll() }
+    func readRefusals() throws -> [CommandRefusal] { try base.readRefusals() }
+    func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws { try base.append(events, refusals: refusals) }
+    func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
+    func contains(_ origin: CommandOrigin) async throws -> Bool { try await base.contains(origin) }
+    func close() throws { try base.close() }
+    func readEvents(after sequence: Int64) throws -> [GameEvent] { try base.readEvents(after: sequence) }
+    func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
+        try base.append(events, refusals: refusals, checkpoint: part)
+    }
+    func writeCheckpoint(_ part: CheckpointPart) throws { try base.writeCheckpoint(part) }
+}
+
+final class Messages: Sendable {
+    let list = Mutex<[(message: String, metadata: Logger.Metadata)]>([])
+}
+
+/// Keeps every message logged, to check what the library says.
+struct CapturingHandler: LogHandler {
+    let messages: Messages
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+    func log(event: LogEvent) {
+        messages.list.withLock { $0.append(("\(event.message)", event.metadata ?? [:])) }
+    }
+}
