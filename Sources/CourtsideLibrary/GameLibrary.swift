@@ -39,7 +39,7 @@ public final class GameLibrary: Sendable {
         let restored = try RestoredGames.restore(from: log, policy: checkpoints, logger: logger)
         let games = restored.games
         let memory = RetryMemory(window: retryWindow, loading: true)
-        memory.load(from: log, logger: logger)
+        memory.load(from: log, expected: Int(restored.lastSequence), logger: logger)
         self.memory = memory
         let committer = GroupCommitter(
             log: log, games: games, lastSequence: restored.lastSequence, queueLimit: commitQueueLimit,

@@ -5,6 +5,10 @@ import Foundation
 import Logging
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// How long the library remembers each command's answer, so that a retry gets it again.
 ///
 /// Per client, its last ``recentPerClient`` commands are always kept; older ones are kept while
@@ -31,7 +35,7 @@ public struct RetryWindow: Sendable, Equatable {
 
 /// The answers within the ``RetryWindow``, shared by every game.
 ///
-/// A start rebuilds it from the log's answers on a thread of its own (``load(from:logger:)``),
+/// A start rebuilds it from the log's answers on a thread of its own (``load(from:expected:logger:)``),
 /// so that the library serves before a long log is read: meanwhile, a command it does not hold
 /// asks the log whether it is a retry (``isLoading``), and a retry waits for the rebuild
 /// (``waitUntilLoaded()``). The answers remembered meanwhile are then replayed after the
@@ -178,18 +182,22 @@ final class RetryMemory: Sendable {
 
     private struct Stopped: Error {}
 
-    /// An empty memory, or one that ``load(from:logger:)`` fills next.
+    /// An empty memory, or one that ``load(from:expected:logger:)`` fills next.
     init(window: RetryWindow, loading: Bool = false) {
         self.window = window
         shared = Mutex(Shared(state: State(window: window), loading: loading ? .loading(waiters: []) : .loaded))
     }
 
     /// Rebuilds the memory from every answer in `log`, on a thread of its own; the memory must
-    /// have been made `loading`. Until it is done, ``isLoading`` is true.
-    func load(from log: any EventLog, logger: Logger) {
+    /// have been made `loading`. Until it is done, ``isLoading`` is true. `expected` is about how
+    /// many answers the log holds.
+    func load(from log: any EventLog, expected: Int, logger: Logger) {
         let thread = Thread { [self] in
             let started = ContinuousClock.now
             var loaded = State(window: window)
+            // Sized once: growing a table of many answers holds the old and the new one at once.
+            loaded.entries.reserveCapacity(min(expected, window.maximumTotal))
+            loaded.order.reserveCapacity(min(expected, window.maximumTotal))
             var count = 0
             do {
                 try log.forEachAnswer { answer in
@@ -220,6 +228,7 @@ final class RetryMemory: Sendable {
             }
             let remembered = loaded.entries.count
             let live = finish(consume loaded)
+            Self.returnFreedMemory()
             logger.info(
                 "retry memory loaded",
                 metadata: [
@@ -311,6 +320,17 @@ final class RetryMemory: Sendable {
     /// the window no longer covers.
     func remember(_ origin: CommandOrigin, _ ticket: CommitTicket, at now: Timestamp) {
         shared.withLock { $0.state.remember(origin, .ticket(ticket), at: now) }
+    }
+
+    /// The start is over: what it freed (the games read, the answers streamed, this thread's
+    /// malloc arena) goes back to the system rather than stay in the RSS. glibc's `malloc_trim`,
+    /// which Swift's Glibc module does not declare, found by name.
+    private static func returnFreedMemory() {
+        #if canImport(Glibc)
+            typealias Trim = @convention(c) (Int) -> Int32
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
+            _ = unsafeBitCast(symbol, to: Trim.self)(0)
+        #endif
     }
 
     /// 2^24 bits: a false positive rate near 0.2% with a million forgotten commands, rising as
