@@ -350,9 +350,9 @@ extension CheckpointTests {
         // A tenth of a millisecond an answer: two seconds to read them all.
         let library = try GameLibrary(log: SlowAnswersLog(base), clock: ManualClock(), logger: Tournament.logger)
         #expect(try library.snapshot(of: "g1").value.version == 20_001)
-        let started = ContinuousClock.now
         await library.close()
-        #expect(ContinuousClock.now - started < .seconds(1))
+        // Stopped part-way (reading them all takes two seconds), rather than read to the end.
+        #expect(library.rememberedAnswers < 20_001)
     }
 }
 
