@@ -81,9 +81,10 @@ struct MetricsTests {
         let daemon = try DaemonProcess(arguments: ["--metrics-listen", "127.0.0.1:\(port)"])
         let url = "http://127.0.0.1:\(port)/metrics"
         let moved = #"courtside_commands_total{op="move",result="ok"}"#
-        // The endpoint is a service of its own: it may start listening just after READY=1.
+        // The endpoint is a service of its own: it may start listening just after READY=1 (and
+        // later still while the rest of the suite loads both cores).
         var first: (Int, String)?
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(30)
         while first == nil, ContinuousClock.now < deadline {
             first = try? await httpGet(url)
             if first == nil { try await Task.sleep(for: .milliseconds(50)) }

@@ -347,11 +347,10 @@ extension CheckpointTests {
             origin: CommandOrigin(clientID: "k", commandID: "1"),
             kind: .gameCreated(setup))
         try base.append([creation] + moves, refusals: [])
-        // A tenth of a millisecond an answer: two seconds to read them all.
         let library = try GameLibrary(log: SlowAnswersLog(base), clock: ManualClock(), logger: Tournament.logger)
         #expect(try library.snapshot(of: "g1").value.version == 20_001)
         await library.close()
-        // Stopped part-way (reading them all takes two seconds), rather than read to the end.
+        // Stopped part-way (reading them all takes twenty seconds), rather than read to the end.
         #expect(library.rememberedAnswers < 20_001)
     }
 }
@@ -362,7 +361,9 @@ final class SlowAnswersLog: EventLog {
     init(_ base: SQLiteEventLog) { self.base = base }
     func forEachAnswer(_ body: (LoggedAnswer) throws -> Void) throws {
         try base.forEachAnswer { answer in
-            usleep(100)
+            // A millisecond an answer: twenty seconds to read them all, so that even a test
+            // starved by the rest of the suite closes the library long before the end.
+            usleep(1000)
             try body(answer)
         }
     }
