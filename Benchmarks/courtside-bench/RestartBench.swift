@@ -34,6 +34,8 @@ struct RestartBench: AsyncParsableCommand {
     var directory: String?
     @Option(help: .hidden) var open: String?
     @Flag(help: .hidden) var full = false
+    /// With --open: serve one keeper's moves through a checkpoint written in parts of this many
+    /// microseconds (negative: no checkpoint).
     @Option(help: .hidden) var serve: Int?
 
     func run() async throws {
@@ -88,7 +90,8 @@ struct RestartBench: AsyncParsableCommand {
         print("checkpoint written          moves  p50_us  p99_us  max_us  checkpoint_ms  parts")
         let budget = CheckpointPolicy().partBudget
         for (label, budget) in [
-            ("in parts of \(budget.inMicroseconds) us", budget.inMicroseconds), ("in one go", Int(Int32.max)),
+            ("none (for comparison)", -1), ("in parts of \(budget.inMicroseconds) us", budget.inMicroseconds),
+            ("in one go", Int(Int32.max)),
         ] {
             // On a copy: the checkpoint changes the log the other figures read.
             let copy = directory.deletingLastPathComponent().appendingPathComponent("serve-\(UUID().uuidString)")
@@ -100,7 +103,7 @@ struct RestartBench: AsyncParsableCommand {
             }
             let process = Process()
             process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            process.arguments = ["restart", "--open", copy.path, "--serve", "\(budget)"]
+            process.arguments = ["restart", "--open", copy.path, "--serve=\(budget)"]
             let output = Pipe()
             process.standardOutput = output
             try process.run()

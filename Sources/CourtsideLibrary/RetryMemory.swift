@@ -268,10 +268,12 @@ final class RetryMemory: Sendable {
         for waiter in waiters { waiter.resume(returning: false) }
     }
 
-    /// Whether the log's answers are still being read: a command not remembered may then be a
-    /// retry of one answered before the start, whatever ``mayHaveForgotten(_:)`` says.
+    /// Whether the log's answers are not all in the memory: still being read, or their reading
+    /// failed. A command not remembered may then be a retry of one answered before the start,
+    /// whatever ``mayHaveForgotten(_:)`` says: only the log can tell (and after a failure, such a
+    /// retry can only be refused, never decided again).
     var isLoading: Bool {
-        shared.withLock { if case .loading = $0.loading { true } else { false } }
+        shared.withLock { if case .loaded = $0.loading { false } else { true } }
     }
 
     /// Stops reading the log, if the memory still is, and waits for the reader to be done with it.

@@ -355,6 +355,49 @@ extension CheckpointTests {
     }
 }
 
+extension CheckpointTests {
+    @Test("when the retry memory cannot be read, a retry from before the start is refused, never decided again")
+    func memoryUnreadable() async throws {
+        let directory = try TemporaryDirectory()
+        var library = try Tournament.open(directory.url)
+        try await library.createGame(Tournament.setup("g1"), origin: origin("k", "create"))
+        let scorer = Tournament.player("g1", .home)
+        try await library.apply(.move(player: scorer, move: .twoPoints), to: "g1", origin: origin("k", "basket"))
+        await library.close()
+
+        library = try GameLibrary(
+            log: UnreadableAnswersLog(try SQLiteEventLog(directory: directory.url)), clock: ManualClock(),
+            logger: Tournament.logger)
+        await expectCode(.storageFailure) {
+            try await library.apply(.move(player: scorer, move: .twoPoints), to: "g1", origin: origin("k", "basket"))
+        }
+        // Again, once the reading has surely failed.
+        try await Task.sleep(for: .milliseconds(100))
+        await expectCode(.storageFailure) {
+            try await library.apply(.move(player: scorer, move: .twoPoints), to: "g1", origin: origin("k", "basket"))
+        }
+        #expect(try library.snapshot(of: "g1").value.score.home == 2)
+        // New commands are still decided: the log says they are new.
+        #expect(try await library.apply(.move(player: scorer, move: .onePoint), to: "g1", origin: origin()).version == 3)
+        await library.close()
+    }
+}
+
+/// The real log, whose answers for the retry memory cannot be read.
+final class UnreadableAnswersLog: EventLog {
+    let base: SQLiteEventLog
+    init(_ base: SQLiteEventLog) { self.base = base }
+    func forEachAnswer(_ body: (LoggedAnswer) throws -> Void) throws { throw CocoaError(.fileReadCorruptFile) }
+    func readCheckpoint() throws -> Checkpoint? { try base.readCheckpoint() }
+    func readEvents(after sequence: Int64) throws -> [GameEvent] { try base.readEvents(after: sequence) }
+    func readAll() throws -> [GameEvent] { try base.readAll() }
+    func readRefusals() throws -> [CommandRefusal] { try base.readRefusals() }
+    func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws { try base.append(events, refusals: refusals) }
+    func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
+    func contains(_ origin: CommandOrigin) async throws -> Bool { try await base.contains(origin) }
+    func close() throws { try base.close() }
+}
+
 /// The real log, whose answers for the retry memory come slowly.
 final class SlowAnswersLog: EventLog {
     let base: SQLiteEventLog
