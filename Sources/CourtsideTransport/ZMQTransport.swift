@@ -17,6 +17,10 @@ public struct TransportConfiguration: Sendable {
     public var lingerMilliseconds: Int32 = 500
     /// Largest inbound message; libzmq disconnects a peer that sends more.
     public var maxMessageBytes: Int64 = 1024 * 1024
+    /// Connections each endpoint queues before accepting them. libzmq's default of 100 is too
+    /// few for a venue's displays all reconnecting at once after a restart (the kernel caps it
+    /// at net.core.somaxconn).
+    public var listenBacklog: Int32 = 4096
     /// CURVE on both endpoints with a ZAP allowlist; nil serves plaintext.
     public var security: TransportSecurity?
     /// The longest the I/O thread waits in one poll, so that an idle thread still completes a
@@ -288,12 +292,14 @@ public final class ZMQTransport: Sendable {
                 try router.set(.sendHighWaterMark(configuration.commandHighWaterMark))
                 try router.set(.receiveHighWaterMark(configuration.commandHighWaterMark))
                 try router.set(.maxMessageSize(configuration.maxMessageBytes))
+                try router.set(.backlog(configuration.listenBacklog))
                 try router.bind(configuration.commandEndpoint)
                 publisher = try context.socket(.pub)
                 opened.append(publisher)
                 try secure(publisher)
                 try publisher.set(.linger(milliseconds: configuration.lingerMilliseconds))
                 try publisher.set(.sendHighWaterMark(configuration.eventHighWaterMark))
+                try publisher.set(.backlog(configuration.listenBacklog))
                 try publisher.bind(configuration.eventEndpoint)
             } catch {
                 // start() terminates the context once its own socket is closed too.

@@ -36,6 +36,8 @@ public enum ZMQSocketOption: Sendable {
     case zapDomain(String)
     /// Fail every handshake when no ZAP handler is bound, instead of accepting it unauthenticated.
     case zapEnforceDomain(Bool)
+    /// How many connections a bound TCP socket queues before accepting them (the listen backlog).
+    case backlog(Int32)
 }
 
 /// Flags for send and receive.
@@ -103,6 +105,7 @@ public final class ZMQSocket {
         case .curveServerKey(let key): result = setBytes(ZMQ_CURVE_SERVERKEY, Array(key.z85.utf8))
         case .zapDomain(let domain): result = setBytes(ZMQ_ZAP_DOMAIN, Array(domain.utf8))
         case .zapEnforceDomain(let value): result = setInt(ZMQ_ZAP_ENFORCE_DOMAIN, value ? 1 : 0)
+        case .backlog(let value): result = setInt(ZMQ_BACKLOG, value)
         }
         guard result == 0 else { throw ZMQError.last("zmq_setsockopt(\(option))") }
     }
