@@ -42,16 +42,18 @@ struct Responder: Sendable {
 /// The command service's metric handles, made on first use of each operation and result: a
 /// handle per reply would look the metric up in the registry on every request.
 final class CommandMetrics: Sendable {
-    private let handles = Mutex<(counters: [String: Counter], timers: [String: Timer])>(([:], [:]))
+    /// Counters by operation, then result; timers by operation. Keyed by the two strings as they
+    /// are, so that a reply builds no key of its own.
+    private let handles = Mutex<(counters: [String: [String: Counter]], timers: [String: Timer])>(([:], [:]))
 
     func record(op: String, result: String, nanoseconds: Int64) {
         let (counter, timer) = handles.withLock { handles in
-            let key = "\(op) \(result)"
             let counter =
-                handles.counters[key]
+                handles.counters[op]?[result]
                 ?? Counter(label: "courtside_commands_total", dimensions: [("op", op), ("result", result)])
             let timer = handles.timers[op] ?? Timer(label: "courtside_command_duration_seconds", dimensions: [("op", op)])
-            (handles.counters[key], handles.timers[op]) = (counter, timer)
+            handles.counters[op, default: [:]][result] = counter
+            handles.timers[op] = timer
             return (counter, timer)
         }
         counter.increment()
