@@ -39,7 +39,10 @@ let package = Package(
         // The durable, append-only event log (SQLite through GRDB).
         .target(
             name: "CourtsideStorage",
-            dependencies: ["CourtsideModel", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "CourtsideModel", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings
         ),
         // The actor-based game library: many games, group commit, subscriptions.
@@ -180,7 +183,7 @@ let package = Package(
         .testTarget(
             name: "CourtsideServerTests",
             dependencies: [
-                "CourtsideServer", "CourtsideLibrary", "CourtsideStorage", "CourtsideTransport", "CourtsideModel",
+                "CourtsideServer", "CourtsideLibrary", "CourtsideStorage", "CourtsideTransport", "CourtsideModel", "ZeroMQ",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
