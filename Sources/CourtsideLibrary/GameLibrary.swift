@@ -261,6 +261,13 @@ public final class GameLibrary: Sendable {
         committer.subscribe(bufferLimit: bufferLimit)
     }
 
+    /// As ``updates(bufferLimit:)``, one commit's updates at a time (in sequence order): a
+    /// consumer that keeps up with a busy daemon wakes once per commit, not once per event.
+    /// `bufferLimit` counts commits; past it, whole commits are dropped, which shows as a gap.
+    public func commits(bufferLimit: Int = 10_000) -> AsyncStream<[GameUpdate]> {
+        committer.subscribeToCommits(bufferLimit: bufferLimit)
+    }
+
     /// One game's full trail from the log, retractions included, with who sent each event and when.
     public func log(of gameID: GameID) async throws(CourtsideError) -> [GameEvent] {
         guard registry.withLock({ $0.games[gameID] }) != nil else {

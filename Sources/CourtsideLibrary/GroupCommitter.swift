@@ -35,11 +35,31 @@ final class GroupCommitter: Sendable {
         var writingSince: ContinuousClock.Instant?
     }
 
+    /// A subscriber's stream: an update at a time, or a commit's updates at a time.
+    private enum Subscriber {
+        case updates(AsyncStream<GameUpdate>.Continuation)
+        case commits(AsyncStream<[GameUpdate]>.Continuation)
+
+        func yield(_ updates: [GameUpdate]) {
+            switch self {
+            case .updates(let continuation): for update in updates { continuation.yield(update) }
+            case .commits(let continuation): continuation.yield(updates)
+            }
+        }
+
+        func finish() {
+            switch self {
+            case .updates(let continuation): continuation.finish()
+            case .commits(let continuation): continuation.finish()
+            }
+        }
+    }
+
     /// What has been committed: the state every snapshot reads and every subscriber starts from.
     private struct Committed {
         var games: [GameID: Game]
         var sequence: Int64
-        var subscribers: [Int: AsyncStream<GameUpdate>.Continuation] = [:]
+        var subscribers: [Int: Subscriber] = [:]
         var nextSubscriber = 0
         var closed = false
     }
@@ -160,22 +180,39 @@ final class GroupCommitter: Sendable {
     func subscribe(bufferLimit: Int) -> AsyncStream<GameUpdate> {
         let (stream, continuation) = AsyncStream.makeStream(
             of: GameUpdate.self, bufferingPolicy: .bufferingOldest(bufferLimit))
+        if let id = register(.updates(continuation)) {
+            continuation.onTermination = { [weak self] _ in self?.unregister(id) }
+        }
+        return stream
+    }
+
+    /// As ``subscribe(bufferLimit:)``, a commit's updates at a time: one hand-over per commit,
+    /// however many commands it holds. `bufferLimit` counts commits.
+    func subscribeToCommits(bufferLimit: Int) -> AsyncStream<[GameUpdate]> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: [GameUpdate].self, bufferingPolicy: .bufferingOldest(bufferLimit))
+        if let id = register(.commits(continuation)) {
+            continuation.onTermination = { [weak self] _ in self?.unregister(id) }
+        }
+        return stream
+    }
+
+    /// Adds a subscriber and returns its id; after close, ends its stream at once instead, since
+    /// no update will ever come.
+    private func register(_ subscriber: Subscriber) -> Int? {
         let id: Int? = committed.withLock { committed in
-            // After close, no update will ever come: end the stream at once.
             guard !committed.closed else { return nil }
             let id = committed.nextSubscriber
             committed.nextSubscriber += 1
-            committed.subscribers[id] = continuation
+            committed.subscribers[id] = subscriber
             return id
         }
-        if let id {
-            continuation.onTermination = { [weak self] _ in
-                _ = self?.committed.withLock { $0.subscribers.removeValue(forKey: id) }
-            }
-        } else {
-            continuation.finish()
-        }
-        return stream
+        if id == nil { subscriber.finish() }
+        return id
+    }
+
+    private func unregister(_ id: Int) {
+        _ = committed.withLock { $0.subscribers.removeValue(forKey: id) }
     }
 
     /// Commits what is queued, stops the writer and ends every subscription.
@@ -267,7 +304,7 @@ final class GroupCommitter: Sendable {
         queue.withLock { $0.writingSince = nil }
         // Updates go out after the lock: a subscriber that registers meanwhile finds them in its
         // snapshot instead, so "subscribe, then snapshot" still misses nothing.
-        let published = committed.withLock { committed -> (updates: [GameUpdate], to: [AsyncStream<GameUpdate>.Continuation]) in
+        let published = committed.withLock { committed -> (updates: [GameUpdate], to: [Subscriber]) in
             var updates: [GameUpdate] = []
             for entry in batch {
                 for (event, game) in zip(entry.events, entry.games) {
@@ -287,9 +324,7 @@ final class GroupCommitter: Sendable {
                 entry.ticket.complete(.success(Receipt(gameID: last.gameID, version: last.version, sequence: last.sequence)))
             }
         }
-        for update in published.updates {
-            for subscriber in published.to { subscriber.yield(update) }
-        }
+        for subscriber in published.to { subscriber.yield(published.updates) }
         checkpointProgress.withLock { progress in
             for event in events { progress.changed.insert(event.gameID) }
             progress.eventsSince += events.count

@@ -40,8 +40,8 @@ struct CommandService: Service {
     func run() async {
         await withDiscardingTaskGroup { group in
             group.addTask { await reads.run() }
-            for await request in transport.requests.cancelOnGracefulShutdown() {
-                await handle(request)
+            for await batch in transport.requests.cancelOnGracefulShutdown() {
+                for request in batch { await handle(request) }
             }
             // Shutting down: the group now answers the queued reads.
             reads.finish()

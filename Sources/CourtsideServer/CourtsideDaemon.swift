@@ -29,7 +29,7 @@ public enum CourtsideDaemon {
         let created = await library.useSchedule(configuration.tournament.schedule)
 
         // Subscribe before the snapshot, so the publisher misses nothing in between.
-        let updates = library.updates()
+        let updates = library.commits()
         let start = library.snapshot()
         var transportConfiguration = TransportConfiguration(
             commandEndpoint: configuration.commandEndpoint, eventEndpoint: configuration.eventEndpoint)

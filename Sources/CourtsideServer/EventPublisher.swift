@@ -38,7 +38,7 @@ final class EventPublisher: Service {
 
     let transport: ZMQTransport
     let library: GameLibrary
-    let updates: AsyncStream<GameUpdate>
+    let updates: AsyncStream<[GameUpdate]>
     let epoch: String
     let heartbeatPeriod: Duration
     let clock: any TimeSource
@@ -49,7 +49,7 @@ final class EventPublisher: Service {
 
     /// `start` is the snapshot taken right after subscribing to `updates`.
     init(
-        transport: ZMQTransport, library: GameLibrary, updates: AsyncStream<GameUpdate>, start: Snapshot<[Game]>,
+        transport: ZMQTransport, library: GameLibrary, updates: AsyncStream<[GameUpdate]>, start: Snapshot<[Game]>,
         epoch: String, heartbeatPeriod: Duration, clock: any TimeSource, logger: Logger
     ) {
         self.transport = transport
@@ -71,8 +71,8 @@ final class EventPublisher: Service {
         await withDiscardingTaskGroup { group in
             group.addTask { await self.heartbeats() }
             // Ends when the library closes, after its last event, so nothing committed goes unpublished.
-            for await update in updates {
-                publish(update)
+            for await commit in updates {
+                publish(commit)
             }
             group.cancelAll()
         }
@@ -82,19 +82,34 @@ final class EventPublisher: Service {
         try? await gracefulShutdown()
     }
 
-    private func publish(_ update: GameUpdate) {
-        let event = update.event
-        let skip = published.withLock { event.sequence <= $0.sequence }
-        if skip { return }
-        let message = EventMessage(epoch: epoch, event: event, game: update.game)
-        send(message, on: Topic.events(of: event.gameID))
-        publishedEvents.increment()
-        published.withLock {
-            $0.sequence = event.sequence
-            if $0.versions.updateValue(event.version, forKey: event.gameID) == nil { $0.order.append(event.gameID) }
-            $0.changed.insert(event.gameID)
+    /// Publishes one commit's events, handed to the transport together, then the tables if
+    /// any of them moved the tournament.
+    private func publish(_ commit: [GameUpdate]) {
+        let after = published.withLock { $0.sequence }
+        let fresh = commit.filter { $0.event.sequence > after }
+        guard let last = fresh.last else { return }
+        var messages: [(topic: [UInt8], body: [UInt8])] = []
+        messages.reserveCapacity(fresh.count)
+        for update in fresh {
+            let event = update.event
+            if let body = encode(EventMessage(epoch: epoch, event: event, game: update.game), on: Topic.events(of: event.gameID))
+            {
+                messages.append((Topic.events(of: event.gameID), body))
+            }
         }
-        if movesTournament(update) { publishTournament() }
+        transport.publish(messages)
+        publishedEvents.increment(by: Int64(fresh.count))
+        published.withLock { published in
+            published.sequence = last.event.sequence
+            for update in fresh {
+                let event = update.event
+                if published.versions.updateValue(event.version, forKey: event.gameID) == nil {
+                    published.order.append(event.gameID)
+                }
+                published.changed.insert(event.gameID)
+            }
+        }
+        if fresh.contains(where: movesTournament) { publishTournament() }
     }
 
     /// Only these change a group table or the bracket: a game appearing or getting its teams,
@@ -145,12 +160,17 @@ final class EventPublisher: Service {
     /// Publishes a message, or logs and skips one that cannot be encoded: a display then sees a
     /// gap and resyncs, which is better than a message that claims to be something it is not.
     private func send(_ message: some Encodable, on topic: [UInt8]) {
+        if let body = encode(message, on: topic) { transport.publish(topic: topic, body: body) }
+    }
+
+    private func encode(_ message: some Encodable, on topic: [UInt8]) -> [UInt8]? {
         do {
-            transport.publish(topic: topic, body: try WireCoding.encode(message))
+            return try WireCoding.encode(message)
         } catch {
             logger.error(
                 "a message could not be encoded; not published",
                 metadata: ["topic": "\(String(decoding: topic, as: UTF8.self))", "error": "\(error)"])
+            return nil
         }
     }
 }

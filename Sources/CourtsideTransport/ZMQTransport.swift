@@ -82,8 +82,9 @@ public struct IncomingRequest: Sendable {
 /// Owns the daemon's ZeroMQ sockets on one dedicated thread, since sockets are not thread-safe.
 ///
 /// Async code hands the thread outgoing messages through a locked queue plus a wake-up on an
-/// inproc socket; the thread hands incoming requests out through ``requests``. No call blocks
-/// Swift's cooperative pool.
+/// inproc socket; the thread hands incoming requests out through ``requests``, all those of one
+/// poll cycle at once, so that a busy daemon pays one hand-over per cycle rather than one per
+/// request. No call blocks Swift's cooperative pool.
 public final class ZMQTransport: Sendable {
     private enum Destination {
         case command
@@ -96,8 +97,9 @@ public final class ZMQTransport: Sendable {
         var onStop: CheckedContinuation<Void, Never>?
     }
 
-    /// Requests in arrival order. Ends when the transport stops.
-    public let requests: AsyncStream<IncomingRequest>
+    /// Requests in arrival order, in batches: every request one poll cycle read. Ends when the
+    /// transport stops.
+    public let requests: RequestBatches
     /// The endpoints actually bound (with real ports when the configuration said `*`).
     public let boundCommandEndpoint: String
     public let boundEventEndpoint: String
@@ -111,8 +113,7 @@ public final class ZMQTransport: Sendable {
     private let logger: Logger
 
     private init(
-        requests: AsyncStream<IncomingRequest>, endpoints: (String, String), waker: sending ZMQSocket, context: ZMQContext,
-        logger: Logger
+        requests: RequestBatches, endpoints: (String, String), waker: sending ZMQSocket, context: ZMQContext, logger: Logger
     ) {
         self.requests = requests
         (boundCommandEndpoint, boundEventEndpoint) = endpoints
@@ -125,10 +126,12 @@ public final class ZMQTransport: Sendable {
     public static func start(_ configuration: TransportConfiguration, logger: Logger) async throws -> ZMQTransport {
         let context = try ZMQContext()
         let wakeEndpoint = "inproc://courtside-wake-\(UUID().uuidString)"
-        let (requests, continuation) = AsyncStream.makeStream(
-            of: IncomingRequest.self, bufferingPolicy: .bufferingOldest(configuration.requestQueueLimit))
+        // Unbounded as a stream of batches; the queue's limit counts the requests in them.
+        let (stream, continuation) = AsyncStream.makeStream(of: [IncomingRequest].self)
+        let requests = RequestBatches(stream: stream, queued: QueuedCount())
         let loop = IOLoop(
-            configuration: configuration, context: context, wakeEndpoint: wakeEndpoint, requests: continuation, logger: logger)
+            configuration: configuration, context: context, wakeEndpoint: wakeEndpoint, requests: continuation,
+            queued: requests.queued, logger: logger)
         // Everything that can fail after the thread has started happens on it, so a failed start
         // leaves no thread behind. (inproc allows connecting before the bind.)
         let waker: ZMQSocket
@@ -178,11 +181,22 @@ public final class ZMQTransport: Sendable {
         post(.event, [topic, body])
     }
 
+    /// Publishes two-frame messages, in order, with one hand-over to the I/O thread.
+    public func publish(_ messages: [(topic: [UInt8], body: [UInt8])]) {
+        post(messages.map { (.event, [$0.topic, $0.body]) })
+    }
+
     private func post(_ destination: Destination, _ frames: [[UInt8]]) {
+        post(CollectionOfOne((destination, frames)))
+    }
+
+    private func post(_ messages: some Collection<(Destination, [[UInt8]])>) {
+        guard !messages.isEmpty else { return }
         let wake = outbox.withLock { outbox -> Bool in
             guard !outbox.stopping else { return false }
-            outbox.messages.append((destination, frames))
-            return outbox.messages.count == 1
+            let wasEmpty = outbox.messages.isEmpty
+            outbox.messages.append(contentsOf: messages)
+            return wasEmpty
         }
         if wake { signal() }
     }
@@ -246,19 +260,21 @@ public final class ZMQTransport: Sendable {
         let configuration: TransportConfiguration
         let context: ZMQContext
         let wakeEndpoint: String
-        let requests: AsyncStream<IncomingRequest>.Continuation
+        let requests: AsyncStream<[IncomingRequest]>.Continuation
+        let queued: QueuedCount
         let logger: Logger
         private let transportBox = Mutex<ZMQTransport?>(nil)
         private let attached = DispatchSemaphore(value: 0)
 
         init(
             configuration: TransportConfiguration, context: ZMQContext, wakeEndpoint: String,
-            requests: AsyncStream<IncomingRequest>.Continuation, logger: Logger
+            requests: AsyncStream<[IncomingRequest]>.Continuation, queued: QueuedCount, logger: Logger
         ) {
             self.configuration = configuration
             self.context = context
             self.wakeEndpoint = wakeEndpoint
             self.requests = requests
+            self.queued = queued
             self.logger = logger
         }
 
@@ -409,7 +425,16 @@ public final class ZMQTransport: Sendable {
         }
 
         private func readRequests(from router: ZMQSocket) {
-            defer { reportOverload() }
+            var batch: [IncomingRequest] = []
+            // Room left under the queue's limit; what the consumer takes meanwhile is room next round.
+            var room = configuration.requestQueueLimit - queued.value.load(ordering: .acquiring)
+            defer {
+                if !batch.isEmpty {
+                    queued.value.add(batch.count, ordering: .releasing)
+                    requests.yield(batch)
+                }
+                reportOverload()
+            }
             // Bounded per round so that a flood of requests cannot starve outgoing replies.
             for _ in 0..<1000 {
                 let message: [[UInt8]]
@@ -427,16 +452,47 @@ public final class ZMQTransport: Sendable {
                     envelope.append([])
                     rest = rest.dropFirst()
                 }
-                if case .dropped(let request) = requests.yield(
-                    IncomingRequest(envelope: envelope, frames: Array(rest), userID: userID))
-                {
+                let frames = Array(rest)
+                guard room > 0 else {
                     // Answered here and now, so the queue never grows and the client knows why.
                     overloaded += 1
-                    if let body = configuration.overloadedReply?(request.frames) {
-                        try? router.send(request.envelope + [body], flags: .dontWait)
+                    if let body = configuration.overloadedReply?(frames) {
+                        try? router.send(envelope + [body], flags: .dontWait)
                     }
+                    continue
                 }
+                room -= 1
+                batch.append(IncomingRequest(envelope: envelope, frames: frames, userID: userID))
             }
         }
     }
+}
+
+/// The requests the I/O thread has read, a poll cycle's worth at a time, in arrival order.
+public struct RequestBatches: AsyncSequence, Sendable {
+    public typealias Element = [IncomingRequest]
+
+    let stream: AsyncStream<[IncomingRequest]>
+    /// Requests handed over and not yet taken, for the queue's limit.
+    let queued: QueuedCount
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var base: AsyncStream<[IncomingRequest]>.AsyncIterator
+        let queued: QueuedCount
+
+        public mutating func next() async -> [IncomingRequest]? {
+            guard let batch = await base.next() else { return nil }
+            queued.value.subtract(batch.count, ordering: .releasing)
+            return batch
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: stream.makeAsyncIterator(), queued: queued)
+    }
+}
+
+/// A count shared by the I/O thread and the consumer of its requests.
+final class QueuedCount: Sendable {
+    let value = Atomic<Int>(0)
 }

@@ -7,6 +7,7 @@ import Foundation
 import Logging
 import Synchronization
 import Testing
+import ZeroMQ
 
 /// The real SQLite log behind a gate: while the gate is shut, `append` blocks the writer thread
 /// as a disk stuck in fsync would.
@@ -108,6 +109,37 @@ struct TransportLifecycleTests {
             let comm = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
             return comm.trimmingCharacters(in: .whitespacesAndNewlines) == String(name.prefix(15))
         }.count
+    }
+
+    @Test("requests come in arrival order, a poll cycle's worth at a time; past the queue's limit each is answered at once")
+    func requestBatchesAndLimit() async throws {
+        var configuration = TransportConfiguration(commandEndpoint: "tcp://127.0.0.1:*", eventEndpoint: "tcp://127.0.0.1:*")
+        configuration.requestQueueLimit = 5
+        configuration.overloadedReply = { frames in Array("busy ".utf8) + (frames.last ?? []) }
+        let transport = try await ZMQTransport.start(configuration, logger: Logger(label: "courtside.test"))
+        let context = try ZMQContext()
+        let dealer = try context.socket(.dealer)
+        try dealer.set(.linger(milliseconds: 0))
+        try dealer.set(.receiveTimeout(milliseconds: 10_000))
+        try dealer.connect(transport.boundCommandEndpoint)
+        // Nobody takes requests yet: the first five wait, the other fifteen are answered by the I/O thread.
+        for index in 0..<20 { try dealer.send([[], Array("r\(index)".utf8)]) }
+        var answered: [String] = []
+        for _ in 0..<15 { answered.append(String(decoding: try dealer.receive().last ?? [], as: UTF8.self)) }
+        #expect(answered == (5..<20).map { "busy r\($0)" })
+        var taken: [String] = []
+        var iterator = transport.requests.makeAsyncIterator()
+        while taken.count < 5, let batch = await iterator.next() {
+            taken += batch.map { String(decoding: $0.frames.last ?? [], as: UTF8.self) }
+        }
+        #expect(taken == (0..<5).map { "r\($0)" })
+        // Taken, so there is room again.
+        try dealer.send([[], Array("later".utf8)])
+        let later = await iterator.next()
+        #expect(later?.map { String(decoding: $0.frames.last ?? [], as: UTF8.self) } == ["later"])
+        dealer.close()
+        context.terminate()
+        await transport.stop()
     }
 
     @Test("a start that cannot bind throws and leaves no I/O thread behind")
