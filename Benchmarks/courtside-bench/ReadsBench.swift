@@ -169,8 +169,15 @@ struct ReadsBench: AsyncParsableCommand {
     }
 
     /// One keeper, one move in flight: each move's round trip in microseconds, sorted.
-    private func keeper(_ context: ZMQContext, _ endpoint: String, id: String, moves: Int? = nil) throws -> [Double] {
+    ///
+    /// The keeper has a libzmq context of its own, as a keeper's tablet is a device of its own:
+    /// sharing the displays' client-side I/O thread, it would time their 100 MB of snapshots
+    /// arriving, not the daemon.
+    private func keeper(_: ZMQContext, _ endpoint: String, id: String, moves: Int? = nil) throws -> [Double] {
+        let context = try ZMQContext()
+        defer { context.terminate() }
         let socket = try dealer(context, endpoint, timeout: 10_000)
+        defer { socket.close() }
         var latencies: [Double] = []
         for index in 0..<(moves ?? self.moves) {
             let game = index % games
