@@ -42,19 +42,14 @@ func format(_ value: Double) -> String { String(format: "%.0f", value) }
 // MARK: - The library's durable write path
 
 /// Counts the transactions of the log under test.
-final class CountingLog: EventLog {
+final class CountingLog: ForwardingEventLog {
     let base: any EventLog
     let transactions = Atomic<Int>(0)
     init(_ base: any EventLog) { self.base = base }
-    func readAll() throws -> [GameEvent] { try base.readAll() }
-    func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
-    func contains(_ origin: CommandOrigin) async throws -> Bool { try await base.contains(origin) }
-    func readRefusals() throws -> [CommandRefusal] { try base.readRefusals() }
-    func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
-        try base.append(events, refusals: refusals)
+    func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
+        try base.append(events, refusals: refusals, checkpoint: part)
         transactions.add(1, ordering: .relaxed)
     }
-    func close() throws { try base.close() }
 }
 
 struct LibraryBench: AsyncParsableCommand {

@@ -13,9 +13,11 @@ import Synchronization
 ///
 /// Per client, its last ``recentPerClient`` commands are always kept; older ones are kept while
 /// younger than ``maximumAge``, up to ``maximumPerClient``; and the whole memory holds at most
-/// ``maximumTotal`` answers, the oldest leaving first. Memory is bounded however many commands
-/// or clients arrive; a retry from beyond the window gets `retry_expired`, never a second
-/// application (the log tells it apart from a new command).
+/// ``maximumTotal`` answers, the oldest leaving first. The answers held are bounded however many
+/// commands or clients arrive; a retry from beyond the window gets `retry_expired`, never a
+/// second application (the log tells it apart from a new command). What the window forgets costs
+/// about 2 bytes a command, in a filter that says which commands are worth that look-up
+/// (``ForgottenCommands``).
 public struct RetryWindow: Sendable, Equatable {
     public var recentPerClient: Int
     public var maximumAge: Duration
@@ -76,13 +78,14 @@ final class RetryMemory: Sendable {
         /// longer matches) or a compaction drops them: it holds at most twice the live ones.
         var order: Deque<(origin: CommandOrigin, serial: UInt64)> = []
         var nextSerial: UInt64 = 0
-        /// The commands whose answers were forgotten, as a Bloom filter of fixed size (2 MiB): a
-        /// miss that it may contain must ask the log whether the command is new; any other miss
-        /// is a new command for certain. A false positive costs only that look-up. Empty until
-        /// the first answer is forgotten: most venues never fill the window.
-        var forgotten: [UInt64] = []
+        /// The commands whose answers were forgotten: a miss that it may hold must ask the log
+        /// whether the command is new.
+        var forgotten: ForgottenCommands
 
-        init(window: RetryWindow) { self.window = window }
+        init(window: RetryWindow, forgottenCapacity: Int) {
+            self.window = window
+            forgotten = ForgottenCommands(firstCapacity: forgottenCapacity)
+        }
 
         /// Remembers a command's answer (a retry of it will get the same answer) and forgets
         /// what the window no longer covers.
@@ -140,12 +143,7 @@ final class RetryMemory: Sendable {
 
         private mutating func forget(_ origin: CommandOrigin) {
             entries[origin] = nil
-            if forgotten.isEmpty { forgotten = [UInt64](repeating: 0, count: RetryMemory.filterWords) }
-            for bit in RetryMemory.bits(origin) { forgotten[bit / 64] |= 1 << UInt64(bit % 64) }
-        }
-
-        func mayHaveForgotten(_ bits: [Int]) -> Bool {
-            !forgotten.isEmpty && bits.allSatisfy { forgotten[$0 / 64] & (1 << UInt64($0 % 64)) != 0 }
+            forgotten.insert(ForgottenCommands.Hashes(origin))
         }
 
         /// The answers of `live`, in the order it took them, after this memory's own.
@@ -154,12 +152,8 @@ final class RetryMemory: Sendable {
                 guard let entry = live.entries[origin], entry.serial == serial else { continue }
                 remember(origin, entry.answer, at: entry.at)
             }
-            guard !live.forgotten.isEmpty else { return }
-            if forgotten.isEmpty {
-                forgotten = live.forgotten
-            } else {
-                for index in forgotten.indices { forgotten[index] |= live.forgotten[index] }
-            }
+            // Either may have started more filters than the other: see `formUnion`.
+            forgotten.formUnion(live.forgotten)
         }
     }
 
@@ -175,6 +169,8 @@ final class RetryMemory: Sendable {
     }
 
     let window: RetryWindow
+    /// The commands the first filter of forgotten ones takes (a million, but for tests).
+    private let forgottenCapacity: Int
     private let shared: Mutex<Shared>
     /// Set on close: the reader stops within a few thousand answers rather than read a long log
     /// to its end (a million answers take seconds; the daemon stops within two).
@@ -183,9 +179,13 @@ final class RetryMemory: Sendable {
     private struct Stopped: Error {}
 
     /// An empty memory, or one that ``load(from:expected:logger:)`` fills next.
-    init(window: RetryWindow, loading: Bool = false) {
+    init(window: RetryWindow, loading: Bool = false, forgottenCapacity: Int = 1 << 20) {
         self.window = window
-        shared = Mutex(Shared(state: State(window: window), loading: loading ? .loading(waiters: []) : .loaded))
+        self.forgottenCapacity = forgottenCapacity
+        shared = Mutex(
+            Shared(
+                state: State(window: window, forgottenCapacity: forgottenCapacity),
+                loading: loading ? .loading(waiters: []) : .loaded))
     }
 
     /// Rebuilds the memory from every answer in `log`, on a thread of its own; the memory must
@@ -194,7 +194,7 @@ final class RetryMemory: Sendable {
     func load(from log: any EventLog, expected: Int, logger: Logger) {
         let thread = Thread { [self] in
             let started = ContinuousClock.now
-            var loaded = State(window: window)
+            var loaded = State(window: window, forgottenCapacity: forgottenCapacity)
             // Sized once: growing a table of many answers holds the old and the new one at once.
             loaded.entries.reserveCapacity(min(expected, window.maximumTotal))
             loaded.order.reserveCapacity(min(expected, window.maximumTotal))
@@ -311,12 +311,15 @@ final class RetryMemory: Sendable {
 
     /// Whether a command that is not remembered may be one whose answer was forgotten.
     func mayHaveForgotten(_ origin: CommandOrigin) -> Bool {
-        let bits = Self.bits(origin)
-        return shared.withLock { $0.state.mayHaveForgotten(bits) }
+        let hashes = ForgottenCommands.Hashes(origin)
+        return shared.withLock { $0.state.forgotten.mayContain(hashes) }
     }
 
     /// How many answers are remembered now.
     var count: Int { shared.withLock { $0.state.entries.count } }
+
+    /// How many filters of forgotten commands there are (none until one is forgotten).
+    var forgottenGenerations: Int { shared.withLock { $0.state.forgotten.generations } }
 
     /// Remembers a command's answer (a retry of it will get the same ticket) and forgets what
     /// the window no longer covers.
@@ -333,21 +336,5 @@ final class RetryMemory: Sendable {
             guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
             _ = unsafeBitCast(symbol, to: Trim.self)(0)
         #endif
-    }
-
-    /// 2^24 bits: a false positive rate near 0.2% with a million forgotten commands, rising as
-    /// more are forgotten (a false positive costs one indexed read).
-    static let filterWords = (1 << 24) / 64
-
-    /// The filter's four bits for a command: double hashing over FNV-1a of its two ids.
-    private static func bits(_ origin: CommandOrigin) -> [Int] {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in origin.clientID.utf8 + [0] + origin.commandID.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x100_0000_01b3
-        }
-        let (first, second) = (hash & 0xffff_ffff, (hash >> 32) | 1)
-        let size = UInt64(filterWords * 64)
-        return (0..<4).map { Int((first &+ UInt64($0) &* second) % size) }
     }
 }

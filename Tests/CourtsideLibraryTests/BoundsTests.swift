@@ -6,14 +6,14 @@ import Synchronization
 import Testing
 
 /// The real SQLite log whose writer can be held, as a disk stuck in fsync would hold it.
-final class HeldLog: EventLog {
-    let base: SQLiteEventLog
+final class HeldLog: ForwardingEventLog {
+    let base: any EventLog
     private let held = Mutex(false)
     private let released = DispatchSemaphore(value: 0)
     /// Whether the writer is inside `append`, held.
     let waiting = Mutex(false)
 
-    init(_ base: SQLiteEventLog) { self.base = base }
+    init(_ base: any EventLog) { self.base = base }
 
     func hold() { held.withLock { $0 = true } }
     func release() {
@@ -21,19 +21,14 @@ final class HeldLog: EventLog {
         released.signal()
     }
 
-    func readAll() throws -> [GameEvent] { try base.readAll() }
-    func readRefusals() throws -> [CommandRefusal] { try base.readRefusals() }
-    func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
-    func contains(_ origin: CommandOrigin) async throws -> Bool { try await base.contains(origin) }
-    func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
+    func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
         if held.withLock({ $0 }) {
             waiting.withLock { $0 = true }
             released.wait()
             waiting.withLock { $0 = false }
         }
-        try base.append(events, refusals: refusals)
+        try base.append(events, refusals: refusals, checkpoint: part)
     }
-    func close() throws { try base.close() }
 }
 
 @Suite("bounded under abuse", .timeLimit(.minutes(1)))

@@ -384,24 +384,16 @@ extension CheckpointTests {
 }
 
 /// The real log, whose answers for the retry memory cannot be read.
-final class UnreadableAnswersLog: EventLog {
-    let base: SQLiteEventLog
-    init(_ base: SQLiteEventLog) { self.base = base }
+final class UnreadableAnswersLog: ForwardingEventLog {
+    let base: any EventLog
+    init(_ base: any EventLog) { self.base = base }
     func forEachAnswer(_ body: (LoggedAnswer) throws -> Void) throws { throw CocoaError(.fileReadCorruptFile) }
-    func readCheckpoint() throws -> Checkpoint? { try base.readCheckpoint() }
-    func readEvents(after sequence: Int64) throws -> [GameEvent] { try base.readEvents(after: sequence) }
-    func readAll() throws -> [GameEvent] { try base.readAll() }
-    func readRefusals() throws -> [CommandRefusal] { try base.readRefusals() }
-    func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws { try base.append(events, refusals: refusals) }
-    func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
-    func contains(_ origin: CommandOrigin) async throws -> Bool { try await base.contains(origin) }
-    func close() throws { try base.close() }
 }
 
 /// The real log, whose answers for the retry memory come slowly.
-final class SlowAnswersLog: EventLog {
-    let base: SQLiteEventLog
-    init(_ base: SQLiteEventLog) { self.base = base }
+final class SlowAnswersLog: ForwardingEventLog {
+    let base: any EventLog
+    init(_ base: any EventLog) { self.base = base }
     func forEachAnswer(_ body: (LoggedAnswer) throws -> Void) throws {
         try base.forEachAnswer { answer in
             // A millisecond an answer: twenty seconds to read them all, so that even a test
@@ -410,32 +402,17 @@ final class SlowAnswersLog: EventLog {
             try body(answer)
         }
     }
-    func readAll() throws -> [GameEvent] { try base.readAll() }
-    func readRefusals() throws -> [CommandRefusal] { try base.readRefusals() }
-    func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws { try base.append(events, refusals: refusals) }
-    func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
-    func contains(_ origin: CommandOrigin) async throws -> Bool { try await base.contains(origin) }
-    func close() throws { try base.close() }
 }
 
 /// The real log, which refuses every part of a checkpoint (and so the commits they ride along with).
-final class RefusingCheckpointsLog: EventLog {
-    let base: SQLiteEventLog
-    init(_ base: SQLiteEventLog) { self.base = base }
+final class RefusingCheckpointsLog: ForwardingEventLog {
+    let base: any EventLog
+    init(_ base: any EventLog) { self.base = base }
     func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
         if part != nil { throw CheckpointError("refused") }
         try base.append(events, refusals: refusals, checkpoint: nil)
     }
     func writeCheckpoint(_ part: CheckpointPart) throws { throw CheckpointError("refused") }
-    func readCheckpoint() throws -> Checkpoint? { try base.readCheckpoint() }
-    func forEachAnswer(_ body: (LoggedAnswer) throws -> Void) throws { try base.forEachAnswer(body) }
-    func readAll() throws -> [GameEvent] { try base.readAll() }
-    func readRefusals() throws -> [CommandRefusal] { try base.readRefusals() }
-    func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws { try base.append(events, refusals: refusals) }
-    func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
-    func contains(_ origin: CommandOrigin) async throws -> Bool { try await base.contains(origin) }
-    func close() throws { try base.close() }
-    func readEvents(after sequence: Int64) throws -> [GameEvent] { try base.readEvents(after: sequence) }
 }
 
 extension Result where Failure == CourtsideError {
@@ -460,51 +437,27 @@ struct SeededRandom {
 }
 
 /// The real log, whose answers for the retry memory are held back until `open()`.
-final class GatedLog: EventLog {
-    let base: SQLiteEventLog
+final class GatedLog: ForwardingEventLog {
+    let base: any EventLog
     private let gate = DispatchSemaphore(value: 0)
-    init(_ base: SQLiteEventLog) { self.base = base }
+    init(_ base: any EventLog) { self.base = base }
     func open() { gate.signal() }
     func forEachAnswer(_ body: (LoggedAnswer) throws -> Void) throws {
         gate.wait()
         gate.signal()
         try base.forEachAnswer(body)
     }
-    func readAll() throws -> [GameEvent] { try base.readAll() }
-    func readRefusals() throws -> [CommandRefusal] { try base.readRefusals() }
-    func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws { try base.append(events, refusals: refusals) }
-    func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
-    func contains(_ origin: CommandOrigin) async throws -> Bool { try await base.contains(origin) }
-    func close() throws { try base.close() }
-    func readEvents(after sequence: Int64) throws -> [GameEvent] { try base.readEvents(after: sequence) }
-    func readCheckpoint() throws -> Checkpoint? { try base.readCheckpoint() }
-    func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
-        try base.append(events, refusals: refusals, checkpoint: part)
-    }
-    func writeCheckpoint(_ part: CheckpointPart) throws { try base.writeCheckpoint(part) }
 }
 
 /// The real log, whose checkpoint is changed on the way out.
-final class DoctoredLog: EventLog {
-    let base: SQLiteEventLog
+final class DoctoredLog: ForwardingEventLog {
+    let base: any EventLog
     let doctor: @Sendable (Checkpoint) throws -> Checkpoint?
-    init(_ base: SQLiteEventLog, doctor: @escaping @Sendable (Checkpoint) throws -> Checkpoint?) {
+    init(_ base: any EventLog, doctor: @escaping @Sendable (Checkpoint) throws -> Checkpoint?) {
         self.base = base
         self.doctor = doctor
     }
     func readCheckpoint() throws -> Checkpoint? { try base.readCheckpoint().flatMap(doctor) }
-    func forEachAnswer(_ body: (LoggedAnswer) throws -> Void) throws { try base.forEachAnswer(body) }
-    func readAll() throws -> [GameEvent] { try base.readAll() }
-    func readRefusals() throws -> [CommandRefusal] { try base.readRefusals() }
-    func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws { try base.append(events, refusals: refusals) }
-    func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
-    func contains(_ origin: CommandOrigin) async throws -> Bool { try await base.contains(origin) }
-    func close() throws { try base.close() }
-    func readEvents(after sequence: Int64) throws -> [GameEvent] { try base.readEvents(after: sequence) }
-    func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
-        try base.append(events, refusals: refusals, checkpoint: part)
-    }
-    func writeCheckpoint(_ part: CheckpointPart) throws { try base.writeCheckpoint(part) }
 }
 
 final class Messages: Sendable {

@@ -116,17 +116,12 @@ struct DurabilityTests {
 }
 
 /// A log whose appends fail on demand, as a full disk would.
-final class FailingLog: EventLog {
+final class FailingLog: ForwardingEventLog {
     let base: any EventLog
-    let failing = Mutex(false)
     init(_ base: any EventLog) { self.base = base }
-    func readAll() throws -> [GameEvent] { try base.readAll() }
-    func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
-    func contains(_ origin: CommandOrigin) async throws -> Bool { try await base.contains(origin) }
-    func readRefusals() throws -> [CommandRefusal] { try base.readRefusals() }
-    func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
+    let failing = Mutex(false)
+    func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
         if failing.withLock({ $0 }) { throw CocoaError(.fileWriteOutOfSpace) }
-        try base.append(events, refusals: refusals)
+        try base.append(events, refusals: refusals, checkpoint: part)
     }
-    func close() throws { try base.close() }
 }

@@ -13,23 +13,18 @@ final class ManualClock: TimeSource {
 }
 
 /// Wraps a log to count its transactions, to see group commit at work.
-final class CountingLog: EventLog {
+final class CountingLog: ForwardingEventLog {
     let base: any EventLog
     private let counts = Mutex((appends: 0, events: 0))
     init(_ base: any EventLog) { self.base = base }
     var appends: Int { counts.withLock { $0.appends } }
-    func readAll() throws -> [GameEvent] { try base.readAll() }
-    func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
-    func contains(_ origin: CommandOrigin) async throws -> Bool { try await base.contains(origin) }
-    func readRefusals() throws -> [CommandRefusal] { try base.readRefusals() }
-    func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
-        try base.append(events, refusals: refusals)
+    func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
+        try base.append(events, refusals: refusals, checkpoint: part)
         counts.withLock {
             $0.appends += 1
             $0.events += events.count
         }
     }
-    func close() throws { try base.close() }
 }
 
 /// A fresh data directory, removed when the test is done with it.

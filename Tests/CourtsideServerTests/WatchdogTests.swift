@@ -11,12 +11,12 @@ import ZeroMQ
 
 /// The real SQLite log behind a gate: while the gate is shut, `append` blocks the writer thread
 /// as a disk stuck in fsync would.
-final class StallingLog: EventLog {
-    let base: SQLiteEventLog
+final class StallingLog: ForwardingEventLog {
+    let base: any EventLog
     private let shut = Mutex(false)
     private let opened = DispatchSemaphore(value: 0)
 
-    init(_ base: SQLiteEventLog) { self.base = base }
+    init(_ base: any EventLog) { self.base = base }
 
     func stall() { shut.withLock { $0 = true } }
     func resume() {
@@ -24,15 +24,10 @@ final class StallingLog: EventLog {
         opened.signal()
     }
 
-    func readAll() throws -> [GameEvent] { try base.readAll() }
-    func readRefusals() throws -> [CommandRefusal] { try base.readRefusals() }
-    func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
-    func contains(_ origin: CommandOrigin) async throws -> Bool { try await base.contains(origin) }
-    func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
+    func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
         if shut.withLock({ $0 }) { opened.wait() }
-        try base.append(events, refusals: refusals)
+        try base.append(events, refusals: refusals, checkpoint: part)
     }
-    func close() throws { try base.close() }
 }
 
 @Suite("the systemd watchdog", .timeLimit(.minutes(1)))
