@@ -22,8 +22,12 @@ struct BenchDaemon {
     let process: Process
 
     /// Writes `config` into `directory` and starts the daemon on it (the binary next to this
-    /// one unless `executable` names another).
-    init(config: String, in directory: URL, executable: String?, logLevel: String = "warning") throws {
+    /// one unless `executable` names another). `logLevel` is the daemon's; `BENCH_LOG_LEVEL=info` in the environment shows its checkpoints
+    /// and start-up figures among the bench's lines.
+    init(
+        config: String, in directory: URL, executable: String?,
+        logLevel: String = ProcessInfo.processInfo.environment["BENCH_LOG_LEVEL"] ?? "warning"
+    ) throws {
         let path = directory.appendingPathComponent("bench.yaml").path
         try config.write(toFile: path, atomically: true, encoding: .utf8)
         process = Process()

@@ -57,8 +57,14 @@ struct ReadsBench: AsyncParsableCommand {
         let filling = ContinuousClock.now
         try fill(context, command)
         print("games=\(games), \(movesPerGame) moves each (filled in \(format((ContinuousClock.now - filling).inSeconds)) s)")
+        let sizing = ContinuousClock.now
         let size = try snapshotBytes(context, command)
-        print("one snapshot of every game: \(format(Double(size) / 1e6)) MB")
+        print(
+            "one snapshot of every game: \(format(Double(size) / 1e6)) MB in \(format((ContinuousClock.now - sizing).inSeconds * 1000)) ms"
+        )
+        let again = ContinuousClock.now
+        _ = try snapshotBytes(context, command)
+        print("again, cached: \(format((ContinuousClock.now - again).inSeconds * 1000)) ms")
 
         let quiet = try keeper(context, command, id: "quiet")
         report("quiet", quiet, baseline: quiet)
@@ -103,11 +109,15 @@ struct ReadsBench: AsyncParsableCommand {
                         display % 100 == 0 ? .snapshot(game: nil) : .snapshot(game: GameID("s\(display % games)"))
                     try socket.send([read(operation, "tv-\(display)", 1)])
                 }
-                for socket in sockets {
-                    let reply = try WireCoding.decode(Reply.self, from: try socket.receive().last ?? [])
-                    guard reply.ok else { throw ValidationError("a resync failed: \(reply.error?.message ?? "?")") }
+                // Every answer is taken first, and only then checked: decoding a 10 MB snapshot
+                // with Foundation takes this client over a second, which is not the daemon's time.
+                let replies = try sockets.map { try $0.receive().last ?? [] }
+                let served = (ContinuousClock.now - stormStart).inSeconds
+                for reply in replies where !Self.isOK(reply) {
+                    let failure = try? WireCoding.decode(Reply.self, from: reply)
+                    throw ValidationError("a resync failed: \(failure?.error?.message ?? "?")")
                 }
-                return (ContinuousClock.now - stormStart).inSeconds
+                return served
             }
         }
         let during = try keeper(context, command, id: "storm", moves: min(moves, 500))
@@ -122,6 +132,13 @@ struct ReadsBench: AsyncParsableCommand {
         print(
             "\(phase): round trip us: p50 \(format(percentile(latencies, 0.5)))  p99 \(format(p99))  "
                 + "(p99 \(String(format: "%.2f", p99 / percentile(baseline, 0.99))) x quiet)")
+    }
+
+    /// Whether a reply says `"ok":true`, read from its first members: the keys are sorted, so
+    /// `ok` comes before `snapshot`, and the snapshot's megabytes need not be parsed.
+    static func isOK(_ reply: [UInt8]) -> Bool {
+        let head = String(decoding: reply.prefix(1024), as: UTF8.self)
+        return head.contains("\"ok\":true")
     }
 
     private func read(_ operation: Request.Operation, _ client: String, _ count: Int) -> [UInt8] {

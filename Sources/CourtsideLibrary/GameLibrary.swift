@@ -216,9 +216,9 @@ public final class GameLibrary: Sendable {
     /// Ends regulation time in every game whose clock has run past its limit. The daemon calls
     /// this on a short timer; commands check it too, so the timer only matters for idle games.
     public func expireDueClocks() async {
-        // Only games whose committed clock has passed its limit; the rest need no visit.
-        let now = clock.now()
-        let due = committer.snapshot().value.values.filter { $0.expiryTime().map { $0 <= now } ?? false }.map(\.id)
+        // Only games whose committed clock has passed its limit; the rest need no visit. The
+        // committer keeps their expiries, so a venue of 10,000 games costs no more than one.
+        let due = committer.expired(at: clock.now())
         guard !due.isEmpty else { return }
         let actors = registry.withLock { registry in due.compactMap { registry.games[$0] } }
         for actor in actors { await actor.expireIfDue() }

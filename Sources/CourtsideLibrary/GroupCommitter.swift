@@ -59,6 +59,9 @@ final class GroupCommitter: Sendable {
     private struct Committed {
         var games: [GameID: Game]
         var sequence: Int64
+        /// When regulation time runs out in each committed game whose clock runs toward a limit:
+        /// the clock timer's look-up, a few courts' worth rather than every game.
+        var expiries: [GameID: Timestamp] = [:]
         var subscribers: [Int: Subscriber] = [:]
         var nextSubscriber = 0
         var closed = false
@@ -73,6 +76,9 @@ final class GroupCommitter: Sendable {
         var complete: Bool
         var eventsSince: Int
         var writing: CheckpointInProgress?
+        /// What a commit without a part of a checkpoint takes, smoothed: the baseline a part's
+        /// cost is measured against when it rides a commit.
+        var plainCommit: Duration = .zero
     }
 
     /// A checkpoint written a part at a time, between commits: the games' states were taken
@@ -86,8 +92,11 @@ final class GroupCommitter: Sendable {
         var next = 0
         var parts = 0
         let began: ContinuousClock.Instant
-        /// The writer's time it has taken, estimated.
+        /// The writer's time it has taken: measured, less the commits' own.
         var busy: Duration = .zero
+        /// How many games a part holds, from what the last part cost to write; nil before the
+        /// first, which is sized by its encoding time.
+        var gamesPerPart: Int?
     }
 
     /// The most commands that may wait for a commit before new ones are refused with `overloaded`.
@@ -123,7 +132,9 @@ final class GroupCommitter: Sendable {
                 changed: changedSinceCheckpoint ?? [], complete: changedSinceCheckpoint == nil,
                 eventsSince: eventsSinceCheckpoint, writing: nil))
         queue = Mutex(Queue(nextSequence: lastSequence + 1))
-        committed = Mutex(Committed(games: games, sequence: lastSequence))
+        var expiries: [GameID: Timestamp] = [:]
+        for (id, game) in games { expiries[id] = game.expiryTime() }
+        committed = Mutex(Committed(games: games, sequence: lastSequence, expiries: expiries))
         let thread = Thread { [self] in self.runWriter() }
         thread.name = "courtside.log-writer"
         thread.start()
@@ -165,6 +176,11 @@ final class GroupCommitter: Sendable {
     var oldestPendingCommit: Duration? {
         let since = queue.withLock { queue in [queue.writingSince, queue.queuedSince].compactMap { $0 }.min() }
         return since.map { .now - $0 }
+    }
+
+    /// The committed games whose regulation time has run out by `now`.
+    func expired(at now: Timestamp) -> [GameID] {
+        committed.withLock { committed in committed.expiries.filter { $0.value <= now }.map(\.key) }
     }
 
     /// Every committed game and the sequence it reflects, read in one step.
@@ -283,23 +299,30 @@ final class GroupCommitter: Sendable {
         let events = batch.flatMap(\.events)
         let refusals = batch.compactMap(\.refusal)
         // A part of the checkpoint being written rides along: no fsync, no turn of its own.
-        let part = nextCheckpointPart()
+        var part = nextCheckpointPart()
+        let took: Duration
         do {
             do {
                 try log.append(events, refusals: refusals, checkpoint: part?.part)
             } catch  where part != nil {
                 // Whatever failed, the checkpoint must never cost a commit: once more without it.
+                part = nil
                 abandonCheckpoint(because: error)
                 try log.append(events, refusals: refusals, checkpoint: nil)
             }
+            took = ContinuousClock.now - started
             // How well group commit works: commands per transaction, and what each fsync costs.
             batchSizes.record(batch.count)
-            commitDurations.recordNanoseconds((ContinuousClock.now - started).nanoseconds)
+            commitDurations.recordNanoseconds(took.nanoseconds)
         } catch {
             fail(batch, because: error)
             return
         }
-        if let part { checkpointPartWritten(part) }
+        if let part {
+            checkpointPartWritten(part, cost: took - checkpointProgress.withLock { $0.plainCommit })
+        } else {
+            checkpointProgress.withLock { $0.plainCommit = ($0.plainCommit * 7 + took) / 8 }
+        }
         // Durable now: no longer pending, before anyone hears of it.
         queue.withLock { $0.writingSince = nil }
         // Updates go out after the lock: a subscriber that registers meanwhile finds them in its
@@ -309,6 +332,7 @@ final class GroupCommitter: Sendable {
             for entry in batch {
                 for (event, game) in zip(entry.events, entry.games) {
                     committed.games[event.gameID] = game
+                    committed.expiries[event.gameID] = game.expiryTime()
                     committed.sequence = event.sequence
                     updates.append(GameUpdate(event: event, game: game))
                 }
@@ -364,32 +388,43 @@ final class GroupCommitter: Sendable {
     }
 
     /// The next games of the checkpoint being written, encoded, as many as fit in the part
-    /// budget; nil when none is being written. Encoding is about a third of what a game costs in
-    /// a commit (the rest is SQLite's and the larger fsync), so a part is sized at three times
-    /// its encoding time.
+    /// budget; nil when none is being written.
+    ///
+    /// A part holds as many games as the budget allows at what the last part cost a game to
+    /// write, measured: that cost is mostly SQLite's rows and the larger fsync, and depends on
+    /// the games' size and the disk. The first part, with nothing measured yet, is sized at three
+    /// times its encoding time (about a third of a game's cost with games of 100 plays).
     private func nextCheckpointPart(whole: Bool = false) -> (part: CheckpointPart, next: Int)? {
         guard let writing = checkpointProgress.withLock({ $0.writing }) else { return nil }
         let started = ContinuousClock.now
         var states: [CheckpointPart.State] = []
         var next = writing.next
+        let end = whole ? writing.games.count : writing.gamesPerPart.map { min(writing.games.count, next + $0) }
         repeat {
             states.append(CheckpointPart.State(writing.games[next]))
             next += 1
-        } while next < writing.games.count && (whole || (ContinuousClock.now - started) * 3 < checkpoints.partBudget)
+        } while next < (end ?? writing.games.count)
+            && (end != nil || (ContinuousClock.now - started) * 3 < checkpoints.partBudget)
         let done = next == writing.games.count
         let part = CheckpointPart(
             sequence: writing.sequence, states: states, first: writing.next == 0, complete: writing.complete,
             completion: done ? writing.gameCount : nil)
-        checkpointProgress.withLock { $0.writing?.busy += (ContinuousClock.now - started) * 3 }
         return (part, next)
     }
 
-    /// Records a part as written, and the checkpoint as in force after its last part.
-    private func checkpointPartWritten(_ written: (part: CheckpointPart, next: Int)) {
+    /// Records a part as written, at the cost measured for it, and the checkpoint as in force
+    /// after its last part.
+    private func checkpointPartWritten(_ written: (part: CheckpointPart, next: Int), cost: Duration) {
         let done: CheckpointInProgress? = checkpointProgress.withLock { progress in
             guard var writing = progress.writing, writing.sequence == written.part.sequence else { return nil }
             writing.next = written.next
             writing.parts += 1
+            // At least a game a part, so that a checkpoint always ends however slow the disk; at
+            // most twice the last, since a cost measured beside a busy commit is a rough one.
+            let count = written.part.states.count
+            let perGame = max(cost, .microseconds(1)) / count
+            writing.gamesPerPart = min(2 * count, max(1, Int(checkpoints.partBudget / perGame)))
+            writing.busy += max(cost, .zero)
             progress.writing = written.part.completion == nil ? writing : nil
             return written.part.completion == nil ? nil : writing
         }
@@ -400,13 +435,14 @@ final class GroupCommitter: Sendable {
     private func writeCheckpointPart() {
         guard failure == nil else { return checkpointProgress.withLock { $0.writing = nil } }
         guard let part = nextCheckpointPart() else { return }
+        let started = ContinuousClock.now
         do {
             try log.writeCheckpoint(part.part)
         } catch {
             abandonCheckpoint(because: error)
             return
         }
-        checkpointPartWritten(part)
+        checkpointPartWritten(part, cost: ContinuousClock.now - started)
     }
 
     /// A checkpoint that failed part-way is not used; its games go to the next one. Nothing is
@@ -436,13 +472,14 @@ final class GroupCommitter: Sendable {
         guard checkpoints.atClose else { return }
         beginCheckpoint()
         guard let part = nextCheckpointPart(whole: true) else { return }
+        let started = ContinuousClock.now
         do {
             try log.writeCheckpoint(part.part)
         } catch {
             abandonCheckpoint(because: error)
             return
         }
-        checkpointPartWritten(part)
+        checkpointPartWritten(part, cost: ContinuousClock.now - started)
     }
 
     private func logCheckpoint(_ written: CheckpointInProgress) {

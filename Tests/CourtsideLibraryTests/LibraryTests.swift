@@ -163,6 +163,42 @@ struct LibraryTests {
         await library.close()
     }
 
+    @Test("the timer finds a clock that runs out after a restart, and leaves a paused one alone")
+    func expiryTimerAfterRestart() async throws {
+        let directory = try TemporaryDirectory()
+        let clock = ManualClock()
+        var library = try Tournament.open(directory.url, clock: clock)
+        for id in ["g1", "g2"] {
+            try await library.createGame(Tournament.setup(id, rules: RuleSet(timeLimit: .minutes(1))), origin: origin())
+            try await library.apply(.startClock, to: GameID(id), origin: origin())
+        }
+        clock.advance(seconds: 30)
+        try await library.apply(.pauseClock, to: "g2", origin: origin())
+        await library.close()
+        // The expiries the timer looks at are rebuilt from the log, not only kept from commits.
+        library = try Tournament.open(directory.url, clock: clock)
+        var marks = 0
+        /// Runs the timer, then waits for a commit queued after whatever it queued.
+        func timer() async throws {
+            await library.expireDueClocks()
+            marks += 1
+            try await library.createGame(Tournament.setup("mark\(marks)"), origin: origin())
+        }
+        clock.advance(seconds: 31)
+        try await timer()
+        #expect(try library.snapshot(of: "g1").value.timeExpired)
+        #expect(try !library.snapshot(of: "g2").value.timeExpired)
+        // Started again, the paused game has 30 s left.
+        try await library.apply(.startClock, to: "g2", origin: origin())
+        clock.advance(seconds: 29)
+        try await timer()
+        #expect(try !library.snapshot(of: "g2").value.timeExpired)
+        clock.advance(seconds: 2)
+        try await timer()
+        #expect(try library.snapshot(of: "g2").value.timeExpired)
+        await library.close()
+    }
+
     @Test("after close, commands are refused and subscriptions end")
     func closing() async throws {
         let directory = try TemporaryDirectory()
