@@ -57,6 +57,7 @@ struct ReadsBench: AsyncParsableCommand {
         let filling = ContinuousClock.now
         try fill(context, command)
         print("games=\(games), \(movesPerGame) moves each (filled in \(format((ContinuousClock.now - filling).inSeconds)) s)")
+        printRSS("after filling", daemon)
         let sizing = ContinuousClock.now
         let size = try snapshotBytes(context, command)
         print(
@@ -90,6 +91,7 @@ struct ReadsBench: AsyncParsableCommand {
         for reader in readers { try reader.wait().get() }
         report(
             "\(displays) displays resyncing in a loop (\(format(snapshotsPerSecond)) snapshots/s)", loaded, baseline: quiet)
+        printRSS("after the snapshots", daemon)
 
         guard storm > 0 else { return }
         daemon.stop()
@@ -125,6 +127,7 @@ struct ReadsBench: AsyncParsableCommand {
         report(
             "resync storm of \(storm) displays after a restart (served in \(format(stormSeconds * 1000)) ms)", during,
             baseline: quiet)
+        printRSS("after the storm", daemon)
     }
 
     private func report(_ phase: String, _ latencies: [Double], baseline: [Double]) {
@@ -132,6 +135,13 @@ struct ReadsBench: AsyncParsableCommand {
         print(
             "\(phase): round trip us: p50 \(format(percentile(latencies, 0.5)))  p99 \(format(p99))  "
                 + "(p99 \(String(format: "%.2f", p99 / percentile(baseline, 0.99))) x quiet)")
+    }
+
+    /// The daemon's RSS now and after 2 s at rest, when it has given back what a burst freed.
+    private func printRSS(_ moment: String, _ daemon: BenchDaemon) {
+        let now = AbuseBench.rss(daemon.processIdentifier)
+        Thread.sleep(forTimeInterval: 2)
+        print("daemon RSS \(moment): \(now / 1024) MiB, \(AbuseBench.rss(daemon.processIdentifier) / 1024) MiB after 2 s at rest")
     }
 
     /// Whether a reply says `"ok":true`, read from its first members: the keys are sorted, so

@@ -99,6 +99,9 @@ final class GroupCommitter: Sendable {
         var gamesPerPart: Int?
     }
 
+    /// Commands committed in a burst after which the writer, once idle, gives freed memory back.
+    static let trimAfterEvents = 10_000
+
     /// The most commands that may wait for a commit before new ones are refused with `overloaded`.
     static let defaultQueueLimit = 100_000  // GameLibrary.init's default too
 
@@ -258,11 +261,19 @@ final class GroupCommitter: Sendable {
 
     private func runWriter() {
         checkpointIfDue()
+        var eventsSinceTrim = 0
         while true {
             // A checkpoint being written goes on, a part at a time, while nothing waits for a commit.
             if checkpointProgress.withLock({ $0.writing != nil }) {
                 if wake.wait(timeout: .now()) == .timedOut {
                     writeCheckpointPart()
+                    continue
+                }
+            } else if eventsSinceTrim >= Self.trimAfterEvents {
+                // A second without commands ends a burst: what its commits freed goes back.
+                if wake.wait(timeout: .now() + 1) == .timedOut {
+                    FreedMemory.giveBack()
+                    eventsSinceTrim = 0
                     continue
                 }
             } else {
@@ -276,7 +287,10 @@ final class GroupCommitter: Sendable {
                 }
                 return (queue.entries, queue.closing)
             }
-            if !batch.isEmpty { commit(batch) }
+            if !batch.isEmpty {
+                commit(batch)
+                eventsSinceTrim += batch.count
+            }
             if closing {
                 let onExit: CheckedContinuation<Void, Never>? = queue.withLock { queue in
                     guard queue.entries.isEmpty else { return nil }

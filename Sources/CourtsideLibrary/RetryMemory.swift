@@ -228,7 +228,9 @@ final class RetryMemory: Sendable {
             }
             let remembered = loaded.entries.count
             let live = finish(consume loaded)
-            Self.returnFreedMemory()
+            // The start is over: what it freed (the games read, the answers streamed, this
+            // thread's malloc arena) goes back to the system rather than stay in the RSS.
+            FreedMemory.giveBack()
             logger.info(
                 "retry memory loaded",
                 metadata: [
@@ -325,16 +327,5 @@ final class RetryMemory: Sendable {
     /// the window no longer covers.
     func remember(_ origin: CommandOrigin, _ ticket: CommitTicket, at now: Timestamp) {
         shared.withLock { $0.state.remember(origin, .ticket(ticket), at: now) }
-    }
-
-    /// The start is over: what it freed (the games read, the answers streamed, this thread's
-    /// malloc arena) goes back to the system rather than stay in the RSS. glibc's `malloc_trim`,
-    /// which Swift's Glibc module does not declare, found by name.
-    private static func returnFreedMemory() {
-        #if canImport(Glibc)
-            typealias Trim = @convention(c) (Int) -> Int32
-            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
-            _ = unsafeBitCast(symbol, to: Trim.self)(0)
-        #endif
     }
 }

@@ -17,6 +17,8 @@ public enum CourtsideDaemon {
         _ configuration: DaemonConfiguration, configurationPath: String?, serverCertificate: String? = nil,
         metrics: MetricsEndpoint? = nil, logger: Logger
     ) async throws {
+        // Before the start's replay and the threads below allocate: few arenas keep less freed memory.
+        FreedMemory.limitArenas(to: 2)
         let clock = SystemTimeSource()
         let dataDirectory = URL(fileURLWithPath: configuration.dataDirectory, isDirectory: true)
         let sqlite = try SQLiteEventLog(directory: dataDirectory)

@@ -37,6 +37,10 @@ final class ReadService: Sendable {
     /// command path's threads when both want the CPU, and all of it when they do not.
     static let readerNiceness: Int32 = 10
 
+    /// Replies this large in all since the reader thread last went quiet make it give freed
+    /// memory back once it has: a resync storm's replies would otherwise stay in the RSS.
+    static let trimAfterBytes = 4 << 20
+
     private let library: GameLibrary
     private let responder: Responder
     private let limit: Int
@@ -117,13 +121,23 @@ final class ReadService: Sendable {
             // On Linux a thread's nice value is its own; 0 names the calling thread.
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.readerNiceness)
         #endif
+        var bytesSinceTrim = 0
         while true {
-            wake.wait()
+            if bytesSinceTrim >= Self.trimAfterBytes {
+                // A second without reads ends the burst; libzmq has sent (and freed) its replies.
+                if wake.wait(timeout: .now() + 1) == .timedOut {
+                    FreedMemory.giveBack()
+                    bytesSinceTrim = 0
+                    continue
+                }
+            } else {
+                wake.wait()
+            }
             let (batch, closed) = queue.withLock { queue in
                 defer { queue.reads = [] }
                 return (queue.reads, queue.closed)
             }
-            for read in batch { respond(to: read, with: answer(read)) }
+            for read in batch { bytesSinceTrim += respond(to: read, with: answer(read)) }
             guard closed else { continue }
             let drained: CheckedContinuation<Void, Never>? = queue.withLock { queue in
                 guard queue.reads.isEmpty else { return nil }
@@ -182,10 +196,13 @@ final class ReadService: Sendable {
         return .success((reply, []))
     }
 
-    private func respond(to read: Read, with answer: Result<Answer, any Error>) {
+    /// Sends the answer; returns the bytes of its cached members, about the reply's size.
+    @discardableResult
+    private func respond(to read: Read, with answer: Result<Answer, any Error>) -> Int {
         switch answer {
         case .success(let answer):
             responder.send(read.incoming, answer.reply, op: read.op, appending: answer.members)
+            return answer.members.reduce(0) { sum, member in member.elements.reduce(sum) { $0 + $1.count } }
         case .failure(let error as CourtsideError):
             responder.fail(read.incoming, error, commandID: read.commandID, op: read.op)
         case .failure(let error):
@@ -195,5 +212,6 @@ final class ReadService: Sendable {
                 CourtsideError(.internalError, "courtsided could not encode its answer; its log has the detail"),
                 commandID: read.commandID, op: read.op)
         }
+        return 0
     }
 }

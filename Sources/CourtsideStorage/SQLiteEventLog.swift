@@ -22,6 +22,11 @@ public final class SQLiteEventLog: EventLog {
         path = directory.appendingPathComponent(Self.fileName).path
         var configuration = Configuration()
         configuration.label = "courtside.events"
+        configuration.prepareDatabase { db in
+            // Readers look up one command or read one game's events (a start reads everything
+            // once): SQLite's default 2 MB page cache each, up to six of them, would only cost RSS.
+            if db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -256") }
+        }
         pool = try DatabasePool(path: path, configuration: configuration)
         // GRDB opens WAL databases with synchronous=NORMAL, which may lose the last commits on
         // power loss. An acknowledged move must survive, so the writer connection uses FULL.
