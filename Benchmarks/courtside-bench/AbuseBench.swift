@@ -31,10 +31,11 @@ struct AbuseBench: AsyncParsableCommand {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-abuse-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let command = "tcp://127.0.0.1:\(Int.random(in: 20_000..<40_000))"
+        let ports = freeLoopbackPorts(2)
+        let command = "tcp://127.0.0.1:\(ports[0])"
         let config = """
             data_dir: \(directory.appendingPathComponent("data").path)
-            endpoints: { command: "\(command)", events: "tcp://127.0.0.1:\(Int.random(in: 40_000..<60_000))" }
+            endpoints: { command: "\(command)", events: "tcp://127.0.0.1:\(ports[1])" }
 
             """
         let daemon = try BenchDaemon(

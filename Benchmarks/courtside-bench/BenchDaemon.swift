@@ -23,7 +23,8 @@ struct BenchDaemon {
 
     /// Writes `config` into `directory` and starts the daemon on it (the binary next to this
     /// one unless `executable` names another). `logLevel` is the daemon's; `BENCH_LOG_LEVEL=info` in the environment shows its checkpoints
-    /// and start-up figures among the bench's lines.
+    /// and start-up figures among the bench's lines, and `BENCH_METRICS=HOST:PORT` has it serve
+    /// its Prometheus metrics there (`--metrics-listen`), to read while the bench runs.
     init(
         config: String, in directory: URL, executable: String?,
         logLevel: String = ProcessInfo.processInfo.environment["BENCH_LOG_LEVEL"] ?? "warning"
@@ -35,6 +36,9 @@ struct BenchDaemon {
             executable.map { URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("courtsided")
         process.arguments = ["--config", path, "--log-level", logLevel]
+        if let metrics = ProcessInfo.processInfo.environment["BENCH_METRICS"] {
+            process.arguments? += ["--metrics-listen", metrics]
+        }
         try process.run()
     }
 

@@ -39,8 +39,9 @@ struct ReadsBench: AsyncParsableCommand {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-reads-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let command = "tcp://127.0.0.1:\(Int.random(in: 20_000..<40_000))"
-        let events = "tcp://127.0.0.1:\(Int.random(in: 40_000..<60_000))"
+        let ports = freeLoopbackPorts(2)
+        let command = "tcp://127.0.0.1:\(ports[0])"
+        let events = "tcp://127.0.0.1:\(ports[1])"
         var config = """
             data_dir: \(directory.appendingPathComponent("data").path)
             endpoints: { command: "\(command)", events: "\(events)" }
@@ -70,27 +71,19 @@ struct ReadsBench: AsyncParsableCommand {
         let quiet = try keeper(context, command, id: "quiet")
         report("quiet", quiet, baseline: quiet)
 
-        let stop = Atomic<Bool>(false)
-        let served = Atomic<Int>(0)
-        let readers = (0..<displays).map { index in
-            BlockingThread { () throws -> Void in
-                let socket = try dealer(context, command, timeout: 60_000)
-                var count = 0
-                while !stop.load(ordering: .relaxed) {
-                    count += 1
-                    try socket.send([read(.snapshot(game: nil), "display-\(index)", count)])
-                    _ = try socket.receive()
-                    served.add(1, ordering: .relaxed)
-                }
-            }
+        let (loaded, snapshotsPerSecond) = try whileDisplaysResync(context, command) {
+            try keeper(context, command, id: "loaded")
         }
-        let loadedStart = ContinuousClock.now
-        let loaded = try keeper(context, command, id: "loaded")
-        stop.store(true, ordering: .relaxed)
-        let snapshotsPerSecond = Double(served.load(ordering: .relaxed)) / (ContinuousClock.now - loadedStart).inSeconds
-        for reader in readers { try reader.wait().get() }
         report(
             "\(displays) displays resyncing in a loop (\(format(snapshotsPerSecond)) snapshots/s)", loaded, baseline: quiet)
+        // The same load's toll on a bare libzmq round trip: with the displays on the same two
+        // cores, part of a keeper's p99 is this machine's, not the daemon's.
+        let rawQuiet = try MachineLimits.rawRoundTrips(2000)
+        let (rawLoaded, _) = try whileDisplaysResync(context, command) { try MachineLimits.rawRoundTrips(2000) }
+        print(
+            "machine: raw libzmq REQ/REP round trip us, quiet p99 \(format(percentile(rawQuiet, 0.99))), "
+                + "with the same displays p99 \(format(percentile(rawLoaded, 0.99))) "
+                + "(\(String(format: "%.2f", percentile(rawLoaded, 0.99) / percentile(rawQuiet, 0.99))) x quiet)")
         printRSS("after the snapshots", daemon)
 
         guard storm > 0 else { return }
@@ -135,6 +128,33 @@ struct ReadsBench: AsyncParsableCommand {
         print(
             "\(phase): round trip us: p50 \(format(percentile(latencies, 0.5)))  p99 \(format(p99))  "
                 + "(p99 \(String(format: "%.2f", p99 / percentile(baseline, 0.99))) x quiet)")
+    }
+
+    /// Runs `body` while `displays` displays take snapshots of every game in a loop; returns its
+    /// result and the snapshots served per second meanwhile.
+    private func whileDisplaysResync<T>(_ context: ZMQContext, _ command: String, _ body: () throws -> T) throws -> (
+        T, Double
+    ) {
+        let stop = Atomic<Bool>(false)
+        let served = Atomic<Int>(0)
+        let readers = (0..<displays).map { index in
+            BlockingThread { () throws -> Void in
+                let socket = try dealer(context, command, timeout: 60_000)
+                var count = 0
+                while !stop.load(ordering: .relaxed) {
+                    count += 1
+                    try socket.send([read(.snapshot(game: nil), "display-\(index)", count)])
+                    _ = try socket.receive()
+                    served.add(1, ordering: .relaxed)
+                }
+            }
+        }
+        let started = ContinuousClock.now
+        let result = Result { try body() }
+        stop.store(true, ordering: .relaxed)
+        let perSecond = Double(served.load(ordering: .relaxed)) / (ContinuousClock.now - started).inSeconds
+        for reader in readers { try reader.wait().get() }
+        return (try result.get(), perSecond)
     }
 
     /// The daemon's RSS now and after 2 s at rest, when it has given back what a burst freed.
