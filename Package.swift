@@ -39,10 +39,7 @@ let package = Package(
         // The durable, append-only event log (SQLite through GRDB).
         .target(
             name: "CourtsideStorage",
-            dependencies: [
-                "CourtsideModel", .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ],
+            dependencies: ["CourtsideModel", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         // The actor-based game library: many games, group commit, subscriptions.
@@ -183,7 +180,7 @@ let package = Package(
         .testTarget(
             name: "CourtsideServerTests",
             dependencies: [
-                "CourtsideServer", "CourtsideLibrary", "CourtsideStorage", "CourtsideTransport", "CourtsideModel", "ZeroMQ",
+                "CourtsideServer", "CourtsideLibrary", "CourtsideStorage", "CourtsideTransport", "CourtsideModel",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

@@ -12,7 +12,6 @@ public final class SQLiteEventLog: EventLog {
     public static let fileName = "courtside.sqlite"
 
     private let pool: DatabasePool
-    private let checkpointer: WALCheckpointer
     /// Where the database lives.
     public let path: String
 
@@ -32,18 +31,9 @@ public final class SQLiteEventLog: EventLog {
         // power loss. An acknowledged move must survive, so the writer connection uses FULL.
         try pool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
-            // Once a checkpoint has copied the WAL back, SQLite reuses it from the start but
-            // keeps the file at its largest; this trims it back.
-            try db.execute(sql: "PRAGMA journal_size_limit = \(64 * 1024 * 1024)")
         }
         try Self.migrator.migrate(pool)
-        // WAL checkpoints run beside the commits, not inside them.
-        checkpointer = try WALCheckpointer(path: path)
-        pool.writeWithoutTransaction { db in checkpointer.install(on: db) }
     }
-
-    /// How many WAL checkpoints the background checkpointer has run.
-    public var walCheckpoints: Int { checkpointer.completedCheckpoints }
 
     /// The writer connection's `PRAGMA synchronous` (2 means FULL).
     public func synchronousLevel() throws -> Int {
@@ -251,8 +241,6 @@ public final class SQLiteEventLog: EventLog {
     }
 
     public func close() throws {
-        // The pool's writer closes last, and checkpoints what is left as it does.
-        checkpointer.stop()
         try pool.close()
     }
 

@@ -42,31 +42,6 @@ struct SQLiteEventLogTests {
         try log.close()
     }
 
-    @Test("WAL checkpoints run on their own thread: the database file takes the pages, and nothing is lost")
-    func backgroundCheckpoints() async throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent(SQLiteEventLog.fileName).path
-        func size(_ path: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0 }
-        let log = try SQLiteEventLog(directory: directory)
-        let emptySize = size(file)
-        // About 4,000 pages of events: several times the threshold that wakes the checkpointer.
-        for batch in 0..<40 {
-            try log.append(Self.events((batch * 1000 + 1)...(batch * 1000 + 1000)), refusals: [])
-        }
-        var waited = 0
-        while log.walCheckpoints == 0 && waited < 200 {
-            try await Task.sleep(for: .milliseconds(50))
-            waited += 1
-        }
-        #expect(log.walCheckpoints > 0)
-        // The pages reached the database file while the log was open: a checkpoint copied them.
-        #expect(size(file) > emptySize + 1024 * 1024)
-        try log.close()
-        let reopened = try SQLiteEventLog(directory: directory)
-        #expect(try reopened.readAll().count == 40_000)
-        try reopened.close()
-    }
-
     @Test("the log is append-only: updates and deletes are refused")
     func appendOnly() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
