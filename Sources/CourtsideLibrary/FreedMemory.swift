@@ -1,3 +1,5 @@
+public import Dispatch
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -31,5 +33,31 @@ public enum FreedMemory {
             guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
             _ = unsafeBitCast(symbol, to: Trim.self)(0)
         #endif
+    }
+}
+
+/// A worker thread's wait for work that, after a burst, gives freed memory back once the thread
+/// has been idle a second: the end of a burst, when nothing it allocated is still in use.
+public struct IdleTrimmer {
+    /// The work (commands, bytes) since the last trim that makes the next idle second trim.
+    let threshold: Int
+    private var sinceTrim = 0
+
+    public init(after threshold: Int) { self.threshold = threshold }
+
+    /// Counts work done.
+    public mutating func did(_ work: Int) { sinceTrim += work }
+
+    /// Waits for `wake`. Returns false, having trimmed instead, when a burst ended in a second
+    /// without a signal; the caller then waits again.
+    public mutating func wait(_ wake: DispatchSemaphore) -> Bool {
+        guard sinceTrim >= threshold else {
+            wake.wait()
+            return true
+        }
+        guard wake.wait(timeout: .now() + 1) == .timedOut else { return true }
+        FreedMemory.giveBack()
+        sinceTrim = 0
+        return false
     }
 }

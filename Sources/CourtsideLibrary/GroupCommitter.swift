@@ -99,7 +99,8 @@ final class GroupCommitter: Sendable {
         var gamesPerPart: Int?
     }
 
-    /// Commands committed in a burst after which the writer, once idle, gives freed memory back.
+    /// Commands committed in a burst after which the writer, once idle a second, gives freed
+    /// memory back.
     static let trimAfterEvents = 10_000
 
     /// The most commands that may wait for a commit before new ones are refused with `overloaded`.
@@ -261,7 +262,8 @@ final class GroupCommitter: Sendable {
 
     private func runWriter() {
         checkpointIfDue()
-        var eventsSinceTrim = 0
+        // A second without commands ends a burst: what its commits freed goes back.
+        var trimmer = IdleTrimmer(after: Self.trimAfterEvents)
         while true {
             // A checkpoint being written goes on, a part at a time, while nothing waits for a commit.
             if checkpointProgress.withLock({ $0.writing != nil }) {
@@ -269,15 +271,8 @@ final class GroupCommitter: Sendable {
                     writeCheckpointPart()
                     continue
                 }
-            } else if eventsSinceTrim >= Self.trimAfterEvents {
-                // A second without commands ends a burst: what its commits freed goes back.
-                if wake.wait(timeout: .now() + 1) == .timedOut {
-                    FreedMemory.giveBack()
-                    eventsSinceTrim = 0
-                    continue
-                }
-            } else {
-                wake.wait()
+            } else if !trimmer.wait(wake) {
+                continue
             }
             let (batch, closing) = queue.withLock { queue in
                 defer {
@@ -289,7 +284,7 @@ final class GroupCommitter: Sendable {
             }
             if !batch.isEmpty {
                 commit(batch)
-                eventsSinceTrim += batch.count
+                trimmer.did(batch.count)
             }
             if closing {
                 let onExit: CheckedContinuation<Void, Never>? = queue.withLock { queue in

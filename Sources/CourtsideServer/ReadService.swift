@@ -121,23 +121,15 @@ final class ReadService: Sendable {
             // On Linux a thread's nice value is its own; 0 names the calling thread.
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.readerNiceness)
         #endif
-        var bytesSinceTrim = 0
+        // A second without reads ends a burst; libzmq has sent (and freed) its replies by then.
+        var trimmer = IdleTrimmer(after: Self.trimAfterBytes)
         while true {
-            if bytesSinceTrim >= Self.trimAfterBytes {
-                // A second without reads ends the burst; libzmq has sent (and freed) its replies.
-                if wake.wait(timeout: .now() + 1) == .timedOut {
-                    FreedMemory.giveBack()
-                    bytesSinceTrim = 0
-                    continue
-                }
-            } else {
-                wake.wait()
-            }
+            guard trimmer.wait(wake) else { continue }
             let (batch, closed) = queue.withLock { queue in
                 defer { queue.reads = [] }
                 return (queue.reads, queue.closed)
             }
-            for read in batch { bytesSinceTrim += respond(to: read, with: answer(read)) }
+            for read in batch { trimmer.did(respond(to: read, with: answer(read))) }
             guard closed else { continue }
             let drained: CheckedContinuation<Void, Never>? = queue.withLock { queue in
                 guard queue.reads.isEmpty else { return nil }

@@ -1,6 +1,7 @@
 import CourtsideLibrary
 import CourtsideModel
 import CourtsideStorage
+import Dispatch
 import Foundation
 import Synchronization
 import Testing
@@ -33,6 +34,25 @@ final class HeldLog: ForwardingEventLog {
 
 @Suite("bounded under abuse", .timeLimit(.minutes(1)))
 struct BoundsTests {
+    @Test("a worker gives freed memory back only once idle after a burst, and never while it has work")
+    func idleTrimmer() {
+        var trimmer = IdleTrimmer(after: 100)
+        let wake = DispatchSemaphore(value: 0)
+        var woken: [Bool] = []
+        // Below the burst's size: a plain wait for work.
+        wake.signal()
+        woken.append(trimmer.wait(wake))
+        trimmer.did(100)
+        // Work waiting: taken at once, no trim.
+        wake.signal()
+        woken.append(trimmer.wait(wake))
+        // A second without work after the burst: a trim, and the count starts again.
+        woken.append(trimmer.wait(wake))
+        wake.signal()
+        woken.append(trimmer.wait(wake))
+        #expect(woken == [true, true, false, true])
+    }
+
     static let window = RetryWindow(recentPerClient: 3, maximumAge: .seconds(3600), maximumPerClient: 5, maximumTotal: 8)
 
     func rebound(_ library: GameLibrary, _ origin: CommandOrigin) async throws(CourtsideError) -> Receipt {
