@@ -90,10 +90,16 @@ final class AccessControl: Sendable {
             anonymousDisplays: security.anonymousDisplays)
     }
 
-    /// Takes a reloaded section's clients and anonymous setting.
-    func replace(with security: SecurityConfiguration) {
+    /// Takes a reloaded section's clients and anonymous setting. Returns the user ids (public
+    /// keys) that were accepted and no longer are, whose open connections should be cut.
+    func replace(with security: SecurityConfiguration) -> Set<String> {
         let new = Self.lists(security)
-        lists.withLock { $0 = new }
+        let old = lists.withLock { lists in
+            defer { lists = new }
+            return lists
+        }
+        guard !new.anonymousDisplays else { return [] }
+        return Set(old.byKey.keys.filter { new.byKey[$0] == nil }.map(\.z85))
     }
 
     /// The ZAP decision for a handshake: a listed key, or any key when anonymous displays are

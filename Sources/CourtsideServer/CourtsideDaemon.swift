@@ -93,7 +93,8 @@ public enum CourtsideDaemon {
             (
                 "config reload",
                 ReloadService(
-                    configurationPath: configurationPath, tournament: tournament, library: library, access: access,
+                    configurationPath: configurationPath, tournament: tournament, library: library, transport: transport,
+                    access: access,
                     security: configuration.security, serverCertificate: serverCertificate, started: started,
                     hangups: hangups, logger: logger)
             ),

@@ -93,6 +93,8 @@ public final class ZMQTransport: Sendable {
 
     private struct Outbox {
         var messages: [(Destination, [[UInt8]])] = []
+        /// User ids whose subscriptions to cut.
+        var cut: Set<String> = []
         var stopping = false
         var onStop: CheckedContinuation<Void, Never>?
     }
@@ -181,6 +183,19 @@ public final class ZMQTransport: Sendable {
         post(.event, [topic, body])
     }
 
+    /// Cuts the event connections of these ZAP user ids (keys a reload removed): ZAP checks a key
+    /// only when it connects, so without this a removed key would go on receiving events. The
+    /// subscriber's reconnection then meets the new allowlist.
+    public func disconnectSubscribers(_ userIDs: Set<String>) {
+        guard !userIDs.isEmpty else { return }
+        let wake = outbox.withLock { outbox -> Bool in
+            guard !outbox.stopping else { return false }
+            outbox.cut.formUnion(userIDs)
+            return true
+        }
+        if wake { signal() }
+    }
+
     /// Publishes two-frame messages, in order, with one hand-over to the I/O thread.
     public func publish(_ messages: [(topic: [UInt8], body: [UInt8])]) {
         post(messages.map { (.event, [$0.topic, $0.body]) })
@@ -243,14 +258,16 @@ public final class ZMQTransport: Sendable {
         waiting?.resume()
     }
 
-    /// Called on the I/O thread: everything queued so far, and whether to stop after sending it.
-    private func takeOutbox() -> ([(Destination, [[UInt8]])], CheckedContinuation<Void, Never>?) {
+    /// Called on the I/O thread: everything queued so far, the subscriptions to cut, and whether
+    /// to stop after sending it.
+    private func takeOutbox() -> ([(Destination, [[UInt8]])], Set<String>, CheckedContinuation<Void, Never>?) {
         outbox.withLock { outbox in
             defer {
                 outbox.messages = []
+                outbox.cut = []
                 if outbox.stopping { outbox.onStop = nil }
             }
-            return (outbox.messages, outbox.stopping ? outbox.onStop : nil)
+            return (outbox.messages, outbox.cut, outbox.stopping ? outbox.onStop : nil)
         }
     }
 
@@ -310,8 +327,11 @@ public final class ZMQTransport: Sendable {
                 try router.set(.maxMessageSize(configuration.maxMessageBytes))
                 try router.set(.backlog(configuration.listenBacklog))
                 try router.bind(configuration.commandEndpoint)
-                publisher = try context.socket(.pub)
+                // XPUB rather than PUB: it is PUB that also hears each subscription, with the
+                // connection it came over, so that a removed key's connection can be cut.
+                publisher = try context.socket(.xpub)
                 opened.append(publisher)
+                try publisher.set(.xpubVerbose(true))
                 try secure(publisher)
                 try publisher.set(.linger(milliseconds: configuration.lingerMilliseconds))
                 try publisher.set(.sendHighWaterMark(configuration.eventHighWaterMark))
@@ -349,7 +369,9 @@ public final class ZMQTransport: Sendable {
         private func serve(router: ZMQSocket, publisher: ZMQSocket, wake: ZMQSocket, zap: ZAPHandler?, transport: ZMQTransport) {
             var poller = ZMQPoller()
             let routerIndex = poller.add(router)
+            let publisherIndex = poller.add(publisher)
             let wakeIndex = poller.add(wake)
+            var subscribers = Subscribers()
             let zapIndex = zap.map { poller.add($0.socket) }
             var refusals = RefusedHandshakes()
             while true {
@@ -372,7 +394,12 @@ public final class ZMQTransport: Sendable {
                     }
                 }
                 if readable[routerIndex] { readRequests(from: router) }
-                let (messages, onStop) = transport.takeOutbox()
+                if readable[publisherIndex] { subscribers.read(publisher) }
+                let (messages, cut, onStop) = transport.takeOutbox()
+                if !cut.isEmpty {
+                    let count = subscribers.cut(cut)
+                    logger.notice("event connections of removed keys cut", metadata: ["connections": "\(count)"])
+                }
                 for (destination, frames) in messages {
                     do {
                         try (destination == .command ? router : publisher).send(frames, flags: .dontWait)
@@ -387,6 +414,45 @@ public final class ZMQTransport: Sendable {
                     return
                 }
                 transport.completedCycle()
+            }
+        }
+
+        /// Which connection of the event socket is whose: learnt from each subscription, which
+        /// libzmq hands up with its connection's descriptor and ZAP user id.
+        private struct Subscribers {
+            /// By descriptor: the user id, and the peer's address to tell the connection from a
+            /// later one that reused the descriptor.
+            var byDescriptor: [Int32: (userID: String, peer: [UInt8])] = [:]
+
+            mutating func read(_ publisher: ZMQSocket) {
+                while let (frames, userID, fd) = try? publisher.receiveWithSource(flags: .dontWait) {
+                    // A subscription is 1 then the topic (0 is an unsubscription).
+                    guard frames.first?.first == 1, let userID, let fd, let peer = Self.peer(of: fd) else { continue }
+                    byDescriptor[fd] = (userID, peer)
+                }
+            }
+
+            /// Shuts down the connections of `userIDs` (libzmq sees them end, and closes them);
+            /// returns how many.
+            mutating func cut(_ userIDs: Set<String>) -> Int {
+                var count = 0
+                for (fd, entry) in byDescriptor where userIDs.contains(entry.userID) {
+                    byDescriptor[fd] = nil
+                    guard Self.peer(of: fd) == entry.peer else { continue }
+                    if shutdown(fd, Int32(SHUT_RDWR)) == 0 { count += 1 }
+                }
+                return count
+            }
+
+            /// The remote address and port of a connected socket, as bytes to compare.
+            static func peer(of fd: Int32) -> [UInt8]? {
+                var address = sockaddr_storage()
+                var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+                let named = withUnsafeMutablePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
+                }
+                guard named == 0 else { return nil }
+                return withUnsafeBytes(of: &address) { Array($0.prefix(Int(length))) }
             }
         }
 

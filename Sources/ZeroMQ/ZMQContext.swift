@@ -33,7 +33,7 @@ public final class ZMQContext: @unchecked Sendable {
 
 /// The socket types Courtside uses.
 public enum ZMQSocketType: Sendable {
-    case router, dealer, req, rep, pub, sub, push, pull, pair
+    case router, dealer, req, rep, pub, xpub, sub, push, pull, pair
 
     var rawValue: Int32 {
         switch self {
@@ -42,6 +42,7 @@ public enum ZMQSocketType: Sendable {
         case .req: ZMQ_REQ
         case .rep: ZMQ_REP
         case .pub: ZMQ_PUB
+        case .xpub: ZMQ_XPUB
         case .sub: ZMQ_SUB
         case .push: ZMQ_PUSH
         case .pull: ZMQ_PULL

@@ -24,6 +24,8 @@ public enum ZMQSocketOption: Sendable {
     case immediate(Bool)
     /// ROUTER: fail with EHOSTUNREACH instead of dropping messages to unknown peers.
     case routerMandatory(Bool)
+    /// XPUB: pass every subscription message up, not only a topic's first.
+    case xpubVerbose(Bool)
     /// Be the CURVE server of every connection (needs ``curveSecretKey(_:)`` too).
     case curveServer(Bool)
     /// This side's long-term CURVE public key (a client sets it with its secret key).
@@ -99,6 +101,7 @@ public final class ZMQSocket {
         case .sendTimeout(let value): result = setInt(ZMQ_SNDTIMEO, value)
         case .immediate(let value): result = setInt(ZMQ_IMMEDIATE, value ? 1 : 0)
         case .routerMandatory(let value): result = setInt(ZMQ_ROUTER_MANDATORY, value ? 1 : 0)
+        case .xpubVerbose(let value): result = setInt(ZMQ_XPUB_VERBOSE, value ? 1 : 0)
         case .curveServer(let value): result = setInt(ZMQ_CURVE_SERVER, value ? 1 : 0)
         case .curvePublicKey(let key): result = setBytes(ZMQ_CURVE_PUBLICKEY, Array(key.z85.utf8))
         case .curveSecretKey(let key): result = setBytes(ZMQ_CURVE_SECRETKEY, Array(key.z85.utf8))
@@ -178,9 +181,19 @@ public final class ZMQSocket {
     /// Receives one multipart message with the connection's authenticated user id: the one the
     /// ZAP handler gave the peer, or nil on a connection ZAP did not authenticate.
     public func receiveMessage(flags: ZMQFlags = []) throws(ZMQError) -> (frames: [[UInt8]], userID: String?) {
+        let received = try receiveWithSource(flags: flags)
+        return (received.frames, received.userID)
+    }
+
+    /// As ``receiveMessage(flags:)``, with the file descriptor of the connection it came over
+    /// (libzmq's `ZMQ_SRCFD`): an XPUB learns from a subscription which connection is whose.
+    public func receiveWithSource(flags: ZMQFlags = []) throws(ZMQError) -> (
+        frames: [[UInt8]], userID: String?, sourceFD: Int32?
+    ) {
         guard !closed else { throw ZMQError(code: ENOTSOCK, operation: "zmq_msg_recv on a closed socket") }
         var frames: [[UInt8]] = []
         var userID: String?
+        var sourceFD: Int32?
         var message = zmq_msg_t()
         zmq_msg_init(&message)
         defer { zmq_msg_close(&message) }
@@ -196,10 +209,14 @@ public final class ZMQSocket {
                 let text = String(cString: value)
                 userID = text.isEmpty ? nil : text
             }
+            if sourceFD == nil {
+                let fd = zmq_msg_get(&message, ZMQ_SRCFD)
+                if fd >= 0 { sourceFD = fd }
+            }
             let size = zmq_msg_size(&message)
             let data = zmq_msg_data(&message)
             frames.append(size == 0 ? [] : Array(UnsafeRawBufferPointer(start: data, count: size)))
         } while zmq_msg_more(&message) == 1
-        return (frames, userID)
+        return (frames, userID, sourceFD)
     }
 }

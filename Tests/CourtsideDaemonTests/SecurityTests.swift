@@ -155,6 +155,48 @@ struct SecurityTests {
         #expect(daemon.log().contains("access list reloaded"))
     }
 
+    @Test("SIGHUP removes a key: its open event subscription is cut and cannot come back; a listed key's goes on")
+    func reloadCutsSubscription() throws {
+        let (daemon, keys) = try securedDaemon()
+        let context = try ZMQContext()
+        defer { context.terminate() }
+        func subscriber(_ pair: CurveKeyPair) throws -> ZMQSocket {
+            let socket = try context.socket(.sub)
+            try socket.set(.linger(milliseconds: 0))
+            try socket.set(.receiveTimeout(milliseconds: 200))
+            try socket.useCurve(CurveClientKeys(client: pair, serverPublicKey: keys.server.publicKey))
+            try socket.set(.subscribe([]))
+            try socket.connect(daemon.eventEndpoint)
+            return socket
+        }
+        /// Whether a message (a heartbeat at least, every half second) arrives within `seconds`.
+        func hears(_ socket: ZMQSocket, within seconds: Double) -> Bool {
+            let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+            while ContinuousClock.now < deadline {
+                if (try? socket.receive()) != nil { return true }
+            }
+            return false
+        }
+        let removed = try subscriber(keys.court1)
+        let kept = try subscriber(keys.bigScreen)
+        defer {
+            removed.close()
+            kept.close()
+        }
+        #expect(hears(removed, within: 5))
+        #expect(hears(kept, within: 5))
+        let config = try String(contentsOfFile: daemon.configPath, encoding: .utf8)
+        try config.replacingOccurrences(of: keys.section(), with: keys.section(court1Listed: false))
+            .write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
+        daemon.signal(SIGHUP)
+        #expect(eventually { daemon.log().contains("event connections of removed keys cut") })
+        // What was queued before the cut may still arrive; after that, nothing, reconnecting or not.
+        while (try? removed.receive(flags: .dontWait)) != nil {}
+        #expect(!hears(removed, within: 2))
+        #expect(hears(kept, within: 2))
+        #expect(daemon.log().contains("connections=1"))
+    }
+
     @Test("SIGHUP gives court-1's name to a new key: the old key's open connection gets forbidden, the new key scores")
     func reloadReplacesKey() throws {
         let (daemon, keys) = try securedDaemon()
