@@ -119,11 +119,14 @@ struct NotifierService: Service {
 }
 
 /// Reloads the tournament on SIGHUP: new teams and games are added; nothing is removed, and a
-/// game that exists is never touched. The allowlist is replaced whole.
+/// game that exists is never touched. The allowlist is replaced whole, and the event
+/// connections of the keys it no longer lists are cut.
 struct ReloadService: Service {
     let configurationPath: String?
     let tournament: LoadedTournament
     let library: GameLibrary
+    /// Where the open event connections of removed keys are cut.
+    let transport: ZMQTransport
     /// The running allowlist, and the section it was started with.
     let access: AccessControl?
     let security: SecurityConfiguration?
@@ -176,7 +179,9 @@ struct ReloadService: Service {
         if reloaded.serverKeys != security.serverKeys {
             logger.warning("security.server_certificate changed: the new certificate is used after a restart")
         }
-        access.replace(with: reloaded)
+        let removed = access.replace(with: reloaded)
+        // Requests are checked against the new list as they come; a subscription never asks.
+        transport.disconnectSubscribers(removed)
         logger.notice(
             "access list reloaded",
             metadata: [
