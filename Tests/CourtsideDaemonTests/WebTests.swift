@@ -65,6 +65,22 @@ func prometheusSamples(_ text: String) -> [String: Double]? {
     return samples
 }
 
+/// Reads until `done` holds and returns the last value read, or the first one read after
+/// `seconds`. The deadline judges when a read was sent, not when the loop next ran: in the full
+/// suite, tests that block the shared cooperative pool can keep this task from running for
+/// longer than the deadline, and its first read after that must still be a fresh one.
+func poll<Value>(
+    seconds: Double = 5, _ read: () async throws -> Value, until done: (Value) -> Bool
+) async rethrows -> Value {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while true {
+        let sent = ContinuousClock.now
+        let value = try await read()
+        if done(value) || sent >= deadline { return value }
+        try? await Task.sleep(for: .milliseconds(50))
+    }
+}
+
 /// GET over plain HTTP: the status and the body.
 func httpGet(_ url: String) async throws -> (Int, String) {
     var request = URLRequest(url: URL(string: url)!)
@@ -114,14 +130,11 @@ struct MetricsTests {
         let web = try WebProcess(daemon)
         #expect(await web.waitInSync(), "\(web.log())")
         try Keeper(daemon.commandEndpoint).send(.move(game: "g1", player: "ann", move: .twoPoints))
-        var relayed = 0.0
-        let deadline = ContinuousClock.now + .seconds(5)
-        while relayed < 1, ContinuousClock.now < deadline {
+        let relayed = try await poll {
             let samples = prometheusSamples(try await httpGet(web.base + "/metrics").1)
             #expect(samples != nil)
-            relayed = samples?["courtside_web_events_relayed_total"] ?? 0
-            if relayed < 1 { try await Task.sleep(for: .milliseconds(50)) }
-        }
+            return samples?["courtside_web_events_relayed_total"] ?? 0
+        } until: { $0 >= 1 }
         #expect(relayed >= 1)
     }
 }
@@ -167,12 +180,11 @@ struct WebTests {
         #expect(replies.last?.version == 14)
 
         struct GameBody: Decodable { var game: Game }
-        var version = 0
-        let deadline = ContinuousClock.now + .seconds(5)
-        while version != 14, ContinuousClock.now < deadline {
-            version = (try? JSONDecoder().decode(GameBody.self, from: try await web.get("/api/games/g1").1))?.game.version ?? 0
-            if version != 14 { try await Task.sleep(for: .milliseconds(50)) }
-        }
+        // The gateway has the last event a moment after its reply, or resyncs at the next
+        // heartbeat (200 ms here) if it missed it: 5 s is 25 heartbeats.
+        let version = await poll {
+            (try? JSONDecoder().decode(GameBody.self, from: try await web.get("/api/games/g1").1))?.game.version ?? 0
+        } until: { $0 == 14 }
         #expect(version == 14)
 
         // The server's first render, before any script runs.
@@ -236,13 +248,10 @@ struct WebTests {
         #expect(games.in_sync)
 
         try Keeper(daemon.commandEndpoint).send(.move(game: "g1", player: "ann", move: .twoPoints))
-        var score = 0
-        let deadline = ContinuousClock.now + .seconds(5)
-        while score != 2, ContinuousClock.now < deadline {
+        let score = try await poll {
             let (_, body) = try await web.get("/api/games")
-            score = try JSONDecoder().decode(GamesBody.self, from: body).games.first { $0.game == "g1" }?.state.score.home ?? 0
-            if score != 2 { try await Task.sleep(for: .milliseconds(50)) }
-        }
+            return try JSONDecoder().decode(GamesBody.self, from: body).games.first { $0.game == "g1" }?.state.score.home ?? 0
+        } until: { $0 == 2 }
         #expect(score == 2)
         #expect(try await web.get("/api/games/g1").0 == 200)
         #expect(try await web.get("/api/games/nope").0 == 404)
