@@ -139,8 +139,12 @@ final class GroupCommitter: Sendable {
         var expiries: [GameID: Timestamp] = [:]
         for (id, game) in games { expiries[id] = game.expiryTime() }
         committed = Mutex(Committed(games: games, sequence: lastSequence, expiries: expiries))
-        let thread = Thread { [self] in self.runWriter() }
-        thread.name = "courtside.log-writer"
+        // Named from inside the thread: on Linux, Foundation drops a name set before start(), and
+        // the system takes 15 characters at most (top, perf and /proc show it).
+        let thread = Thread { [self] in
+            Thread.current.name = "courtside.log"
+            self.runWriter()
+        }
         thread.start()
     }
 

@@ -193,6 +193,8 @@ final class RetryMemory: Sendable {
     /// many answers the log holds.
     func load(from log: any EventLog, expected: Int, logger: Logger) {
         let thread = Thread { [self] in
+            // Named from inside, in 15 characters: see GroupCommitter.init.
+            Thread.current.name = "courtside.retry"
             let started = ContinuousClock.now
             var loaded = State(window: window, forgottenCapacity: forgottenCapacity)
             // Sized once: growing a table of many answers holds the old and the new one at once.
@@ -239,7 +241,6 @@ final class RetryMemory: Sendable {
                     "retry.load_ms": "\((ContinuousClock.now - started).inMilliseconds)",
                 ])
         }
-        thread.name = "courtside.retry-load"
         thread.start()
     }
 

@@ -99,8 +99,11 @@ final class ReadService: Sendable {
             group.addTask {
                 await withCheckedContinuation { drained in
                     self.queue.withLock { $0.onDrained = drained }
-                    let thread = Thread { self.serveInMemoryReads() }
-                    thread.name = "courtside.reads"
+                    // Named from inside, in 15 characters: see GroupCommitter.init.
+                    let thread = Thread {
+                        Thread.current.name = "courtside.reads"
+                        self.serveInMemoryReads()
+                    }
                     thread.start()
                 }
             }

@@ -151,8 +151,12 @@ public final class ZMQTransport: Sendable {
         let endpoints: (String, String)
         do {
             endpoints = try await withCheckedThrowingContinuation { ready in
-                let thread = Thread { loop.run(ready: ready) }
-                thread.name = "courtside.zmq-io"
+                // Named from inside: on Linux, Foundation drops a name set before start(), and
+                // the system takes 15 characters at most.
+                let thread = Thread {
+                    Thread.current.name = ZMQTransport.ioThreadName
+                    loop.run(ready: ready)
+                }
                 thread.start()
             }
         } catch {
@@ -165,6 +169,9 @@ public final class ZMQTransport: Sendable {
         loop.attach(transport)
         return transport
     }
+
+    /// The I/O thread's name, as top, perf and /proc show it.
+    public static let ioThreadName = "courtside.io"
 
     /// How many poll cycles the I/O thread has completed; stops growing once it hangs.
     public var completedCycles: UInt64 { cycles.load(ordering: .relaxed) }
@@ -239,10 +246,10 @@ public final class ZMQTransport: Sendable {
         let context = self.context
         await withCheckedContinuation { (terminated: CheckedContinuation<Void, Never>) in
             let thread = Thread {
+                Thread.current.name = "courtside.term"
                 context.terminate()
                 terminated.resume()
             }
-            thread.name = "courtside.zmq-term"
             thread.start()
         }
     }

@@ -86,8 +86,12 @@ public final class LiveTournament: Sendable {
 
     /// Starts following the daemon on a thread of its own; returns at once.
     public func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "courtside.web-sync"
+        // Named from inside: on Linux, Foundation drops a name set before start(), and the
+        // system takes 15 characters at most (top, perf and /proc show it).
+        let thread = Thread { [self] in
+            Thread.current.name = "courtside.sync"
+            run()
+        }
         thread.start()
     }
 

@@ -134,7 +134,9 @@ struct MetricsTests {
             let samples = prometheusSamples(try await httpGet(web.base + "/metrics").1)
             #expect(samples != nil)
             return samples?["courtside_web_events_relayed_total"] ?? 0
-        } until: { $0 >= 1 }
+        } until: {
+            $0 >= 1
+        }
         #expect(relayed >= 1)
     }
 }
@@ -184,7 +186,9 @@ struct WebTests {
         // heartbeat (200 ms here) if it missed it: 5 s is 25 heartbeats.
         let version = await poll {
             (try? JSONDecoder().decode(GameBody.self, from: try await web.get("/api/games/g1").1))?.game.version ?? 0
-        } until: { $0 == 14 }
+        } until: {
+            $0 == 14
+        }
         #expect(version == 14)
 
         // The server's first render, before any script runs.
@@ -251,7 +255,9 @@ struct WebTests {
         let score = try await poll {
             let (_, body) = try await web.get("/api/games")
             return try JSONDecoder().decode(GamesBody.self, from: body).games.first { $0.game == "g1" }?.state.score.home ?? 0
-        } until: { $0 == 2 }
+        } until: {
+            $0 == 2
+        }
         #expect(score == 2)
         #expect(try await web.get("/api/games/g1").0 == 200)
         #expect(try await web.get("/api/games/nope").0 == 404)
