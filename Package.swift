@@ -112,7 +112,7 @@ let package = Package(
         .target(
             name: "CourtsideWeb",
             dependencies: [
-                "CourtsideClient", "CourtsideModel", "CourtsideProtocol",
+                "CourtsideClient", "CourtsideModel", "CourtsideProtocol", "CourtsideViewModels",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -60,28 +60,13 @@ struct KeeperLoad: Sendable {
             let body = try socket.receive().last ?? []
             // An `ok` reply is read by hand: decoding each with Foundation would spend this
             // client's share of the two cores, which the daemon shares, on the client.
-            guard let id = Self.acceptedCommandID(body), let sent = sentAt.removeValue(forKey: id) else {
+            guard let id = ReplyPeek.acceptedCommandID(body), let sent = sentAt.removeValue(forKey: id) else {
                 throw BenchError("unexpected reply: \(String(decoding: body, as: UTF8.self))")
             }
             latencies.append((ContinuousClock.now - sent).inSeconds * 1e6)
             if next < moves, !stopped() { try send() }
         }
         return latencies
-    }
-}
-
-extension KeeperLoad {
-    /// The command id of an `ok` reply, from its bytes: the daemon writes keys sorted, so
-    /// `command_id` comes first, and `"ok":true` only stands in an accepted command's reply.
-    /// Nil for anything else, which the caller reports whole.
-    static func acceptedCommandID(_ body: [UInt8]) -> String? {
-        let prefix = Array(#"{"command_id":""#.utf8)
-        guard body.starts(with: prefix), body.count < 4096,
-            let end = body[prefix.count...].firstIndex(of: UInt8(ascii: "\""))
-        else { return nil }
-        let text = String(decoding: body, as: UTF8.self)
-        guard text.contains(#""ok":true"#) else { return nil }
-        return String(decoding: body[prefix.count..<end], as: UTF8.self)
     }
 }
 

@@ -108,7 +108,7 @@ struct ReadsBench: AsyncParsableCommand {
                 // with Foundation takes this client over a second, which is not the daemon's time.
                 let replies = try sockets.map { try $0.receive().last ?? [] }
                 let served = (ContinuousClock.now - stormStart).inSeconds
-                for reply in replies where !Self.isOK(reply) {
+                for reply in replies where !ReplyPeek.isOK(reply) {
                     let failure = try? WireCoding.decode(Reply.self, from: reply)
                     throw ValidationError("a resync failed: \(failure?.error?.message ?? "?")")
                 }
@@ -162,13 +162,6 @@ struct ReadsBench: AsyncParsableCommand {
         let now = AbuseBench.rss(daemon.processIdentifier)
         Thread.sleep(forTimeInterval: 2)
         print("daemon RSS \(moment): \(now / 1024) MiB, \(AbuseBench.rss(daemon.processIdentifier) / 1024) MiB after 2 s at rest")
-    }
-
-    /// Whether a reply says `"ok":true`, read from its first members: the keys are sorted, so
-    /// `ok` comes before `snapshot`, and the snapshot's megabytes need not be parsed.
-    static func isOK(_ reply: [UInt8]) -> Bool {
-        let head = String(decoding: reply.prefix(1024), as: UTF8.self)
-        return head.contains("\"ok\":true")
     }
 
     private func read(_ operation: Request.Operation, _ client: String, _ count: Int) -> [UInt8] {

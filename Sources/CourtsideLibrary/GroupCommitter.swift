@@ -412,12 +412,15 @@ final class GroupCommitter: Sendable {
         let started = ContinuousClock.now
         var states: [CheckpointPart.State] = []
         var next = writing.next
-        let end = whole ? writing.games.count : writing.gamesPerPart.map { min(writing.games.count, next + $0) }
+        func full() -> Bool {
+            if whole { return false }
+            if let size = writing.gamesPerPart { return states.count >= size }
+            return (ContinuousClock.now - started) * 3 >= checkpoints.partBudget
+        }
         repeat {
             states.append(CheckpointPart.State(writing.games[next]))
             next += 1
-        } while next < (end ?? writing.games.count)
-            && (end != nil || (ContinuousClock.now - started) * 3 < checkpoints.partBudget)
+        } while next < writing.games.count && !full()
         let done = next == writing.games.count
         let part = CheckpointPart(
             sequence: writing.sequence, states: states, first: writing.next == 0, complete: writing.complete,
@@ -448,6 +451,11 @@ final class GroupCommitter: Sendable {
     private func writeCheckpointPart() {
         guard failure == nil else { return checkpointProgress.withLock { $0.writing = nil } }
         guard let part = nextCheckpointPart() else { return }
+        writeOnItsOwn(part)
+    }
+
+    /// Writes a part in a transaction of its own; a failure abandons the checkpoint.
+    private func writeOnItsOwn(_ part: (part: CheckpointPart, next: Int)) {
         let started = ContinuousClock.now
         do {
             try log.writeCheckpoint(part.part)
@@ -458,16 +466,23 @@ final class GroupCommitter: Sendable {
         checkpointPartWritten(part, cost: ContinuousClock.now - started)
     }
 
-    /// A checkpoint that failed part-way is not used; its games go to the next one. Nothing is
-    /// lost: the next start replays more of the log.
-    private func abandonCheckpoint(because error: any Error) {
-        let abandoned = checkpointProgress.withLock { progress in
+    /// Hands the games of the checkpoint being written, if any, to the next one, and stops it.
+    /// Returns its sequence.
+    @discardableResult
+    private func deferCheckpointInProgress() -> Int64? {
+        checkpointProgress.withLock { progress in
             defer { progress.writing = nil }
-            guard let writing = progress.writing else { return nil as Int64? }
+            guard let writing = progress.writing else { return nil }
             progress.changed.formUnion(writing.games.map(\.id))
             progress.complete = progress.complete || writing.complete
             return writing.sequence
         }
+    }
+
+    /// A checkpoint that failed part-way is not used; its games go to the next one. Nothing is
+    /// lost: the next start replays more of the log.
+    private func abandonCheckpoint(because error: any Error) {
+        let abandoned = deferCheckpointInProgress()
         logger.error(
             "a checkpoint could not be written", metadata: ["checkpoint.sequence": "\(abandoned ?? 0)", "error": "\(error)"])
     }
@@ -475,24 +490,11 @@ final class GroupCommitter: Sendable {
     /// On close: one checkpoint of everything changed since the last one, written whole (the
     /// one being written, if any, joins it), so that the next start replays nothing.
     private func closeCheckpoints() {
-        checkpointProgress.withLock { progress in
-            if let writing = progress.writing {
-                progress.changed.formUnion(writing.games.map(\.id))
-                progress.complete = progress.complete || writing.complete
-                progress.writing = nil
-            }
-        }
+        deferCheckpointInProgress()
         guard checkpoints.atClose else { return }
         beginCheckpoint()
         guard let part = nextCheckpointPart(whole: true) else { return }
-        let started = ContinuousClock.now
-        do {
-            try log.writeCheckpoint(part.part)
-        } catch {
-            abandonCheckpoint(because: error)
-            return
-        }
-        checkpointPartWritten(part, cost: ContinuousClock.now - started)
+        writeOnItsOwn(part)
     }
 
     private func logCheckpoint(_ written: CheckpointInProgress) {

@@ -86,15 +86,15 @@ final class EventPublisher: Service {
     /// any of them moved the tournament.
     private func publish(_ commit: [GameUpdate]) {
         let after = published.withLock { $0.sequence }
-        let fresh = commit.filter { $0.event.sequence > after }
+        // A commit's events are in sequence order: those already published lead, if any.
+        let fresh = commit.drop { $0.event.sequence <= after }
         guard let last = fresh.last else { return }
         var messages: [(topic: [UInt8], body: [UInt8])] = []
         messages.reserveCapacity(fresh.count)
         for update in fresh {
-            let event = update.event
-            if let body = encode(EventMessage(epoch: epoch, event: event, game: update.game), on: Topic.events(of: event.gameID))
-            {
-                messages.append((Topic.events(of: event.gameID), body))
+            let topic = Topic.events(of: update.event.gameID)
+            if let body = encode(EventMessage(epoch: epoch, event: update.event, game: update.game), on: topic) {
+                messages.append((topic, body))
             }
         }
         transport.publish(messages)

@@ -1,5 +1,6 @@
 import CourtsideModel
 import CourtsideProtocol
+import CourtsideViewModels
 
 /// One game as the `state` message of `/api/events` carries it: the protocol's `list_games`
 /// summary with whole teams (their players name the plays), the rules (foul tiers, time-outs
@@ -84,15 +85,6 @@ struct CourtSideBoard: Equatable {
 }
 
 extension Play {
-    /// How the move reads on a court's TV, as the terminal board writes it.
-    var moveText: String {
-        switch move {
-        case .onePoint: "+1"
-        case .twoPoints: "+2"
-        case .assist: "assist"
-        case .rebound: "rebound"
-        case .foul: "foul"
-        case .freeThrow: "free throw"
-        }
-    }
+    /// How the move reads on a court's TV: as the terminal board and the CLI write it.
+    var moveText: String { GameViewModel.moveText(move) }
 }

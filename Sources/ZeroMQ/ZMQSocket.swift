@@ -181,13 +181,20 @@ public final class ZMQSocket {
     /// Receives one multipart message with the connection's authenticated user id: the one the
     /// ZAP handler gave the peer, or nil on a connection ZAP did not authenticate.
     public func receiveMessage(flags: ZMQFlags = []) throws(ZMQError) -> (frames: [[UInt8]], userID: String?) {
-        let received = try receiveWithSource(flags: flags)
+        let received = try receive(flags: flags, source: false)
         return (received.frames, received.userID)
     }
 
     /// As ``receiveMessage(flags:)``, with the file descriptor of the connection it came over
     /// (libzmq's `ZMQ_SRCFD`): an XPUB learns from a subscription which connection is whose.
     public func receiveWithSource(flags: ZMQFlags = []) throws(ZMQError) -> (
+        frames: [[UInt8]], userID: String?, sourceFD: Int32?
+    ) {
+        try receive(flags: flags, source: true)
+    }
+
+    /// Asks for the source descriptor only when `source` says so: requests need none.
+    private func receive(flags: ZMQFlags, source: Bool) throws(ZMQError) -> (
         frames: [[UInt8]], userID: String?, sourceFD: Int32?
     ) {
         guard !closed else { throw ZMQError(code: ENOTSOCK, operation: "zmq_msg_recv on a closed socket") }
@@ -209,7 +216,7 @@ public final class ZMQSocket {
                 let text = String(cString: value)
                 userID = text.isEmpty ? nil : text
             }
-            if sourceFD == nil {
+            if source, sourceFD == nil {
                 let fd = zmq_msg_get(&message, ZMQ_SRCFD)
                 if fd >= 0 { sourceFD = fd }
             }
