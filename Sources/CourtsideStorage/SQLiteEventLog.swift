@@ -1,17 +1,24 @@
 public import CourtsideModel
 public import Foundation
 import GRDB
+import Synchronization
 
 /// The embedded default ``EventLog``: one SQLite database file in a data directory, written
 /// through GRDB in WAL mode with `synchronous=FULL`.
 ///
 /// The `events` and `refusals` tables are append-only: triggers refuse every UPDATE and
 /// DELETE, so a bug can never rewrite history. Retractions are events of their own.
+///
+/// A commit appends to `events` alone, at the end of its rowid order: its rows share the table's
+/// last pages. The look-ups by game and by command go through keys that the checkpoints file
+/// (see `SQLiteEventLog+Keys.swift`), and through the events after the last one filed.
 public final class SQLiteEventLog: EventLog {
     /// The database file's name inside the data directory.
     public static let fileName = "courtside.sqlite"
 
-    private let pool: DatabasePool
+    let pool: DatabasePool
+    /// The keys of the events a checkpoint files, read once for all its parts.
+    let unfiledKeys = Mutex<UnfiledKeys?>(nil)
     /// Where the database lives.
     public let path: String
 
@@ -49,19 +56,35 @@ public final class SQLiteEventLog: EventLog {
     }
 
     public func events(ofGame game: GameID) async throws -> [GameEvent] {
-        try await pool.read { db in try Self.events(db, where: "game_id = ?", arguments: [game.rawValue]) }
+        try await pool.read { db in
+            let filed = try Self.filedThrough(game: game, db)
+            let arguments: StatementArguments = [game.rawValue, filed]
+            return try Self.events(
+                db,
+                sql: """
+                    SELECT e.game_id, e.version, e.sequence, e.recorded_at, e.client_id, e.command_id, e.payload
+                    FROM event_keys_by_game k JOIN events e ON e.sequence = k.sequence
+                    WHERE k.game_id = ? AND k.sequence <= ? ORDER BY k.version
+                    """, arguments: arguments)
+                + Self.events(db, where: "game_id = ? AND sequence > ?", arguments: arguments)
+        }
     }
 
     private static func events(_ db: Database, where condition: String = "1", arguments: StatementArguments = []) throws
         -> [GameEvent]
     {
-        // Columns by place, not by name, and payloads read in place: a replay reads every row.
-        let rows = try Row.fetchCursor(
+        try events(
             db,
             sql: """
                 SELECT game_id, version, sequence, recorded_at, client_id, command_id, payload FROM events
                 WHERE \(condition) ORDER BY sequence
                 """, arguments: arguments)
+    }
+
+    /// The events of `sql`, whose columns must be those of `events(_:where:arguments:)`, in its order.
+    private static func events(_ db: Database, sql: String, arguments: StatementArguments) throws -> [GameEvent] {
+        // Columns by place, not by name, and payloads read in place: a replay reads every row.
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         let decoder = EventPayloadDecoder()
         var events: [GameEvent] = []
         while let row = try rows.next() {
@@ -78,13 +101,14 @@ public final class SQLiteEventLog: EventLog {
 
     public func contains(_ origin: CommandOrigin) async throws -> Bool {
         try await pool.read { db in
-            let arguments: StatementArguments = [origin.clientID, origin.commandID]
-            return try Bool.fetchOne(
+            try Bool.fetchOne(
                 db,
                 sql: """
-                    SELECT EXISTS (SELECT 1 FROM events WHERE client_id = ? AND command_id = ?)
-                        OR EXISTS (SELECT 1 FROM refusals WHERE client_id = ? AND command_id = ?)
-                    """, arguments: arguments + arguments) ?? false
+                    SELECT EXISTS (SELECT 1 FROM event_keys_by_command WHERE client_id = ?1 AND command_id = ?2)
+                        OR EXISTS (
+                            SELECT 1 FROM events WHERE sequence > ?3 AND client_id = ?1 AND command_id = ?2)
+                        OR EXISTS (SELECT 1 FROM refusals WHERE client_id = ?1 AND command_id = ?2)
+                    """, arguments: [origin.clientID, origin.commandID, try Self.filedThrough(db)]) ?? false
         }
     }
 
@@ -159,10 +183,10 @@ public final class SQLiteEventLog: EventLog {
     }
 
     public func writeCheckpoint(_ part: CheckpointPart) throws {
-        try pool.write { db in try Self.write(part, db) }
+        try pool.write { db in try write(part, db) }
     }
 
-    private static func write(_ part: CheckpointPart, _ db: Database) throws {
+    private func write(_ part: CheckpointPart, _ db: Database) throws {
         if part.first && part.complete {
             try db.execute(sql: "DELETE FROM checkpoint_games WHERE sequence >= ?", arguments: [part.sequence])
         }
@@ -181,13 +205,15 @@ public final class SQLiteEventLog: EventLog {
             try insert.execute(arguments: [state.game.rawValue, part.sequence, Data(state.bytes)])
             try dropSuperseded.execute(arguments: [state.game.rawValue])
         }
+        try fileKeys(of: part, db)
         if let gameCount = part.completion {
             try complete(sequence: part.sequence, complete: part.complete, gameCount: gameCount, db)
         }
     }
 
     /// Puts the checkpoint of `sequence` in force; one of every game also drops every other row.
-    private static func complete(sequence: Int64, complete: Bool, gameCount: Int, _ db: Database) throws {
+    private func complete(sequence: Int64, complete: Bool, gameCount: Int, _ db: Database) throws {
+        try fileKeys(completing: sequence, complete: complete, db)
         try db.execute(
             sql: """
                 INSERT INTO checkpoint (id, sequence, format, games) VALUES (0, ?, ?, ?)
@@ -236,7 +262,7 @@ public final class SQLiteEventLog: EventLog {
                     ])
                 }
             }
-            if let part { try Self.write(part, db) }
+            if let part { try write(part, db) }
         }
     }
 
@@ -244,7 +270,7 @@ public final class SQLiteEventLog: EventLog {
         try pool.close()
     }
 
-    private static var migrator: DatabaseMigrator {
+    static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: events") { db in
             try db.execute(
@@ -314,6 +340,7 @@ public final class SQLiteEventLog: EventLog {
                     );
                     """)
         }
+        migrator.registerMigration("v5: keys filed by checkpoints") { db in try Self.fileKeysSeparately(db) }
         return migrator
     }
 }

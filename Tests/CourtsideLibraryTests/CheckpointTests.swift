@@ -156,6 +156,15 @@ struct CheckpointTests {
         #expect(restored.lastSequence == replayed.lastSequence && restored.lastEventAt == replayed.lastEventAt)
         #expect(restored.changedSinceCheckpoint == Set(tail.map(\.gameID)))
 
+        // The keys the checkpoints filed find every game's events and every command, as a scan would.
+        let keyed = try SQLiteEventLog(directory: directory.url)
+        let all = try keyed.readAll()
+        for id in replayed.games.keys {
+            #expect(try await keyed.events(ofGame: id) == all.filter { $0.gameID == id }, "game \(id)")
+        }
+        for event in all where !(try await keyed.contains(event.origin)) { Issue.record("\(event.origin) not found") }
+        try keyed.close()
+
         // Through the library, with the default window and with one that has forgotten much.
         let small = RetryWindow(recentPerClient: 40, maximumAge: .seconds(600), maximumPerClient: 120, maximumTotal: 400)
         for window in [RetryWindow(), small] {

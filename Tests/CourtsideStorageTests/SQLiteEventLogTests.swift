@@ -54,7 +54,7 @@ struct SQLiteEventLogTests {
         #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM events") } == 3)
         #expect(throws: DatabaseError.self) { try queue.write { try $0.execute(sql: "DELETE FROM refusals") } }
         #expect(throws: DatabaseError.self) { try queue.write { try $0.execute(sql: "UPDATE refusals SET code = 'x'") } }
-        // A duplicate sequence or version is refused too, and the batch leaves nothing behind.
+        // A duplicate sequence is refused too, and the batch leaves nothing behind.
         try queue.close()
         let reopened = try SQLiteEventLog(directory: directory)
         #expect(throws: DatabaseError.self) { try reopened.append(Self.events(3...4), refusals: []) }
