@@ -165,15 +165,13 @@ struct ClientTests {
     }
 
     func waitForScreen(_ session: String, seconds: Double = 10, _ condition: (String) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
         var screen = ""
-        while Date() < deadline {
-            screen = (try? tmux(["capture-pane", "-p", "-t", session])) ?? ""
-            if condition(screen) { return true }
+        let shown = keepTrying(seconds: seconds, until: { condition(screen) }) {
             usleep(50_000)
+            screen = (try? tmux(["capture-pane", "-p", "-t", session])) ?? ""
         }
-        Issue.record("screen was:\n\(screen)")
-        return false
+        if !shown { Issue.record("screen was:\n\(screen)") }
+        return shown
     }
 }
 

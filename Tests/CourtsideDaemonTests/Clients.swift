@@ -61,11 +61,6 @@ extension DisplaySync {
     /// Reads and applies messages until `until` holds or `seconds` pass; returns whether it held.
     @discardableResult
     func pump(seconds: Double = 10, until: () -> Bool) throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if until() { return true }
-            try pump(timeoutMilliseconds: 50)
-        }
-        return until()
+        try keepTrying(seconds: seconds, until: until) { try pump(timeoutMilliseconds: 50) }
     }
 }

@@ -41,12 +41,7 @@ struct HardeningTests {
 /// Asks until the condition holds (the bracket acts after a commit, not within its reply), for
 /// at most `seconds`.
 func eventually(seconds: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while ContinuousClock.now < deadline {
-        if try condition() { return true }
-        usleep(50_000)
-    }
-    return try condition()
+    try keepTrying(seconds: seconds, until: condition) { usleep(50_000) }
 }
 
 /// The daemon's exits: status 0 only when asked to stop.
@@ -200,14 +195,12 @@ struct DisplayOrderTests {
         /// message sent before it has then been handled (PUB keeps order).
         func flush(_ display: DisplaySync) throws -> Bool {
             let seen = display.heartbeatsSeen
-            let deadline = ContinuousClock.now + .seconds(10)
-            while display.heartbeatsSeen == seen, ContinuousClock.now < deadline {
+            return try keepTrying(seconds: 10, until: { display.heartbeatsSeen > seen }) {
                 try send(
                     Topic.heartbeat,
                     HeartbeatMessage(epoch: display.epoch, sequence: display.sequence, at: Timestamp(Date())))
                 try display.pump(timeoutMilliseconds: 50)
             }
-            return display.heartbeatsSeen > seen
         }
     }
 
@@ -255,8 +248,7 @@ struct DisplayOrderTests {
         daemon.signal(SIGSTOP)
         defer { daemon.signal(SIGCONT) }
         // A heartbeat ahead of the display: it must resync, and cannot.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while display.owedResync == nil, ContinuousClock.now < deadline {
+        _ = try keepTrying(seconds: 10, until: { display.owedResync != nil }) {
             try feed.send(
                 Topic.heartbeat,
                 HeartbeatMessage(epoch: display.epoch, sequence: display.sequence + 5, at: Timestamp(Date())))

@@ -107,8 +107,7 @@ struct SecurityTests {
         #expect(try organiser.send(.move(game: "g2", player: "gus", move: .onePoint)).error == nil)
 
         // The display saw court-1's basket over its encrypted subscription; the log names the key.
-        let deadline = ContinuousClock.now + .seconds(5)
-        while sync.games["g1"]?.live.score.home != 2, ContinuousClock.now < deadline {
+        _ = try keepTrying(seconds: 5, until: { sync.games["g1"]?.live.score.home == 2 }) {
             try sync.pump(timeoutMilliseconds: 100)
         }
         #expect(sync.games["g1"]?.live.score.home == 2)
@@ -126,8 +125,7 @@ struct SecurityTests {
         #expect(try phone.send(.move(game: "g1", player: "ann", move: .twoPoints)).error?.code == .forbidden)
         let sync = try DisplaySync(endpoints: keys.endpoints(daemon, fresh), client: phone)
         try keys.client(daemon, keys.court1).command(.move(game: "g1", player: "bo", move: .onePoint))
-        let deadline = ContinuousClock.now + .seconds(5)
-        while sync.games["g1"]?.live.score.home != 1, ContinuousClock.now < deadline {
+        _ = try keepTrying(seconds: 5, until: { sync.games["g1"]?.live.score.home == 1 }) {
             try sync.pump(timeoutMilliseconds: 100)
         }
         #expect(sync.games["g1"]?.live.score.home == 1)
@@ -146,8 +144,7 @@ struct SecurityTests {
             .write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
         daemon.signal(SIGHUP)
         var code: CourtsideError.Code?
-        let deadline = ContinuousClock.now + .seconds(5)
-        while code != .forbidden, ContinuousClock.now < deadline {
+        _ = try keepTrying(seconds: 5, until: { code == .forbidden }) {
             code = try court1.send(.move(game: "g1", player: "ann", move: .onePoint)).error?.code
             if code != .forbidden { Thread.sleep(forTimeInterval: 0.1) }
         }
@@ -171,11 +168,8 @@ struct SecurityTests {
         }
         /// Whether a message (a heartbeat at least, every half second) arrives within `seconds`.
         func hears(_ socket: ZMQSocket, within seconds: Double) -> Bool {
-            let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-            while ContinuousClock.now < deadline {
-                if (try? socket.receive()) != nil { return true }
-            }
-            return false
+            var heard = false
+            return keepTrying(seconds: seconds, until: { heard }) { heard = (try? socket.receive()) != nil }
         }
         let removed = try subscriber(keys.court1)
         let kept = try subscriber(keys.bigScreen)
