@@ -1,7 +1,6 @@
 public import CourtsideModel
 public import Foundation
 import GRDB
-import Synchronization
 
 /// The embedded default ``EventLog``: one SQLite database file in a data directory, written
 /// through GRDB in WAL mode with `synchronous=FULL`.
@@ -10,15 +9,13 @@ import Synchronization
 /// DELETE, so a bug can never rewrite history. Retractions are events of their own.
 ///
 /// A commit appends to `events` alone, at the end of its rowid order: its rows share the table's
-/// last pages. The look-ups by game and by command go through keys that the checkpoints file
-/// (see `SQLiteEventLog+Keys.swift`), and through the events after the last one filed.
+/// last pages. The look-ups by game and by command go through keys filed in runs of thousands
+/// of events (see `SQLiteEventLog+Keys.swift`), and through the events after the last run.
 public final class SQLiteEventLog: EventLog {
     /// The database file's name inside the data directory.
     public static let fileName = "courtside.sqlite"
 
-    let pool: DatabasePool
-    /// The keys of the events a checkpoint files, read once for all its parts.
-    let unfiledKeys = Mutex<UnfiledKeys?>(nil)
+    private let pool: DatabasePool
     /// Where the database lives.
     public let path: String
 
@@ -57,16 +54,15 @@ public final class SQLiteEventLog: EventLog {
 
     public func events(ofGame game: GameID) async throws -> [GameEvent] {
         try await pool.read { db in
-            let filed = try Self.filedThrough(game: game, db)
-            let arguments: StatementArguments = [game.rawValue, filed]
+            let filed = try Self.filedThrough(db)
             return try Self.events(
                 db,
                 sql: """
                     SELECT e.game_id, e.version, e.sequence, e.recorded_at, e.client_id, e.command_id, e.payload
                     FROM event_keys_by_game k JOIN events e ON e.sequence = k.sequence
-                    WHERE k.game_id = ? AND k.sequence <= ? ORDER BY k.version
-                    """, arguments: arguments)
-                + Self.events(db, where: "game_id = ? AND sequence > ?", arguments: arguments)
+                    WHERE k.run IN (SELECT run FROM event_key_runs) AND k.game_id = ? ORDER BY k.sequence
+                    """, arguments: [game.rawValue])
+                + Self.events(db, where: "sequence > ? AND game_id = ?", arguments: [filed, game.rawValue])
         }
     }
 
@@ -104,7 +100,9 @@ public final class SQLiteEventLog: EventLog {
             try Bool.fetchOne(
                 db,
                 sql: """
-                    SELECT EXISTS (SELECT 1 FROM event_keys_by_command WHERE client_id = ?1 AND command_id = ?2)
+                    SELECT EXISTS (
+                            SELECT 1 FROM event_keys_by_command
+                            WHERE run IN (SELECT run FROM event_key_runs) AND client_id = ?1 AND command_id = ?2)
                         OR EXISTS (
                             SELECT 1 FROM events WHERE sequence > ?3 AND client_id = ?1 AND command_id = ?2)
                         OR EXISTS (SELECT 1 FROM refusals WHERE client_id = ?1 AND command_id = ?2)
@@ -183,10 +181,10 @@ public final class SQLiteEventLog: EventLog {
     }
 
     public func writeCheckpoint(_ part: CheckpointPart) throws {
-        try pool.write { db in try write(part, db) }
+        try pool.write { db in try Self.write(part, db) }
     }
 
-    private func write(_ part: CheckpointPart, _ db: Database) throws {
+    private static func write(_ part: CheckpointPart, _ db: Database) throws {
         if part.first && part.complete {
             try db.execute(sql: "DELETE FROM checkpoint_games WHERE sequence >= ?", arguments: [part.sequence])
         }
@@ -205,15 +203,13 @@ public final class SQLiteEventLog: EventLog {
             try insert.execute(arguments: [state.game.rawValue, part.sequence, Data(state.bytes)])
             try dropSuperseded.execute(arguments: [state.game.rawValue])
         }
-        try fileKeys(of: part, db)
         if let gameCount = part.completion {
             try complete(sequence: part.sequence, complete: part.complete, gameCount: gameCount, db)
         }
     }
 
     /// Puts the checkpoint of `sequence` in force; one of every game also drops every other row.
-    private func complete(sequence: Int64, complete: Bool, gameCount: Int, _ db: Database) throws {
-        try fileKeys(completing: sequence, complete: complete, db)
+    private static func complete(sequence: Int64, complete: Bool, gameCount: Int, _ db: Database) throws {
         try db.execute(
             sql: """
                 INSERT INTO checkpoint (id, sequence, format, games) VALUES (0, ?, ?, ?)
@@ -262,7 +258,8 @@ public final class SQLiteEventLog: EventLog {
                     ])
                 }
             }
-            if let part { try write(part, db) }
+            if let part { try Self.write(part, db) }
+            if let last = events.last?.sequence { try Self.fileKeysIfDue(through: last, db) }
         }
     }
 
@@ -340,7 +337,7 @@ public final class SQLiteEventLog: EventLog {
                     );
                     """)
         }
-        migrator.registerMigration("v5: keys filed by checkpoints") { db in try Self.fileKeysSeparately(db) }
+        migrator.registerMigration("v5: keys filed in runs") { db in try Self.fileKeysInRuns(db) }
         return migrator
     }
 }

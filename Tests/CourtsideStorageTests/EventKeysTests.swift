@@ -5,9 +5,9 @@ import Testing
 
 @testable import CourtsideStorage
 
-/// The look-ups by game and by command, whose keys the checkpoints file: whatever has been filed,
-/// they answer as a scan of the whole log would.
-@Suite("Event keys filed by checkpoints")
+/// The look-ups by game and by command, whose keys the log files in runs: whatever has been
+/// filed, they answer as a scan of the whole log would.
+@Suite("Event keys filed in runs")
 struct EventKeysTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courtside-keys-\(UUID().uuidString)")
     var path: String { directory.appendingPathComponent(SQLiteEventLog.fileName).path }
@@ -33,20 +33,14 @@ struct EventKeysTests {
             events += added
             return added
         }
-
-        func games(_ numbers: [Int]) -> [Game] {
-            let all = CheckpointStorageTests.games(events)
-            return numbers.compactMap { number in all.first { $0.id == GameID("g\(number)") } }
-        }
-
-        func states(_ numbers: [Int]) -> [CheckpointPart.State] { games(numbers).map(CheckpointPart.State.init) }
     }
 
     static let refusal = CommandRefusal(
         gameID: "g1", origin: CommandOrigin(clientID: "k9", commandID: "refused"), at: Timestamp(milliseconds: 1),
         error: CourtsideError(.gameFinished, "game g1 has ended"))
 
-    /// Every game's events, and every command, found as the whole log holds them.
+    /// Every game's events, and commands (every 97th, the first and the last), found as the
+    /// whole log holds them.
     func expectLookUps(_ log: SQLiteEventLog, _ history: History, sourceLocation: SourceLocation = #_sourceLocation)
         async throws
     {
@@ -54,7 +48,8 @@ struct EventKeysTests {
             let expected = history.events.filter { $0.gameID == game }
             #expect(try await log.events(ofGame: game) == expected, "\(game)", sourceLocation: sourceLocation)
         }
-        for event in history.events {
+        let sample = history.events.enumerated().filter { $0.offset % 97 == 0 }.map(\.element) + history.events.suffix(1)
+        for event in sample {
             #expect(try await log.contains(event.origin), "\(event.origin)", sourceLocation: sourceLocation)
         }
         #expect(try await log.contains(Self.refusal.origin), sourceLocation: sourceLocation)
@@ -83,55 +78,31 @@ struct EventKeysTests {
         }
     }
 
-    @Test("before, during and after checkpoints, a game's events and a command are found")
+    /// Five games' moves in turn.
+    static func moves(_ count: Int) -> [Int] { (0..<count).map { $0 % 5 + 1 } }
+
+    @Test("before and after runs of keys are filed, a game's events and a command are found")
     func lookUps() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let log = try SQLiteEventLog(directory: directory)
+        var log = try SQLiteEventLog(directory: directory)
         var history = History()
-        try log.append(history.add([1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4]), refusals: [Self.refusal])
+        let run = Int(SQLiteEventLog.keyRun)
+        try log.append(history.add(Self.moves(run / 2)), refusals: [Self.refusal])
         try await expectLookUps(log, history)
         #expect(try filed() == Filed(0, 0, 0))
 
-        // A checkpoint of every game, in two parts: the first files its games' keys alone.
-        try log.writeCheckpoint(
-            CheckpointPart(sequence: 12, states: history.states([1, 2]), first: true, complete: true, completion: nil))
+        // The commit that makes a run's worth files them all, its own events included.
+        try log.append(history.add(Self.moves(run / 2 + 10)), refusals: [])
+        #expect(try filed() == Filed(Int64(run + 10), run + 10, run + 10))
         try await expectLookUps(log, history)
-        #expect(try filed() == Filed(0, 6, 6))
-        try log.append(
-            [], refusals: [],
-            checkpoint: CheckpointPart(sequence: 12, states: history.states([3, 4]), first: false, complete: true, completion: 4))
-        try await expectLookUps(log, history)
-        #expect(try filed() == Filed(12, 12, 12))
 
-        // Moves in two games, then a checkpoint of those two only.
-        try log.append(history.add([1, 2, 1, 2, 1, 2]), refusals: [])
-        try await expectLookUps(log, history)
-        try log.writeCheckpoint(sequence: 18, changed: history.games([1, 2]), complete: false, gameCount: 4)
-        try await expectLookUps(log, history)
-        #expect(try filed() == Filed(18, 18, 18))
-        try log.append(history.add([3, 3]), refusals: [])
+        try log.append(history.add(Self.moves(100)), refusals: [])
         try await expectLookUps(log, history)
         try log.close()
-    }
-
-    @Test("a checkpoint put in force without filing (by an older build) is made up for by the next one")
-    func foreignCheckpoint() async throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let log = try SQLiteEventLog(directory: directory)
-        var history = History()
-        try log.append(history.add([1, 2, 3, 4, 1, 2, 3, 4]), refusals: [Self.refusal])
-        try log.writeCheckpoint(sequence: 8, changed: history.games([1, 2, 3, 4]), complete: true, gameCount: 4)
-        #expect(try filed().through == 8)
-        try log.append(history.add([1, 1]), refusals: [])
-        // Another build's checkpoint of 10, which files nothing: g1's moves stay unfiled.
-        let queue = try DatabaseQueue(path: path)
-        try await queue.write { try $0.execute(sql: "UPDATE checkpoint SET sequence = 10") }
-        try queue.close()
-        try log.append(history.add([2, 2]), refusals: [])
-        // The next checkpoint writes g2 alone: it must file g1's two moves too.
-        try log.writeCheckpoint(sequence: 12, changed: history.games([2]), complete: false, gameCount: 4)
-        #expect(try filed() == Filed(12, 12, 12))
+        log = try SQLiteEventLog(directory: directory)
+        try log.append(history.add(Self.moves(run - 100)), refusals: [])
         try await expectLookUps(log, history)
+        #expect(try filed() == Filed(Int64(2 * run + 10), 2 * run + 10, 2 * run + 10))
         try log.close()
     }
 
@@ -160,7 +131,7 @@ struct EventKeysTests {
         let log = try SQLiteEventLog(directory: directory)
         try log.append([], refusals: [Self.refusal])
         #expect(try log.readAll() == events)
-        #expect(try filed() == Filed(5, 5, 5))
+        #expect(try filed() == Filed(5, 5, 5), "the events a migration finds are filed as one run")
         try await expectLookUps(log, history)
         try log.append(history.add([3, 1]), refusals: [])
         try await expectLookUps(log, history)
@@ -176,17 +147,32 @@ struct EventKeysTests {
         }
     }
 
-    @Test("the events after the last filed are scanned by rowid, never the whole table")
-    func tailIsARange() throws {
+    @Test("a look-up seeks each run's keys, and scans only the events after the last run, by rowid")
+    func queryPlans() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         try SQLiteEventLog(directory: directory).close()
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
+        let runs = "run IN (SELECT run FROM event_key_runs)"
+        let plans: [(String, String)] = [
+            ("SELECT 1 FROM events WHERE game_id = 'g1' AND sequence > 7", "SEARCH events USING INTEGER PRIMARY KEY (rowid>?)"),
+            (
+                "SELECT 1 FROM events WHERE sequence > 7 AND client_id = 'k' AND command_id = 'c'",
+                "SEARCH events USING INTEGER PRIMARY KEY (rowid>?)"
+            ),
+            (
+                "SELECT 1 FROM event_keys_by_game WHERE \(runs) AND game_id = 'g1'",
+                "SEARCH event_keys_by_game USING PRIMARY KEY (run=? AND game_id=?)"
+            ),
+            (
+                "SELECT 1 FROM event_keys_by_command WHERE \(runs) AND client_id = 'k' AND command_id = 'c'",
+                "SEARCH event_keys_by_command USING PRIMARY KEY (run=? AND client_id=? AND command_id=?)"
+            ),
+        ]
         try queue.read { db in
-            for condition in ["game_id = 'g1' AND sequence > 7", "sequence > 7 AND client_id = 'k' AND command_id = 'c'"] {
-                let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT 1 FROM events WHERE \(condition)")
-                    .map { $0["detail"] as String }
-                #expect(plan == ["SEARCH events USING INTEGER PRIMARY KEY (rowid>?)"], "\(condition)")
+            for (query, expected) in plans {
+                let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN \(query)").map { $0["detail"] as String }
+                #expect(plan.first == expected, "\(query): \(plan)")
             }
         }
     }
