@@ -51,7 +51,7 @@ final class BracketGate: Sendable {
                         "this would change who plays in \(locked), which has already started; the result of \(next.id) stands")
                 }
                 if starts, schedule.game(next.id) != nil {
-                    let lineup = schedule.lineups(state.games)[next.id]
+                    let lineup = schedule.lineup(of: next.id, state.games)
                     if lineup?.home.id != next.setup.home.id || lineup?.away.id != next.setup.away.id {
                         return CourtsideError(
                             .bracketPending,

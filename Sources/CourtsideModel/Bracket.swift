@@ -79,13 +79,28 @@ extension Schedule {
         let standings = standings(games)
         var lineups: [GameID: Lineup] = [:]
         for scheduled in self.games {
-            guard let home = resolve(scheduled.home, games: games, standings: standings).flatMap({ teams[$0] }),
-                let away = resolve(scheduled.away, games: games, standings: standings).flatMap({ teams[$0] }),
-                home.id != away.id
-            else { continue }
-            lineups[scheduled.id] = Lineup(home: home, away: away)
+            lineups[scheduled.id] = lineup(scheduled, games: games, standings: standings)
         }
         return lineups
+    }
+
+    /// The teams of one scheduled game, once the results have decided both; nil for a game not
+    /// in the schedule. What a game's start is checked against: the whole schedule's lineups
+    /// would read every game for each start (at a thousand games, a second of starts held every
+    /// game's commands up).
+    public func lineup(of id: GameID, _ games: [GameID: Game]) -> Lineup? {
+        guard let scheduled = game(id) else { return nil }
+        // Standings read every game: only a slot of a group's rank needs them.
+        let ranked = [scheduled.home, scheduled.away].contains { if case .groupRank = $0 { true } else { false } }
+        return lineup(scheduled, games: games, standings: ranked ? standings(games) : [])
+    }
+
+    private func lineup(_ scheduled: ScheduledGame, games: [GameID: Game], standings: [GroupStandings]) -> Lineup? {
+        guard let home = resolve(scheduled.home, games: games, standings: standings).flatMap({ teams[$0] }),
+            let away = resolve(scheduled.away, games: games, standings: standings).flatMap({ teams[$0] }),
+            home.id != away.id
+        else { return nil }
+        return Lineup(home: home, away: away)
     }
 
     /// The bracket: every scheduled game with the teams known so far and its state.

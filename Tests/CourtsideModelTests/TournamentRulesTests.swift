@@ -168,24 +168,36 @@ struct StandingsTests {
 
     @Test("slots fill from group ranks and results; the bracket shows each game's state")
     func bracket() {
+        // One game's lineup, as a start checks it, is the one of the whole schedule's.
+        func expectEachLineup(_ games: [GameID: Game], sourceLocation: SourceLocation = #_sourceLocation) {
+            let all = Self.schedule.lineups(games)
+            for scheduled in Self.schedule.games {
+                let one = Self.schedule.lineup(of: scheduled.id, games)
+                #expect(one == all[scheduled.id], "\(scheduled.id)", sourceLocation: sourceLocation)
+            }
+            #expect(Self.schedule.lineup(of: "nowhere", games) == nil, sourceLocation: sourceLocation)
+        }
         var games = Dictionary(
             uniqueKeysWithValues: [
                 Self.final("x1", "a", "b", 15, 13), Self.final("x2", "c", "d", 15, 13), Self.final("x3", "a", "c", 15, 10),
                 Self.final("x4", "b", "d", 12, 15), Self.final("x5", "a", "d", 15, 0),
             ].map { ($0.id, $0) })
         #expect(Self.schedule.lineups(games)["f"] == nil)
+        expectEachLineup(games)
         #expect(Self.schedule.bracket(games).first { $0.game == "f" }?.state == .pending)
         let last = Self.final("x6", "b", "c", 15, 5)
         games[last.id] = last
         let final = Self.schedule.lineups(games)["f"]
         #expect(final?.home.id == "a" && final?.away.id == "b")
         #expect(Self.schedule.lineups(games)["p3"] == nil)
+        expectEachLineup(games)
         #expect(Self.schedule.bracket(games).first { $0.game == "f" }?.state == .ready)
         // The final, played: its loser meets the third.
         let played = Self.final("f", "a", "b", 11, 15)
         games[played.id] = played
         #expect(Self.schedule.lineups(games)["p3"]?.home.id == "a")
         #expect(Self.schedule.lineups(games)["p3"]?.away.id == "c")
+        expectEachLineup(games)
         let entry = Self.schedule.bracket(games).first { $0.game == "f" }
         #expect(entry?.state == .final && entry?.winner == "b")
         #expect(Slot.groupRank(group: "X", rank: 2).description == "2nd of group X")
