@@ -49,6 +49,7 @@ let package = Package(
                 "CourtsideModel", "CourtsideStorage",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "HashTreeCollections", package: "swift-collections"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             swiftSettings: swiftSettings

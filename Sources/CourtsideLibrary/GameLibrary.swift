@@ -1,5 +1,6 @@
 public import CourtsideModel
 public import CourtsideStorage
+import HashTreeCollections
 public import Logging
 import Synchronization
 
@@ -241,9 +242,9 @@ public final class GameLibrary: Sendable {
 
     /// One game's committed state and the sequence it reflects.
     public func snapshot(of gameID: GameID) throws(CourtsideError) -> Snapshot<Game> {
-        let all = committer.snapshot()
-        guard let game = all.value[gameID] else { throw CourtsideError(.unknownGame, "no game has id \(gameID)") }
-        return Snapshot(value: game, sequence: all.sequence)
+        let one = committer.snapshot(of: gameID)
+        guard let game = one.value else { throw CourtsideError(.unknownGame, "no game has id \(gameID)") }
+        return Snapshot(value: game, sequence: one.sequence)
     }
 
     /// Every committed game, sorted by id, and the sequence they reflect.
@@ -356,7 +357,7 @@ public final class GameLibrary: Sendable {
     }
 
     /// Sorts the ids, not the games: a game is a large value, and the publisher asks often.
-    private static func sortedByID(_ games: [GameID: Game]) -> [Game] {
+    private static func sortedByID(_ games: TreeDictionary<GameID, Game>) -> [Game] {
         games.keys.sorted().compactMap { games[$0] }
     }
 
@@ -404,3 +405,6 @@ public final class GameLibrary: Sendable {
         return update.game.isFinished
     }
 }
+
+/// The tables read the committed games where they are, without a copy into a `Dictionary`.
+extension TreeDictionary: GamesByID where Key == GameID, Value == Game {}

@@ -1,4 +1,12 @@
 /// The two teams of a scheduled game, once the results decide them.
+/// Games by id, as the tournament's tables read them: a `Dictionary`, or the game library's
+/// persistent map of committed games, read without a copy into a `Dictionary`.
+public protocol GamesByID {
+    subscript(_ id: GameID) -> Game? { get }
+}
+
+extension Dictionary: GamesByID where Key == GameID, Value == Game {}
+
 public struct Lineup: Hashable, Sendable {
     public var home: Team
     public var away: Team
@@ -58,7 +66,7 @@ public struct BracketEntry: Hashable, Codable, Sendable {
 
 extension Schedule {
     /// The team a slot names given the results, or nil while it is undecided.
-    public func resolve(_ slot: Slot, games: [GameID: Game], standings: [GroupStandings]) -> TeamID? {
+    public func resolve(_ slot: Slot, games: some GamesByID, standings: [GroupStandings]) -> TeamID? {
         switch slot {
         case .team(let team): return team
         case .winner(let id):
@@ -75,7 +83,7 @@ extension Schedule {
     }
 
     /// Every scheduled game whose two teams the results have decided.
-    public func lineups(_ games: [GameID: Game]) -> [GameID: Lineup] {
+    public func lineups(_ games: some GamesByID) -> [GameID: Lineup] {
         let standings = standings(games)
         var lineups: [GameID: Lineup] = [:]
         for scheduled in self.games {
@@ -88,14 +96,14 @@ extension Schedule {
     /// in the schedule. What a game's start is checked against: the whole schedule's lineups
     /// would read every game for each start (at a thousand games, a second of starts held every
     /// game's commands up).
-    public func lineup(of id: GameID, _ games: [GameID: Game]) -> Lineup? {
+    public func lineup(of id: GameID, _ games: some GamesByID) -> Lineup? {
         guard let scheduled = game(id) else { return nil }
         // Standings read every game: only a slot of a group's rank needs them.
         let ranked = [scheduled.home, scheduled.away].contains { if case .groupRank = $0 { true } else { false } }
         return lineup(scheduled, games: games, standings: ranked ? standings(games) : [])
     }
 
-    private func lineup(_ scheduled: ScheduledGame, games: [GameID: Game], standings: [GroupStandings]) -> Lineup? {
+    private func lineup(_ scheduled: ScheduledGame, games: some GamesByID, standings: [GroupStandings]) -> Lineup? {
         guard let home = resolve(scheduled.home, games: games, standings: standings).flatMap({ teams[$0] }),
             let away = resolve(scheduled.away, games: games, standings: standings).flatMap({ teams[$0] }),
             home.id != away.id
@@ -104,7 +112,7 @@ extension Schedule {
     }
 
     /// The bracket: every scheduled game with the teams known so far and its state.
-    public func bracket(_ games: [GameID: Game]) -> [BracketEntry] {
+    public func bracket(_ games: some GamesByID) -> [BracketEntry] {
         let standings = standings(games)
         return self.games.map { scheduled in
             let game = games[scheduled.id]

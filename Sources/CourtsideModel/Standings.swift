@@ -67,7 +67,7 @@ public struct GroupStandings: Hashable, Codable, Sendable {
 extension Schedule {
     /// Every group's standings from the final games among `games`; live games do not count
     /// until they end. Ties on wins are broken by the tie-breakers in order, then by team id.
-    public func standings(_ games: [GameID: Game]) -> [GroupStandings] {
+    public func standings(_ games: some GamesByID) -> [GroupStandings] {
         groups.map { group in
             let scheduled = self.games.filter { $0.group == group.id }
             let finals = scheduled.compactMap { games[$0.id] }.filter(\.isFinished)
