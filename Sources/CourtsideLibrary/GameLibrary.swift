@@ -237,7 +237,7 @@ public final class GameLibrary: Sendable {
 
     /// The ids of every committed game, sorted.
     public func gameIDs() -> [GameID] {
-        committer.snapshot().value.keys.sorted()
+        committer.snapshot().value.sortedIDs
     }
 
     /// One game's committed state and the sequence it reflects.
@@ -250,7 +250,7 @@ public final class GameLibrary: Sendable {
     /// Every committed game, sorted by id, and the sequence they reflect.
     public func snapshot() -> Snapshot<[Game]> {
         let all = committer.snapshot()
-        return Snapshot(value: Self.sortedByID(all.value), sequence: all.sequence)
+        return Snapshot(value: all.value.sorted, sequence: all.sequence)
     }
 
     /// Every update committed after this call, in sequence order.
@@ -331,8 +331,8 @@ public final class GameLibrary: Sendable {
         let schedule = gate.schedule
         return Snapshot(
             value: TournamentState(
-                games: Self.sortedByID(all.value), standings: schedule?.standings(all.value) ?? [],
-                bracket: schedule?.bracket(all.value) ?? []),
+                games: all.value.sorted, standings: schedule?.standings(all.value.byID) ?? [],
+                bracket: schedule?.bracket(all.value.byID) ?? []),
             sequence: all.sequence)
     }
 
@@ -341,24 +341,20 @@ public final class GameLibrary: Sendable {
         let all = committer.snapshot()
         let schedule = gate.schedule
         return Snapshot(
-            value: (schedule?.standings(all.value) ?? [], schedule?.bracket(all.value) ?? []), sequence: all.sequence)
+            value: (schedule?.standings(all.value.byID) ?? [], schedule?.bracket(all.value.byID) ?? []),
+            sequence: all.sequence)
     }
 
     /// Standings of every group, from the committed games.
     public func standings() -> Snapshot<[GroupStandings]> {
         let all = committer.snapshot()
-        return Snapshot(value: gate.schedule?.standings(all.value) ?? [], sequence: all.sequence)
+        return Snapshot(value: gate.schedule?.standings(all.value.byID) ?? [], sequence: all.sequence)
     }
 
     /// The bracket: every scheduled game with its teams so far and its state.
     public func bracket() -> Snapshot<[BracketEntry]> {
         let all = committer.snapshot()
-        return Snapshot(value: gate.schedule?.bracket(all.value) ?? [], sequence: all.sequence)
-    }
-
-    /// Sorts the ids, not the games: a game is a large value, and the publisher asks often.
-    private static func sortedByID(_ games: TreeDictionary<GameID, Game>) -> [Game] {
-        games.keys.sorted().compactMap { games[$0] }
+        return Snapshot(value: gate.schedule?.bracket(all.value.byID) ?? [], sequence: all.sequence)
     }
 
     /// Creates the scheduled games whose teams the results now decide, and re-assigns the teams
@@ -366,7 +362,7 @@ public final class GameLibrary: Sendable {
     @discardableResult
     public func advanceBracket() async -> [GameID] {
         guard let schedule = gate.schedule else { return [] }
-        let games = committer.snapshot().value
+        let games = committer.snapshot().value.byID
         var touched: [GameID] = []
         for (id, lineup) in schedule.lineups(games).sorted(by: { $0.key < $1.key }) {
             guard let scheduled = schedule.game(id) else { continue }

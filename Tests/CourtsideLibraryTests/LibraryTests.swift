@@ -23,6 +23,10 @@ struct LibraryTests {
         #expect(snapshot.sequence == 3)
         #expect(snapshot.value.score == SideValues(home: 2, away: 0))
         #expect(library.snapshot().value.map(\.id) == ["g1", "g2"])
+        // A game created later with a smaller id still lists in order.
+        try await library.createGame(Tournament.setup("g0"), origin: origin())
+        #expect(library.gameIDs() == ["g0", "g1", "g2"])
+        #expect(library.snapshot().value.map(\.id) == ["g0", "g1", "g2"])
         await library.close()
     }
 
