@@ -11,6 +11,24 @@ import UnixSignals
 /// courtsided as a library: opens the log, binds the sockets and runs every service until
 /// SIGTERM or SIGINT. The executable only parses flags and calls ``run(_:configurationPath:serverCertificate:logger:)``.
 public enum CourtsideDaemon {
+    /// Opens the event log, saying so first when a new format must rewrite it: an organiser who
+    /// upgrades mid-tournament sees why this start takes longer (7 s for a million events here).
+    /// systemd gets the same news, and more time than its 90 s for it.
+    static func openLog(_ directory: URL, logger: Logger) throws -> SQLiteEventLog {
+        guard let events = try SQLiteEventLog.eventsToUpgrade(in: directory) else {
+            return try SQLiteEventLog(directory: directory)
+        }
+        logger.notice(
+            "upgrading the event log to this version's format; this runs once, and a long log takes seconds",
+            metadata: ["events": "\(events)"])
+        _ = SystemdNotifier().notify("EXTEND_TIMEOUT_USEC=\(600_000_000)", "STATUS=upgrading the event log (\(events) events)")
+        let started = ContinuousClock.now
+        let log = try SQLiteEventLog(directory: directory)
+        logger.notice(
+            "event log upgraded", metadata: ["ms": "\((ContinuousClock.now - started).inMilliseconds)", "events": "\(events)"])
+        return log
+    }
+
     /// Runs the daemon; returns after a graceful shutdown. `serverCertificate` is the path that
     /// replaced the config's `security.server_certificate`, if one did; reloads use it too.
     public static func run(
@@ -21,7 +39,7 @@ public enum CourtsideDaemon {
         FreedMemory.limitArenas(to: 2)
         let clock = SystemTimeSource()
         let dataDirectory = URL(fileURLWithPath: configuration.dataDirectory, isDirectory: true)
-        let sqlite = try SQLiteEventLog(directory: dataDirectory)
+        let sqlite = try openLog(dataDirectory, logger: logger)
         let drill = FaultDrill.current
         let stalling = drill == .storageStall ? StallingEventLog(sqlite) : nil
         let log: any EventLog = stalling ?? sqlite

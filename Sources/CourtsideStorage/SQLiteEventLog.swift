@@ -39,6 +39,22 @@ public final class SQLiteEventLog: EventLog {
         try Self.migrator.migrate(pool)
     }
 
+    /// How many events an existing log in `directory` holds when opening it will first upgrade
+    /// its format (a migration rewrites them: seconds for a long log, once); nil when nothing
+    /// needs upgrading or there is no log yet. Lets the daemon say so before it opens the log.
+    public static func eventsToUpgrade(in directory: URL) throws -> Int64? {
+        let path = directory.appendingPathComponent(fileName).path
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            guard try db.tableExists("events"), try !migrator.hasCompletedMigrations(db) else { return nil }
+            return try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM events") ?? 0
+        }
+    }
+
     /// The writer connection's `PRAGMA synchronous` (2 means FULL).
     public func synchronousLevel() throws -> Int {
         try pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }

@@ -104,6 +104,8 @@ struct EventKeysTests {
         try await expectLookUps(log, history)
         #expect(try filed() == Filed(Int64(2 * run + 10), 2 * run + 10, 2 * run + 10))
         try log.close()
+        // A closed log in WAL mode, up to date: nothing to upgrade, and asking opens it read-only.
+        #expect(try SQLiteEventLog.eventsToUpgrade(in: directory) == nil)
     }
 
     @Test("a log from before the keys were filed keeps its events, loses the per-commit indexes, and is filed whole")
@@ -128,7 +130,11 @@ struct EventKeysTests {
         }
         try queue.close()
 
+        // The daemon asks first, to say that this start upgrades the log.
+        #expect(try SQLiteEventLog.eventsToUpgrade(in: directory) == 5)
         let log = try SQLiteEventLog(directory: directory)
+        #expect(try SQLiteEventLog.eventsToUpgrade(in: directory) == nil)
+        #expect(try SQLiteEventLog.eventsToUpgrade(in: directory.appendingPathComponent("none")) == nil)
         try log.append([], refusals: [Self.refusal])
         #expect(try log.readAll() == events)
         #expect(try filed() == Filed(5, 5, 5), "the events a migration finds are filed as one run")
