@@ -142,8 +142,14 @@ struct TransportLifecycleTests {
         var first = TransportConfiguration(commandEndpoint: "tcp://127.0.0.1:*", eventEndpoint: "tcp://127.0.0.1:*")
         first.pollIntervalMilliseconds = 20
         let running = try await ZMQTransport.start(first, logger: Logger(label: "courtside.test"))
-        let before = Self.threads(named: ZMQTransport.ioThreadName)
         // The running transport's thread is seen by its name, so the count below means something.
+        // (Read again for a while: once, in the full suite on two busy cores, it read 0.)
+        var before = Self.threads(named: ZMQTransport.ioThreadName)
+        let seen = ContinuousClock.now + .seconds(10)
+        while before < 1, ContinuousClock.now < seen {
+            try await Task.sleep(for: .milliseconds(20))
+            before = Self.threads(named: ZMQTransport.ioThreadName)
+        }
         #expect(before >= 1)
         // The command endpoint is free, the event endpoint taken: the failure comes after a bind.
         let clash = TransportConfiguration(commandEndpoint: "tcp://127.0.0.1:*", eventEndpoint: running.boundEventEndpoint)
