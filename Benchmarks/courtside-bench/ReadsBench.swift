@@ -157,11 +157,41 @@ struct ReadsBench: AsyncParsableCommand {
         return (try result.get(), perSecond)
     }
 
-    /// The daemon's RSS now and after 2 s at rest, when it has given back what a burst freed.
+    /// The daemon's RSS now and at rest: once it has been idle (its writer may still be writing
+    /// a checkpoint of the burst, which the next phase must not meet), and 1.5 s more, when it
+    /// has given back what the burst freed.
     private func printRSS(_ moment: String, _ daemon: BenchDaemon) {
         let now = AbuseBench.rss(daemon.processIdentifier)
-        Thread.sleep(forTimeInterval: 2)
-        print("daemon RSS \(moment): \(now / 1024) MiB, \(AbuseBench.rss(daemon.processIdentifier) / 1024) MiB after 2 s at rest")
+        let waited = Self.waitUntilIdle(daemon.processIdentifier)
+        Thread.sleep(forTimeInterval: 1.5)
+        print(
+            "daemon RSS \(moment): \(now / 1024) MiB, \(AbuseBench.rss(daemon.processIdentifier) / 1024) MiB at rest "
+                + "(idle after \(format(waited)) s, then 1.5 s)")
+    }
+
+    /// Waits until the process has used under 5% of a core for half a second (at most 60 s);
+    /// returns how long that took, in seconds.
+    static func waitUntilIdle(_ pid: Int32) -> Double {
+        let start = ContinuousClock.now
+        var last = cpuSeconds(pid)
+        while (ContinuousClock.now - start) < .seconds(60) {
+            Thread.sleep(forTimeInterval: 0.5)
+            let used = cpuSeconds(pid)
+            defer { last = used }
+            if used - last < 0.025 { break }
+        }
+        return (ContinuousClock.now - start).inSeconds
+    }
+
+    /// The CPU time a process has used, user and system, from /proc.
+    static func cpuSeconds(_ pid: Int32) -> Double {
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        // The fields after the command name, which is in parentheses and may hold spaces.
+        guard let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     private func read(_ operation: Request.Operation, _ client: String, _ count: Int) -> [UInt8] {
