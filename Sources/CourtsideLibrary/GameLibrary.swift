@@ -364,8 +364,12 @@ public final class GameLibrary: Sendable {
         guard let schedule = gate.schedule else { return [] }
         let games = committer.snapshot().value.byID
         var touched: [GameID] = []
-        for (id, lineup) in schedule.lineups(games).sorted(by: { $0.key < $1.key }) {
-            guard let scheduled = schedule.game(id) else { continue }
+        let lineups = schedule.lineups(games)
+        // In id order, each with its scheduled game at hand: looking each up by id read the whole
+        // schedule per game, at every final result (quadratic in the schedule's size).
+        for scheduled in schedule.games.sorted(by: { $0.id < $1.id }) {
+            guard let lineup = lineups[scheduled.id] else { continue }
+            let id = scheduled.id
             if games[id] == nil {
                 // Not committed yet: create it, or (same origin, so a retry) wait for a creation in flight.
                 let setup = GameSetup(

@@ -68,8 +68,10 @@ extension Schedule {
     /// Every group's standings from the final games among `games`; live games do not count
     /// until they end. Ties on wins are broken by the tie-breakers in order, then by team id.
     public func standings(_ games: some GamesByID) -> [GroupStandings] {
-        groups.map { group in
-            let scheduled = self.games.filter { $0.group == group.id }
+        // Grouped once: a filter per group read every game for each of hundreds of groups.
+        let byGroup = Dictionary(grouping: self.games.filter { $0.group != nil }, by: \.group)
+        return groups.map { group in
+            let scheduled = byGroup[group.id] ?? []
             let finals = scheduled.compactMap { games[$0.id] }.filter(\.isFinished)
             var rows: [TeamID: StandingRow] = [:]
             for team in group.teams { rows[team] = StandingRow(team: team, name: teams[team]?.name ?? team.rawValue) }
