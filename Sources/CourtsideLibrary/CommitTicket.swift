@@ -32,6 +32,14 @@ final class CommitTicket: Sendable {
         }
     }
 
+    /// The answer, once it is known.
+    var result: Result<Receipt, CourtsideError>? {
+        state.withLock { state in
+            if case .done(let result) = state { return result }
+            return nil
+        }
+    }
+
     func complete(_ result: Result<Receipt, CourtsideError>) {
         let waiters: [Waiter] = state.withLock { state in
             guard case .waiting(let waiters) = state else { return [] }

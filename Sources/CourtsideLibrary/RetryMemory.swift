@@ -126,6 +126,9 @@ final class RetryMemory: Sendable {
             // meanwhile would make each change copy it whole.
             var remembered = clients.removeValue(forKey: client) ?? []
             remembered.append(newest)
+            if remembered.count > Self.ticketsKept {
+                settle(CommandOrigin(clientID: client, commandID: remembered[remembered.count - 1 - Self.ticketsKept].commandID))
+            }
             let cutoff = newest.at.rawValue - Int64(window.maximumAge.inMilliseconds)
             while remembered.count > window.maximumPerClient
                 || (remembered.count > window.recentPerClient && (remembered.first?.at.rawValue ?? .max) < cutoff)
@@ -139,6 +142,24 @@ final class RetryMemory: Sendable {
                 forget(CommandOrigin(clientID: client, commandID: oldest.commandID))
             }
             clients[client] = remembered
+        }
+
+        /// A client's answers further back than this keep their result, not the ticket: a ticket
+        /// is an object of its own (about 64 bytes of a remembered answer's 300), and only a
+        /// command still in flight, among a client's last few, needs one.
+        static let ticketsKept = 256
+
+        /// Keeps a settled ticket's result in its place: each answer gets this once, as its client's
+        /// answers pass it by ``ticketsKept``. One still in flight (a stuck disk) stays a ticket.
+        private mutating func settle(_ origin: CommandOrigin) {
+            guard case .ticket(let ticket) = entries[origin]?.answer, let result = ticket.result else { return }
+            entries[origin]?.answer = .settled(result)
+        }
+
+        /// Whether the answer is kept as a result rather than a ticket.
+        func isSettledInPlace(_ origin: CommandOrigin) -> Bool {
+            if case .settled = entries[origin]?.answer { return true }
+            return false
         }
 
         private mutating func forget(_ origin: CommandOrigin) {
@@ -317,6 +338,9 @@ final class RetryMemory: Sendable {
         let hashes = ForgottenCommands.Hashes(origin)
         return shared.withLock { $0.state.forgotten.mayContain(hashes) }
     }
+
+    /// Whether the memory keeps this command's answer as a result, without its ticket.
+    func keepsResultOnly(_ origin: CommandOrigin) -> Bool { shared.withLock { $0.state.isSettledInPlace(origin) } }
 
     /// How many answers are remembered now.
     var count: Int { shared.withLock { $0.state.entries.count } }

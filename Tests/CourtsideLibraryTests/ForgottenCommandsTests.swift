@@ -124,3 +124,35 @@ struct ForgottenCommandsTests {
         try log.close()
     }
 }
+
+@Suite("the retry memory's settled answers")
+struct SettledAnswersTests {
+    @Test("answers further back than a client's last few keep their result, not their ticket, and answer the same")
+    func settledInPlace() {
+        let window = RetryWindow(
+            recentPerClient: 10_000, maximumAge: .seconds(3600), maximumPerClient: 10_000, maximumTotal: 100_000)
+        let memory = RetryMemory(window: window)
+        let kept = 256
+        let sent = (0..<(kept + 40)).map { CommandOrigin(clientID: "court-1", commandID: "\($0)") }
+        var tickets: [CommitTicket] = []
+        for (number, origin) in sent.enumerated() {
+            let ticket = CommitTicket()
+            tickets.append(ticket)
+            memory.remember(origin, ticket, at: Timestamp(milliseconds: 1_000 + Int64(number)))
+            // Every command but the first is settled as soon as it is sent: the first stays in flight.
+            if number > 0 {
+                ticket.complete(.success(Receipt(gameID: "g1", version: number, sequence: Int64(number))))
+            }
+        }
+        // Passed by the client's last `kept`: settled ones keep their result; the one in flight its ticket.
+        #expect(!memory.keepsResultOnly(sent[0]))
+        #expect(memory.answer(to: sent[0]) === tickets[0])
+        for origin in sent[1..<40] { #expect(memory.keepsResultOnly(origin), "\(origin)") }
+        for origin in sent[40...] { #expect(!memory.keepsResultOnly(origin), "\(origin)") }
+        // The same answers either way.
+        for (number, origin) in sent.enumerated().dropFirst() {
+            #expect(
+                memory.answer(to: origin)?.result == .success(Receipt(gameID: "g1", version: number, sequence: Int64(number))))
+        }
+    }
+}
