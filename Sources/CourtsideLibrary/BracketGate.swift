@@ -50,8 +50,8 @@ final class BracketGate: Sendable {
                         .bracketLocked,
                         "this would change who plays in \(locked), which has already started; the result of \(next.id) stands")
                 }
-                if starts, schedule.game(next.id) != nil {
-                    let lineup = schedule.lineup(of: next.id, state.games)
+                if starts, let scheduled = schedule.game(next.id) {
+                    let lineup = schedule.lineup(for: scheduled, state.games)
                     if lineup?.home.id != next.setup.home.id || lineup?.away.id != next.setup.away.id {
                         return CourtsideError(
                             .bracketPending,

@@ -97,7 +97,11 @@ extension Schedule {
     /// would read every game for each start (at a thousand games, a second of starts held every
     /// game's commands up).
     public func lineup(of id: GameID, _ games: some GamesByID) -> Lineup? {
-        guard let scheduled = game(id) else { return nil }
+        game(id).flatMap { lineup(for: $0, games) }
+    }
+
+    /// ``lineup(of:_:)`` of a scheduled game already at hand (finding it by id reads the schedule).
+    public func lineup(for scheduled: ScheduledGame, _ games: some GamesByID) -> Lineup? {
         // Standings read every game: only a slot of a group's rank needs them.
         let ranked = [scheduled.home, scheduled.away].contains { if case .groupRank = $0 { true } else { false } }
         return lineup(scheduled, games: games, standings: ranked ? standings(games) : [])

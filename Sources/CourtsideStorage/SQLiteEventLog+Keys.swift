@@ -19,14 +19,14 @@ extension SQLiteEventLog {
 
     /// Every event up to this sequence has its keys filed; 0 when none has.
     static func filedThrough(_ db: Database) throws -> Int64 {
-        // Cached: every commit asks.
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(run) FROM event_key_runs")) ?? 0
     }
 
-    /// Files a run once `keyRun` events wait for one, in the commit that appended the last of them.
-    static func fileKeysIfDue(through last: Int64, _ db: Database) throws {
-        let filed = try filedThrough(db)
-        if last - filed >= keyRun { try fileKeys(after: filed, through: last, db) }
+    /// Files the events after the last run, up to `last`, as a run: in the commit that appended
+    /// the last of them, once `keyRun` wait for one. Returns the run's sequence.
+    static func fileKeys(through last: Int64, _ db: Database) throws -> Int64 {
+        try fileKeys(after: filedThrough(db), through: last, db)
+        return last
     }
 
     /// Files the keys of the events after `after` up to `through` as one run, named by its last sequence.

@@ -1,6 +1,7 @@
 public import CourtsideModel
 public import Foundation
 import GRDB
+import Synchronization
 
 /// The embedded default ``EventLog``: one SQLite database file in a data directory, written
 /// through GRDB in WAL mode with `synchronous=FULL`.
@@ -16,6 +17,9 @@ public final class SQLiteEventLog: EventLog {
     public static let fileName = "courtside.sqlite"
 
     private let pool: DatabasePool
+    /// What the last run of keys filed, as the writer knows it (nil until its first commit
+    /// reads it): a commit asks the database only when a run is due, not every time.
+    private let filed = Mutex<Int64?>(nil)
     /// Where the database lives.
     public let path: String
 
@@ -249,7 +253,7 @@ public final class SQLiteEventLog: EventLog {
             event.kind.writeJSON(to: &writer)
             return Data(writer.bytes)
         }
-        try pool.write { db in
+        let filedNow: Int64? = try pool.write { db in
             let insertEvent = try db.cachedStatement(
                 sql: """
                     INSERT INTO events (sequence, game_id, version, recorded_at, client_id, command_id, kind, payload)
@@ -275,8 +279,13 @@ public final class SQLiteEventLog: EventLog {
                 }
             }
             if let part { try Self.write(part, db) }
-            if let last = events.last?.sequence { try Self.fileKeysIfDue(through: last, db) }
+            guard let last = events.last?.sequence else { return nil }
+            let filedBefore = try filed.withLock { $0 } ?? Self.filedThrough(db)
+            guard last - filedBefore >= Self.keyRun else { return filedBefore }
+            return try Self.fileKeys(through: last, db)
         }
+        // Only once the transaction is in: a rolled-back one filed nothing.
+        if let filedNow { filed.withLock { $0 = filedNow } }
     }
 
     public func close() throws {
