@@ -235,6 +235,9 @@ public final class GameLibrary: Sendable {
     /// waits. A value that keeps growing means the writer is stuck.
     public var oldestPendingCommit: Duration? { committer.oldestPendingCommit }
 
+    /// Whether any command waits for its commit: a commit is queued or being written.
+    public var isCommitting: Bool { committer.isBusy }
+
     /// The ids of every committed game, sorted.
     public func gameIDs() -> [GameID] {
         committer.snapshot().value.sortedIDs

@@ -195,6 +195,9 @@ final class GroupCommitter: Sendable {
         return since.map { .now - $0 }
     }
 
+    /// Whether any command waits for its commit, queued or being written.
+    var isBusy: Bool { queue.withLock { $0.writingSince != nil || $0.queuedSince != nil } }
+
     /// The committed games whose regulation time has run out by `now`.
     func expired(at now: Timestamp) -> [GameID] {
         committed.withLock { committed in committed.expiries.filter { $0.value <= now }.map(\.key) }

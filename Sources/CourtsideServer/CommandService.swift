@@ -11,7 +11,8 @@ import Synchronization
 /// Commands are decided one after another in arrival order (each game keeps its order), but
 /// none waits here for its commit: its answer goes out when the commit completes, so a slow
 /// commit never holds up other requests and many of them share one commit. Reads are handed
-/// to the ``ReadService`` and never wait here either.
+/// to the ``ReadService`` and never wait here either. A quiet daemon decides on the transport's
+/// I/O thread, a busy one on the pool: see ``decide(_:)``.
 struct CommandService: Service {
     let transport: ZMQTransport
     let library: GameLibrary
@@ -37,11 +38,22 @@ struct CommandService: Service {
         reads = ReadService(library: library, responder: responder, limit: readQueueLimit)
     }
 
+    /// The most requests of one poll cycle decided on the I/O thread itself, when no commit is
+    /// under way; more, or any while the log writer is busy, are decided on the pool.
+    static let decidedOnIOThread = 4
+
     func run() async {
         await withDiscardingTaskGroup { group in
             group.addTask { await reads.run() }
-            for await batch in transport.requests.cancelOnGracefulShutdown() {
-                for request in batch { await handle(request) }
+            // Nothing on the command path blocks: the commit waits on the log writer's thread.
+            await withTaskExecutorPreference(transport) {
+                // Not cancelOnGracefulShutdown(): its merge reads the requests on a pool task,
+                // one more hop each way.
+                await withGracefulShutdownHandler {
+                    await decide(transport.requests)
+                } onGracefulShutdown: {
+                    transport.requests.finish()
+                }
             }
             // Shutting down: the group now answers the queued reads.
             reads.finish()
@@ -49,6 +61,42 @@ struct CommandService: Service {
         // Commits what was accepted; each command is answered as its commit completes.
         await library.close()
         logger.info("command endpoint drained; event log closed")
+    }
+
+    /// Decides requests as they come: on the I/O thread while the daemon is quiet, on the pool
+    /// while it is busy.
+    ///
+    /// On the I/O thread a request needs no hand-over to another thread on its way to the log
+    /// writer: that is what a lone scorekeeper's round trip waits for. Under load, the I/O
+    /// thread's own work (reading, replying) would wait behind the decisions, and throughput fell
+    /// by a tenth in `courtside-bench daemon --keepers 16 --window 32`; so while commits are
+    /// under way, or many requests come at once, they are decided on the pool, on the other
+    /// core, which keeps them until a quiet moment: one hop there and one back for them all.
+    private func decide(_ requests: RequestBatches) async {
+        var batches = requests.makeAsyncIterator()
+        var pending = await batches.next()
+        while let batch = pending {
+            if isQuiet(batch) {
+                for request in batch { await handle(request) }
+                pending = await batches.next()
+                continue
+            }
+            // Returns the first batch met at a quiet moment, decided back on the I/O thread, or
+            // nil at the end.
+            pending = await withTaskExecutorPreference(globalConcurrentExecutor) { () async -> [IncomingRequest]? in
+                var batch = batch
+                while true {
+                    for request in batch { await handle(request) }
+                    guard let next = await batches.next() else { return nil }
+                    if isQuiet(next) { return next }
+                    batch = next
+                }
+            }
+        }
+    }
+
+    private func isQuiet(_ batch: [IncomingRequest]) -> Bool {
+        batch.count <= Self.decidedOnIOThread && !library.isCommitting
     }
 
     private func handle(_ incoming: IncomingRequest) async {

@@ -85,7 +85,13 @@ public struct IncomingRequest: Sendable {
 /// inproc socket; the thread hands incoming requests out through ``requests``, all those of one
 /// poll cycle at once, so that a busy daemon pays one hand-over per cycle rather than one per
 /// request. No call blocks Swift's cooperative pool.
-public final class ZMQTransport: Sendable {
+///
+/// The transport is also a `TaskExecutor`: a task that prefers it (`withTaskExecutorPreference`)
+/// runs on the I/O thread, between polls. The command loop does, so that a request is decided
+/// on the thread that read it, with no wake-up of a pool thread on the way; such a task must
+/// never block, since every socket waits while it runs. Once the thread has ended, jobs go to
+/// the global executor instead.
+public final class ZMQTransport: TaskExecutor, Sendable {
     private enum Destination {
         case command
         case event
@@ -93,10 +99,23 @@ public final class ZMQTransport: Sendable {
 
     private struct Outbox {
         var messages: [(Destination, [[UInt8]])] = []
+        /// Jobs of tasks that prefer this executor, in the order they came.
+        var jobs: [UnownedJob] = []
         /// User ids whose subscriptions to cut.
         var cut: Set<String> = []
         var stopping = false
         var onStop: CheckedContinuation<Void, Never>?
+        /// Set by the I/O thread when it found nothing to do and is about to poll: only then
+        /// does new work need a wake-up. A thread that is awake sees it before it polls.
+        var polling = true
+        /// The loop has ended: jobs run on the global executor.
+        var ended = false
+
+        /// Whether the I/O thread needs waking for work just added (at most once per poll).
+        mutating func takeWake() -> Bool {
+            defer { polling = false }
+            return polling
+        }
     }
 
     /// Requests in arrival order, in batches: every request one poll cycle read. Ends when the
@@ -130,7 +149,7 @@ public final class ZMQTransport: Sendable {
         let wakeEndpoint = "inproc://courtside-wake-\(UUID().uuidString)"
         // Unbounded as a stream of batches; the queue's limit counts the requests in them.
         let (stream, continuation) = AsyncStream.makeStream(of: [IncomingRequest].self)
-        let requests = RequestBatches(stream: stream, queued: QueuedCount())
+        let requests = RequestBatches(stream: stream, continuation: continuation, queued: QueuedCount())
         let loop = IOLoop(
             configuration: configuration, context: context, wakeEndpoint: wakeEndpoint, requests: continuation,
             queued: requests.queued, logger: logger)
@@ -198,7 +217,7 @@ public final class ZMQTransport: Sendable {
         let wake = outbox.withLock { outbox -> Bool in
             guard !outbox.stopping else { return false }
             outbox.cut.formUnion(userIDs)
-            return true
+            return outbox.takeWake()
         }
         if wake { signal() }
     }
@@ -216,11 +235,25 @@ public final class ZMQTransport: Sendable {
         guard !messages.isEmpty else { return }
         let wake = outbox.withLock { outbox -> Bool in
             guard !outbox.stopping else { return false }
-            let wasEmpty = outbox.messages.isEmpty
             outbox.messages.append(contentsOf: messages)
-            return wasEmpty
+            return outbox.takeWake()
         }
         if wake { signal() }
+    }
+
+    /// Runs `job` on the I/O thread in its next cycle; see the type's documentation.
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let queued = outbox.withLock { outbox -> Bool? in
+            guard !outbox.ended else { return nil }
+            outbox.jobs.append(job)
+            return outbox.takeWake()
+        }
+        switch queued {
+        case true?: signal()
+        case false?: break
+        case nil: globalConcurrentExecutor.enqueue(ExecutorJob(job))
+        }
     }
 
     private func signal() {
@@ -233,13 +266,17 @@ public final class ZMQTransport: Sendable {
     /// Sends what is queued, closes the sockets (waiting at most the linger time) and ends ``requests``.
     public func stop() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let first = outbox.withLock { outbox -> Bool in
-                guard !outbox.stopping else { return false }
+            let first = outbox.withLock { outbox -> Bool? in
+                guard !outbox.stopping else { return nil }
                 outbox.stopping = true
                 outbox.onStop = continuation
-                return true
+                return outbox.takeWake()
             }
-            if first { signal() } else { continuation.resume() }
+            switch first {
+            case true?: signal()
+            case false?: break
+            case nil: continuation.resume()
+            }
         }
         waker.withLock { $0.close() }
         // zmq_ctx_term blocks up to the linger time: never on Swift's cooperative pool.
@@ -257,24 +294,42 @@ public final class ZMQTransport: Sendable {
     /// Called on the I/O thread once its loop has ended, for whatever reason: a ``stop()`` then
     /// waiting, or any later, returns at once instead of waiting for a thread that is gone.
     fileprivate func loopEnded() {
-        let waiting = outbox.withLock { outbox in
+        let (waiting, jobs) = outbox.withLock { outbox in
             outbox.stopping = true
-            defer { outbox.onStop = nil }
-            return outbox.onStop
+            outbox.ended = true
+            defer { (outbox.onStop, outbox.jobs) = (nil, []) }
+            return (outbox.onStop, outbox.jobs)
         }
+        // A task still waiting to run here (a command loop finishing its batch) runs elsewhere.
+        for job in jobs { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
         waiting?.resume()
     }
 
-    /// Called on the I/O thread: everything queued so far, the subscriptions to cut, and whether
-    /// to stop after sending it.
-    private func takeOutbox() -> ([(Destination, [[UInt8]])], Set<String>, CheckedContinuation<Void, Never>?) {
+    /// What the I/O thread has been handed since it last looked.
+    private struct Handed {
+        var messages: [(Destination, [[UInt8]])]
+        var jobs: [UnownedJob]
+        var cut: Set<String>
+        /// Set when the thread is to stop once it has sent the messages.
+        var onStop: CheckedContinuation<Void, Never>?
+
+        var isEmpty: Bool { messages.isEmpty && jobs.isEmpty && cut.isEmpty && onStop == nil }
+    }
+
+    /// Called on the I/O thread: everything handed over so far. When there is nothing, the
+    /// thread is marked as polling, so that the next hand-over wakes it.
+    private func takeOutbox() -> Handed {
         outbox.withLock { outbox in
-            defer {
-                outbox.messages = []
-                outbox.cut = []
+            let handed = Handed(
+                messages: outbox.messages, jobs: outbox.jobs, cut: outbox.cut,
+                onStop: outbox.stopping ? outbox.onStop : nil)
+            if handed.isEmpty {
+                outbox.polling = true
+            } else {
+                (outbox.messages, outbox.jobs, outbox.cut) = ([], [], [])
                 if outbox.stopping { outbox.onStop = nil }
             }
-            return (outbox.messages, outbox.cut, outbox.stopping ? outbox.onStop : nil)
+            return handed
         }
     }
 
@@ -381,11 +436,13 @@ public final class ZMQTransport: Sendable {
             var subscribers = Subscribers()
             let zapIndex = zap.map { poller.add($0.socket) }
             var refusals = RefusedHandshakes()
+            // Whether work handed over is still waiting: the next poll then only looks.
+            var busy = false
             while true {
                 let readable: [Bool]
                 do {
                     if configuration.failFirstPoll { throw ZMQError(code: EFAULT, operation: "zmq_poll (injected failure)") }
-                    readable = try poller.poll(timeoutMilliseconds: configuration.pollIntervalMilliseconds)
+                    readable = try poller.poll(timeoutMilliseconds: busy ? 0 : configuration.pollIntervalMilliseconds)
                 } catch {
                     logger.critical("zmq_poll failed; the transport stops", metadata: ["error": "\(error)"])
                     return
@@ -402,25 +459,44 @@ public final class ZMQTransport: Sendable {
                 }
                 if readable[routerIndex] { readRequests(from: router) }
                 if readable[publisherIndex] { subscribers.read(publisher) }
-                let (messages, cut, onStop) = transport.takeOutbox()
-                if !cut.isEmpty {
-                    let count = subscribers.cut(cut)
-                    logger.notice("event connections of removed keys cut", metadata: ["connections": "\(count)"])
-                }
-                for (destination, frames) in messages {
-                    do {
-                        try (destination == .command ? router : publisher).send(frames, flags: .dontWait)
-                    } catch {
-                        // PUB never blocks; a ROUTER peer over its high-water mark loses the reply
-                        // and retries, which the library answers from its record.
-                        logger.warning("dropped an outgoing message", metadata: ["error": "\(error)"])
+                // The jobs the requests woke (deciding them) run now, and the replies they send
+                // at once go out in the same cycle. Bounded, so that a stream of jobs cannot keep
+                // the sockets from being read.
+                busy = true
+                for _ in 0..<Self.roundsPerCycle {
+                    let handed = transport.takeOutbox()
+                    if handed.isEmpty {
+                        busy = false
+                        break
+                    }
+                    if !handed.cut.isEmpty {
+                        let count = subscribers.cut(handed.cut)
+                        logger.notice("event connections of removed keys cut", metadata: ["connections": "\(count)"])
+                    }
+                    for job in handed.jobs { job.runSynchronously(on: transport.asUnownedTaskExecutor()) }
+                    send(handed.messages, router: router, publisher: publisher)
+                    if let onStop = handed.onStop {
+                        // Nothing is posted once stopping; jobs still to come run elsewhere (loopEnded).
+                        onStop.resume()
+                        return
                     }
                 }
-                if let onStop {
-                    onStop.resume()
-                    return
-                }
                 transport.completedCycle()
+            }
+        }
+
+        /// Rounds of handed-over work a cycle runs before it reads the sockets again.
+        static let roundsPerCycle = 8
+
+        private func send(_ messages: [(Destination, [[UInt8]])], router: ZMQSocket, publisher: ZMQSocket) {
+            for (destination, frames) in messages {
+                do {
+                    try (destination == .command ? router : publisher).send(frames, flags: .dontWait)
+                } catch {
+                    // PUB never blocks; a ROUTER peer over its high-water mark loses the reply
+                    // and retries, which the library answers from its record.
+                    logger.warning("dropped an outgoing message", metadata: ["error": "\(error)"])
+                }
             }
         }
 
@@ -546,8 +622,19 @@ public struct RequestBatches: AsyncSequence, Sendable {
     public typealias Element = [IncomingRequest]
 
     let stream: AsyncStream<[IncomingRequest]>
+    let continuation: AsyncStream<[IncomingRequest]>.Continuation
     /// Requests handed over and not yet taken, for the queue's limit.
     let queued: QueuedCount
+
+    /// Ends the sequence once the batches already handed over are taken; requests read after
+    /// this are not handed over (a graceful stop: their clients retry against the next start).
+    ///
+    /// Unlike cancelling the consumer, this needs no task of its own between the I/O thread
+    /// and the consumer, so a consumer that prefers the transport's executor is resumed on the
+    /// I/O thread itself.
+    public func finish() {
+        continuation.finish()
+    }
 
     public struct AsyncIterator: AsyncIteratorProtocol {
         var base: AsyncStream<[IncomingRequest]>.AsyncIterator

@@ -137,6 +137,39 @@ struct TransportLifecycleTests {
         await transport.stop()
     }
 
+    @Test("a task that prefers the transport runs on its I/O thread, and on the pool once it has stopped")
+    func transportExecutor() async throws {
+        var configuration = TransportConfiguration(commandEndpoint: "tcp://127.0.0.1:*", eventEndpoint: "tcp://127.0.0.1:*")
+        configuration.pollIntervalMilliseconds = 50
+        let transport = try await ZMQTransport.start(configuration, logger: Logger(label: "courtside.test"))
+        let context = try ZMQContext()
+        let dealer = try context.socket(.dealer)
+        try dealer.set(.linger(milliseconds: 0))
+        try dealer.set(.receiveTimeout(milliseconds: 10_000))
+        try dealer.connect(transport.boundCommandEndpoint)
+        // The way the command loop uses it: each request is taken, and answered, on the I/O thread.
+        try dealer.send([[], Array("ping".utf8)])
+        let answered = await withTaskExecutorPreference(transport) { () async -> String? in
+            var iterator = transport.requests.makeAsyncIterator()
+            guard let request = await iterator.next()?.first else { return nil }
+            transport.reply(to: request, body: Array("pong".utf8))
+            return Self.threadName()
+        }
+        #expect(answered == ZMQTransport.ioThreadName)
+        #expect(try dealer.receive().last == Array("pong".utf8))
+        dealer.close()
+        context.terminate()
+        await transport.stop()
+        // A task that still prefers it is not stranded: it runs on, elsewhere.
+        let after = await withTaskExecutorPreference(transport) { Self.threadName() }
+        #expect(after != ZMQTransport.ioThreadName)
+    }
+
+    /// The calling thread's name, as the kernel has it.
+    private static func threadName() -> String? {
+        (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines)
+    }
+
     @Test("a start that cannot bind throws and leaves no I/O thread behind")
     func failedStartFreesItsThread() async throws {
         var first = TransportConfiguration(commandEndpoint: "tcp://127.0.0.1:*", eventEndpoint: "tcp://127.0.0.1:*")
