@@ -112,11 +112,7 @@ struct TransportLifecycleTests {
         configuration.requestQueueLimit = 5
         configuration.overloadedReply = { frames in Array("busy ".utf8) + (frames.last ?? []) }
         let transport = try await ZMQTransport.start(configuration, logger: Logger(label: "courtside.test"))
-        let context = try ZMQContext()
-        let dealer = try context.socket(.dealer)
-        try dealer.set(.linger(milliseconds: 0))
-        try dealer.set(.receiveTimeout(milliseconds: 10_000))
-        try dealer.connect(transport.boundCommandEndpoint)
+        let (context, dealer) = try Self.dealer(to: transport)
         // Nobody takes requests yet: the first five wait, the other fifteen are answered by the I/O thread.
         for index in 0..<20 { try dealer.send([[], Array("r\(index)".utf8)]) }
         var answered: [String] = []
@@ -142,11 +138,7 @@ struct TransportLifecycleTests {
         var configuration = TransportConfiguration(commandEndpoint: "tcp://127.0.0.1:*", eventEndpoint: "tcp://127.0.0.1:*")
         configuration.pollIntervalMilliseconds = 50
         let transport = try await ZMQTransport.start(configuration, logger: Logger(label: "courtside.test"))
-        let context = try ZMQContext()
-        let dealer = try context.socket(.dealer)
-        try dealer.set(.linger(milliseconds: 0))
-        try dealer.set(.receiveTimeout(milliseconds: 10_000))
-        try dealer.connect(transport.boundCommandEndpoint)
+        let (context, dealer) = try Self.dealer(to: transport)
         // The way the command loop uses it: each request is taken, and answered, on the I/O thread.
         try dealer.send([[], Array("ping".utf8)])
         let answered = await withTaskExecutorPreference(transport) { () async -> String? in
@@ -163,6 +155,16 @@ struct TransportLifecycleTests {
         // A task that still prefers it is not stranded: it runs on, elsewhere.
         let after = await withTaskExecutorPreference(transport) { Self.threadName() }
         #expect(after != ZMQTransport.ioThreadName)
+    }
+
+    /// A client's DEALER on the transport's command endpoint, in a context of its own.
+    private static func dealer(to transport: ZMQTransport) throws -> (ZMQContext, ZMQSocket) {
+        let context = try ZMQContext()
+        let dealer = try context.socket(.dealer)
+        try dealer.set(.linger(milliseconds: 0))
+        try dealer.set(.receiveTimeout(milliseconds: 10_000))
+        try dealer.connect(transport.boundCommandEndpoint)
+        return (context, dealer)
     }
 
     /// The calling thread's name, as the kernel has it.
