@@ -36,12 +36,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-sudo_if_needed() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
-if ! perf --version >/dev/null 2>&1; then
-    echo "installing linux-perf" >&2
-    sudo_if_needed apt-get update -qq
-    sudo_if_needed apt-get install -y -qq linux-perf >/dev/null
-fi
+. scripts/perf-tools.sh
+ensure_perf
 
 if [ "$build" = 1 ]; then
     swift build -c release --product courtsided >&2

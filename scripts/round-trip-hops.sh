@@ -29,12 +29,12 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-sudo_if_needed() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
-if ! perf --version >/dev/null 2>&1; then
-    sudo_if_needed apt-get update
-    sudo_if_needed env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends linux-perf
+. scripts/perf-tools.sh
+ensure_perf
+if [ "$build" -eq 1 ]; then
+    swift build -c release --product courtside-bench >&2
+    swift build -c release --product courtsided >&2
 fi
-[ "$build" -eq 1 ] && swift build -c release --product courtside-bench >&2 && swift build -c release --product courtsided >&2
 bin=$(swift build -c release --show-bin-path)
 courtsided=${courtsided:-$bin/courtsided}
 

@@ -236,7 +236,7 @@ public final class GameLibrary: Sendable {
     public var oldestPendingCommit: Duration? { committer.oldestPendingCommit }
 
     /// Whether any command waits for its commit: a commit is queued or being written.
-    public var isCommitting: Bool { committer.isBusy }
+    public var isCommitting: Bool { committer.isCommitting }
 
     /// The ids of every committed game, sorted.
     public func gameIDs() -> [GameID] {

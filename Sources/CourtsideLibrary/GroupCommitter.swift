@@ -196,7 +196,7 @@ final class GroupCommitter: Sendable {
     }
 
     /// Whether any command waits for its commit, queued or being written.
-    var isBusy: Bool { queue.withLock { $0.writingSince != nil || $0.queuedSince != nil } }
+    var isCommitting: Bool { queue.withLock { $0.writingSince != nil || $0.queuedSince != nil } }
 
     /// The committed games whose regulation time has run out by `now`.
     func expired(at now: Timestamp) -> [GameID] {

@@ -436,6 +436,7 @@ public final class ZMQTransport: TaskExecutor, Sendable {
             var subscribers = Subscribers()
             let zapIndex = zap.map { poller.add($0.socket) }
             var refusals = RefusedHandshakes()
+            let executor = transport.asUnownedTaskExecutor()
             // Whether work handed over is still waiting: the next poll then only looks.
             var busy = false
             while true {
@@ -473,7 +474,7 @@ public final class ZMQTransport: TaskExecutor, Sendable {
                         let count = subscribers.cut(handed.cut)
                         logger.notice("event connections of removed keys cut", metadata: ["connections": "\(count)"])
                     }
-                    for job in handed.jobs { job.runSynchronously(on: transport.asUnownedTaskExecutor()) }
+                    for job in handed.jobs { job.runSynchronously(on: executor) }
                     send(handed.messages, router: router, publisher: publisher)
                     if let onStop = handed.onStop {
                         // Nothing is posted once stopping; jobs still to come run elsewhere (loopEnded).

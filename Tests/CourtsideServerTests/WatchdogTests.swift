@@ -133,7 +133,10 @@ struct TransportLifecycleTests {
         await transport.stop()
     }
 
-    @Test("a task that prefers the transport runs on its I/O thread, and on the pool once it has stopped")
+    // Limited: a job stranded on the ended thread would otherwise hang the suite, not fail it.
+    @Test(
+        "a task that prefers the transport runs on its I/O thread, and on the pool once it has stopped",
+        .timeLimit(.minutes(1)))
     func transportExecutor() async throws {
         var configuration = TransportConfiguration(commandEndpoint: "tcp://127.0.0.1:*", eventEndpoint: "tcp://127.0.0.1:*")
         configuration.pollIntervalMilliseconds = 50
