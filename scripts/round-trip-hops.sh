@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Times a lone scorekeeper's round trip inside courtsided hop by hop, the way issue 10's goal 1
-# was worked on: runs `courtside-bench daemon --keepers 1`, records the scheduler for a second in
-# the middle of it (`perf sched record`), and prints, from `perf sched timehist -w`, the median
-# and 90th percentile of two segments of each trip:
-#   request: libzmq wakes the I/O thread (a request arrived) -> the log writer is woken (its commit starts)
-#   reply:   the log writer wakes the I/O thread (an answer is posted) -> libzmq is woken (the reply leaves)
-# The disk's part (the commit itself) lies between them and is the bench's fdatasync figure.
+# Times a lone scorekeeper's round trip inside courtsided, the way issue 10's goal 1 was worked
+# on: runs `courtside-bench daemon --keepers 1`, records the scheduler for a second in the middle
+# of it (`perf sched record`), and prints, from `perf sched timehist -w`, the median and 90th
+# percentile of each trip inside the daemon:
+#   inside: libzmq wakes the I/O thread (a request arrived) -> the I/O thread wakes libzmq (the reply leaves)
+# and the hand-overs to the log writer's thread seen per trip (0 when the I/O thread commits a
+# quiet command itself). When the writer commits, two segments of the trip as well:
+#   request: libzmq wakes the I/O thread -> the log writer is woken (its commit starts)
+#   reply:   the log writer wakes the I/O thread (an answer is posted) -> libzmq is woken
+# The disk's part (the commit itself) lies inside and is the bench's fdatasync figure.
 #
 # Usage: scripts/round-trip-hops.sh [--courtsided PATH] [--moves N] [--no-build]
 #   --courtsided  the daemon binary to time (default: the release build's); compare two builds
@@ -59,28 +62,38 @@ python3 - "$work/timehist.txt" "$pid" <<'PY'
 import re, statistics, sys
 lines, pid = open(sys.argv[1]).read().splitlines(), sys.argv[2]
 wake = re.compile(r'\s*([\d.]+)\s+\[\d+\]\s+(\S+)\[\d+/(\d+)\]\s+awakened: (\S+)\[\d+/(\d+)\]')
-arrived = posted = None
-request, reply = [], []
+arrived = posted = inside_from = None
+request, reply, inside = [], [], []
+writer_wakes = 0
 for line in lines:
     m = wake.match(line)
     if not m or m.group(3) != pid or m.group(5) != pid:
         continue
     t, waker, wakee = float(m.group(1)), m.group(2), m.group(4)
     if waker.startswith('ZMQbg/IO') and wakee == 'courtside.io':
-        arrived = t
-    elif wakee == 'courtside.log' and arrived is not None:
-        request.append((t - arrived) * 1e6)
-        arrived = None
+        arrived = inside_from = t
+    elif wakee == 'courtside.log':
+        writer_wakes += 1
+        if arrived is not None:
+            request.append((t - arrived) * 1e6)
+            arrived = None
     if waker == 'courtside.log' and wakee == 'courtside.io':
         posted = t
-    elif waker == 'courtside.io' and wakee.startswith('ZMQbg/IO') and posted is not None:
-        reply.append((t - posted) * 1e6)
-        posted = None
-for name, values in (('request: I/O thread woken -> log writer woken', request),
-                     ('reply: log writer posts -> libzmq woken', reply)):
+    elif waker == 'courtside.io' and wakee.startswith('ZMQbg/IO'):
+        if posted is not None:
+            reply.append((t - posted) * 1e6)
+            posted = None
+        if inside_from is not None:
+            inside.append((t - inside_from) * 1e6)
+            inside_from = None
+def summary(name, values):
     if not values:
-        print(f'{name}: no trips seen')
-        continue
+        return
     values.sort()
     print(f'{name} us: p50 {statistics.median(values):.0f}  p90 {values[int(len(values) * 0.9)]:.0f}  ({len(values)} trips)')
+summary('inside: libzmq wakes the I/O thread -> the I/O thread wakes libzmq', inside)
+if inside:
+    print(f'log writer woken per trip: {writer_wakes / len(inside):.2f}')
+summary('request: I/O thread woken -> log writer woken', request)
+summary('reply: log writer posts -> libzmq woken', reply)
 PY

@@ -26,8 +26,8 @@ struct Bench: AsyncParsableCommand {
             directory's file system) and prints its figures beside them as ratios.
             """,
         subcommands: [
-            LibraryBench.self, DaemonBench.self, FanoutBench.self, ReadsBench.self, RestartBench.self, EncodeBench.self,
-            AbuseBench.self,
+            LibraryBench.self, DaemonBench.self, LogBench.self, FanoutBench.self, ReadsBench.self, RestartBench.self,
+            EncodeBench.self, AbuseBench.self,
         ])
 }
 

@@ -95,26 +95,39 @@ struct MachineLimits {
     }
 
     static func fdatasyncs(_ count: Int, in directory: URL) throws -> [Double] {
+        let probe = try SyncProbe(in: directory)
+        for _ in 0..<10 { _ = try probe.sync() }
+        return try (0..<count).map { _ in try probe.sync() }.sorted()
+    }
+}
+
+/// A file in the directory under test that takes `recordSize`-byte appends, each followed by
+/// fdatasync: the least a durable commit can cost there. Removed when released.
+final class SyncProbe {
+    private let fd: Int32
+    private let path: String
+    private let record = [UInt8](repeating: UInt8(ascii: "x"), count: MachineLimits.recordSize - 1) + [UInt8(ascii: "\n")]
+
+    init(in directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent(".courtside-bench-fdatasync-probe").path
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_TRUNC, 0o600)
+        path = directory.appendingPathComponent(".courtside-bench-fdatasync-probe").path
+        fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_TRUNC, 0o600)
         guard fd >= 0 else { throw BenchError("open \(path): \(String(cString: strerror(errno)))") }
-        defer {
-            close(fd)
-            unlink(path)
+    }
+
+    deinit {
+        close(fd)
+        unlink(path)
+    }
+
+    /// One append + fdatasync, in microseconds.
+    func sync() throws -> Double {
+        let start = ContinuousClock.now
+        let written = record.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == record.count, Glibc.fdatasync(fd) == 0 else {
+            throw BenchError("append + fdatasync \(path): \(String(cString: strerror(errno)))")
         }
-        let record = [UInt8](repeating: UInt8(ascii: "x"), count: recordSize - 1) + [UInt8(ascii: "\n")]
-        var latencies: [Double] = []
-        latencies.reserveCapacity(count)
-        for index in 0..<(count + 10) {
-            let start = ContinuousClock.now
-            let written = record.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            guard written == record.count, Glibc.fdatasync(fd) == 0 else {
-                throw BenchError("append + fdatasync \(path): \(String(cString: strerror(errno)))")
-            }
-            if index >= 10 { latencies.append((ContinuousClock.now - start).inSeconds * 1e6) }
-        }
-        return latencies.sorted()
+        return (ContinuousClock.now - start).inSeconds * 1e6
     }
 }
 

@@ -154,6 +154,18 @@ public final class GameLibrary: Sendable {
         try await submit(command, to: gameID, origin: origin).value()
     }
 
+    /// Runs `submitting`, then commits the commands it submitted on the calling thread if the
+    /// log writer is idle, rather than handing them to the writer thread.
+    ///
+    /// A lone command then waits for no hand-over between threads: its ``PendingReceipt``
+    /// settles (and its `whenSettled` handlers run) on this thread, before this returns. Call it
+    /// only from a thread that may block on the disk for a commit, never from Swift's pool; when
+    /// the writer is busy, the commands join its next commit as usual.
+    public func committingHere(_ submitting: () async -> Void) async {
+        await GroupCommitter.$callerCommits.withValue(true) { await submitting() }
+        committer.commitQueued()
+    }
+
     /// Decides a command and queues it for commit, returning without waiting for the commit.
     ///
     /// Commands submitted one after another to the same game apply in that order; await

@@ -13,6 +13,10 @@ import Synchronization
 /// Commands enqueue synchronously from their game actor, which keeps each game's order, and
 /// every command that arrives while a commit is in flight joins the next one (group commit):
 /// one fsync serves them all. Disk I/O never runs on Swift's cooperative pool.
+///
+/// Whoever commits holds the writer's role: the writer thread, or a thread of the caller's that
+/// commits its own commands while the writer is idle (``commitQueued()``), saving the two
+/// hand-overs between threads that a lone command would otherwise wait for.
 final class GroupCommitter: Sendable {
     private struct Entry {
         var events: [GameEvent]
@@ -34,6 +38,8 @@ final class GroupCommitter: Sendable {
         /// written was: together, how long the oldest command has waited for its commit.
         var queuedSince: ContinuousClock.Instant?
         var writingSince: ContinuousClock.Instant?
+        /// The writer was woken for what is queued: later entries need not wake it again.
+        var writerWoken = false
     }
 
     /// A subscriber's stream: an update at a time, or a commit's updates at a time.
@@ -75,7 +81,7 @@ final class GroupCommitter: Sendable {
     }
 
     /// What the next checkpoint must write, when it is due, and the one being written. Only the
-    /// writer thread uses it.
+    /// holder of the writer's role uses it.
     private struct CheckpointProgress {
         /// Games committed since the last checkpoint began.
         var changed: Set<GameID>
@@ -122,6 +128,11 @@ final class GroupCommitter: Sendable {
     private let queue: Mutex<Queue>
     private let committed: Mutex<Committed>
     private let wake = DispatchSemaphore(value: 0)
+    /// Held by whoever commits, checkpoints included: commits go to the log one at a time and
+    /// in sequence order, and the checkpoint's state is only ever touched by its holder.
+    private let role = Mutex<Void>(())
+    /// Set after a slow commit on a caller's thread: until then, the writer commits for callers.
+    private let callerCommitsPausedUntil = Mutex<ContinuousClock.Instant?>(nil)
     private let checkpoints: CheckpointPolicy
     private let checkpointProgress: Mutex<CheckpointProgress>
     private let checkpointDurations = Timer(label: "courtside_checkpoint_duration_seconds")
@@ -157,6 +168,10 @@ final class GroupCommitter: Sendable {
         thread.start()
     }
 
+    /// Set while a caller submits commands that it then commits itself (``commitQueued()``):
+    /// their entries do not wake the writer.
+    @TaskLocal static var callerCommits = false
+
     /// Numbers `events` with the next sequence numbers and queues them, with the command's
     /// refusal if it was refused, for the next commit. Never blocks on I/O; callers await the
     /// returned ticket.
@@ -165,7 +180,8 @@ final class GroupCommitter: Sendable {
         throws(CourtsideError) -> CommitTicket
     {
         let ticket = CommitTicket()
-        let wasIdle: Bool = try queue.withLock { (queue) throws(CourtsideError) -> Bool in
+        let callerCommits = Self.callerCommits
+        let wakeWriter: Bool = try queue.withLock { (queue) throws(CourtsideError) -> Bool in
             if let failure = queue.failure { throw failure }
             if queue.closing { throw CourtsideError(.shuttingDown, "the game library is shutting down") }
             // The disk cannot keep up: refuse at once rather than grow without bound.
@@ -179,10 +195,62 @@ final class GroupCommitter: Sendable {
             }
             queue.entries.append(Entry(events: events, games: games, refusal: refusal, ticket: ticket))
             if queue.entries.count == 1 { queue.queuedSince = .now }
-            return queue.entries.count == 1
+            guard !callerCommits, !queue.writerWoken else { return false }
+            queue.writerWoken = true
+            return true
         }
-        if wasIdle { wake.signal() }
+        if wakeWriter { wake.signal() }
         return ticket
+    }
+
+    /// Commits what is queued on the calling thread, which may block on the disk, if the writer
+    /// is idle; otherwise wakes the writer, which commits it after what it is writing.
+    ///
+    /// For a lone command this spares the hand-over to the writer thread and the one back to
+    /// the thread that answers it: the command's ticket settles here, before this returns.
+    ///
+    /// A commit here slower than ``slowCallerCommit`` (a slow or failing disk) hands the
+    /// callers' commits to the writer for ``callerCommitPause``: the caller's thread has other
+    /// work (the daemon's reads its sockets) that must not wait on such a disk again and again.
+    func commitQueued() {
+        let started = ContinuousClock.now
+        if let resume = callerCommitsPausedUntil.withLock({ $0 }), started < resume {
+            wake.signal()
+            return
+        }
+        let committedHere: Bool? = role.withLockIfAvailable { _ in
+            let (batch, _) = takeQueued()
+            if !batch.isEmpty { commit(batch) }
+            return checkpointProgress.withLock { $0.writing == nil }
+        }
+        // Busy writer, or a checkpoint begun here: the writer goes on with it.
+        if committedHere != true { wake.signal() }
+        let now = ContinuousClock.now
+        if now - started > Self.slowCallerCommit {
+            callerCommitsPausedUntil.withLock { $0 = now + Self.callerCommitPause }
+            logger.notice(
+                "a commit took \((now - started).inMilliseconds) ms; commits go through the log writer alone for \(Self.callerCommitPause)"
+            )
+        }
+    }
+
+    /// The longest a commit on the caller's thread may take before such commits pause.
+    static let slowCallerCommit: Duration = .milliseconds(20)
+    /// How long callers' commits go through the writer after a slow one.
+    static let callerCommitPause: Duration = .seconds(10)
+
+    /// Takes what is queued as the next batch, marked as being written, and whether the
+    /// committer is closing. Only the holder of the writer's role calls it.
+    private func takeQueued() -> (batch: [Entry], closing: Bool) {
+        queue.withLock { queue in
+            defer {
+                queue.entries = []
+                queue.writingSince = queue.queuedSince
+                queue.queuedSince = nil
+                queue.writerWoken = false
+            }
+            return (queue.entries, queue.closing)
+        }
     }
 
     /// The failure that stopped the write path, if one did.
@@ -282,31 +350,25 @@ final class GroupCommitter: Sendable {
     // MARK: - The writer thread
 
     private func runWriter() {
-        checkpointIfDue()
+        role.withLock { _ in checkpointIfDue() }
         // A second without commands ends a burst: what its commits freed goes back.
         var trimmer = IdleTrimmer(after: Self.trimAfterEvents)
         while true {
             // A checkpoint being written goes on, a part at a time, while nothing waits for a commit.
             if checkpointProgress.withLock({ $0.writing != nil }) {
                 if wake.wait(timeout: .now()) == .timedOut {
-                    writeCheckpointPart()
+                    role.withLock { _ in writeCheckpointPart() }
                     continue
                 }
             } else if !trimmer.wait(wake) {
                 continue
             }
-            let (batch, closing) = queue.withLock { queue in
-                defer {
-                    queue.entries = []
-                    queue.writingSince = queue.queuedSince
-                    queue.queuedSince = nil
-                }
-                return (queue.entries, queue.closing)
+            let (committedCount, closing) = role.withLock { _ in
+                let (batch, closing) = takeQueued()
+                if !batch.isEmpty { commit(batch) }
+                return (batch.count, closing)
             }
-            if !batch.isEmpty {
-                commit(batch)
-                trimmer.did(batch.count)
-            }
+            trimmer.did(committedCount)
             if closing {
                 let onExit: CheckedContinuation<Void, Never>? = queue.withLock { queue in
                     guard queue.entries.isEmpty else { return nil }
@@ -314,7 +376,7 @@ final class GroupCommitter: Sendable {
                     return queue.onExit
                 }
                 if let onExit {
-                    closeCheckpoints()
+                    role.withLock { _ in closeCheckpoints() }
                     onExit.resume()
                     return
                 }
@@ -397,8 +459,8 @@ final class GroupCommitter: Sendable {
     }
 
     /// Takes the committed state of the games changed since the last checkpoint (of every game,
-    /// when `complete`), as of the last committed sequence: the writer thread alone commits, so
-    /// that state is exactly what the log holds up to that sequence.
+    /// when `complete`), as of the last committed sequence: only the holder of the writer's role
+    /// commits, so that state is exactly what the log holds up to that sequence.
     private func beginCheckpoint() {
         guard failure == nil else { return }
         let (games, sequence, count) = committed.withLock { committed in

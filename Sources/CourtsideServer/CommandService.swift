@@ -66,8 +66,9 @@ struct CommandService: Service {
     /// Decides requests as they come: on the I/O thread while the daemon is quiet, on the pool
     /// while it is busy.
     ///
-    /// On the I/O thread a request needs no hand-over to another thread on its way to the log
-    /// writer: that is what a lone scorekeeper's round trip waits for. Under load, the I/O
+    /// On the I/O thread a request needs no hand-over to another thread on its way to the disk
+    /// and back, since that thread commits the quiet cycle's commands itself and sends their
+    /// replies at once: that is what a lone scorekeeper's round trip waits for. Under load, the I/O
     /// thread's own work (reading, replying) would wait behind the decisions, and throughput fell
     /// by a tenth in `courtside-bench daemon --keepers 16 --window 32`; so while commits are
     /// under way, or many requests come at once, they are decided on the pool, on the other
@@ -77,7 +78,13 @@ struct CommandService: Service {
         var pending = await batches.next()
         while let batch = pending {
             if isQuiet(batch) {
-                for request in batch { await handle(request) }
+                // Committed here too while the I/O thread is ours: a lone keeper's move then
+                // crosses no thread between its request and its reply.
+                if transport.isIOThread {
+                    await library.committingHere { for request in batch { await handle(request) } }
+                } else {
+                    for request in batch { await handle(request) }
+                }
                 pending = await batches.next()
                 continue
             }
@@ -164,8 +171,8 @@ struct CommandService: Service {
         (try? library.snapshot(of: game))?.value.setup.court ?? tournament.configuration.schedule.game(game)?.court
     }
 
-    /// Answers a command once its result is known: on the log writer's thread right after the
-    /// commit, so the reply needs no trip through the thread pool.
+    /// Answers a command once its result is known: on the committing thread (the log writer's,
+    /// or the I/O thread's) right after the commit, so the reply needs no trip through the pool.
     private static func answer(
         _ incoming: IncomingRequest, origin: CommandOrigin, result: Result<Receipt, CourtsideError>, op: String,
         responder: Responder, logger: Logger

@@ -17,6 +17,11 @@ public struct WatchdogCheck: Sendable {
     public mutating func problem(ioCycles: UInt64, oldestPendingCommit: Duration?) -> String? {
         defer { lastCycles = ioCycles }
         if let lastCycles, ioCycles == lastCycles {
+            // A quiet daemon commits on the I/O thread, so a disk stuck in fsync stops it too.
+            if let waited = oldestPendingCommit {
+                return
+                    "the I/O thread has not completed a poll cycle since the last check, and a command has waited \(waited) for its commit: the disk may be stuck"
+            }
             return "the I/O thread has not completed a poll cycle since the last check"
         }
         if let waited = oldestPendingCommit, waited > commitBound {

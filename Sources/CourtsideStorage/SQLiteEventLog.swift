@@ -253,7 +253,7 @@ public final class SQLiteEventLog: EventLog {
             event.kind.writeJSON(to: &writer)
             return Data(writer.bytes)
         }
-        let filedNow: Int64? = try pool.write { db in
+        let filedNow: Int64? = try Self.transaction(in: pool) { db in
             let insertEvent = try db.cachedStatement(
                 sql: """
                     INSERT INTO events (sequence, game_id, version, recorded_at, client_id, command_id, kind, payload)
@@ -290,6 +290,23 @@ public final class SQLiteEventLog: EventLog {
 
     public func close() throws {
         try pool.close()
+    }
+
+    /// Runs `body` in an immediate transaction, as `pool.write` does, with BEGIN and COMMIT
+    /// prepared once: `write` has SQLite parse both at every commit.
+    private static func transaction<T>(in pool: DatabasePool, _ body: (Database) throws -> T) throws -> T {
+        try pool.writeWithoutTransaction { db in
+            try db.cachedStatement(sql: "BEGIN IMMEDIATE").execute()
+            do {
+                let result = try body(db)
+                try db.cachedStatement(sql: "COMMIT").execute()
+                return result
+            } catch {
+                // SQLite may have rolled back already (a full disk, say); GRDB's write does the same.
+                if db.isInsideTransaction { try? db.rollback() }
+                throw error
+            }
+        }
     }
 
     static var migrator: DatabaseMigrator {

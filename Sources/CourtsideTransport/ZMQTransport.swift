@@ -128,6 +128,15 @@ public final class ZMQTransport: TaskExecutor, Sendable {
     private let outbox = Mutex(Outbox())
     /// Rounds of the I/O thread's loop so far; one at least every poll interval while it is healthy.
     private let cycles = Atomic<UInt64>(0)
+    /// The I/O thread's `pthread_t` while it serves; 0 before and after.
+    private let servingThread = Atomic<UInt>(0)
+    /// The command socket while the I/O thread serves, for replies that its own jobs send.
+    private let ioThreadRouter = IOThreadOwned()
+
+    /// A socket only the I/O thread touches, set and read there alone.
+    private final class IOThreadOwned: @unchecked Sendable {
+        var router: ZMQSocket?
+    }
     /// The sending end of the wake-up; any thread may use it under the lock (a full memory barrier).
     private let waker: Mutex<ZMQSocket>
     private let context: ZMQContext
@@ -192,16 +201,35 @@ public final class ZMQTransport: TaskExecutor, Sendable {
     /// The I/O thread's name, as top, perf and /proc show it.
     public static let ioThreadName = "courtside.io"
 
+    /// Whether the caller runs on the I/O thread, serving: a task that prefers this executor
+    /// does, until the thread ends.
+    public var isIOThread: Bool { servingThread.load(ordering: .relaxed) == pthread_self() }
+
     /// How many poll cycles the I/O thread has completed; stops growing once it hangs.
     public var completedCycles: UInt64 { cycles.load(ordering: .relaxed) }
+
+    /// Called on the I/O thread as it starts serving (with its command socket) and as it stops
+    /// (with nil, before it closes the socket).
+    fileprivate func serving(on thread: pthread_t, router: ZMQSocket?) {
+        ioThreadRouter.router = router
+        servingThread.store(router == nil ? 0 : thread, ordering: .relaxed)
+    }
 
     fileprivate func completedCycle() {
         cycles.add(1, ordering: .relaxed)
     }
 
     /// Sends a reply on the command socket to the peer the request came from.
+    ///
+    /// A job running on the I/O thread (a command decided and committed there) sends it at
+    /// once, ahead of what else the job does and of what waits in the outbox: replies to
+    /// different commands have no order on the wire anyway.
     public func reply(to request: IncomingRequest, body: [UInt8]) {
-        post(.command, request.envelope + [body])
+        if isIOThread, let router = ioThreadRouter.router {
+            IOLoop.send(request.envelope + [body], on: router, logger: logger)
+        } else {
+            post(.command, request.envelope + [body])
+        }
     }
 
     /// Publishes a two-frame message, topic then body, on the event socket.
@@ -437,6 +465,8 @@ public final class ZMQTransport: TaskExecutor, Sendable {
             let zapIndex = zap.map { poller.add($0.socket) }
             var refusals = RefusedHandshakes()
             let executor = transport.asUnownedTaskExecutor()
+            transport.serving(on: pthread_self(), router: router)
+            defer { transport.serving(on: pthread_self(), router: nil) }
             // Whether work handed over is still waiting: the next poll then only looks.
             var busy = false
             while true {
@@ -491,13 +521,17 @@ public final class ZMQTransport: TaskExecutor, Sendable {
 
         private func send(_ messages: [(Destination, [[UInt8]])], router: ZMQSocket, publisher: ZMQSocket) {
             for (destination, frames) in messages {
-                do {
-                    try (destination == .command ? router : publisher).send(frames, flags: .dontWait)
-                } catch {
-                    // PUB never blocks; a ROUTER peer over its high-water mark loses the reply
-                    // and retries, which the library answers from its record.
-                    logger.warning("dropped an outgoing message", metadata: ["error": "\(error)"])
-                }
+                Self.send(frames, on: destination == .command ? router : publisher, logger: logger)
+            }
+        }
+
+        static func send(_ frames: [[UInt8]], on socket: ZMQSocket, logger: Logger) {
+            do {
+                try socket.send(frames, flags: .dontWait)
+            } catch {
+                // PUB never blocks; a ROUTER peer over its high-water mark loses the reply and
+                // retries, which the library answers from its record.
+                logger.warning("dropped an outgoing message", metadata: ["error": "\(error)"])
             }
         }
 

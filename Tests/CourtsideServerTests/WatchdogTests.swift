@@ -70,13 +70,16 @@ struct WatchdogTests {
         await library.close()
     }
 
-    @Test("an I/O thread that stops turning withholds the ping")
+    @Test("an I/O thread that stops turning withholds the ping, naming a command stuck with it")
     func hungIOThread() {
         var check = WatchdogCheck()
         #expect(check.problem(ioCycles: 10, oldestPendingCommit: nil) == nil)
         #expect(check.problem(ioCycles: 11, oldestPendingCommit: .milliseconds(3)) == nil)
         #expect(check.problem(ioCycles: 11, oldestPendingCommit: nil)?.contains("I/O thread") == true)
         #expect(check.problem(ioCycles: 12, oldestPendingCommit: nil) == nil)
+        // A quiet daemon commits on the I/O thread: a disk stuck in fsync stops both.
+        let both = check.problem(ioCycles: 12, oldestPendingCommit: .milliseconds(600))
+        #expect(both?.contains("I/O thread") == true && both?.contains("a command has waited") == true)
     }
 
     @Test("an idle transport still completes a poll cycle every poll interval")
@@ -135,7 +138,7 @@ struct TransportLifecycleTests {
 
     // Limited: a job stranded on the ended thread would otherwise hang the suite, not fail it.
     @Test(
-        "a task that prefers the transport runs on its I/O thread, and on the pool once it has stopped",
+        "a task that prefers the transport runs on its I/O thread, whose replies go out at once, and on the pool once it has stopped",
         .timeLimit(.minutes(1)))
     func transportExecutor() async throws {
         var configuration = TransportConfiguration(commandEndpoint: "tcp://127.0.0.1:*", eventEndpoint: "tcp://127.0.0.1:*")
@@ -144,20 +147,26 @@ struct TransportLifecycleTests {
         let (context, dealer) = try Self.dealer(to: transport)
         // The way the command loop uses it: each request is taken, and answered, on the I/O thread.
         try dealer.send([[], Array("ping".utf8)])
-        let answered = await withTaskExecutorPreference(transport) { () async -> String? in
+        let dealerBox = UncheckedSendable(dealer)
+        let answered = await withTaskExecutorPreference(transport) { () async -> (String?, Bool, [UInt8]?)? in
             var iterator = transport.requests.makeAsyncIterator()
             guard let request = await iterator.next()?.first else { return nil }
             transport.reply(to: request, body: Array("pong".utf8))
-            return Self.threadName()
+            // Sent at once, not when the job ends: the reply is here while this job still runs.
+            let reply = try? dealerBox.value.receive().last
+            return (Self.threadName(), transport.isIOThread, reply)
         }
-        #expect(answered == ZMQTransport.ioThreadName)
-        #expect(try dealer.receive().last == Array("pong".utf8))
+        #expect(answered?.0 == ZMQTransport.ioThreadName)
+        #expect(answered?.1 == true)
+        #expect(answered?.2 == Array("pong".utf8))
+        #expect(!transport.isIOThread)
         dealer.close()
         context.terminate()
         await transport.stop()
         // A task that still prefers it is not stranded: it runs on, elsewhere.
-        let after = await withTaskExecutorPreference(transport) { Self.threadName() }
-        #expect(after != ZMQTransport.ioThreadName)
+        let after = await withTaskExecutorPreference(transport) { (Self.threadName(), transport.isIOThread) }
+        #expect(after.0 != ZMQTransport.ioThreadName)
+        #expect(!after.1)
     }
 
     /// A client's DEALER on the transport's command endpoint, in a context of its own.
@@ -202,4 +211,11 @@ struct TransportLifecycleTests {
         #expect(Self.threads(named: ZMQTransport.ioThreadName) <= before)
         await running.stop()
     }
+}
+
+/// Hands a value that is not Sendable to the one thread that uses it next (a socket, across a
+/// task's hop, which is a full memory barrier).
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

@@ -1,0 +1,115 @@
+import CourtsideLibrary
+import CourtsideModel
+import CourtsideStorage
+import Foundation
+import Synchronization
+import Testing
+
+/// Records which thread wrote each commit, and can hold or slow the next ones.
+final class ThreadRecordingLog: ForwardingEventLog {
+    let base: any EventLog
+    private let state = Mutex((threads: [String](), held: false, delay: Duration.zero))
+    private let released = DispatchSemaphore(value: 0)
+
+    init(_ base: any EventLog) { self.base = base }
+
+    /// The writing thread's name, commit by commit.
+    var threads: [String] { state.withLock { $0.threads } }
+
+    func hold() { state.withLock { $0.held = true } }
+    func release() {
+        state.withLock { $0.held = false }
+        released.signal()
+    }
+    func slow(by delay: Duration) { state.withLock { $0.delay = delay } }
+
+    func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
+        let (held, delay) = state.withLock { state in
+            state.threads.append(Self.threadName())
+            return (state.held, state.delay)
+        }
+        if held { released.wait() }
+        if delay > .zero { Thread.sleep(forTimeInterval: Double(delay.components.attoseconds) / 1e18) }
+        try base.append(events, refusals: refusals, checkpoint: part)
+    }
+
+    /// The calling thread's name, as the kernel has it.
+    static func threadName() -> String {
+        ((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "").trimmingCharacters(in: .newlines)
+    }
+}
+
+@Suite("commits on the caller's thread", .timeLimit(.minutes(1)))
+struct CallerCommitTests {
+    static let writerThread = "courtside.log"
+
+    private static func open(_ directory: URL) async throws -> (GameLibrary, ThreadRecordingLog) {
+        let log = ThreadRecordingLog(try SQLiteEventLog(directory: directory))
+        let library = try GameLibrary(log: log, clock: ManualClock(), logger: Tournament.logger)
+        try await library.createGame(Tournament.setup("g1"), origin: origin())
+        return (library, log)
+    }
+
+    /// A move in g1, decided and queued for commit.
+    private static func move(_ library: GameLibrary, _ side: Side = .home) async -> PendingReceipt {
+        await library.submit(.move(player: Tournament.player("g1", side), move: .twoPoints), to: "g1", origin: origin())
+    }
+
+    @Test("a command submitted in committingHere is committed by the caller, and settled before it returns")
+    func committedHere() async throws {
+        let directory = try TemporaryDirectory()
+        let (library, log) = try await Self.open(directory.url)
+        let settled = Mutex<Result<Receipt, CourtsideError>?>(nil)
+        await library.committingHere {
+            await Self.move(library).whenSettled { result in settled.withLock { $0 = result } }
+        }
+        #expect(try settled.withLock { $0 }?.get().version == 2)
+        #expect(log.threads.count == 2)
+        #expect(log.threads.last != Self.writerThread)
+        #expect(!library.isCommitting)
+        await library.close()
+        // Durable: a reopened library has the move.
+        let reopened = try Tournament.open(directory.url)
+        #expect(try reopened.snapshot(of: "g1").value.score.home == 2)
+        await reopened.close()
+    }
+
+    @Test("while the writer is busy, committingHere leaves its commands to the writer's next commit")
+    func busyWriterCommits() async throws {
+        let directory = try TemporaryDirectory()
+        let (library, log) = try await Self.open(directory.url)
+        log.hold()
+        let first = await Self.move(library)
+        while log.threads.count < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        let second = Mutex<PendingReceipt?>(nil)
+        await library.committingHere {
+            let pending = await Self.move(library, .away)
+            second.withLock { $0 = pending }
+        }
+        #expect(log.threads.count == 2)  // not committed here: the writer holds its role
+        log.release()
+        #expect(try await first.value().version == 2)
+        #expect(try await second.withLock { $0 }!.value().version == 3)
+        #expect(log.threads == [Self.writerThread, Self.writerThread, Self.writerThread])
+        await library.close()
+    }
+
+    @Test("after a slow commit on the caller's thread, the writer commits for callers")
+    func slowCommitPauses() async throws {
+        let directory = try TemporaryDirectory()
+        let (library, log) = try await Self.open(directory.url)
+        log.slow(by: .milliseconds(50))
+        await library.committingHere { _ = await Self.move(library) }
+        log.slow(by: .zero)
+        let pending = Mutex<PendingReceipt?>(nil)
+        await library.committingHere {
+            let receipt = await Self.move(library)
+            pending.withLock { $0 = receipt }
+        }
+        #expect(try await pending.withLock { $0 }!.value().version == 3)
+        #expect(log.threads.count == 3)
+        #expect(log.threads[1] != Self.writerThread)
+        #expect(log.threads[2] == Self.writerThread)
+        await library.close()
+    }
+}
