@@ -54,7 +54,7 @@ final class CommitTicket: Sendable {
         }
     }
 
-    /// Calls `callback` with the result on the thread that settles the ticket (the log writer),
+    /// Calls `callback` with the result on the thread that settles the ticket (the committing one),
     /// or at once if it is settled already.
     func whenSettled(_ callback: @escaping Callback) {
         let settled: Result<Receipt, CourtsideError>? = state.withLock { state in
@@ -107,7 +107,7 @@ public struct PendingReceipt: Sendable {
     }
 
     /// Calls `answer` with the receipt or the rejection as soon as it is known, on the thread
-    /// that learns it: the log writer's right after the commit, or the caller's when the answer
+    /// that learns it: the committing thread's right after the commit, or the caller's when the answer
     /// is known already. It must be quick and must not block.
     ///
     /// Cheaper than awaiting ``value()`` in a task of its own: the answer goes out without a

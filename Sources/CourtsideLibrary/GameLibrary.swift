@@ -159,11 +159,18 @@ public final class GameLibrary: Sendable {
     ///
     /// A lone command then waits for no hand-over between threads: its ``PendingReceipt``
     /// settles (and its `whenSettled` handlers run) on this thread, before this returns. Call it
-    /// only from a thread that may block on the disk for a commit, never from Swift's pool; when
-    /// the writer is busy, the commands join its next commit as usual.
-    public func committingHere(_ submitting: () async -> Void) async {
+    /// only from a thread that may block on the disk for a commit, never from Swift's pool;
+    /// `mayBlock` is asked again once `submitting` is done (the thread may have changed across
+    /// its suspensions), and when it says no, or the writer is busy, the commands join the
+    /// writer's next commit as usual.
+    public func committingHere(_ submitting: () async -> Void, mayBlock: () -> Bool) async {
         await GroupCommitter.$callerCommits.withValue(true) { await submitting() }
-        committer.commitQueued()
+        committer.commitQueued(here: mayBlock())
+    }
+
+    /// Returns once the log writer is not writing a commit (tests use it before they race it).
+    func waitUntilNotWriting() {
+        committer.waitUntilNotWriting()
     }
 
     /// Decides a command and queues it for commit, returning without waiting for the commit.

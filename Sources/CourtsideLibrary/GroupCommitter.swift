@@ -7,7 +7,8 @@ import Logging
 import Metrics
 import Synchronization
 
-/// The write path: numbers events, commits them in batches on a dedicated thread, then
+/// The write path: numbers events, commits them in batches on a dedicated thread (or on the
+/// caller's, see below), then
 /// publishes them in sequence order and settles the waiting commands.
 ///
 /// Commands enqueue synchronously from their game actor, which keeps each game's order, and
@@ -212,9 +213,10 @@ final class GroupCommitter: Sendable {
     /// A commit here slower than ``slowCallerCommit`` (a slow or failing disk) hands the
     /// callers' commits to the writer for ``callerCommitPause``: the caller's thread has other
     /// work (the daemon's reads its sockets) that must not wait on such a disk again and again.
-    func commitQueued() {
+    /// `here` false (the caller finds it may not block after all) leaves them to the writer.
+    func commitQueued(here: Bool = true) {
         let started = ContinuousClock.now
-        if let resume = callerCommitsPausedUntil.withLock({ $0 }), started < resume {
+        if !here || callerCommitsPausedUntil.withLock({ $0.map { started < $0 } ?? false }) {
             wake.signal()
             return
         }
@@ -234,10 +236,18 @@ final class GroupCommitter: Sendable {
         }
     }
 
-    /// The longest a commit on the caller's thread may take before such commits pause.
-    static let slowCallerCommit: Duration = .milliseconds(20)
+    /// The longest a commit on the caller's thread may take before such commits pause: about
+    /// what a display's lag may grow by unnoticed. (This machine's disk has single fsyncs of
+    /// 10 to 30 ms now and then; a lower bound paused them for nothing.)
+    static let slowCallerCommit: Duration = .milliseconds(100)
     /// How long callers' commits go through the writer after a slow one.
     static let callerCommitPause: Duration = .seconds(10)
+
+    /// Returns once no commit is being written (for tests: the writer still holds its role for a
+    /// moment after a ticket settles).
+    func waitUntilNotWriting() {
+        role.withLock { _ in }
+    }
 
     /// Takes what is queued as the next batch, marked as being written, and whether the
     /// committer is closing. Only the holder of the writer's role calls it.

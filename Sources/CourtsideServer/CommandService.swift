@@ -45,7 +45,8 @@ struct CommandService: Service {
     func run() async {
         await withDiscardingTaskGroup { group in
             group.addTask { await reads.run() }
-            // Nothing on the command path blocks: the commit waits on the log writer's thread.
+            // Nothing on the command path blocks but a lone command's commit, on the I/O thread
+            // itself while quiet (see decide(_:)); any other waits on the log writer's thread.
             await withTaskExecutorPreference(transport) {
                 // Not cancelOnGracefulShutdown(): its merge reads the requests on a pool task,
                 // one more hop each way.
@@ -67,8 +68,8 @@ struct CommandService: Service {
     /// while it is busy.
     ///
     /// On the I/O thread a request needs no hand-over to another thread on its way to the disk
-    /// and back, since that thread commits the quiet cycle's commands itself and sends their
-    /// replies at once: that is what a lone scorekeeper's round trip waits for. Under load, the I/O
+    /// and back, since that thread commits a lone request's command itself and sends its reply
+    /// at once: that is what a lone scorekeeper's round trip waits for. Under load, the I/O
     /// thread's own work (reading, replying) would wait behind the decisions, and throughput fell
     /// by a tenth in `courtside-bench daemon --keepers 16 --window 32`; so while commits are
     /// under way, or many requests come at once, they are decided on the pool, on the other
@@ -78,10 +79,15 @@ struct CommandService: Service {
         var pending = await batches.next()
         while let batch = pending {
             if isQuiet(batch) {
-                // Committed here too while the I/O thread is ours: a lone keeper's move then
-                // crosses no thread between its request and its reply.
-                if transport.isIOThread {
-                    await library.committingHere { for request in batch { await handle(request) } }
+                // A lone request is committed here too while the I/O thread is ours: a lone
+                // keeper's move then crosses no thread between its request and its reply. (With
+                // more, an early one would wait for the commit while a later one suspends.)
+                if batch.count == 1, transport.isIOThread {
+                    await library.committingHere {
+                        await handle(batch[0])
+                    } mayBlock: {
+                        transport.isIOThread
+                    }
                 } else {
                     for request in batch { await handle(request) }
                 }

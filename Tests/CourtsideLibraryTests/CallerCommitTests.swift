@@ -1,9 +1,10 @@
-import CourtsideLibrary
 import CourtsideModel
 import CourtsideStorage
 import Foundation
 import Synchronization
 import Testing
+
+@testable import CourtsideLibrary
 
 /// Records which thread wrote each commit, and can hold or slow the next ones.
 final class ThreadRecordingLog: ForwardingEventLog {
@@ -29,7 +30,9 @@ final class ThreadRecordingLog: ForwardingEventLog {
             return (state.held, state.delay)
         }
         if held { released.wait() }
-        if delay > .zero { Thread.sleep(forTimeInterval: Double(delay.components.attoseconds) / 1e18) }
+        if delay > .zero {
+            Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
+        }
         try base.append(events, refusals: refusals, checkpoint: part)
     }
 
@@ -47,6 +50,8 @@ struct CallerCommitTests {
         let log = ThreadRecordingLog(try SQLiteEventLog(directory: directory))
         let library = try GameLibrary(log: log, clock: ManualClock(), logger: Tournament.logger)
         try await library.createGame(Tournament.setup("g1"), origin: origin())
+        // The writer holds its role a moment after the creation's ticket settles.
+        library.waitUntilNotWriting()
         return (library, log)
     }
 
@@ -62,6 +67,11 @@ struct CallerCommitTests {
         let settled = Mutex<Result<Receipt, CourtsideError>?>(nil)
         await library.committingHere {
             await Self.move(library).whenSettled { result in settled.withLock { $0 = result } }
+            // Not handed to the writer meanwhile: it is not woken for it.
+            try? await Task.sleep(for: .milliseconds(100))
+            #expect(log.threads.count == 1)
+        } mayBlock: {
+            true
         }
         #expect(try settled.withLock { $0 }?.get().version == 2)
         #expect(log.threads.count == 2)
@@ -85,6 +95,8 @@ struct CallerCommitTests {
         await library.committingHere {
             let pending = await Self.move(library, .away)
             second.withLock { $0 = pending }
+        } mayBlock: {
+            true
         }
         #expect(log.threads.count == 2)  // not committed here: the writer holds its role
         log.release()
@@ -94,17 +106,39 @@ struct CallerCommitTests {
         await library.close()
     }
 
+    @Test("a caller that may not block after all leaves the commit to the writer")
+    func mayNotBlock() async throws {
+        let directory = try TemporaryDirectory()
+        let (library, log) = try await Self.open(directory.url)
+        let pending = Mutex<PendingReceipt?>(nil)
+        await library.committingHere {
+            let receipt = await Self.move(library)
+            pending.withLock { $0 = receipt }
+        } mayBlock: {
+            false
+        }
+        #expect(try await pending.withLock { $0 }!.value().version == 2)
+        #expect(log.threads == [Self.writerThread, Self.writerThread])
+        await library.close()
+    }
+
     @Test("after a slow commit on the caller's thread, the writer commits for callers")
     func slowCommitPauses() async throws {
         let directory = try TemporaryDirectory()
         let (library, log) = try await Self.open(directory.url)
-        log.slow(by: .milliseconds(50))
-        await library.committingHere { _ = await Self.move(library) }
+        log.slow(by: .milliseconds(150))
+        await library.committingHere {
+            _ = await Self.move(library)
+        } mayBlock: {
+            true
+        }
         log.slow(by: .zero)
         let pending = Mutex<PendingReceipt?>(nil)
         await library.committingHere {
             let receipt = await Self.move(library)
             pending.withLock { $0 = receipt }
+        } mayBlock: {
+            true
         }
         #expect(try await pending.withLock { $0 }!.value().version == 3)
         #expect(log.threads.count == 3)
