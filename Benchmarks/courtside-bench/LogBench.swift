@@ -13,12 +13,12 @@ struct LogBench: ParsableCommand {
             What a quiet keeper's commit costs in the log writer: GRDB's transaction, SQLite's \
             insert and its WAL write, then the fsync. The difference to the bare fdatasync is \
             the writer's own time, which issue 10's goal 1 (round trip) pays on every move. \
-            Under valgrind --tool=callgrind, --commits 2000 --no-limits counts its instructions.
+            Under perf record, --no-limits leaves only the commits in the profile.
             """)
 
     @Option(help: "Commits to time (after 200 to warm up).") var commits = 3_000
     @Option(help: "The directory for the log (default: a new one under the temporary directory).") var directory: String?
-    @Flag(help: "Skip measuring the machine's fdatasync (for instruction counts).") var noLimits = false
+    @Flag(help: "Skip the bare fdatasync between commits (for a profile of the commits alone).") var noLimits = false
 
     func run() throws {
         let base = directory.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory

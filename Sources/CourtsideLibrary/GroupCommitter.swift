@@ -8,15 +8,14 @@ import Metrics
 import Synchronization
 
 /// The write path: numbers events, commits them in batches on a dedicated thread (or on the
-/// caller's, see below), then
-/// publishes them in sequence order and settles the waiting commands.
+/// caller's, see below), then publishes them in sequence order and settles the waiting commands.
 ///
 /// Commands enqueue synchronously from their game actor, which keeps each game's order, and
 /// every command that arrives while a commit is in flight joins the next one (group commit):
 /// one fsync serves them all. Disk I/O never runs on Swift's cooperative pool.
 ///
 /// Whoever commits holds the writer's role: the writer thread, or a thread of the caller's that
-/// commits its own commands while the writer is idle (``commitQueued()``), saving the two
+/// commits its own commands while the writer is idle (``commitQueued(here:)``), saving the two
 /// hand-overs between threads that a lone command would otherwise wait for.
 final class GroupCommitter: Sendable {
     private struct Entry {
@@ -169,7 +168,7 @@ final class GroupCommitter: Sendable {
         thread.start()
     }
 
-    /// Set while a caller submits commands that it then commits itself (``commitQueued()``):
+    /// Set while a caller submits commands that it then commits itself (``commitQueued(here:)``):
     /// their entries do not wake the writer.
     @TaskLocal static var callerCommits = false
 

@@ -88,8 +88,9 @@ struct ExitStatusTests {
         // way the reason given names the waiting command.
         #expect(
             eventually(seconds: 15) {
-                let log = daemon.log()
-                return log.contains("watchdog ping withheld") && log.contains("a command has waited")
+                daemon.log().split(separator: "\n").contains {
+                    $0.contains("watchdog ping withheld") && $0.contains("a command has waited")
+                }
             },
             "\(daemon.log())")
         // From here on no ping: systemd would kill it at WATCHDOG_USEC. (First read away the
