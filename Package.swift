@@ -36,6 +36,8 @@ let package = Package(
     targets: [
         // The rules: plain values and pure functions, no I/O.
         .target(name: "CourtsideModel", swiftSettings: swiftSettings),
+        // Threads of our own, named as top and perf show them.
+        .target(name: "CourtsideThreads", swiftSettings: swiftSettings),
         // The durable, append-only event log (SQLite through GRDB).
         .target(
             name: "CourtsideStorage",
@@ -46,7 +48,7 @@ let package = Package(
         .target(
             name: "CourtsideLibrary",
             dependencies: [
-                "CourtsideModel", "CourtsideStorage",
+                "CourtsideModel", "CourtsideStorage", "CourtsideThreads",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HashTreeCollections", package: "swift-collections"),
@@ -66,14 +68,14 @@ let package = Package(
         // The daemon's sockets: one I/O thread that owns every ZeroMQ socket.
         .target(
             name: "CourtsideTransport",
-            dependencies: ["ZeroMQ", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["ZeroMQ", "CourtsideThreads", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         // courtsided as a library: configuration, services, systemd integration.
         .target(
             name: "CourtsideServer",
             dependencies: [
-                "CourtsideLibrary", "CourtsideProtocol", "CourtsideTransport", "CourtsideStorage",
+                "CourtsideLibrary", "CourtsideProtocol", "CourtsideTransport", "CourtsideStorage", "CourtsideThreads",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -113,7 +115,7 @@ let package = Package(
         .target(
             name: "CourtsideWeb",
             dependencies: [
-                "CourtsideClient", "CourtsideModel", "CourtsideProtocol", "CourtsideViewModels",
+                "CourtsideClient", "CourtsideModel", "CourtsideProtocol", "CourtsideThreads", "CourtsideViewModels",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -169,7 +171,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CourtsideLibraryTests",
-            dependencies: ["CourtsideLibrary", "CourtsideStorage", "CourtsideExport"],
+            dependencies: ["CourtsideLibrary", "CourtsideStorage", "CourtsideExport", "CourtsideThreads"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -58,6 +58,19 @@ struct MachineLimits {
     static let recordSize = 100
 
     static func rawRoundTrips(_ count: Int) throws -> [Double] {
+        try roundTrips(warmUp: min(200, count)) { $0 < count }
+    }
+
+    /// Round trips as ``rawRoundTrips(_:)``'s, the replier making an append + fdatasync in
+    /// `directory` before each reply: the least a durable acknowledged command can take, the
+    /// daemon aside. They go on while `more` says so, given the trips made.
+    static func durableRoundTrips(in directory: URL, while more: (Int) -> Bool) throws -> [Double] {
+        try roundTrips(warmUp: 0, syncingIn: directory, while: more)
+    }
+
+    private static func roundTrips(warmUp: Int, syncingIn directory: URL? = nil, while more: (Int) -> Bool) throws
+        -> [Double]
+    {
         let context = try ZMQContext()
         defer { context.terminate() }
         let rep = try context.socket(.rep)
@@ -65,16 +78,17 @@ struct MachineLimits {
         try rep.set(.receiveTimeout(milliseconds: 5_000))
         try rep.bind("tcp://127.0.0.1:*")
         let endpoint = rep.lastEndpoint
-        let warmUp = min(200, count)
-        let total = warmUp + count
+        let probe = try directory.map { try SyncProbe(in: $0) }
         let replySize = Self.replySize
         let server = SocketThread(rep) { rep throws -> Void in
             defer { rep.close() }
             let reply = [UInt8](repeating: UInt8(ascii: "r"), count: replySize)
-            for _ in 0..<total {
-                _ = try rep.receive()
+            // An empty request is the last.
+            while try rep.receive().first?.isEmpty == false {
+                if let probe { _ = try probe.sync() }
                 try rep.send([reply])
             }
+            try rep.send([[]])
         }
         let req = try context.socket(.req)
         defer { req.close() }
@@ -83,13 +97,18 @@ struct MachineLimits {
         try req.connect(endpoint)
         let request = [UInt8](repeating: UInt8(ascii: "q"), count: requestSize)
         var latencies: [Double] = []
-        latencies.reserveCapacity(count)
-        for index in 0..<total {
+        for _ in 0..<warmUp {
+            try req.send([request])
+            _ = try req.receive()
+        }
+        while more(latencies.count) {
             let sent = ContinuousClock.now
             try req.send([request])
             _ = try req.receive()
-            if index >= warmUp { latencies.append((ContinuousClock.now - sent).inSeconds * 1e6) }
+            latencies.append((ContinuousClock.now - sent).inSeconds * 1e6)
         }
+        try req.send([[]])
+        _ = try req.receive()
         try server.wait().get()
         return latencies.sorted()
     }

@@ -20,7 +20,10 @@ struct ReadsBench: AsyncParsableCommand {
             move in flight) three times: quiet; while --displays displays each take a snapshot of \
             every game in a loop; and right after a restart, while --storm displays resync at once \
             (each takes what its kind takes: one in a hundred a snapshot of every game, the rest \
-            one game's, as court TVs do). Prints each phase's p50 and p99 and the ratio to quiet.
+            one game's, as court TVs do). Prints each phase's p50 and p99 and the ratio to quiet, \
+            when in the storm its slowest moves were sent, and what the same storm (after one \
+            more restart) does to a bare durable round trip (libzmq REQ/REP + fdatasync, no \
+            daemon): the displays' clients share this machine's cores, as a venue's would not.
             """)
 
     @Option(help: "Games in the tournament.") var games = 10_000
@@ -87,6 +90,40 @@ struct ReadsBench: AsyncParsableCommand {
         printRSS("after the snapshots", daemon)
 
         guard storm > 0 else { return }
+        var slowest: [(at: Double, latency: Double)] = []
+        let (during, stormSeconds) = try afterRestart(&daemon, config: config, in: directory, context, command) {
+            stormStart, _ in
+            try keeper(context, command, id: "storm", moves: min(moves, 500)) { sent, latency in
+                slowest.append(((sent - stormStart).inSeconds * 1000, latency / 1000))
+            }
+        }
+        report(
+            "resync storm of \(storm) displays after a restart (served in \(format(stormSeconds * 1000)) ms)", during,
+            baseline: quiet)
+        // When in the storm the slowest moves were sent tells what held them up.
+        slowest = slowest.sorted { $0.latency > $1.latency }.prefix(8).sorted { $0.at < $1.at }
+        print(
+            "  slowest moves, sent at ms after the storm began (round trip ms): "
+                + slowest.map { "\(format($0.at)) (\(format($0.latency)))" }.joined(separator: ", "))
+        printRSS("after the storm", daemon)
+        // The same storm's toll on the least a durable command takes, with no daemon in its way:
+        // the displays' clients share these two cores, as the venue's devices would not.
+        let (bare, _) = try afterRestart(&daemon, config: config, in: directory, context, command) { _, served in
+            try MachineLimits.durableRoundTrips(in: directory) { trips in trips < 100 || (!served() && trips < 20_000) }
+        }
+        print(
+            "machine: raw libzmq REQ/REP round trip + fdatasync us during the same storm (\(bare.count) trips): "
+                + "p50 \(format(percentile(bare, 0.5)))  p99 \(format(percentile(bare, 0.99)))  "
+                + "(keeper's p99 \(String(format: "%.2f", percentile(during, 0.99) / percentile(bare, 0.99))) x this)")
+    }
+
+    /// Restarts the daemon and has `storm` displays resync at once while `body` runs, given when
+    /// the storm began and whether it has been served yet. Returns what `body` returned and how
+    /// long the storm took to serve, in seconds.
+    private func afterRestart<T>(
+        _ daemon: inout BenchDaemon, config: String, in directory: URL, _ context: ZMQContext, _ command: String,
+        _ body: (ContinuousClock.Instant, _ served: () -> Bool) throws -> T
+    ) throws -> (T, Double) {
         daemon.stop()
         let restarted = ContinuousClock.now
         daemon = try BenchDaemon(config: config, in: directory, executable: courtsided)
@@ -95,8 +132,10 @@ struct ReadsBench: AsyncParsableCommand {
         let stormStart = ContinuousClock.now
         // A few threads, each owning its share of the displays' sockets.
         let threads = min(storm, 10)
+        let finished = Atomic<Int>(0)
         let stormers = (0..<threads).map { thread in
             BlockingThread { () throws -> Double in
+                defer { finished.add(1, ordering: .relaxed) }
                 let share = (thread..<storm).filter { $0 % threads == thread }
                 let sockets = try share.map { _ in try dealer(context, command, timeout: 120_000) }
                 for (socket, display) in zip(sockets, share) {
@@ -115,12 +154,9 @@ struct ReadsBench: AsyncParsableCommand {
                 return served
             }
         }
-        let during = try keeper(context, command, id: "storm", moves: min(moves, 500))
+        let result = try body(stormStart) { finished.load(ordering: .relaxed) == threads }
         let stormSeconds = try stormers.map { try $0.wait().get() }.max() ?? 0
-        report(
-            "resync storm of \(storm) displays after a restart (served in \(format(stormSeconds * 1000)) ms)", during,
-            baseline: quiet)
-        printRSS("after the storm", daemon)
+        return (result, stormSeconds)
     }
 
     private func report(_ phase: String, _ latencies: [Double], baseline: [Double]) {
@@ -238,12 +274,16 @@ struct ReadsBench: AsyncParsableCommand {
         return try socket.receive().last?.count ?? 0
     }
 
-    /// One keeper, one move in flight: each move's round trip in microseconds, sorted.
+    /// One keeper, one move in flight: each move's round trip in microseconds, sorted. `each` is
+    /// told when each move was sent and its round trip.
     ///
     /// The keeper has a libzmq context of its own, as a keeper's tablet is a device of its own:
     /// sharing the displays' client-side I/O thread, it would time their 100 MB of snapshots
     /// arriving, not the daemon.
-    private func keeper(_: ZMQContext, _ endpoint: String, id: String, moves: Int? = nil) throws -> [Double] {
+    private func keeper(
+        _: ZMQContext, _ endpoint: String, id: String, moves: Int? = nil,
+        each: (ContinuousClock.Instant, Double) -> Void = { _, _ in }
+    ) throws -> [Double] {
         let context = try ZMQContext()
         defer { context.terminate() }
         let socket = try dealer(context, endpoint, timeout: 10_000)
@@ -258,6 +298,7 @@ struct ReadsBench: AsyncParsableCommand {
             try socket.send([request])
             let reply = try WireCoding.decode(Reply.self, from: try socket.receive().last ?? [])
             latencies.append((ContinuousClock.now - sent).inSeconds * 1e6)
+            each(sent, latencies[latencies.count - 1])
             guard reply.ok else { throw ValidationError("a move failed: \(reply.error?.message ?? "?")") }
         }
         return latencies.sorted()

@@ -259,7 +259,7 @@ public final class GameLibrary: Sendable {
 
     /// The ids of every committed game, sorted.
     public func gameIDs() -> [GameID] {
-        committer.snapshot().value.sortedIDs
+        committer.snapshot().value.ids
     }
 
     /// One game's committed state and the sequence it reflects.
@@ -269,10 +269,21 @@ public final class GameLibrary: Sendable {
         return Snapshot(value: game, sequence: one.sequence)
     }
 
+    /// How many committed games are in each status (a status no game has is missing), and the
+    /// sequence that reflects. Copies no game, unlike counting a ``snapshot()``.
+    public func statusCounts() -> Snapshot<[GameStatus: Int]> {
+        committer.statusCounts()
+    }
+
     /// Every committed game, sorted by id, and the sequence they reflect.
     public func snapshot() -> Snapshot<[Game]> {
         let all = committer.snapshot()
         return Snapshot(value: all.value.sorted, sequence: all.sequence)
+    }
+
+    /// As ``snapshot()``, without copying the games out: for a reader that needs few of them.
+    public func committedGames() -> Snapshot<CommittedGames> {
+        committer.snapshot()
     }
 
     /// Every update committed after this call, in sequence order.
@@ -353,7 +364,7 @@ public final class GameLibrary: Sendable {
         let schedule = gate.schedule
         return Snapshot(
             value: TournamentState(
-                games: all.value.sorted, standings: schedule?.standings(all.value.byID) ?? [],
+                games: all.value, standings: schedule?.standings(all.value.byID) ?? [],
                 bracket: schedule?.bracket(all.value.byID) ?? []),
             sequence: all.sequence)
     }

@@ -1,5 +1,6 @@
 import CourtsideModel
 import CourtsideStorage
+import CourtsideThreads
 import Dispatch
 import Foundation
 import HashTreeCollections
@@ -75,6 +76,9 @@ final class GroupCommitter: Sendable {
         /// When regulation time runs out in each committed game whose clock runs toward a limit:
         /// the clock timer's look-up, a few courts' worth rather than every game.
         var expiries: [GameID: Timestamp] = [:]
+        /// How many committed games are in each status, kept as games change: the systemd status
+        /// line and the metrics read it often, and counting 10,000 games copied every one.
+        var statusCounts: [GameStatus: Int] = [:]
         var subscribers: [Int: Subscriber] = [:]
         var nextSubscriber = 0
         var closed = false
@@ -155,17 +159,18 @@ final class GroupCommitter: Sendable {
                 eventsSince: eventsSinceCheckpoint, writing: nil))
         queue = Mutex(Queue(nextSequence: lastSequence + 1))
         var expiries: [GameID: Timestamp] = [:]
-        for (id, game) in games { expiries[id] = game.expiryTime() }
+        var statusCounts: [GameStatus: Int] = [:]
+        for (id, game) in games {
+            expiries[id] = game.expiryTime()
+            statusCounts[game.status, default: 0] += 1
+        }
         committed = Mutex(
             Committed(
-                games: TreeDictionary(games), sortedIDs: games.keys.sorted(), sequence: lastSequence, expiries: expiries))
-        // Named from inside the thread: on Linux, Foundation drops a name set before start(), and
-        // the system takes 15 characters at most (top, perf and /proc show it).
-        let thread = Thread { [self] in
-            Thread.current.name = "courtside.log"
+                games: TreeDictionary(games), sortedIDs: games.keys.sorted(), sequence: lastSequence, expiries: expiries,
+                statusCounts: statusCounts))
+        startThread(named: "courtside.log") { [self] in
             self.runWriter()
         }
-        thread.start()
     }
 
     /// Set while a caller submits commands that it then commits itself (``commitQueued(here:)``):
@@ -282,7 +287,12 @@ final class GroupCommitter: Sendable {
 
     /// Every committed game and the sequence it reflects, read in one step.
     func snapshot() -> Snapshot<CommittedGames> {
-        committed.withLock { Snapshot(value: CommittedGames(byID: $0.games, sortedIDs: $0.sortedIDs), sequence: $0.sequence) }
+        committed.withLock { Snapshot(value: CommittedGames(byID: $0.games, ids: $0.sortedIDs), sequence: $0.sequence) }
+    }
+
+    /// How many committed games are in each status, and the sequence that reflects.
+    func statusCounts() -> Snapshot<[GameStatus: Int]> {
+        committed.withLock { Snapshot(value: $0.statusCounts, sequence: $0.sequence) }
     }
 
     /// One committed game, if it exists, and the sequence it reflects.
@@ -432,9 +442,12 @@ final class GroupCommitter: Sendable {
             var updates: [GameUpdate] = []
             for entry in batch {
                 for (event, game) in zip(entry.events, entry.games) {
-                    if committed.games.updateValue(game, forKey: event.gameID) == nil {
+                    if let old = committed.games.updateValue(game, forKey: event.gameID) {
+                        committed.statusCounts[old.status, default: 0] -= 1
+                    } else {
                         committed.sortedIDs.insertInOrder(event.gameID)
                     }
+                    committed.statusCounts[game.status, default: 0] += 1
                     committed.expiries[event.gameID] = game.expiryTime()
                     committed.sequence = event.sequence
                     updates.append(GameUpdate(event: event, game: game))
@@ -614,16 +627,6 @@ final class GroupCommitter: Sendable {
         }
         for entry in batch + stranded { entry.ticket.complete(.failure(failure)) }
     }
-}
-
-/// The committed games, as a snapshot hands them out.
-struct CommittedGames: Sendable {
-    var byID: TreeDictionary<GameID, Game>
-    /// Every game's id, in order.
-    var sortedIDs: [GameID]
-
-    /// The games in order of their ids.
-    var sorted: [Game] { sortedIDs.compactMap { byID[$0] } }
 }
 
 extension Array where Element == GameID {

@@ -1,5 +1,6 @@
 public import CourtsideModel
 import Foundation
+import HashTreeCollections
 import Synchronization
 
 #if canImport(Glibc)
@@ -51,13 +52,41 @@ public struct Snapshot<Value: Sendable>: Sendable {
 
 extension Snapshot: Equatable where Value: Equatable {}
 
+/// Every committed game at one point of the log, in order of their ids.
+///
+/// It shares the library's persistent map of games: taking one copies no game, and reading a
+/// game's version copies none either, which lets a cache of encoded games check 10,000 games
+/// in a snapshot for the price of the look-ups.
+public struct CommittedGames: Sendable {
+    let byID: TreeDictionary<GameID, Game>
+    /// Every game's id, in order.
+    public let ids: [GameID]
+
+    init(byID: TreeDictionary<GameID, Game>, ids: [GameID]) {
+        self.byID = byID
+        self.ids = ids
+    }
+
+    /// How many games there are.
+    public var count: Int { ids.count }
+
+    /// The game with this id.
+    public subscript(id: GameID) -> Game? { byID[id] }
+
+    /// The version of the game with this id.
+    public func version(of id: GameID) -> Int? { byID[id]?.version }
+
+    /// The games in order of their ids.
+    public var sorted: [Game] { ids.compactMap { byID[$0] } }
+}
+
 /// The whole tournament at one point of the log: games, group standings and bracket.
 public struct TournamentState: Sendable {
-    public var games: [Game]
+    public var games: CommittedGames
     public var standings: [GroupStandings]
     public var bracket: [BracketEntry]
 
-    public init(games: [Game], standings: [GroupStandings], bracket: [BracketEntry]) {
+    public init(games: CommittedGames, standings: [GroupStandings], bracket: [BracketEntry]) {
         self.games = games
         self.standings = standings
         self.bracket = bracket

@@ -1,5 +1,6 @@
 import CourtsideModel
 import CourtsideStorage
+import CourtsideThreads
 import DequeModule
 import Foundation
 import Logging
@@ -213,9 +214,7 @@ final class RetryMemory: Sendable {
     /// have been made `loading`. Until it is done, ``isLoading`` is true. `expected` is about how
     /// many answers the log holds.
     func load(from log: any EventLog, expected: Int, logger: Logger) {
-        let thread = Thread { [self] in
-            // Named from inside, in 15 characters: see GroupCommitter.init.
-            Thread.current.name = "courtside.retry"
+        startThread(named: "courtside.retry") { [self] in
             let started = ContinuousClock.now
             var loaded = State(window: window, forgottenCapacity: forgottenCapacity)
             // Sized once: growing a table of many answers holds the old and the new one at once.
@@ -262,7 +261,6 @@ final class RetryMemory: Sendable {
                     "retry.load_ms": "\((ContinuousClock.now - started).inMilliseconds)",
                 ])
         }
-        thread.start()
     }
 
     /// Puts the loaded answers in force, followed by those remembered meanwhile, and wakes the

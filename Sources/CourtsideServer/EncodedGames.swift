@@ -1,3 +1,4 @@
+import CourtsideLibrary
 import CourtsideModel
 import CourtsideProtocol
 import Synchronization
@@ -16,32 +17,67 @@ final class EncodedGames: Sendable {
 
     private let entries = Mutex<[GameID: Entry]>([:])
 
-    /// The JSON of each game, in order.
-    func games(_ games: [Game]) throws -> [[UInt8]] {
-        try encoded(games, \.game) { try WireCoding.encode($0) }
+    /// The JSON of one game.
+    func game(_ game: Game) throws -> [UInt8] {
+        try encoded(Games.one(game), \.game) { try WireCoding.encode($0) }[0]
     }
 
-    /// The JSON of each game's summary, in order.
-    func summaries(_ games: [Game]) throws -> [[UInt8]] {
-        try encoded(games, \.summary) { try WireCoding.encode(GameSummary($0)) }
+    /// The JSON of every game, in order of their ids.
+    func games(_ games: CommittedGames) throws -> [[UInt8]] {
+        try encoded(Games.committed(games), \.game) { try WireCoding.encode($0) }
+    }
+
+    /// The JSON of every game's summary, in order of their ids.
+    func summaries(_ games: CommittedGames) throws -> [[UInt8]] {
+        try encoded(Games.committed(games), \.summary) { try WireCoding.encode(GameSummary($0)) }
+    }
+
+    /// What to encode: the committed games are looked at by version first, and a game is only
+    /// copied out of them when its JSON must be made (copying 10,000 games took a snapshot
+    /// about as long as assembling its 10 MB).
+    private enum Games {
+        case one(Game)
+        case committed(CommittedGames)
+
+        var ids: [GameID] {
+            switch self {
+            case .one(let game): [game.id]
+            case .committed(let games): games.ids
+            }
+        }
+
+        func version(of id: GameID) -> Int? {
+            switch self {
+            case .one(let game): game.version
+            case .committed(let games): games.version(of: id)
+            }
+        }
+
+        subscript(id: GameID) -> Game? {
+            switch self {
+            case .one(let game): game
+            case .committed(let games): games[id]
+            }
+        }
     }
 
     private func encoded(
-        _ games: [Game], _ field: WritableKeyPath<Entry, [UInt8]?>, encode: (Game) throws -> [UInt8]
+        _ games: Games, _ field: WritableKeyPath<Entry, [UInt8]?>, encode: (Game) throws -> [UInt8]
     ) throws -> [[UInt8]] {
+        let ids = games.ids
         var found = entries.withLock { entries in
-            games.map { game in entries[game.id].flatMap { $0.version == game.version ? $0[keyPath: field] : nil } }
+            ids.map { id in entries[id].flatMap { $0.version == games.version(of: id) ? $0[keyPath: field] : nil } }
         }
-        var fresh: [(index: Int, bytes: [UInt8])] = []
+        var fresh: [(game: Game, bytes: [UInt8])] = []
         for index in found.indices where found[index] == nil {
-            let bytes = try encode(games[index])
+            guard let game = games[ids[index]] else { continue }
+            let bytes = try encode(game)
             found[index] = bytes
-            fresh.append((index, bytes))
+            fresh.append((game, bytes))
         }
         if !fresh.isEmpty {
             entries.withLock { entries in
-                for (index, bytes) in fresh {
-                    let game = games[index]
+                for (game, bytes) in fresh {
                     var entry = entries[game.id] ?? Entry(version: game.version)
                     // Another read may have cached a newer version meanwhile: keep that one.
                     guard entry.version <= game.version else { continue }
@@ -51,6 +87,6 @@ final class EncodedGames: Sendable {
                 }
             }
         }
-        return found.map { $0 ?? [] }
+        return found.compactMap { $0 }
     }
 }

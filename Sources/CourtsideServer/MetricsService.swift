@@ -53,13 +53,11 @@ struct MetricsService: Service {
     }
 
     private func updateGauges() {
-        let snapshot = library.snapshot()
-        var byStatus = Dictionary(uniqueKeysWithValues: GameStatus.allCases.map { ($0, 0) })
-        for game in snapshot.value { byStatus[game.status, default: 0] += 1 }
-        for (status, count) in byStatus {
-            Gauge(label: "courtside_games", dimensions: [("status", status.rawValue)]).record(count)
+        let counts = library.statusCounts()
+        for status in GameStatus.allCases {
+            Gauge(label: "courtside_games", dimensions: [("status", status.rawValue)]).record(counts.value[status] ?? 0)
         }
-        Gauge(label: "courtside_sequence").record(snapshot.sequence)
+        Gauge(label: "courtside_sequence").record(counts.sequence)
         Gauge(label: "courtside_retry_answers").record(library.rememberedAnswers)
     }
 }

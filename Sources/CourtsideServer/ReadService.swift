@@ -1,6 +1,7 @@
 import CourtsideLibrary
 import CourtsideModel
 import CourtsideProtocol
+import CourtsideThreads
 import CourtsideTransport
 import Foundation
 import Logging
@@ -99,12 +100,9 @@ final class ReadService: Sendable {
             group.addTask {
                 await withCheckedContinuation { drained in
                     self.queue.withLock { $0.onDrained = drained }
-                    // Named from inside, in 15 characters: see GroupCommitter.init.
-                    let thread = Thread {
-                        Thread.current.name = "courtside.reads"
+                    startThread(named: "courtside.reads") {
                         self.serveInMemoryReads()
                     }
-                    thread.start()
                 }
             }
         }
@@ -154,13 +152,13 @@ final class ReadService: Sendable {
             var reply = Reply(commandID: read.commandID, epoch: responder.epoch)
             switch read.operation {
             case .listGames:
-                let snapshot = library.snapshot()
+                let snapshot = library.committedGames()
                 reply.sequence = snapshot.sequence
                 return (reply, [("games", try encoded.summaries(snapshot.value))])
             case .snapshot(let game?):
                 let snapshot = try library.snapshot(of: game)
                 reply.sequence = snapshot.sequence
-                return (reply, [("snapshot", try encoded.games([snapshot.value]))])
+                return (reply, [("snapshot", [try encoded.game(snapshot.value)])])
             case .snapshot(nil):
                 let snapshot = library.tournamentSnapshot()
                 (reply.sequence, reply.standings, reply.bracket) = (

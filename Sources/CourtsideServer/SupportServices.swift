@@ -112,9 +112,9 @@ struct NotifierService: Service {
     }
 
     private func status() -> String {
-        let snapshot = library.snapshot()
-        let live = snapshot.value.filter { $0.status == .running || $0.status == .paused }.count
-        return "STATUS=\(snapshot.value.count) games (\(live) live), sequence \(snapshot.sequence)"
+        let counts = library.statusCounts()
+        let live = (counts.value[.running] ?? 0) + (counts.value[.paused] ?? 0)
+        return "STATUS=\(counts.value.values.reduce(0, +)) games (\(live) live), sequence \(counts.sequence)"
     }
 }
 

@@ -1,3 +1,4 @@
+import CourtsideThreads
 import Foundation
 public import Logging
 import Synchronization
@@ -179,13 +180,9 @@ public final class ZMQTransport: TaskExecutor, Sendable {
         let endpoints: (String, String)
         do {
             endpoints = try await withCheckedThrowingContinuation { ready in
-                // Named from inside: on Linux, Foundation drops a name set before start(), and
-                // the system takes 15 characters at most.
-                let thread = Thread {
-                    Thread.current.name = ZMQTransport.ioThreadName
+                startThread(named: ZMQTransport.ioThreadName) {
                     loop.run(ready: ready)
                 }
-                thread.start()
             }
         } catch {
             waker.close()
@@ -310,12 +307,10 @@ public final class ZMQTransport: TaskExecutor, Sendable {
         // zmq_ctx_term blocks up to the linger time: never on Swift's cooperative pool.
         let context = self.context
         await withCheckedContinuation { (terminated: CheckedContinuation<Void, Never>) in
-            let thread = Thread {
-                Thread.current.name = "courtside.term"
+            startThread(named: "courtside.term") {
                 context.terminate()
                 terminated.resume()
             }
-            thread.start()
         }
     }
 

@@ -1,6 +1,7 @@
 public import CourtsideClient
 public import CourtsideModel
 public import CourtsideProtocol
+import CourtsideThreads
 import Foundation
 public import Logging
 import Metrics
@@ -86,13 +87,9 @@ public final class LiveTournament: Sendable {
 
     /// Starts following the daemon on a thread of its own; returns at once.
     public func start() {
-        // Named from inside: on Linux, Foundation drops a name set before start(), and the
-        // system takes 15 characters at most (top, perf and /proc show it).
-        let thread = Thread { [self] in
-            Thread.current.name = "courtside.sync"
+        startThread(named: "courtside.sync") { [self] in
             run()
         }
-        thread.start()
     }
 
     public func stop() {

@@ -145,6 +145,41 @@ struct LibraryTests {
         await library.close()
     }
 
+    @Test("status counts follow every commit, and a reopen rebuilds them from the log")
+    func statusCounts() async throws {
+        let directory = try TemporaryDirectory()
+        let clock = ManualClock()
+        var library = try Tournament.open(directory.url, clock: clock)
+        /// Counted from a snapshot, as the counts must agree with.
+        func counted(_ library: GameLibrary) -> [GameStatus: Int] {
+            Dictionary(grouping: library.snapshot().value, by: \.status).mapValues(\.count)
+        }
+        func check(_ library: GameLibrary, _ expected: [GameStatus: Int]) {
+            let counts = library.statusCounts()
+            #expect(counts.value.filter { $0.value != 0 } == expected)
+            #expect(counts.value.filter { $0.value != 0 } == counted(library))
+            #expect(counts.sequence == library.snapshot().sequence)
+        }
+        for id in ["g1", "g2", "g3"] {
+            try await library.createGame(Tournament.setup(id, rules: RuleSet(timeLimit: .minutes(1))), origin: origin())
+        }
+        check(library, [.scheduled: 3])
+        try await library.apply(.startClock, to: "g1", origin: origin())
+        try await library.apply(.startClock, to: "g2", origin: origin())
+        try await library.apply(.pauseClock, to: "g2", origin: origin())
+        check(library, [.scheduled: 1, .running: 1, .paused: 1])
+        try await library.apply(.move(player: Tournament.player("g1", .home), move: .twoPoints), to: "g1", origin: origin())
+        clock.advance(seconds: 61)
+        let updates = library.updates()
+        await library.expireDueClocks()
+        for await update in updates where update.game.status == .finished { break }
+        check(library, [.scheduled: 1, .paused: 1, .finished: 1])
+        await library.close()
+        library = try Tournament.open(directory.url, clock: clock)
+        check(library, [.scheduled: 1, .paused: 1, .finished: 1])
+        await library.close()
+    }
+
     @Test("regulation time runs out on the library's timer, stamped by the injected clock")
     func expiryTimer() async throws {
         let directory = try TemporaryDirectory()
