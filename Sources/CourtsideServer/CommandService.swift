@@ -38,7 +38,7 @@ struct CommandService: Service {
         reads = ReadService(library: library, responder: responder, limit: readQueueLimit)
     }
 
-    /// The most requests of one poll cycle decided on the I/O thread itself, when no commit is
+    /// The most commands of one poll cycle decided on the I/O thread itself, when no commit is
     /// under way; more, or any while the log writer is busy, are decided on the pool.
     static let decidedOnIOThread = 4
 
@@ -72,54 +72,73 @@ struct CommandService: Service {
     /// at once: that is what a lone scorekeeper's round trip waits for. Under load, the I/O
     /// thread's own work (reading, replying) would wait behind the decisions, and throughput fell
     /// by a tenth in `courtside-bench daemon --keepers 16 --window 32`; so while commits are
-    /// under way, or many requests come at once, they are decided on the pool, on the other
+    /// under way, or many commands come at once, they are decided on the pool, on the other
     /// core, which keeps them until a quiet moment: one hop there and one back for them all.
+    ///
+    /// Reads, and requests refused before they reach the library, count for none of this: they
+    /// are handed over (or answered) where the batch is read. Counted, a burst of reads (a
+    /// resync storm's) sent the loop to the pool, and the moves that came with it went the
+    /// long way, through the pool and the log writer.
     private func decide(_ requests: RequestBatches) async {
         var batches = requests.makeAsyncIterator()
-        var pending = await batches.next()
-        while let batch = pending {
-            if isQuiet(batch) {
-                // A lone request is committed here too while the I/O thread is ours: a lone
+        var pending = await batches.next().map(commands(in:))
+        while let commands = pending {
+            if isQuiet(commands) {
+                // A lone command is committed here too while the I/O thread is ours: a lone
                 // keeper's move then crosses no thread between its request and its reply. (With
                 // more, an early one would wait for the commit while a later one suspends.)
-                if batch.count == 1, transport.isIOThread {
+                if commands.count == 1, transport.isIOThread {
                     await library.committingHere {
-                        await handle(batch[0])
+                        await submit(commands[0])
                     } mayBlock: {
                         transport.isIOThread
                     }
                 } else {
-                    for request in batch { await handle(request) }
+                    for command in commands { await submit(command) }
                 }
-                pending = await batches.next()
+                pending = await batches.next().map(commands(in:))
                 continue
             }
-            // Returns the first batch met at a quiet moment, decided back on the I/O thread, or
-            // nil at the end.
-            pending = await withTaskExecutorPreference(globalConcurrentExecutor) { () async -> [IncomingRequest]? in
-                var batch = batch
+            // Returns the commands of the first batch met at a quiet moment, to be decided back
+            // on the I/O thread, or nil at the end.
+            pending = await withTaskExecutorPreference(globalConcurrentExecutor) { () async -> [Command]? in
+                var commands = commands
                 while true {
-                    for request in batch { await handle(request) }
+                    for command in commands { await submit(command) }
                     guard let next = await batches.next() else { return nil }
-                    if isQuiet(next) { return next }
-                    batch = next
+                    commands = self.commands(in: next)
+                    if isQuiet(commands) { return commands }
                 }
             }
         }
     }
 
-    private func isQuiet(_ batch: [IncomingRequest]) -> Bool {
-        batch.count <= Self.decidedOnIOThread && !library.isCommitting
+    private func isQuiet(_ commands: [Command]) -> Bool {
+        commands.count <= Self.decidedOnIOThread && !library.isCommitting
     }
 
-    private func handle(_ incoming: IncomingRequest) async {
+    /// A request for the library, decoded and allowed.
+    private struct Command {
+        let incoming: IncomingRequest
+        let operation: Request.Operation
+        let origin: CommandOrigin
+        let op: String
+    }
+
+    /// The batch's commands; its reads are handed to the ``ReadService`` and its bad or
+    /// forbidden requests answered on the way.
+    private func commands(in batch: [IncomingRequest]) -> [Command] {
+        batch.compactMap(command(in:))
+    }
+
+    private func command(in incoming: IncomingRequest) -> Command? {
         guard incoming.frames.count == 1, let body = incoming.frames.first else {
             logger.warning("request with wrong frame count", metadata: ["request.frames": "\(incoming.frames.count)"])
             responder.fail(
                 incoming,
                 CourtsideError(.badFrames, "a request is one JSON frame after the envelope; got \(incoming.frames.count) frames"),
                 commandID: nil)
-            return
+            return nil
         }
         let request: Request
         do {
@@ -127,7 +146,7 @@ struct CommandService: Service {
         } catch {
             logger.warning("bad request", metadata: ["error.code": "\(error.code)", "error": "\(error.message)"])
             responder.send(incoming, .failure(error, commandID: Self.commandID(in: body), epoch: epoch))
-            return
+            return nil
         }
         let op = request.operation.name
         var origin = request.origin
@@ -140,13 +159,25 @@ struct CommandService: Service {
                     "request forbidden",
                     metadata: ["key": "\(incoming.userID ?? "-")", "client": "\(origin.clientID)", "error": "\(error.message)"])
                 responder.fail(incoming, error, commandID: origin.commandID, op: op)
-                return
+                return nil
             }
             // The log and every display see which key acted; retries stay within one key's name.
             origin.clientID = "\(name)/\(origin.clientID)"
         }
-        let pending: PendingReceipt
         switch request.operation {
+        case .listGames, .snapshot, .schedule, .standings, .log:
+            reads.submit(.init(incoming: incoming, commandID: origin.commandID, operation: request.operation, op: op))
+            return nil
+        case .move, .retract, .clock, .timeout, .createGame:
+            return Command(incoming: incoming, operation: request.operation, origin: origin, op: op)
+        }
+    }
+
+    /// Submits a command to the library; its reply goes out once its commit is done.
+    private func submit(_ command: Command) async {
+        let (incoming, origin, op) = (command.incoming, command.origin, command.op)
+        let pending: PendingReceipt
+        switch command.operation {
         case .move(let game, let player, let move):
             pending = await library.submit(.move(player: player, move: move), to: game, origin: origin)
         case .retract(let game, let version):
@@ -164,8 +195,7 @@ struct CommandService: Service {
                 return
             }
         case .listGames, .snapshot, .schedule, .standings, .log:
-            reads.submit(.init(incoming: incoming, commandID: origin.commandID, operation: request.operation, op: op))
-            return
+            preconditionFailure("\(op) is a read, handed to the read service")
         }
         pending.whenSettled { [responder, logger, origin] result in
             Self.answer(incoming, origin: origin, result: result, op: op, responder: responder, logger: logger)
