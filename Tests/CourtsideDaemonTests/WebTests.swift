@@ -122,6 +122,10 @@ struct MetricsTests {
         #expect((after["courtside_commit_batch_commands_count"] ?? 0) >= 1)
         #expect(after.keys.contains { $0.hasPrefix("courtside_commit_duration_seconds_bucket") })
         #expect(after.keys.contains { $0.hasPrefix("courtside_command_duration_seconds_bucket") })
+        // The games by status, one series for each status: the sample's two games in all.
+        let byStatus = after.filter { $0.key.hasPrefix("courtside_games{") }
+        #expect(byStatus.count == GameStatus.allCases.count, "\(text)")
+        #expect(byStatus.values.reduce(0, +) == 2, "\(text)")
     }
 
     @Test("courtside-web's /metrics parses and counts events relayed")
