@@ -63,9 +63,10 @@ struct MachineLimits {
 
     /// Round trips as ``rawRoundTrips(_:)``'s, the replier making an append + fdatasync in
     /// `directory` before each reply: the least a durable acknowledged command can take, the
-    /// daemon aside. They go on while `more` says so, given the trips made.
+    /// daemon aside. After 10 unmeasured ones (the connection, the probe's first appends), they
+    /// go on while `more` says so, given the trips measured.
     static func durableRoundTrips(in directory: URL, while more: (Int) -> Bool) throws -> [Double] {
-        try roundTrips(warmUp: 0, syncingIn: directory, while: more)
+        try roundTrips(warmUp: 10, syncingIn: directory, while: more)
     }
 
     private static func roundTrips(warmUp: Int, syncingIn directory: URL? = nil, while more: (Int) -> Bool) throws

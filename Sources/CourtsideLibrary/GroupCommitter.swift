@@ -443,7 +443,8 @@ final class GroupCommitter: Sendable {
             for entry in batch {
                 for (event, game) in zip(entry.events, entry.games) {
                     if let old = committed.games.updateValue(game, forKey: event.gameID) {
-                        committed.statusCounts[old.status, default: 0] -= 1
+                        // A status no game has any more leaves the counts.
+                        committed.statusCounts[old.status] = committed.statusCounts[old.status].flatMap { $0 > 1 ? $0 - 1 : nil }
                     } else {
                         committed.sortedIDs.insertInOrder(event.gameID)
                     }

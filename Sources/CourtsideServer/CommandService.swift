@@ -113,8 +113,10 @@ struct CommandService: Service {
         }
     }
 
+    /// Whether these commands are decided on the I/O thread. A batch without commands is: it
+    /// has nothing left to decide, and moving for it would only cost the next batch a hop back.
     private func isQuiet(_ commands: [Command]) -> Bool {
-        commands.count <= Self.decidedOnIOThread && !library.isCommitting
+        commands.isEmpty || (commands.count <= Self.decidedOnIOThread && !library.isCommitting)
     }
 
     /// A request for the library, decoded and allowed.

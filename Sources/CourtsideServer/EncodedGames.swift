@@ -70,7 +70,10 @@ final class EncodedGames: Sendable {
         }
         var fresh: [(game: Game, bytes: [UInt8])] = []
         for index in found.indices where found[index] == nil {
-            guard let game = games[ids[index]] else { continue }
+            guard let game = games[ids[index]] else {
+                assertionFailure("\(ids[index]) is listed without its game")
+                continue
+            }
             let bytes = try encode(game)
             found[index] = bytes
             fresh.append((game, bytes))
