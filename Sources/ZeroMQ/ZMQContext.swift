@@ -5,10 +5,21 @@ public final class ZMQContext: @unchecked Sendable {
     // libzmq documents contexts as thread-safe, so sharing the handle is sound.
     let handle: UnsafeMutableRawPointer
 
-    public init() throws(ZMQError) {
+    /// A context whose sockets' connections are served by `ioThreads` libzmq I/O threads
+    /// (`ZMQ_IO_THREADS`; a connection stays on the one it was given).
+    public init(ioThreads: Int32 = 1) throws(ZMQError) {
         guard let handle = zmq_ctx_new() else { throw ZMQError.last("zmq_ctx_new") }
+        // Set before the first socket, which starts the threads.
+        guard ioThreads == 1 || zmq_ctx_set(handle, ZMQ_IO_THREADS, ioThreads) == 0 else {
+            let error = ZMQError.last("zmq_ctx_set(ZMQ_IO_THREADS, \(ioThreads))")
+            zmq_ctx_term(handle)
+            throw error
+        }
         self.handle = handle
     }
+
+    /// How many libzmq I/O threads serve this context's connections.
+    public var ioThreads: Int32 { zmq_ctx_get(handle, ZMQ_IO_THREADS) }
 
     /// Creates a socket of `type`. The socket must be used by one thread at a time.
     public func socket(_ type: ZMQSocketType) throws(ZMQError) -> ZMQSocket {

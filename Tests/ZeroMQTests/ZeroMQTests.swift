@@ -44,6 +44,34 @@ struct ZeroMQTests {
         }
     }
 
+    @Test("a context with two I/O threads has them, and its TCP connections carry messages both ways")
+    func twoIOThreads() throws {
+        #expect(context.ioThreads == 1)
+        let busier = try ZMQContext(ioThreads: 2)
+        defer { busier.terminate() }
+        #expect(busier.ioThreads == 2)
+        let router = try busier.socket(.router)
+        defer { router.close() }
+        try router.set(.linger(milliseconds: 0))
+        try router.bind("tcp://127.0.0.1:*")
+        // Several connections, so that both threads get some.
+        let dealers = try (0..<4).map { index in
+            let dealer = try busier.socket(.dealer)
+            try dealer.set(.linger(milliseconds: 0))
+            try dealer.set(.routingID(Array("d\(index)".utf8)))
+            try dealer.connect(router.lastEndpoint)
+            return dealer
+        }
+        defer { for dealer in dealers { dealer.close() } }
+        for (index, dealer) in dealers.enumerated() {
+            try dealer.send([Array("ping \(index)".utf8)])
+            let received = try router.receive()
+            #expect(received == [Array("d\(index)".utf8), Array("ping \(index)".utf8)])
+            try router.send([received[0], Array("pong".utf8)])
+            #expect(try dealer.receive() == [Array("pong".utf8)])
+        }
+    }
+
     @Test("a non-blocking receive with nothing queued throws EAGAIN")
     func wouldBlock() throws {
         let pull = try context.socket(.pull)
