@@ -218,7 +218,7 @@ final class GroupCommitter: Sendable {
     /// callers' commits to the writer for ``callerCommitPause``: the caller's thread has other
     /// work (the daemon's reads its sockets) that must not wait on such a disk again and again.
     /// `here` false (the caller finds it may not block after all) leaves them to the writer.
-    func commitQueued(here: Bool = true) {
+    func commitQueued(here: Bool) {
         let started = ContinuousClock.now
         if !here || callerCommitsPausedUntil.withLock({ $0.map { started < $0 } ?? false }) {
             wake.signal()
@@ -442,13 +442,16 @@ final class GroupCommitter: Sendable {
             var updates: [GameUpdate] = []
             for entry in batch {
                 for (event, game) in zip(entry.events, entry.games) {
-                    if let old = committed.games.updateValue(game, forKey: event.gameID) {
-                        // A status no game has any more leaves the counts.
-                        committed.statusCounts[old.status] = committed.statusCounts[old.status].flatMap { $0 > 1 ? $0 - 1 : nil }
-                    } else {
-                        committed.sortedIDs.insertInOrder(event.gameID)
+                    let old = committed.games.updateValue(game, forKey: event.gameID)
+                    if old == nil { committed.sortedIDs.insertInOrder(event.gameID) }
+                    // Most events leave the status as it was: only a change touches the counts.
+                    if old?.status != game.status {
+                        if let was = old?.status {
+                            // A status no game has any more leaves the counts.
+                            committed.statusCounts[was] = committed.statusCounts[was].flatMap { $0 > 1 ? $0 - 1 : nil }
+                        }
+                        committed.statusCounts[game.status, default: 0] += 1
                     }
-                    committed.statusCounts[game.status, default: 0] += 1
                     committed.expiries[event.gameID] = game.expiryTime()
                     committed.sequence = event.sequence
                     updates.append(GameUpdate(event: event, game: game))

@@ -67,9 +67,6 @@ public struct CommittedGames: Sendable {
         self.ids = ids
     }
 
-    /// How many games there are.
-    public var count: Int { ids.count }
-
     /// The game with this id.
     public subscript(id: GameID) -> Game? { byID[id] }
 
