@@ -15,7 +15,7 @@ public struct GameState: Hashable, Sendable {
     public var setup: GameSetup { game.setup }
     /// The live state, as the daemon's event messages carry it.
     public var live: LiveState { LiveState(game) }
-    public var plays: [Play] { game.plays }
+    public var plays: PlayHistory { game.plays }
 
     /// Applies an event that directly follows this state (version + 1).
     mutating func apply(_ message: EventMessage) {

@@ -67,7 +67,7 @@ public struct Game: Hashable, Codable, Sendable {
     /// In overtime, the score each team must reach to win.
     public var overtimeTargets: SideValues?
     /// Every move in order, retracted ones marked.
-    public var plays: [Play]
+    public var plays: PlayHistory
     /// Fouls per team (retracted ones excluded).
     public var teamFouls: SideValues
     /// Time-outs each team has called.

@@ -201,6 +201,14 @@ extension Play: JSONWritable {
     }
 }
 
+extension PlayHistory: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginArray()
+        for play in self { play.writeJSON(to: &writer) }
+        writer.endArray()
+    }
+}
+
 extension Game: JSONWritable {
     public func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()

@@ -147,6 +147,61 @@ struct WireRequest: Codable {
     }
 }
 
+// Keepers send a request per move, so clients write it without Foundation's encoder, byte for
+// byte what that encoder gives with WireCoding's sorted keys.
+extension WireRequest: JSONWritable {
+    func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if let action {
+            writer.key("action")
+            writer.value(action)
+        }
+        if let away {
+            writer.key("away")
+            writer.value(away)
+        }
+        writer.key("client_id")
+        writer.value(clientID)
+        writer.key("command_id")
+        writer.value(commandID)
+        if let court {
+            writer.key("court")
+            writer.value(court)
+        }
+        if let game {
+            writer.key("game")
+            writer.value(game)
+        }
+        if let home {
+            writer.key("home")
+            writer.value(home)
+        }
+        if let move {
+            writer.key("move")
+            writer.value(move)
+        }
+        writer.key("op")
+        writer.value(op)
+        if let player {
+            writer.key("player")
+            writer.value(player)
+        }
+        if let rules {
+            writer.key("rules")
+            writer.value(rules)
+        }
+        if let side {
+            writer.key("side")
+            writer.value(side)
+        }
+        if let version {
+            writer.key("version")
+            writer.value(version)
+        }
+        writer.endObject()
+    }
+}
+
 /// A decoding error in a sentence: where in the JSON and what.
 func describe(_ error: DecodingError) -> String {
     func path(_ codingPath: [any CodingKey]) -> String {

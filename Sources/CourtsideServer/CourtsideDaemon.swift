@@ -125,10 +125,12 @@ public enum CourtsideDaemon {
             services: allServices.map { name, service in
                 // Any service that ends or fails takes the others down gracefully (commits drain),
                 // and the group then throws, so that only SIGTERM or SIGINT ends with status 0.
+                // Named, or the group names each service by printing it whole: its configuration
+                // and tournament included, a fifth of a start at 1,000 games.
                 .init(
                     service: EssentialService(name: name, service: service, logger: logger),
                     successTerminationBehavior: .gracefullyShutdownGroup,
-                    failureTerminationBehavior: .gracefullyShutdownGroup)
+                    failureTerminationBehavior: .gracefullyShutdownGroup, serviceName: name)
             },
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger)

@@ -71,12 +71,14 @@ enum YAMLTreeCheck {
     }
 
     private static func overflowsAsBase60<T: FixedWidthInteger & SignedInteger>(_ text: String, as type: T.Type) -> Bool {
-        guard text.contains(":") else { return false }
+        // Every plain scalar of the file comes here: a byte search, not Foundation's `contains`
+        // (a string search through NSString, which took seconds over a 1,000-game schedule).
+        guard text.utf8.contains(UInt8(ascii: ":")) else { return false }
         let signed = text.replacingOccurrences(of: "_", with: "")
         let negative = signed.hasPrefix("-")
         let unsigned = signed.dropFirst(negative || signed.hasPrefix("+") ? 1 : 0)
         // "0x", "0b", "0o" and "0" prefixes are parsed with a radix instead, which does not trap.
-        guard !unsigned.hasPrefix("0"), unsigned.contains(":") else { return false }
+        guard !unsigned.hasPrefix("0"), unsigned.utf8.contains(UInt8(ascii: ":")) else { return false }
         var digits: [T] = []
         for part in unsigned.split(separator: ":", omittingEmptySubsequences: false) {
             // A part that is no decimal of T makes Yams give up without computing anything.

@@ -48,6 +48,32 @@ struct FlatRequestReaderTests {
         #expect(fast == Self.describe(try Request.decode(body)))
     }
 
+    /// Foundation's bytes for what `body` says, as `encoded()` wrote them before JSONWriter did.
+    static func foundationJSON(_ body: [UInt8]) throws -> [UInt8] {
+        let wire = try JSONDecoder().decode(WireRequest.self, from: Data(body))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(wire))
+    }
+
+    @Test(
+        "a client writes every request as Foundation's encoder did, rules and awkward strings included",
+        arguments: common + [
+            .createGame(game: "g/\\\"ü\u{2028}", home: "h\n", away: "a\u{1}", court: "Court \"1\"", rules: RulePresets.fiba3x3),
+            .createGame(
+                game: "g", home: "h", away: "a", court: nil,
+                rules: RuleSet(targetScore: 11, winBy: 2, hardCap: 15, timeLimit: TimeLimit(milliseconds: 600_000))),
+            .move(game: "", player: "p\u{7f}", move: .freeThrow), .retract(game: "g", version: .min),
+        ])
+    func clientEncoding(_ operation: Request.Operation) throws {
+        for origin in [Self.origin, CommandOrigin(clientID: "k\"/\\é", commandID: "\t")] {
+            let request = Request(origin: origin, operation: operation)
+            let body = request.encoded()
+            #expect(try Self.foundationJSON(body) == body, "\(String(decoding: body, as: UTF8.self))")
+            #expect(Self.describe(try Request.decode(body)) == Self.describe(request))
+        }
+    }
+
     static let edges: [String] = [
         #" { "op" : "move", "client_id":"k", "command_id":"1", "game":"g1", "player":"ann", "move":"foul" } "#,
         #"{"op":"move","client_id":"k","command_id":"1","game":"g1","player":"ann","move":"dunk"}"#,

@@ -1,0 +1,84 @@
+import CourtsideModel
+import Foundation
+import Testing
+
+@Suite("A game's plays")
+struct PlayHistoryTests {
+    static func play(_ version: Int) -> Play {
+        Play(
+            version: version, at: Timestamp(milliseconds: Int64(version)), player: PlayerID("p\(version % 7)"),
+            side: version.isMultiple(of: 2) ? .home : .away, move: .twoPoints)
+    }
+
+    @Test("appends across chunk boundaries keep every play in order, as an array would", arguments: [0, 1, 31, 32, 33, 64, 100])
+    func appends(count: Int) throws {
+        var history = PlayHistory()
+        var array: [Play] = []
+        for version in 0..<count {
+            history.append(Self.play(version))
+            array.append(Self.play(version))
+        }
+        #expect(history.count == count)
+        #expect(Array(history) == array)
+        #expect(history == PlayHistory(array))
+        #expect(history.hashValue == PlayHistory(array).hashValue)
+        #expect(Array(history.suffix(10).reversed()) == Array(array.suffix(10).reversed()))
+        #expect(history.last(where: { $0.version % 5 == 0 }) == array.last(where: { $0.version % 5 == 0 }))
+        // The same JSON as the array, both ways.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let json = try encoder.encode(history)
+        #expect(json == (try encoder.encode(array)))
+        #expect(try JSONDecoder().decode(PlayHistory.self, from: json) == history)
+        var writer = JSONWriter()
+        history.writeJSON(to: &writer)
+        var arrayWriter = JSONWriter()
+        arrayWriter.value(array)
+        #expect(writer.bytes == arrayWriter.bytes)
+    }
+
+    @Test("a copy is a value: marking or adding a play in one state leaves the other as it was")
+    func valueSemantics() {
+        var before = PlayHistory((0..<70).map(Self.play))
+        let snapshot = before
+        before[5].retractedBy = 99
+        before[69].retractedBy = 100
+        before.append(Self.play(70))
+        #expect(snapshot.count == 70 && snapshot.allSatisfy { $0.retractedBy == nil })
+        #expect(before.count == 71 && before[5].retractedBy == 99 && before[69].retractedBy == 100)
+        #expect(before != snapshot)
+        // Two states that grew apart from one shared history.
+        var left = snapshot
+        var right = snapshot
+        left.append(Self.play(1000))
+        right.append(Self.play(2000))
+        #expect(left.last?.version == 1000 && right.last?.version == 2000 && snapshot.count == 70)
+    }
+
+    @Test("states of a game applied one after another share their plays yet stay apart")
+    func gameStates() {
+        let setup = GameSetup(
+            id: "g", home: Team(id: "h", name: "H", players: [Player(id: "a", name: "A")]),
+            away: Team(id: "w", name: "W", players: [Player(id: "b", name: "B")]),
+            rules: RuleSet(targetScore: 1000))
+        let origin = CommandOrigin(clientID: "k", commandID: "1")
+        var events = [GameEvent(gameID: "g", version: 1, at: Timestamp(milliseconds: 1), origin: origin, kind: .gameCreated(setup))]
+        var states = [Game(setup: setup)]
+        for version in 2...80 {
+            let kind: GameEvent.Kind =
+                version % 9 == 0
+                ? .retraction(targetVersion: version - 1)
+                : .move(player: version.isMultiple(of: 2) ? "a" : "b", move: .onePoint)
+            events.append(
+                GameEvent(gameID: "g", version: version, at: Timestamp(milliseconds: Int64(version)), origin: origin, kind: kind))
+            var next = states[states.count - 1]
+            next.apply(events[events.count - 1])
+            states.append(next)
+        }
+        // Each state, though it shares plays with the others, is what a replay of its events alone gives.
+        for (index, state) in states.enumerated() {
+            #expect(state == Game.replay(events.prefix(index + 1)), "state \(index)")
+        }
+        #expect(states.last?.plays.filter { $0.retractedBy != nil }.count == 8)
+    }
+}
