@@ -62,7 +62,9 @@ struct PlayHistoryTests {
             away: Team(id: "w", name: "W", players: [Player(id: "b", name: "B")]),
             rules: RuleSet(targetScore: 1000))
         let origin = CommandOrigin(clientID: "k", commandID: "1")
-        var events = [GameEvent(gameID: "g", version: 1, at: Timestamp(milliseconds: 1), origin: origin, kind: .gameCreated(setup))]
+        var events = [
+            GameEvent(gameID: "g", version: 1, at: Timestamp(milliseconds: 1), origin: origin, kind: .gameCreated(setup))
+        ]
         var states = [Game(setup: setup)]
         for version in 2...80 {
             let kind: GameEvent.Kind =
