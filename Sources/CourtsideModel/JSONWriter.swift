@@ -146,6 +146,9 @@ public struct JSONWriter: ~Copyable {
 
     /// A dictionary keyed by identifiers: an object whose keys are in the order of their UTF-8
     /// bytes, which is the order of `.sortedKeys`.
+    /// Inlinable, so that callers in other modules get it (and its sort) specialized for their
+    /// dictionary: unspecialized, every event's player counts paid for generic metadata look-ups.
+    @inlinable
     public mutating func value<Tag, Value: JSONWritable>(_ dictionary: [Identifier<Tag>: Value]) {
         // Sorts small plain records, each key's first 16 bytes and its index in the dictionary,
         // rather than the entries themselves; only keys that share those bytes are compared whole.
@@ -173,6 +176,7 @@ public struct JSONWriter: ~Copyable {
 
     /// A string's first 16 UTF-8 bytes as two big-endian numbers, zero-padded: where two differ,
     /// they order the strings as their bytes do (a zero pad sorts first, as a shorter string does).
+    @usableFromInline
     static func prefix(_ string: String) -> (UInt64, UInt64) {
         func read(_ utf8: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
             var (head, tail): (UInt64, UInt64) = (0, 0)
@@ -193,6 +197,7 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Whether `a`'s UTF-8 bytes sort before `b`'s (String's `<` compares normalized scalars).
+    @usableFromInline
     static func precedes(_ a: String, _ b: String) -> Bool {
         var (a, b) = (a, b)
         return a.withUTF8 { a in

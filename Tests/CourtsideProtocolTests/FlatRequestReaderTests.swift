@@ -111,12 +111,22 @@ struct FlatRequestReaderTests {
         if let fast = Self.fast(body) { #expect(fast == Self.slow(body), "\(text)") }
     }
 
-    @Test("invalid UTF-8 inside a string is left to JSONDecoder")
-    func invalidUTF8() {
-        var body = Array(#"{"op":"list_games","client_id":"k"#.utf8)
-        body += [0xC3, 0x28]
-        body += Array(#"","command_id":"1"}"#.utf8)
-        #expect(FlatRequestReader.read(body) == nil)
+    @Test(
+        "invalid UTF-8 inside a string is left to JSONDecoder; valid UTF-8, a replacement character included, is read",
+        arguments: [
+            // A bad continuation, a lone continuation, a sequence cut short (one replacement
+            // character for three bytes: as long as the input), an overlong form, a surrogate, beyond U+10FFFF.
+            [0xC3, 0x28], [0x80], [0xF0, 0x9F, 0x98], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
+            [0xEF, 0xBF, 0xBD], [0xF0, 0x9F, 0x98, 0x80], [0xC3, 0xA9],
+        ] as [[UInt8]])
+    func utf8(_ inside: [UInt8]) throws {
+        let body = Array(#"{"op":"list_games","client_id":"k"#.utf8) + inside + Array(#"","command_id":"1"}"#.utf8)
+        if let valid = String(validating: inside, as: UTF8.self) {
+            let wire = try #require(FlatRequestReader.read(body))
+            #expect(wire.clientID == "k" + valid)
+        } else {
+            #expect(FlatRequestReader.read(body) == nil)
+        }
     }
 
     @Test("on every fuzz corpus and regression input, the fast reader gives up or agrees with JSONDecoder")
