@@ -41,7 +41,10 @@ let package = Package(
         // The durable, append-only event log (SQLite through GRDB).
         .target(
             name: "CourtsideStorage",
-            dependencies: ["CourtsideModel", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "CourtsideModel", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings
         ),
         // The actor-based game library: many games, group commit, subscriptions.

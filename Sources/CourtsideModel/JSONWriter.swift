@@ -29,6 +29,17 @@ public struct JSONWriter: ~Copyable {
     /// The JSON written so far.
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: start, count: count)) }
 
+    /// Lends the JSON written so far without copying it (valid only inside `body`).
+    public func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try body(UnsafeRawBufferPointer(start: start, count: count))
+    }
+
+    /// Forgets what was written, keeping the buffer, so that one writer serves value after value.
+    public mutating func reset() {
+        count = 0
+        needsComma = false
+    }
+
     // MARK: Containers
 
     public mutating func beginObject() {

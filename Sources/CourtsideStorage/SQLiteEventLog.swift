@@ -248,22 +248,26 @@ public final class SQLiteEventLog: EventLog {
         guard !events.isEmpty || !refusals.isEmpty || part != nil else { return }
         // The model's own writer: Foundation's encoder cost more than the insert. (Older rows,
         // written by Foundation with escaped slashes, read back the same.)
-        let payloads = events.map { event in
-            var writer = JSONWriter(capacity: 256)
-            event.kind.writeJSON(to: &writer)
-            return Data(writer.bytes)
-        }
         let filedNow: Int64? = try Self.transaction(in: pool) { db in
-            let insertEvent = try db.cachedStatement(
-                sql: """
-                    INSERT INTO events (sequence, game_id, version, recorded_at, client_id, command_id, kind, payload)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
-            for (event, payload) in zip(events, payloads) {
-                try insertEvent.execute(arguments: [
-                    event.sequence, event.gameID.rawValue, event.version, event.at.rawValue,
-                    event.origin.clientID, event.origin.commandID, event.kind.typeName, payload,
-                ])
+            let insertEvent = SQLiteStatementBinding(
+                try db.cachedStatement(
+                    sql: """
+                        INSERT INTO events (sequence, game_id, version, recorded_at, client_id, command_id, kind, payload)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        """), in: db)
+            var writer = JSONWriter(capacity: 256)
+            for event in events {
+                insertEvent.bind(event.sequence, at: 1)
+                insertEvent.bind(event.gameID.rawValue, at: 2)
+                insertEvent.bind(event.version, at: 3)
+                insertEvent.bind(event.at.rawValue, at: 4)
+                insertEvent.bind(event.origin.clientID, at: 5)
+                insertEvent.bind(event.origin.commandID, at: 6)
+                insertEvent.bind(event.kind.typeName, at: 7)
+                writer.reset()
+                event.kind.writeJSON(to: &writer)
+                writer.withBytes { insertEvent.bind(blob: $0, at: 8) }
+                try insertEvent.step()
             }
             if !refusals.isEmpty {
                 let insertRefusal = try db.cachedStatement(
