@@ -200,9 +200,7 @@ public final class GameLibrary: Sendable {
     /// While the memory is still being read from the log after a start, any command may be a
     /// retry of one answered before it: the log says, and a retry waits for the memory.
     private func retryBeyondWindow(_ origin: CommandOrigin) async -> CourtsideError? {
-        guard memory.answer(to: origin) == nil else { return nil }
-        let loading = memory.isLoading
-        guard loading || memory.mayHaveForgotten(origin) else { return nil }
+        guard case .askLog(let loading) = memory.recall(origin) else { return nil }
         do {
             guard try await log.contains(origin) else { return nil }
         } catch {
@@ -214,7 +212,7 @@ public final class GameLibrary: Sendable {
                 return CourtsideError(.storageFailure, "the event log could not be read; courtsided's log has the detail")
             }
             // Within the window: the game's actor answers it. Neither remembered nor forgotten: new.
-            guard memory.answer(to: origin) == nil, memory.mayHaveForgotten(origin) else { return nil }
+            guard memory.recall(origin) == .askLog(loading: false) else { return nil }
         }
         return CourtsideError(
             .retryExpired,

@@ -331,6 +331,30 @@ final class RetryMemory: Sendable {
         }
     }
 
+    /// What the memory knows of a command, for a new command's way in.
+    enum Recall: Equatable {
+        /// Its answer is remembered: the game's actor gives it.
+        case remembered
+        /// Not a command the memory has seen, nor one it may have forgotten: new.
+        case new
+        /// Only the log can tell whether it is a retry: the memory is still being read from it
+        /// (`loading`), or the command may be one whose answer it forgot.
+        case askLog(loading: Bool)
+    }
+
+    /// ``answer(to:)``, ``isLoading`` and ``mayHaveForgotten(_:)`` in one look under the lock:
+    /// every command asks this, and three looks made the lock the pool threads' meeting point.
+    func recall(_ origin: CommandOrigin) -> Recall {
+        let hashes = ForgottenCommands.Hashes(origin)
+        return shared.withLock { shared in
+            if shared.state.entries[origin] != nil { return .remembered }
+            if case .loaded = shared.loading {
+                return shared.state.forgotten.mayContain(hashes) ? .askLog(loading: false) : .new
+            }
+            return .askLog(loading: true)
+        }
+    }
+
     /// Whether a command that is not remembered may be one whose answer was forgotten.
     func mayHaveForgotten(_ origin: CommandOrigin) -> Bool {
         let hashes = ForgottenCommands.Hashes(origin)

@@ -86,6 +86,11 @@ struct ForgottenCommandsTests {
         #expect(memory.count == 10)
         let lost = sent.filter { memory.answer(to: $0) == nil && !memory.mayHaveForgotten($0) }
         #expect(lost.isEmpty, "\(lost.count) lost, such as \(lost.prefix(3))")
+        // The one look a command's way in takes says the same: remembered, or ask the log.
+        for origin in sent {
+            #expect(memory.recall(origin) == (memory.answer(to: origin) == nil ? .askLog(loading: false) : .remembered))
+        }
+        #expect(Self.never(1_000).allSatisfy { [.new, .askLog(loading: false)].contains(memory.recall($0)) })
         #expect(memory.forgottenGenerations > 5)
         let rate = Self.falsePositives(Self.never(20_000), memory.mayHaveForgotten)
         #expect(rate < 0.03, "false positive rate \(rate)")
@@ -112,6 +117,9 @@ struct ForgottenCommandsTests {
             memory.remember(origin, Self.receipt(number), at: Timestamp(milliseconds: 10_000 + Int64(number)))
         }
         #expect(memory.isLoading)
+        // While it loads, only the log can tell a command it does not hold from a retry.
+        #expect(memory.recall(logged[0]) == .askLog(loading: true))
+        #expect(memory.recall(live[live.count - 1]) == .remembered)
         log.open()
         #expect(await memory.waitUntilLoaded())
         #expect(memory.count == 10)
