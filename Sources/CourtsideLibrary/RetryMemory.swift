@@ -337,8 +337,9 @@ final class RetryMemory: Sendable {
         case remembered
         /// Not a command the memory has seen, nor one it may have forgotten: new.
         case new
-        /// Only the log can tell whether it is a retry: the memory is still being read from it
-        /// (`loading`), or the command may be one whose answer it forgot.
+        /// Only the log can tell whether it is a retry: the memory is still being read from it,
+        /// or its reading failed (`loading`: see ``isLoading``), or the command may be one whose
+        /// answer it forgot.
         case askLog(loading: Bool)
     }
 

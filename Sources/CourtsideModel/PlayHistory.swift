@@ -4,26 +4,30 @@
 /// the commit queue the ones waiting for the disk, the library the committed one. With an array,
 /// each move therefore copied every play of the game before adding its own, so a long game paid
 /// for its length at every move (a profile of 16 keepers over 1,000 games: 6% of the daemon's
-/// CPU). Here the plays are kept in chunks of ``chunkSize``: a move copies the list of chunks and
-/// the last chunk, and a retraction the chunk it marks.
+/// CPU). Here the plays are kept in chunks of 32: a move copies the list of chunks (one
+/// reference each) and the last chunk, and a retraction the chunk it marks.
 public struct PlayHistory: Sendable {
     /// A power of two, so that a position splits into chunk and offset by shifts.
     static let chunkSize = 32
     private static let shift = chunkSize.trailingZeroBitCount
 
     private var chunks: [[Play]]
+    /// How many plays the game has had, retracted ones included.
     public private(set) var count: Int
 
+    /// No plays yet.
     public init() {
         chunks = []
         count = 0
     }
 
+    /// The plays in order.
     public init(_ plays: some Sequence<Play>) {
         self.init()
         for play in plays { append(play) }
     }
 
+    /// Adds the newest play.
     public mutating func append(_ play: Play) {
         if count & (Self.chunkSize - 1) == 0 {
             chunks.append([play])
@@ -43,6 +47,7 @@ extension PlayHistory: RandomAccessCollection, MutableCollection {
     public var startIndex: Int { 0 }
     public var endIndex: Int { count }
 
+    /// The play at `position`, counted from the first; setting it copies only its chunk.
     public subscript(position: Int) -> Play {
         get {
             precondition(position >= 0 && position < count, "play index out of range")
@@ -63,7 +68,9 @@ extension PlayHistory: ExpressibleByArrayLiteral {
 
 extension PlayHistory: Hashable {
     public static func == (lhs: PlayHistory, rhs: PlayHistory) -> Bool {
-        lhs.count == rhs.count && lhs.elementsEqual(rhs)
+        // The chunks' layout follows from the count alone, and chunks two states share compare
+        // by identity.
+        lhs.count == rhs.count && lhs.chunks == rhs.chunks
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -86,6 +93,8 @@ extension PlayHistory: Codable {
     }
 }
 
-extension PlayHistory: CustomStringConvertible {
+extension PlayHistory: CustomStringConvertible, CustomReflectable {
     public var description: String { Array(self).description }
+    /// The plays, not the chunks, in `dump` and test failures.
+    public var customMirror: Mirror { Mirror(self, unlabeledChildren: Array(self), displayStyle: .collection) }
 }

@@ -105,6 +105,12 @@ struct WireRequest: Codable {
         guard !clientID.isEmpty, !commandID.isEmpty else {
             throw ProtocolError(.badRequest, "client_id and command_id must not be empty")
         }
+        // Escaped ones reach here through JSONDecoder. A NUL would name one command in the log's
+        // rows and another in its look-ups (SQLite reads text up to the NUL), so a retry of it
+        // could be applied twice.
+        guard !clientID.utf8.contains(where: { $0 < 0x20 }), !commandID.utf8.contains(where: { $0 < 0x20 }) else {
+            throw ProtocolError(.badRequest, "client_id and command_id must not contain control characters")
+        }
         guard !CommandOrigin.isReserved(clientID: clientID) else {
             throw ProtocolError(
                 .badRequest, "client_id \(clientID) is reserved for the daemon's own commands (courtside and courtside.*)")

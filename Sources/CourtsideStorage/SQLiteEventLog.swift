@@ -257,16 +257,16 @@ public final class SQLiteEventLog: EventLog {
                         """), in: db)
             var writer = JSONWriter(capacity: 256)
             for event in events {
-                insertEvent.bind(event.sequence, at: 1)
-                insertEvent.bind(event.gameID.rawValue, at: 2)
-                insertEvent.bind(event.version, at: 3)
-                insertEvent.bind(event.at.rawValue, at: 4)
-                insertEvent.bind(event.origin.clientID, at: 5)
-                insertEvent.bind(event.origin.commandID, at: 6)
-                insertEvent.bind(event.kind.typeName, at: 7)
+                try insertEvent.bind(event.sequence, at: 1)
+                try insertEvent.bind(event.gameID.rawValue, at: 2)
+                try insertEvent.bind(event.version, at: 3)
+                try insertEvent.bind(event.at.rawValue, at: 4)
+                try insertEvent.bind(event.origin.clientID, at: 5)
+                try insertEvent.bind(event.origin.commandID, at: 6)
+                try insertEvent.bind(event.kind.typeName, at: 7)
                 writer.reset()
                 event.kind.writeJSON(to: &writer)
-                writer.withBytes { insertEvent.bind(blob: $0, at: 8) }
+                try writer.withBytes { try insertEvent.bind(blob: $0, at: 8) }
                 try insertEvent.step()
             }
             if !refusals.isEmpty {

@@ -7,6 +7,10 @@ import GRDBSQLite
 /// as an existential, converts it to a `DatabaseValue` and checks the arguments against the
 /// statement before binding: under 256 keepers that took about a fifth of the writer thread, the
 /// thread every commit goes through, where SQLite's own work on the row took less.
+///
+/// What this skips of GRDB: its transaction observers never hear of these rows (the log
+/// registers none; one added later must not expect to), and a failed statement stays in GRDB's
+/// cache, reset, which SQLite allows.
 struct SQLiteStatementBinding {
     private let statement: Statement
     private let connection: SQLiteConnection?
@@ -18,37 +22,56 @@ struct SQLiteStatementBinding {
 
     private var handle: SQLiteStatement { statement.sqliteStatement }
 
-    func bind(_ value: Int64, at index: Int32) {
-        sqlite3_bind_int64(handle, index, value)
+    func bind(_ value: Int64, at index: Int32) throws {
+        try check(sqlite3_bind_int64(handle, index, value))
     }
 
-    func bind(_ value: Int, at index: Int32) {
-        sqlite3_bind_int64(handle, index, Int64(value))
+    func bind(_ value: Int, at index: Int32) throws {
+        try check(sqlite3_bind_int64(handle, index, Int64(value)))
     }
 
-    func bind(_ text: String, at index: Int32) {
+    /// Binds the whole string. The protocol refuses ids with control characters, NUL included,
+    /// so what is bound is what GRDB, which binds up to the first NUL, reads back and looks up.
+    func bind(_ text: String, at index: Int32) throws {
         var text = text
-        // SQLITE_TRANSIENT: SQLite copies the bytes, which live only inside withUTF8.
-        text.withUTF8 { utf8 in
-            _ = sqlite3_bind_text(handle, index, utf8.baseAddress, Int32(utf8.count), Self.transient)
+        // SQLITE_TRANSIENT: SQLite copies the bytes, which live only inside withUTF8. A nil
+        // pointer would bind NULL, so an empty string binds an empty literal.
+        let code = text.withUTF8 { utf8 in
+            guard let base = utf8.baseAddress, !utf8.isEmpty else {
+                return sqlite3_bind_text(handle, index, "", 0, Self.transient)
+            }
+            return sqlite3_bind_text(handle, index, base, Int32(utf8.count), Self.transient)
         }
+        try check(code)
     }
 
-    func bind(blob bytes: UnsafeRawBufferPointer, at index: Int32) {
-        // An empty blob still binds a blob: a nil pointer would bind NULL.
-        let base = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)
-        sqlite3_bind_blob(handle, index, base, Int32(bytes.count), Self.transient)
+    func bind(blob bytes: UnsafeRawBufferPointer, at index: Int32) throws {
+        // An empty blob is still a blob: a nil pointer would bind NULL.
+        guard let base = bytes.baseAddress, !bytes.isEmpty else {
+            return try check(sqlite3_bind_zeroblob(handle, index, 0))
+        }
+        try check(sqlite3_bind_blob(handle, index, base, Int32(bytes.count), Self.transient))
     }
 
     /// Runs the statement once, resets it for the next row, and throws SQLite's error as GRDB
     /// would (a full disk is `SQLITE_FULL` either way).
     func step() throws {
         let code = sqlite3_step(handle)
-        sqlite3_reset(handle)
         guard code == SQLITE_DONE else {
-            let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
+            let error = self.error(code)
+            sqlite3_reset(handle)
+            throw error
         }
+        sqlite3_reset(handle)
+    }
+
+    private func check(_ code: Int32) throws {
+        guard code == SQLITE_OK else { throw error(code) }
+    }
+
+    private func error(_ code: Int32) -> DatabaseError {
+        let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+        return DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
     }
 
     private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)

@@ -90,7 +90,8 @@ struct ForgottenCommandsTests {
         for origin in sent {
             #expect(memory.recall(origin) == (memory.answer(to: origin) == nil ? .askLog(loading: false) : .remembered))
         }
-        #expect(Self.never(1_000).allSatisfy { [.new, .askLog(loading: false)].contains(memory.recall($0)) })
+        // Strangers are new, but for the filter's false positives.
+        #expect(Self.falsePositives(Self.never(20_000)) { memory.recall($0) != .new } < 0.03)
         #expect(memory.forgottenGenerations > 5)
         let rate = Self.falsePositives(Self.never(20_000), memory.mayHaveForgotten)
         #expect(rate < 0.03, "false positive rate \(rate)")

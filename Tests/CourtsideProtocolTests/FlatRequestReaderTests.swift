@@ -66,11 +66,24 @@ struct FlatRequestReaderTests {
             .move(game: "", player: "p\u{7f}", move: .freeThrow), .retract(game: "g", version: .min),
         ])
     func clientEncoding(_ operation: Request.Operation) throws {
-        for origin in [Self.origin, CommandOrigin(clientID: "k\"/\\é", commandID: "\t")] {
+        for origin in [Self.origin, CommandOrigin(clientID: "k\"/\\é", commandID: "7 ü/\u{7f}")] {
             let request = Request(origin: origin, operation: operation)
             let body = request.encoded()
             #expect(try Self.foundationJSON(body) == body, "\(String(decoding: body, as: UTF8.self))")
             #expect(Self.describe(try Request.decode(body)) == Self.describe(request))
+        }
+    }
+
+    @Test(
+        "a control character in client_id or command_id, escaped as JSON allows, is a bad request",
+        arguments: [#"k\u0000x"#, #"k\n"#, #"\u001f"#, #"a\tb"#])
+    func controlCharactersInIDs(_ id: String) {
+        for body in [
+            #"{"op":"list_games","client_id":"\#(id)","command_id":"1"}"#,
+            #"{"op":"list_games","client_id":"k","command_id":"\#(id)"}"#,
+        ] {
+            #expect(Self.slow(Array(body.utf8)).hasPrefix("bad_request: client_id and command_id must not contain"), "\(body)")
+            #expect(throws: ProtocolError.self) { try Request.decode(Array(body.utf8)) }
         }
     }
 

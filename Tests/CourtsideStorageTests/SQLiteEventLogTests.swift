@@ -43,7 +43,7 @@ struct SQLiteEventLogTests {
     }
 
     @Test("the log is append-only: updates and deletes are refused")
-    func appendOnly() throws {
+    func appendOnly() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = try SQLiteEventLog(directory: directory)
         try log.append(Self.events(1...3), refusals: [Self.refusal])
@@ -51,14 +51,23 @@ struct SQLiteEventLogTests {
         let queue = try DatabaseQueue(path: directory.appendingPathComponent(SQLiteEventLog.fileName).path)
         #expect(throws: DatabaseError.self) { try queue.write { try $0.execute(sql: "DELETE FROM events") } }
         #expect(throws: DatabaseError.self) { try queue.write { try $0.execute(sql: "UPDATE events SET version = 9") } }
-        #expect(try queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM events") } == 3)
+        #expect(try await queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM events") } == 3)
         #expect(throws: DatabaseError.self) { try queue.write { try $0.execute(sql: "DELETE FROM refusals") } }
         #expect(throws: DatabaseError.self) { try queue.write { try $0.execute(sql: "UPDATE refusals SET code = 'x'") } }
         // A duplicate sequence is refused too, and the batch leaves nothing behind.
         try queue.close()
         let reopened = try SQLiteEventLog(directory: directory)
         #expect(throws: DatabaseError.self) { try reopened.append(Self.events(3...4), refusals: []) }
+        // Refused halfway through a batch: the rows before the duplicate are gone with it.
+        #expect(throws: DatabaseError.self) { try reopened.append(Self.events(4...5) + Self.events(2...2), refusals: []) }
         #expect(try reopened.readAll() == Self.events(1...3))
+        // The same prepared insert serves the next batch, and what it writes reads back whole
+        // and is found by its command, ids beyond ASCII included.
+        var next = Self.events(4...6)
+        next[1].origin = CommandOrigin(clientID: "Zürich ⛹️", commandID: "ß-\u{7f}")
+        try reopened.append(next, refusals: [])
+        #expect(try reopened.readAll() == Self.events(1...3) + next)
+        #expect(try await reopened.contains(next[1].origin))
         try reopened.close()
     }
 
