@@ -5,8 +5,15 @@
 enum ReplyPeek {
     /// Whether a reply says `"ok":true`, read from its first members.
     static func isOK(_ reply: [UInt8]) -> Bool {
-        String(decoding: reply.prefix(1024), as: UTF8.self).contains(#""ok":true"#)
+        // Bytes, not String's contains, which goes through NSString: a fifth of the keepers' CPU.
+        let head = reply.prefix(1024)
+        guard head.count >= ok.count else { return false }
+        return (head.startIndex...(head.endIndex - ok.count)).contains { start in
+            head[start..<(start + ok.count)].elementsEqual(ok)
+        }
     }
+
+    private static let ok = Array(#""ok":true"#.utf8)
 
     /// The command id of an `ok` reply; nil for anything else.
     static func acceptedCommandID(_ reply: [UInt8]) -> String? {
