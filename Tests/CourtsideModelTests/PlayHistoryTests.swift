@@ -20,6 +20,11 @@ struct PlayHistoryTests {
         }
         #expect(history.count == count)
         #expect(Array(history) == array)
+        // Its own iterator, chunk after chunk, and the subscript agree with the array.
+        var iterated: [Play] = []
+        for play in history { iterated.append(play) }
+        #expect(iterated == array)
+        #expect(history.indices.map { history[$0] } == array)
         #expect(history == PlayHistory(array))
         #expect(history.hashValue == PlayHistory(array).hashValue)
         #expect(Array(history.suffix(10).reversed()) == Array(array.suffix(10).reversed()))
