@@ -118,7 +118,8 @@ public struct Game: Hashable, Codable, Sendable {
             if move == .foul { teamFouls[side] += 1 }
             if !isFinished, let (side, reason) = decidedWinner() { finish(side, reason, at: event.at) }
         case .retraction(let target):
-            guard let index = plays.firstIndex(where: { $0.version == target }) else { return }
+            // From the end: the move taken back is a recent one, and versions are unique.
+            guard let index = plays.lastIndex(where: { $0.version == target }) else { return }
             let play = plays[index]
             plays[index].retractedBy = event.version
             counts[play.player, default: MoveCounts()][play.move] -= 1

@@ -24,7 +24,8 @@ extension Game {
             }
             return .success([.move(player: player, move: move)])
         case .retract(let target):
-            if let play = plays.first(where: { $0.version == target }) {
+            // From the end: a keeper takes back a recent move, and versions only grow.
+            if let play = plays.last(where: { $0.version == target }) {
                 if let by = play.retractedBy {
                     return .failure(
                         CourtsideError(.alreadyRetracted, "the move at version \(target) was already retracted by version \(by)"))

@@ -4,8 +4,9 @@
 /// the commit queue the ones waiting for the disk, the library the committed one. With an array,
 /// each move therefore copied every play of the game before adding its own, so a long game paid
 /// for its length at every move (a profile of 16 keepers over 1,000 games: 6% of the daemon's
-/// CPU). Here the plays are kept in chunks of 32: a move copies the list of chunks (one
-/// reference each) and the last chunk, and a retraction the chunk it marks.
+/// CPU). Here the plays are kept in chunks of 32: a move copies the last chunk and the list of
+/// the later chunks (one reference each), and a retraction the chunk it marks. The first chunk
+/// is held directly, so a short game, as most of a venue's are, costs what an array did.
 public struct PlayHistory: Sendable {
     /// A power of two, so that a position splits into chunk and offset by shifts.
     @usableFromInline static let chunkSize = 32
@@ -13,16 +14,16 @@ public struct PlayHistory: Sendable {
 
     // Inlinable, as Array is, for the other modules' loops over plays (a checkpoint's encoding
     // and decoding, through calls, took 40% longer than with an array).
-    @usableFromInline var chunks: [[Play]]
-    @usableFromInline var storedCount: Int
-    /// How many plays the game has had, retracted ones included.
-    @inlinable public var count: Int { storedCount }
+    /// The first `chunkSize` plays.
+    @usableFromInline var first: [Play]
+    /// The plays after those, `chunkSize` to a chunk.
+    @usableFromInline var later: [[Play]]
 
     /// No plays yet.
     @inlinable
     public init() {
-        chunks = []
-        storedCount = 0
+        first = []
+        later = []
     }
 
     /// The plays in order.
@@ -31,28 +32,34 @@ public struct PlayHistory: Sendable {
         for play in plays { append(play) }
     }
 
+    /// How many plays the game has had, retracted ones included.
+    @inlinable public var count: Int {
+        later.isEmpty ? first.count : Self.chunkSize * later.count + later[later.count - 1].count
+    }
+
     /// Adds the newest play.
     @inlinable
     public mutating func append(_ play: Play) {
-        if count == 0 {
-            // The first chunk grows as an array does: most games of a venue stay short.
-            chunks.append([play])
-        } else if count & (Self.chunkSize - 1) == 0 {
+        if later.isEmpty, first.count < Self.chunkSize {
+            // The first chunk grows as an array does.
+            first.append(play)
+        } else if let last = later.last, last.count < Self.chunkSize {
+            later[later.count - 1].append(play)
+        } else {
             // A game this long fills its chunks: each is allocated once, at its full size, rather
             // than grown through six sizes (a replay's fold took half as long again).
-            var chunk: [Play] = []
-            chunk.reserveCapacity(Self.chunkSize)
-            chunk.append(play)
-            chunks.append(chunk)
-        } else {
-            chunks[chunks.count - 1].append(play)
+            var next: [Play] = []
+            next.reserveCapacity(Self.chunkSize)
+            next.append(play)
+            later.append(next)
         }
-        storedCount += 1
     }
 
-    /// Makes room for the list of chunks that `count` plays need (a checkpoint knows the count).
+    /// Makes room for `count` plays in all (a checkpoint knows how many it holds), as an array
+    /// would reserve: a short game's first chunk at its exact size.
     public mutating func reserveCapacity(_ count: Int) {
-        chunks.reserveCapacity((count + Self.chunkSize - 1) >> Self.shift)
+        first.reserveCapacity(Swift.min(count, Self.chunkSize))
+        if count > Self.chunkSize { later.reserveCapacity((count - 1) >> Self.shift) }
     }
 }
 
@@ -65,11 +72,16 @@ extension PlayHistory: RandomAccessCollection, MutableCollection {
     public subscript(position: Int) -> Play {
         get {
             precondition(position >= 0 && position < count, "play index out of range")
-            return chunks[position >> Self.shift][position & (Self.chunkSize - 1)]
+            if position < Self.chunkSize { return first[position] }
+            return later[(position >> Self.shift) - 1][position & (Self.chunkSize - 1)]
         }
         set {
             precondition(position >= 0 && position < count, "play index out of range")
-            chunks[position >> Self.shift][position & (Self.chunkSize - 1)] = newValue
+            if position < Self.chunkSize {
+                first[position] = newValue
+            } else {
+                later[(position >> Self.shift) - 1][position & (Self.chunkSize - 1)] = newValue
+            }
         }
     }
 }
@@ -82,9 +94,9 @@ extension PlayHistory {
         @usableFromInline var plays: IndexingIterator<[Play]>
 
         @inlinable
-        init(_ chunks: [[Play]]) {
-            self.chunks = chunks.makeIterator()
-            plays = [].makeIterator()
+        init(_ history: PlayHistory) {
+            chunks = history.later.makeIterator()
+            plays = history.first.makeIterator()
         }
 
         @inlinable
@@ -97,7 +109,7 @@ extension PlayHistory {
         }
     }
 
-    @inlinable public func makeIterator() -> Iterator { Iterator(chunks) }
+    @inlinable public func makeIterator() -> Iterator { Iterator(self) }
 }
 
 extension PlayHistory: ExpressibleByArrayLiteral {
@@ -108,9 +120,8 @@ extension PlayHistory: ExpressibleByArrayLiteral {
 
 extension PlayHistory: Hashable {
     public static func == (lhs: PlayHistory, rhs: PlayHistory) -> Bool {
-        // The chunks' layout follows from the count alone, and chunks two states share compare
-        // by identity.
-        lhs.count == rhs.count && lhs.chunks == rhs.chunks
+        // The layout follows from the count alone, and chunks two states share compare by identity.
+        lhs.first == rhs.first && lhs.later == rhs.later
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -124,6 +135,7 @@ extension PlayHistory: Codable {
     public init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
         self.init()
+        if let count = container.count { reserveCapacity(count) }
         while !container.isAtEnd { append(try container.decode(Play.self)) }
     }
 

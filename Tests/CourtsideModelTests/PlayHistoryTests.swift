@@ -25,6 +25,12 @@ struct PlayHistoryTests {
         for play in history { iterated.append(play) }
         #expect(iterated == array)
         #expect(history.indices.map { history[$0] } == array)
+        // Reserved ahead, as a checkpoint's reading does: the same plays, equal and hashed alike.
+        var reserved = PlayHistory()
+        reserved.reserveCapacity(count)
+        #expect(reserved.isEmpty && (reserved == PlayHistory()) && reserved.hashValue == PlayHistory().hashValue)
+        for play in array { reserved.append(play) }
+        #expect(reserved == history && reserved.hashValue == history.hashValue && Array(reserved) == array)
         #expect(history == PlayHistory(array))
         #expect(history.hashValue == PlayHistory(array).hashValue)
         #expect(Array(history.suffix(10).reversed()) == Array(array.suffix(10).reversed()))
