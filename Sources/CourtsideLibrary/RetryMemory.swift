@@ -344,7 +344,7 @@ final class RetryMemory: Sendable {
     }
 
     /// ``answer(to:)``, ``isLoading`` and ``mayHaveForgotten(_:)`` in one look under the lock:
-    /// every command asks this, and three looks made the lock the pool threads' meeting point.
+    /// every command asks this, and the pool threads that decide commands all take this lock.
     func recall(_ origin: CommandOrigin) -> Recall {
         let hashes = ForgottenCommands.Hashes(origin)
         return shared.withLock { shared in

@@ -72,7 +72,7 @@ enum YAMLTreeCheck {
 
     private static func overflowsAsBase60<T: FixedWidthInteger & SignedInteger>(_ text: String, as type: T.Type) -> Bool {
         // Every plain scalar of the file comes here: a byte search, not Foundation's `contains`
-        // (a string search through NSString, which took seconds over a 1,000-game schedule).
+        // (a string search through NSString: 70 ms of a start with a 1,000-game schedule).
         guard text.utf8.contains(UInt8(ascii: ":")) else { return false }
         let signed = text.replacingOccurrences(of: "_", with: "")
         let negative = signed.hasPrefix("-")
