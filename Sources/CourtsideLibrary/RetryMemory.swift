@@ -292,7 +292,7 @@ final class RetryMemory: Sendable {
 
     /// Whether the log's answers are not all in the memory: still being read, or their reading
     /// failed. A command not remembered may then be a retry of one answered before the start,
-    /// whatever ``mayHaveForgotten(_:)`` says: only the log can tell (and after a failure, such a
+    /// whatever its filter of forgotten commands says: only the log can tell (and after a failure, such a
     /// retry can only be refused, never decided again).
     var isLoading: Bool {
         shared.withLock { if case .loaded = $0.loading { false } else { true } }
@@ -343,7 +343,7 @@ final class RetryMemory: Sendable {
         case askLog(loading: Bool)
     }
 
-    /// ``answer(to:)``, ``isLoading`` and ``mayHaveForgotten(_:)`` in one look under the lock:
+    /// The answer's presence, ``isLoading`` and the filter of forgotten commands in one look under the lock:
     /// every command asks this, and the pool threads that decide commands all take this lock.
     func recall(_ origin: CommandOrigin) -> Recall {
         let hashes = ForgottenCommands.Hashes(origin)
@@ -354,12 +354,6 @@ final class RetryMemory: Sendable {
             }
             return .askLog(loading: true)
         }
-    }
-
-    /// Whether a command that is not remembered may be one whose answer was forgotten.
-    func mayHaveForgotten(_ origin: CommandOrigin) -> Bool {
-        let hashes = ForgottenCommands.Hashes(origin)
-        return shared.withLock { $0.state.forgotten.mayContain(hashes) }
     }
 
     /// Whether the memory keeps this command's answer as a result, without its ticket.
