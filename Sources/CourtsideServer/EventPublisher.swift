@@ -11,6 +11,11 @@ import Synchronization
 ///
 /// Heartbeats and game beats state only what has been published, never what is committed but
 /// not yet sent, so a display never mistakes an event in flight for a gap.
+///
+/// Events are encoded and handed over on the transport's I/O thread: a commit made there (a lone
+/// keeper's) then publishes in the same cycle, with no trip through the pool and back, which
+/// cost a lone move two thread wake-ups and a share of the other core (session 21's note has the
+/// figures). The group tables, whose cost grows with the schedule, are built on the pool.
 final class EventPublisher: Service {
     private struct Published {
         var sequence: Int64
@@ -46,6 +51,10 @@ final class EventPublisher: Service {
     private let publishedEvents = Counter(label: "courtside_events_published_total")
     let logger: Logger
     private let published: Mutex<Published>
+    /// A commit moved the tournament: its tables are due. At most one waits, since the tables
+    /// are built from the latest committed state anyway.
+    private let tablesDue: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation) =
+        AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
 
     /// `start` is the snapshot taken right after subscribing to `updates`.
     init(
@@ -70,9 +79,18 @@ final class EventPublisher: Service {
     func run() async {
         await withDiscardingTaskGroup { group in
             group.addTask { await self.heartbeats() }
-            // Ends when the library closes, after its last event, so nothing committed goes unpublished.
-            for await commit in updates {
-                publish(commit)
+            await withDiscardingTaskGroup { tables in
+                tables.addTask {
+                    for await _ in self.tablesDue.stream { self.publishTournament() }
+                }
+                // Ends when the library closes, after its last event, so nothing committed goes unpublished.
+                await withTaskExecutorPreference(transport) {
+                    for await commit in updates {
+                        publish(commit)
+                    }
+                }
+                // The tables still due go out first.
+                tablesDue.continuation.finish()
             }
             group.cancelAll()
         }
@@ -82,8 +100,8 @@ final class EventPublisher: Service {
         try? await gracefulShutdown()
     }
 
-    /// Publishes one commit's events, handed to the transport together, then the tables if
-    /// any of them moved the tournament.
+    /// Publishes one commit's events, handed to the transport together, and has the tables
+    /// published after them if any of them moved the tournament.
     private func publish(_ commit: [GameUpdate]) {
         let after = published.withLock { $0.sequence }
         // A commit's events are in sequence order: those already published lead, if any.
@@ -109,7 +127,7 @@ final class EventPublisher: Service {
                 published.changed.insert(event.gameID)
             }
         }
-        if fresh.contains(where: movesTournament) { publishTournament() }
+        if fresh.contains(where: movesTournament) { tablesDue.continuation.yield() }
     }
 
     /// Only these change a group table or the bracket: a game appearing or getting its teams,
@@ -124,7 +142,7 @@ final class EventPublisher: Service {
     private func publishTournament() {
         guard library.currentSchedule != nil else { return }
         // One snapshot for both, stamped with the sequence it reflects (it may be ahead of the
-        // event being published, never behind).
+        // events published, never behind: they were handed over before the tables were due).
         let tables = library.tables()
         let (standings, bracket, sequence) = (tables.value.standings, tables.value.bracket, tables.sequence)
         let (standingsChanged, bracketChanged) = published.withLock { published in
