@@ -12,10 +12,9 @@ import Synchronization
 /// Heartbeats and game beats state only what has been published, never what is committed but
 /// not yet sent, so a display never mistakes an event in flight for a gap.
 ///
-/// Events are encoded and handed over on the transport's I/O thread: a commit made there (a lone
-/// keeper's) then publishes in the same cycle, with no trip through the pool and back, which
-/// cost a lone move two thread wake-ups and a share of the other core (session 21's note has the
-/// figures). The group tables, whose cost grows with the schedule, are built on the pool.
+/// A quiet daemon encodes and hands over events on the transport's I/O thread, a busy one on the
+/// pool: see ``publishAll()``. The group tables, whose cost grows with the schedule, are built
+/// on the pool.
 final class EventPublisher: Service {
     private struct Published {
         var sequence: Int64
@@ -84,11 +83,7 @@ final class EventPublisher: Service {
                     for await _ in self.tablesDue.stream { self.publishTournament() }
                 }
                 // Ends when the library closes, after its last event, so nothing committed goes unpublished.
-                await withTaskExecutorPreference(transport) {
-                    for await commit in updates {
-                        publish(commit)
-                    }
-                }
+                await withTaskExecutorPreference(transport) { await publishAll() }
                 // The tables still due go out first.
                 tablesDue.continuation.finish()
             }
@@ -99,6 +94,45 @@ final class EventPublisher: Service {
         // shutdown but before this service's turn; returning early would look like a failure.
         try? await gracefulShutdown()
     }
+
+    /// Publishes every commit as it comes: on the I/O thread while the daemon is quiet, on the
+    /// pool while it is busy.
+    ///
+    /// A lone keeper's commit is made on the I/O thread, and published there in the same cycle
+    /// it needs no trip through the pool and back: two thread wake-ups fewer per move, and no
+    /// pool thread taking the other core from the next request (context switches per lone move
+    /// 9.7 -> 6.5 in `courtside-bench daemon --keepers 1`). Under load the I/O thread is the one
+    /// every request and reply passes through, and encoding there cost `--keepers 16 --window 32`
+    /// about a tenth of its moves/s; so while commits are under way, or a commit is large, events
+    /// are published on the pool until a quiet moment.
+    private func publishAll() async {
+        var commits = updates.makeAsyncIterator()
+        var pending = await commits.next()
+        while let commit = pending {
+            if isQuiet(commit) {
+                publish(commit)
+                pending = await commits.next()
+                continue
+            }
+            pending = await withTaskExecutorPreference(globalConcurrentExecutor) { () async -> [GameUpdate]? in
+                var commit = commit
+                while true {
+                    publish(commit)
+                    guard let next = await commits.next() else { return nil }
+                    if isQuiet(next) { return next }
+                    commit = next
+                }
+            }
+        }
+    }
+
+    /// Whether a commit is published on the I/O thread.
+    private func isQuiet(_ commit: [GameUpdate]) -> Bool {
+        commit.count <= Self.publishedOnIOThread && !library.isCommitting
+    }
+
+    /// The most events of one commit published on the I/O thread, when no commit is under way.
+    static let publishedOnIOThread = 4
 
     /// Publishes one commit's events, handed to the transport together, and has the tables
     /// published after them if any of them moved the tournament.
