@@ -343,10 +343,11 @@ public final class GameLibrary: Sendable {
         }
         if first {
             // Results move the bracket on; listen before advancing so nothing slips between.
-            let updates = updates()
+            // Each advance reads every committed game, so one after several results covers them all.
+            let results = committer.signals(when: Self.mayMoveBracket)
             let task = Task { [weak self] in
-                for await update in updates {
-                    guard let self, self.mayMoveBracket(update) else { continue }
+                for await _ in results {
+                    guard let self else { return }
                     await self.advanceBracket()
                 }
             }
@@ -431,7 +432,7 @@ public final class GameLibrary: Sendable {
     public static let bracketClientID = "courtside.bracket"
 
     /// Only a final result, or a retraction (which may undo one), can move the bracket.
-    private func mayMoveBracket(_ update: GameUpdate) -> Bool {
+    private static func mayMoveBracket(_ update: GameUpdate) -> Bool {
         if case .retraction = update.event.kind { return true }
         return update.game.isFinished
     }

@@ -43,15 +43,18 @@ final class GroupCommitter: Sendable {
         var writerWoken = false
     }
 
-    /// A subscriber's stream: an update at a time, or a commit's updates at a time.
+    /// A subscriber's stream: an update at a time, a commit's updates at a time, or a signal
+    /// when a commit holds an update that matters to it.
     private enum Subscriber {
         case updates(AsyncStream<GameUpdate>.Continuation)
         case commits(AsyncStream<[GameUpdate]>.Continuation)
+        case signals(@Sendable (GameUpdate) -> Bool, AsyncStream<Void>.Continuation)
 
         func yield(_ updates: [GameUpdate]) {
             switch self {
             case .updates(let continuation): for update in updates { continuation.yield(update) }
             case .commits(let continuation): continuation.yield(updates)
+            case .signals(let matters, let continuation): if updates.contains(where: matters) { continuation.yield() }
             }
         }
 
@@ -59,6 +62,7 @@ final class GroupCommitter: Sendable {
             switch self {
             case .updates(let continuation): continuation.finish()
             case .commits(let continuation): continuation.finish()
+            case .signals(_, let continuation): continuation.finish()
             }
         }
     }
@@ -320,6 +324,20 @@ final class GroupCommitter: Sendable {
         let (stream, continuation) = AsyncStream.makeStream(
             of: [GameUpdate].self, bufferingPolicy: .bufferingOldest(bufferLimit))
         if let id = register(.commits(continuation)) {
+            continuation.onTermination = { [weak self] _ in self?.unregister(id) }
+        }
+        return stream
+    }
+
+    /// A signal after each commit that holds an update for which `matters` is true, read from the
+    /// committed state when it comes; signals not yet taken count as one.
+    ///
+    /// `matters` runs on the committing thread, for every update: it must be quick. A consumer
+    /// that wants only a few kinds of update is then woken for those alone, not for every commit
+    /// (the bracket's, woken for every commit, cost a lone keeper's move a pool thread's wake-up).
+    func signals(when matters: @escaping @Sendable (GameUpdate) -> Bool) -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        if let id = register(.signals(matters, continuation)) {
             continuation.onTermination = { [weak self] _ in self?.unregister(id) }
         }
         return stream

@@ -91,13 +91,14 @@ final class RetryMemory: Sendable {
         /// Remembers a command's answer (a retry of it will get the same answer) and forgets
         /// what the window no longer covers.
         mutating func remember(_ origin: CommandOrigin, _ answer: Answer, at now: Timestamp) {
-            if let existing = entries[origin] {
+            let serial = nextSerial
+            // One look-up for a new command, the usual case: each hashes both ids, and the
+            // memory's look-ups were a tenth of a command's decision under load.
+            if let existing = entries.updateValue(Entry(answer: answer, serial: serial, at: now), forKey: origin) {
                 entries[origin] = Entry(answer: answer, serial: existing.serial, at: existing.at)
                 return
             }
-            let serial = nextSerial
             nextSerial += 1
-            entries[origin] = Entry(answer: answer, serial: serial, at: now)
             order.append((origin, serial))
             add(Remembered(commandID: origin.commandID, serial: serial, at: now), client: origin.clientID)
             while entries.count > window.maximumTotal, let (oldest, serial) = order.first {
@@ -153,8 +154,10 @@ final class RetryMemory: Sendable {
         /// Keeps a settled ticket's result in its place: each answer gets this once, as its client's
         /// answers pass it by ``ticketsKept``. One still in flight (a stuck disk) stays a ticket.
         private mutating func settle(_ origin: CommandOrigin) {
-            guard case .ticket(let ticket) = entries[origin]?.answer, let result = ticket.result else { return }
-            entries[origin]?.answer = .settled(result)
+            guard let index = entries.index(forKey: origin), case .ticket(let ticket) = entries.values[index].answer,
+                let result = ticket.result
+            else { return }
+            entries.values[index].answer = .settled(result)
         }
 
         /// Whether the answer is kept as a result rather than a ticket.

@@ -104,12 +104,16 @@ final class EventPublisher: Service {
     /// 9.7 -> 6.5 in `courtside-bench daemon --keepers 1`). Under load the I/O thread is the one
     /// every request and reply passes through, and encoding there cost `--keepers 16 --window 32`
     /// about a tenth of its moves/s; so while commits are under way, or a commit is large, events
-    /// are published on the pool until a quiet moment.
+    /// are published on the pool, until a small commit comes.
+    ///
+    /// The way back asks only the commit's size: the pool resumes the publisher a wake-up after
+    /// the commit, by when a lone keeper's next move is often being committed, so asking whether
+    /// commits are under way there kept a lone keeper's events on the pool.
     private func publishAll() async {
         var commits = updates.makeAsyncIterator()
         var pending = await commits.next()
         while let commit = pending {
-            if isQuiet(commit) {
+            if isSmall(commit), !library.isCommitting {
                 publish(commit)
                 pending = await commits.next()
                 continue
@@ -119,17 +123,14 @@ final class EventPublisher: Service {
                 while true {
                     publish(commit)
                     guard let next = await commits.next() else { return nil }
-                    if isQuiet(next) { return next }
+                    if isSmall(next) { return next }
                     commit = next
                 }
             }
         }
     }
 
-    /// Whether a commit is published on the I/O thread.
-    private func isQuiet(_ commit: [GameUpdate]) -> Bool {
-        commit.count <= Self.publishedOnIOThread && !library.isCommitting
-    }
+    private func isSmall(_ commit: [GameUpdate]) -> Bool { commit.count <= Self.publishedOnIOThread }
 
     /// The most events of one commit published on the I/O thread, when no commit is under way.
     static let publishedOnIOThread = 4
