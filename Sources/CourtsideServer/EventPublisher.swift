@@ -11,10 +11,6 @@ import Synchronization
 ///
 /// Heartbeats and game beats state only what has been published, never what is committed but
 /// not yet sent, so a display never mistakes an event in flight for a gap.
-///
-/// A quiet daemon encodes and hands over events on the transport's I/O thread, a busy one on the
-/// pool: see ``publishAll()``. The group tables, whose cost grows with the schedule, are built
-/// on the pool.
 final class EventPublisher: Service {
     private struct Published {
         var sequence: Int64
@@ -50,10 +46,6 @@ final class EventPublisher: Service {
     private let publishedEvents = Counter(label: "courtside_events_published_total")
     let logger: Logger
     private let published: Mutex<Published>
-    /// A commit moved the tournament: its tables are due. At most one waits, since the tables
-    /// are built from the latest committed state anyway.
-    private let tablesDue: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation) =
-        AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
 
     /// `start` is the snapshot taken right after subscribing to `updates`.
     init(
@@ -78,14 +70,9 @@ final class EventPublisher: Service {
     func run() async {
         await withDiscardingTaskGroup { group in
             group.addTask { await self.heartbeats() }
-            await withDiscardingTaskGroup { tables in
-                tables.addTask {
-                    for await _ in self.tablesDue.stream { self.publishTournament() }
-                }
-                // Ends when the library closes, after its last event, so nothing committed goes unpublished.
-                await withTaskExecutorPreference(transport) { await publishAll() }
-                // The tables still due go out first.
-                tablesDue.continuation.finish()
+            // Ends when the library closes, after its last event, so nothing committed goes unpublished.
+            for await commit in updates {
+                publish(commit)
             }
             group.cancelAll()
         }
@@ -95,48 +82,8 @@ final class EventPublisher: Service {
         try? await gracefulShutdown()
     }
 
-    /// Publishes every commit as it comes: on the I/O thread while the daemon is quiet, on the
-    /// pool while it is busy.
-    ///
-    /// A lone keeper's commit is made on the I/O thread, and published there in the same cycle
-    /// it needs no trip through the pool and back: two thread wake-ups fewer per move, and no
-    /// pool thread taking the other core from the next request (context switches per lone move
-    /// 9.7 -> 6.5 in `courtside-bench daemon --keepers 1`). Under load the I/O thread is the one
-    /// every request and reply passes through, and encoding there cost `--keepers 16 --window 32`
-    /// about a tenth of its moves/s; so while commits are under way, or a commit is large, events
-    /// are published on the pool, until a small commit comes.
-    ///
-    /// The way back asks only the commit's size: the pool resumes the publisher a wake-up after
-    /// the commit, by when a lone keeper's next move is often being committed, so asking whether
-    /// commits are under way there kept a lone keeper's events on the pool.
-    private func publishAll() async {
-        var commits = updates.makeAsyncIterator()
-        var pending = await commits.next()
-        while let commit = pending {
-            if isSmall(commit), !library.isCommitting {
-                publish(commit)
-                pending = await commits.next()
-                continue
-            }
-            pending = await withTaskExecutorPreference(globalConcurrentExecutor) { () async -> [GameUpdate]? in
-                var commit = commit
-                while true {
-                    publish(commit)
-                    guard let next = await commits.next() else { return nil }
-                    if isSmall(next) { return next }
-                    commit = next
-                }
-            }
-        }
-    }
-
-    private func isSmall(_ commit: [GameUpdate]) -> Bool { commit.count <= Self.publishedOnIOThread }
-
-    /// The most events of one commit published on the I/O thread, when no commit is under way.
-    static let publishedOnIOThread = 4
-
-    /// Publishes one commit's events, handed to the transport together, and has the tables
-    /// published after them if any of them moved the tournament.
+    /// Publishes one commit's events, handed to the transport together, then the tables if
+    /// any of them moved the tournament.
     private func publish(_ commit: [GameUpdate]) {
         let after = published.withLock { $0.sequence }
         // A commit's events are in sequence order: those already published lead, if any.
@@ -162,7 +109,7 @@ final class EventPublisher: Service {
                 published.changed.insert(event.gameID)
             }
         }
-        if fresh.contains(where: movesTournament) { tablesDue.continuation.yield() }
+        if fresh.contains(where: movesTournament) { publishTournament() }
     }
 
     /// Only these change a group table or the bracket: a game appearing or getting its teams,
@@ -177,7 +124,7 @@ final class EventPublisher: Service {
     private func publishTournament() {
         guard library.currentSchedule != nil else { return }
         // One snapshot for both, stamped with the sequence it reflects (it may be ahead of the
-        // events published, never behind: they were handed over before the tables were due).
+        // event being published, never behind).
         let tables = library.tables()
         let (standings, bracket, sequence) = (tables.value.standings, tables.value.bracket, tables.sequence)
         let (standingsChanged, bracketChanged) = published.withLock { published in
