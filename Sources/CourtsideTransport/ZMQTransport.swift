@@ -345,6 +345,14 @@ public final class ZMQTransport: TaskExecutor, Sendable {
         var isEmpty: Bool { messages.isEmpty && jobs.isEmpty && cut.isEmpty && onStop == nil }
     }
 
+    /// Called on the I/O thread as its poll returns: it is awake, and looks at what is handed
+    /// over before it polls again, so hand-overs until then need not wake it. Without this, the
+    /// first job that a request woke (its decision, enqueued from this very thread) sent a
+    /// wake-up that the next poll then read: a syscall each way and a round of the loop, per move.
+    fileprivate func awake() {
+        outbox.withLock { $0.polling = false }
+    }
+
     /// Called on the I/O thread: everything handed over so far. When there is nothing, the
     /// thread is marked as polling, so that the next hand-over wakes it.
     private func takeOutbox() -> Handed {
@@ -479,6 +487,7 @@ public final class ZMQTransport: TaskExecutor, Sendable {
                     logger.critical("zmq_poll failed; the transport stops", metadata: ["error": "\(error)"])
                     return
                 }
+                transport.awake()
                 if readable[wakeIndex] {
                     while (try? wake.receive(flags: .dontWait)) != nil {}
                 }
