@@ -1,18 +1,73 @@
 /// What the organiser decides before a game starts: who plays, where, under which rules.
+///
+/// Its fields are held in one shared object, copied only when one changes (a rare thing: teams
+/// are assigned once). A game's state is copied several times per move (the actor's next state,
+/// the commit queue, the committed map, each subscriber's update), and its setup, inline, was
+/// most of what every copy moved and retained: nine of a game's twelve references and 240 of
+/// its 368 bytes (now 136).
 public struct GameSetup: Hashable, Codable, Sendable {
-    public var id: GameID
-    public var home: Team
-    public var away: Team
-    public var rules: RuleSet
+    /// The fields, as the struct held them before (their synthesized `Codable` gives the same JSON).
+    private struct Fields: Hashable, Codable, Sendable {
+        var id: GameID
+        var home: Team
+        var away: Team
+        var rules: RuleSet
+        var court: String?
+    }
+
+    private final class Storage: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var storage: Storage
+
+    public var id: GameID {
+        get { storage.fields.id }
+        set { change { $0.id = newValue } }
+    }
+    public var home: Team {
+        get { storage.fields.home }
+        set { change { $0.home = newValue } }
+    }
+    public var away: Team {
+        get { storage.fields.away }
+        set { change { $0.away = newValue } }
+    }
+    public var rules: RuleSet {
+        get { storage.fields.rules }
+        set { change { $0.rules = newValue } }
+    }
     /// The court the game is played on, if known.
-    public var court: String?
+    public var court: String? {
+        get { storage.fields.court }
+        set { change { $0.court = newValue } }
+    }
 
     public init(id: GameID, home: Team, away: Team, rules: RuleSet = .standard, court: String? = nil) {
-        self.id = id
-        self.home = home
-        self.away = away
-        self.rules = rules
-        self.court = court
+        storage = Storage(Fields(id: id, home: home, away: away, rules: rules, court: court))
+    }
+
+    private mutating func change(_ body: (inout Fields) -> Void) {
+        var fields = storage.fields
+        body(&fields)
+        storage = Storage(fields)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        storage = Storage(try Fields(from: decoder))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try storage.fields.encode(to: encoder)
+    }
+
+    public static func == (lhs: GameSetup, rhs: GameSetup) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        storage.fields.hash(into: &hasher)
     }
 
     /// Checks the setup, returning an `invalid_game` error that says what is wrong.
@@ -53,5 +108,13 @@ public struct GameSetup: Hashable, Codable, Sendable {
         if home.has(player) { return .home }
         if away.has(player) { return .away }
         return nil
+    }
+}
+
+extension GameSetup: CustomReflectable {
+    /// The fields, not their shared storage, in `dump`, test failures and the tests that check
+    /// every stored field is written.
+    public var customMirror: Mirror {
+        Mirror(self, children: Mirror(reflecting: storage.fields).children, displayStyle: .struct)
     }
 }
