@@ -332,7 +332,8 @@ final class GroupCommitter: Sendable {
     /// A signal after each commit that holds an update for which `matters` is true, read from the
     /// committed state when it comes; signals not yet taken count as one.
     ///
-    /// `matters` runs on the committing thread, for every update: it must be quick. A consumer
+    /// `matters` runs on the committing thread (the log writer's, or a caller's such as the I/O
+    /// thread), on each update of a commit until one matters: it must be quick and never block. A consumer
     /// that wants only a few kinds of update is then woken for those alone, not for every commit
     /// (the bracket's, woken for every commit, cost a lone keeper's move a pool thread's wake-up).
     func signals(when matters: @escaping @Sendable (GameUpdate) -> Bool) -> AsyncStream<Void> {

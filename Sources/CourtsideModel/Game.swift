@@ -142,8 +142,8 @@ public struct Game: Hashable, Codable, Sendable {
             }
         case .teamsAssigned(let home, let away):
             // Only before the game starts (the decider checks), so there is nothing to carry over.
-            var setup = self.setup
-            (setup.home, setup.away) = (home, away)
+            // One new setup, not one per team: each change of a setup allocates its storage.
+            let setup = GameSetup(id: id, home: home, away: away, rules: rules, court: self.setup.court)
             let version = self.version
             self = Game(setup: setup)
             self.version = version

@@ -5,6 +5,9 @@
 /// the commit queue, the committed map, each subscriber's update), and its setup, inline, was
 /// most of what every copy moved and retained: nine of a game's twelve references and 240 of
 /// its 368 bytes (now 136).
+///
+/// Every field goes in `Fields`: its JSON, equality, hash and mirror are the setup's, so a field
+/// stored beside `storage` would be left out of all four (a test checks there is none).
 public struct GameSetup: Hashable, Codable, Sendable {
     /// The fields, as the struct held them before (their synthesized `Codable` gives the same JSON).
     private struct Fields: Hashable, Codable, Sendable {

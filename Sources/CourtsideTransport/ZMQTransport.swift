@@ -487,7 +487,8 @@ public final class ZMQTransport: TaskExecutor, Sendable {
                     logger.critical("zmq_poll failed; the transport stops", metadata: ["error": "\(error)"])
                     return
                 }
-                transport.awake()
+                // After a busy cycle it is not marked as polling anyway.
+                if !busy { transport.awake() }
                 if readable[wakeIndex] {
                     while (try? wake.receive(flags: .dontWait)) != nil {}
                 }

@@ -18,10 +18,27 @@ struct GameSetupTests {
         #expect(copy.court == "Court 2" && copy.home.name == "Renamed")
         #expect((copy.id, copy.away, copy.rules) == (original.id, original.away, original.rules))
         #expect(copy != original)
+        // Each field's setter sets that field alone.
+        var other = original
+        other.id = "g2"
+        other.away = Scorebook.home
+        other.rules = .standard
+        #expect(
+            (other.id, other.home, other.away, other.rules, other.court) == (
+                "g2", Scorebook.home, Scorebook.home, .standard, "Court 1"
+            ))
+        #expect((original.id, original.away, original.rules) == ("g1", Scorebook.away, RulePresets.fiba3x3))
         // Changed back, field by field: equal and hashed alike again, though stored apart.
         copy.court = "Court 1"
         copy.home = Scorebook.home
         #expect(copy == original && copy.hashValue == original.hashValue)
+    }
+
+    @Test("every field is in the shared storage: the setup itself is one reference")
+    func oneReference() {
+        // A field stored beside the storage would be missing from the JSON, ==, hash and mirror.
+        #expect(MemoryLayout<GameSetup>.size == MemoryLayout<AnyObject>.size)
+        #expect(Mirror(reflecting: Self.setup).children.map(\.label) == ["id", "home", "away", "rules", "court"])
     }
 
     @Test("its JSON is the five fields, as before they were held in one object, and decodes back")
