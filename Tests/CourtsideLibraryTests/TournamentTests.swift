@@ -202,6 +202,41 @@ struct TournamentTests {
         await library.close()
     }
 
+    @Test("the bracket moves on by itself, with results landing together in commits and during its advances")
+    func bracketFollowsResults() async throws {
+        let directory = try TemporaryDirectory()
+        let library = try Tournament.open(directory.url)
+        await library.useSchedule(Self.schedule)
+        // Every group game at once: results share commits, and some land while an advance runs.
+        // Nothing here asks the library to advance: the bracket's watcher alone must see them all.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (game, home, away) in [
+                ("a12", 15, 13), ("a13", 15, 10), ("a14", 15, 0), ("a23", 15, 5), ("a24", 12, 15), ("a34", 15, 13),
+                ("b56", 15, 10), ("b57", 15, 10), ("b58", 15, 10), ("b67", 15, 10), ("b68", 15, 10), ("b78", 15, 10),
+            ] {
+                group.addTask { try await play(library, GameID(game), home, away) }
+            }
+            try await group.waitForAll()
+        }
+        func teams(_ game: GameID) async -> (TeamID, TeamID)? {
+            // The watcher runs beside this test: give it up to 10 s.
+            for _ in 0..<1000 {
+                if let setup = try? library.snapshot(of: game).value.setup, !setup.home.players.isEmpty {
+                    return (setup.home.id, setup.away.id)
+                }
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+            return nil
+        }
+        #expect(await teams("sf1").map { [$0.0, $0.1] } == ["t1", "t6"])
+        #expect(await teams("sf2").map { [$0.0, $0.1] } == ["t5", "t2"])
+        async let first: Void = play(library, "sf1", 15, 11)
+        async let second: Void = play(library, "sf2", 13, 15)
+        _ = try await (first, second)
+        #expect(await teams("final").map { [$0.0, $0.1] } == ["t1", "t2"])
+        await library.close()
+    }
+
     @Test("the schedule survives a restart: games are not created twice, the bracket goes on")
     func restart() async throws {
         let directory = try TemporaryDirectory()
