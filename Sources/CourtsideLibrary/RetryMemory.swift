@@ -92,8 +92,7 @@ final class RetryMemory: Sendable {
         /// what the window no longer covers.
         mutating func remember(_ origin: CommandOrigin, _ answer: Answer, at now: Timestamp) {
             let serial = nextSerial
-            // One look-up for a new command, the usual case: each hashes both ids, and the
-            // memory's look-ups were a tenth of a command's decision under load.
+            // One look-up for a new command, the usual case (each hashes both ids).
             if let existing = entries.updateValue(Entry(answer: answer, serial: serial, at: now), forKey: origin) {
                 entries[origin] = Entry(answer: answer, serial: existing.serial, at: existing.at)
                 return
