@@ -33,7 +33,7 @@ public struct TransportConfiguration: Sendable {
     /// The longest the I/O thread waits in one poll, so that an idle thread still completes a
     /// cycle this often and a watchdog can tell idle from hung.
     public var pollIntervalMilliseconds = 1000
-    /// Makes the I/O thread's first poll fail as if `zmq_poll` had: for tests of the failure path.
+    /// Makes the I/O thread's first poll fail: for tests of the failure path.
     public var failFirstPoll = false
     /// Requests waiting to be handled before new ones are answered at once with
     /// ``overloadedReply`` instead of queued.
@@ -88,8 +88,8 @@ public struct IncomingRequest: Sendable {
 
 /// Owns the daemon's ZeroMQ sockets on one dedicated thread, since sockets are not thread-safe.
 ///
-/// Async code hands the thread outgoing messages through a locked queue plus a wake-up on an
-/// inproc socket; the thread hands incoming requests out through ``requests``, all those of one
+/// Async code hands the thread outgoing messages through a locked queue plus a wake-up on a
+/// pipe; the thread hands incoming requests out through ``requests``, all those of one
 /// poll cycle at once, so that a busy daemon pays one hand-over per cycle rather than one per
 /// request. No call blocks Swift's cooperative pool.
 ///
@@ -144,17 +144,17 @@ public final class ZMQTransport: TaskExecutor, Sendable {
     private final class IOThreadOwned: @unchecked Sendable {
         var router: ZMQSocket?
     }
-    /// The sending end of the wake-up; any thread may use it under the lock (a full memory barrier).
-    private let waker: Mutex<ZMQSocket>
+    /// Wakes the I/O thread from its poll; any thread may signal it.
+    private let waker: WakePipe
     private let context: ZMQContext
     private let logger: Logger
 
     private init(
-        requests: RequestBatches, endpoints: (String, String), waker: sending ZMQSocket, context: ZMQContext, logger: Logger
+        requests: RequestBatches, endpoints: (String, String), waker: WakePipe, context: ZMQContext, logger: Logger
     ) {
         self.requests = requests
         (boundCommandEndpoint, boundEventEndpoint) = endpoints
-        self.waker = Mutex(waker)
+        self.waker = waker
         self.context = context
         self.logger = logger
     }
@@ -162,25 +162,21 @@ public final class ZMQTransport: TaskExecutor, Sendable {
     /// Binds both endpoints on a new I/O thread and starts serving. Throws if either cannot be bound.
     public static func start(_ configuration: TransportConfiguration, logger: Logger) async throws -> ZMQTransport {
         let context = try ZMQContext(ioThreads: configuration.libzmqIOThreads)
-        let wakeEndpoint = "inproc://courtside-wake-\(UUID().uuidString)"
-        // Unbounded as a stream of batches; the queue's limit counts the requests in them.
-        let (stream, continuation) = AsyncStream.makeStream(of: [IncomingRequest].self)
-        let requests = RequestBatches(stream: stream, continuation: continuation, queued: QueuedCount())
-        let loop = IOLoop(
-            configuration: configuration, context: context, wakeEndpoint: wakeEndpoint, requests: continuation,
-            queued: requests.queued, logger: logger)
-        // Everything that can fail after the thread has started happens on it, so a failed start
-        // leaves no thread behind. (inproc allows connecting before the bind.)
-        let waker: ZMQSocket
+        let waker: WakePipe
         do {
-            waker = try context.socket(.push)
-            try waker.set(.linger(milliseconds: 0))
-            try waker.set(.sendHighWaterMark(1))
-            try waker.connect(wakeEndpoint)
+            waker = try WakePipe()
         } catch {
             context.terminate()
             throw error
         }
+        // Unbounded as a stream of batches; the queue's limit counts the requests in them.
+        let (stream, continuation) = AsyncStream.makeStream(of: [IncomingRequest].self)
+        let requests = RequestBatches(stream: stream, continuation: continuation, queued: QueuedCount())
+        let loop = IOLoop(
+            configuration: configuration, context: context, waker: waker, requests: continuation,
+            queued: requests.queued, logger: logger)
+        // Everything that can fail after the thread has started happens on it, so a failed start
+        // leaves no thread behind.
         // The thread binds, reports the endpoints (or the error, once its sockets are closed),
         // then serves until stopped.
         let endpoints: (String, String)
@@ -288,10 +284,7 @@ public final class ZMQTransport: TaskExecutor, Sendable {
     }
 
     private func signal() {
-        waker.withLock { socket in
-            // A full wake queue means a wake-up is already pending, which is all we need.
-            try? socket.send([[]], flags: .dontWait)
-        }
+        waker.signal()
     }
 
     /// Sends what is queued, closes the sockets (waiting at most the linger time) and ends ``requests``.
@@ -309,7 +302,7 @@ public final class ZMQTransport: TaskExecutor, Sendable {
             case nil: continuation.resume()
             }
         }
-        waker.withLock { $0.close() }
+        waker.close()
         // zmq_ctx_term blocks up to the linger time: never on Swift's cooperative pool.
         let context = self.context
         await withCheckedContinuation { (terminated: CheckedContinuation<Void, Never>) in
@@ -375,7 +368,7 @@ public final class ZMQTransport: TaskExecutor, Sendable {
         // Touched only by the I/O thread, apart from `transport`, which is set once under a lock.
         let configuration: TransportConfiguration
         let context: ZMQContext
-        let wakeEndpoint: String
+        let waker: WakePipe
         let requests: AsyncStream<[IncomingRequest]>.Continuation
         let queued: QueuedCount
         let logger: Logger
@@ -383,12 +376,12 @@ public final class ZMQTransport: TaskExecutor, Sendable {
         private let attached = DispatchSemaphore(value: 0)
 
         init(
-            configuration: TransportConfiguration, context: ZMQContext, wakeEndpoint: String,
+            configuration: TransportConfiguration, context: ZMQContext, waker: WakePipe,
             requests: AsyncStream<[IncomingRequest]>.Continuation, queued: QueuedCount, logger: Logger
         ) {
             self.configuration = configuration
             self.context = context
-            self.wakeEndpoint = wakeEndpoint
+            self.waker = waker
             self.requests = requests
             self.queued = queued
             self.logger = logger
@@ -402,16 +395,11 @@ public final class ZMQTransport: TaskExecutor, Sendable {
         func run(ready: CheckedContinuation<(String, String), any Error>) {
             let router: ZMQSocket
             let publisher: ZMQSocket
-            let wake: ZMQSocket
             var zap: ZAPHandler?
             // Every socket opened so far, to close before terminating the context if a step fails:
             // zmq_ctx_term waits for every socket of the context, and would park this thread.
             var opened: [ZMQSocket] = []
             do {
-                wake = try context.socket(.pull)
-                opened.append(wake)
-                try wake.set(.linger(milliseconds: 0))
-                try wake.bind(wakeEndpoint)
                 // The ZAP handler is bound before the server sockets, so no handshake can come first.
                 if configuration.security != nil {
                     zap = try ZAPHandler(context: context)
@@ -446,10 +434,9 @@ public final class ZMQTransport: TaskExecutor, Sendable {
             ready.resume(returning: (router.lastEndpoint, publisher.lastEndpoint))
             attached.wait()
             guard let transport = transportBox.withLock({ $0 }) else { return }
-            serve(router: router, publisher: publisher, wake: wake, zap: zap, transport: transport)
+            serve(router: router, publisher: publisher, zap: zap, transport: transport)
             router.close()
             publisher.close()
-            wake.close()
             zap?.socket.close()
             requests.finish()
             transport.loopEnded()
@@ -465,13 +452,21 @@ public final class ZMQTransport: TaskExecutor, Sendable {
             try socket.set(.zapEnforceDomain(true))
         }
 
-        private func serve(router: ZMQSocket, publisher: ZMQSocket, wake: ZMQSocket, zap: ZAPHandler?, transport: ZMQTransport) {
-            var poller = ZMQPoller()
-            let routerIndex = poller.add(router)
-            let publisherIndex = poller.add(publisher)
-            let wakeIndex = poller.add(wake)
+        private func serve(router: ZMQSocket, publisher: ZMQSocket, zap: ZAPHandler?, transport: ZMQTransport) {
+            var poller = ZMQSocketPoller()
+            let routerIndex: Int
+            let publisherIndex: Int
+            let zapIndex: Int?
+            do {
+                routerIndex = try poller.add(router)
+                publisherIndex = try poller.add(publisher)
+                zapIndex = try zap.map { zap throws(ZMQError) in try poller.add(zap.socket) }
+            } catch {
+                logger.critical("the sockets cannot be polled; the transport stops", metadata: ["error": "\(error)"])
+                return
+            }
+            let wakeIndex = poller.add(fileDescriptor: waker.readEnd)
             var subscribers = Subscribers()
-            let zapIndex = zap.map { poller.add($0.socket) }
             var refusals = RefusedHandshakes()
             let executor = transport.asUnownedTaskExecutor()
             transport.serving(on: pthread_self(), router: router)
@@ -481,17 +476,15 @@ public final class ZMQTransport: TaskExecutor, Sendable {
             while true {
                 let readable: [Bool]
                 do {
-                    if configuration.failFirstPoll { throw ZMQError(code: EFAULT, operation: "zmq_poll (injected failure)") }
+                    if configuration.failFirstPoll { throw ZMQError(code: EFAULT, operation: "poll (injected failure)") }
                     readable = try poller.poll(timeoutMilliseconds: busy ? 0 : configuration.pollIntervalMilliseconds)
                 } catch {
-                    logger.critical("zmq_poll failed; the transport stops", metadata: ["error": "\(error)"])
+                    logger.critical("polling the sockets failed; the transport stops", metadata: ["error": "\(error)"])
                     return
                 }
                 // After a busy cycle it is not marked as polling anyway.
                 if !busy { transport.awake() }
-                if readable[wakeIndex] {
-                    while (try? wake.receive(flags: .dontWait)) != nil {}
-                }
+                if readable[wakeIndex] { waker.drain() }
                 if let zap, let zapIndex, readable[zapIndex], let security = configuration.security {
                     zap.answerPending { request in
                         let decision = security.authenticate(request)
@@ -517,6 +510,12 @@ public final class ZMQTransport: TaskExecutor, Sendable {
                     }
                     for job in handed.jobs { job.runSynchronously(on: executor) }
                     send(handed.messages, router: router, publisher: publisher)
+                    // A send may take the socket's signal of a message that came meanwhile. (Jobs
+                    // send replies on the command socket themselves.)
+                    if !handed.jobs.isEmpty || handed.messages.contains(where: { $0.0 == .command }) {
+                        poller.used(routerIndex)
+                    }
+                    if handed.messages.contains(where: { $0.0 == .event }) { poller.used(publisherIndex) }
                     if let onStop = handed.onStop {
                         // Nothing is posted once stopping; jobs still to come run elsewhere (loopEnded).
                         onStop.resume()

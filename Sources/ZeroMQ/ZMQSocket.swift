@@ -122,6 +122,33 @@ public final class ZMQSocket {
         bytes.withUnsafeBytes { zmq_setsockopt(handle, name, $0.baseAddress, $0.count) }
     }
 
+    /// The descriptor that becomes readable when the socket may have changed state (`ZMQ_FD`).
+    ///
+    /// It is edge-triggered: it signals libzmq's pending commands, not pending messages, and any
+    /// call on the socket may take its signal. After it signals, and after every send or receive,
+    /// ask ``hasIncoming()`` before waiting on it again.
+    public func fileDescriptor() throws(ZMQError) -> Int32 {
+        var fd: Int32 = -1
+        var size = MemoryLayout<Int32>.size
+        guard !closed else { throw ZMQError(code: ENOTSOCK, operation: "zmq_getsockopt(ZMQ_FD) on a closed socket") }
+        guard zmq_getsockopt(handle, ZMQ_FD, &fd, &size) == 0 else { throw ZMQError.last("zmq_getsockopt(ZMQ_FD)") }
+        return fd
+    }
+
+    /// Whether a message can be received now (`ZMQ_EVENTS` holds `ZMQ_POLLIN`). Takes libzmq's
+    /// pending commands for the socket, which resets ``fileDescriptor()``.
+    public func hasIncoming() throws(ZMQError) -> Bool {
+        var events: Int32 = 0
+        var size = MemoryLayout<Int32>.size
+        guard !closed else { throw ZMQError(code: ENOTSOCK, operation: "zmq_getsockopt(ZMQ_EVENTS) on a closed socket") }
+        while zmq_getsockopt(handle, ZMQ_EVENTS, &events, &size) != 0 {
+            let error = ZMQError.last("zmq_getsockopt(ZMQ_EVENTS)")
+            if error.interrupted { continue }
+            throw error
+        }
+        return events & ZMQ_POLLIN != 0
+    }
+
     /// Sends a multipart message atomically: all frames or none.
     public func send(_ frames: [[UInt8]], flags: ZMQFlags = []) throws(ZMQError) {
         // libzmq may have freed a closed socket: never hand it the handle again.

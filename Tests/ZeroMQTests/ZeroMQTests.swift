@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import ZeroMQ
 
@@ -121,6 +122,43 @@ struct ZeroMQTests {
         #expect(try poller.poll(timeoutMilliseconds: 1000)[index])
         #expect(try subscriber.receive() == [Array("g1/event".utf8), [2]])
         #expect(try poller.poll(timeoutMilliseconds: 50) == [false])
+    }
+
+    @Test("the descriptor poller finds queued messages, a socket not read to the end, and a plain descriptor")
+    func socketPoller() throws {
+        let router = try context.socket(.router)
+        try router.set(.linger(milliseconds: 0))
+        try router.bind("inproc://socket-poller")
+        let dealer = try context.socket(.dealer)
+        try dealer.set(.linger(milliseconds: 0))
+        try dealer.set(.routingID(Array("d1".utf8)))
+        try dealer.connect("inproc://socket-poller")
+        // Queued before the poller existed: its descriptor signalled to nobody.
+        try dealer.send([Array("one".utf8)])
+        try dealer.send([Array("two".utf8)])
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        defer { for fd in ends { close(fd) } }
+        var poller = ZMQSocketPoller()
+        let routerIndex = try poller.add(router)
+        let pipeIndex = poller.add(fileDescriptor: ends[0])
+        #expect(try poller.poll(timeoutMilliseconds: 1000) == [true, false])
+        #expect(try router.receive(flags: .dontWait).last == Array("one".utf8))
+        // The second message sends no new signal: the poller must ask the socket again.
+        #expect(try poller.poll(timeoutMilliseconds: 1000) == [true, false])
+        #expect(try router.receive(flags: .dontWait).last == Array("two".utf8))
+        #expect(try poller.poll(timeoutMilliseconds: 20) == [false, false])
+        // A reply sent while a message comes in may take its signal; `used` has it asked again.
+        try dealer.send([Array("three".utf8)])
+        Thread.sleep(forTimeInterval: 0.05)
+        try router.send([Array("d1".utf8), Array("back".utf8)])
+        poller.used(routerIndex)
+        #expect(try poller.poll(timeoutMilliseconds: 1000)[routerIndex])
+        #expect(try router.receive(flags: .dontWait).last == Array("three".utf8))
+        #expect(try dealer.receive() == [Array("back".utf8)])
+        var byte: UInt8 = 1
+        #expect(write(ends[1], &byte, 1) == 1)
+        #expect(try poller.poll(timeoutMilliseconds: 1000) == [false, true])
     }
 
     @Test("MAXMSGSIZE and the high-water marks are accepted as typed options")
