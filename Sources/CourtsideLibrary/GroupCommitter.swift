@@ -54,7 +54,9 @@ final class GroupCommitter: Sendable {
             switch self {
             case .updates(let continuation): for update in updates { continuation.yield(update) }
             case .commits(let continuation): continuation.yield(updates)
-            case .signals(let matters, let continuation): if updates.contains(where: matters) { continuation.yield() }
+            case .signals(let matters, let continuation):
+                // By index: `contains(where:)` hands the predicate a copy of each update.
+                if updates.indices.contains(where: { matters(updates[$0]) }) { continuation.yield() }
             }
         }
 
@@ -457,39 +459,46 @@ final class GroupCommitter: Sendable {
         queue.withLock { $0.writingSince = nil }
         // Updates go out after the lock: a subscriber that registers meanwhile finds them in its
         // snapshot instead, so "subscribe, then snapshot" still misses nothing.
+        // Indices rather than elements here and below: a loop over the entries, or a zip of an
+        // entry's events and states, copies each (a game's state, every string of an event),
+        // and these run for every event under load.
         let published = committed.withLock { committed -> (updates: [GameUpdate], to: [Subscriber]) in
             var updates: [GameUpdate] = []
-            for entry in batch {
-                for (event, game) in zip(entry.events, entry.games) {
-                    let old = committed.games.updateValue(game, forKey: event.gameID)
-                    if old == nil { committed.sortedIDs.insertInOrder(event.gameID) }
+            updates.reserveCapacity(events.count)
+            for entry in batch.indices {
+                for index in batch[entry].events.indices {
+                    let id = batch[entry].events[index].gameID
+                    let status = batch[entry].games[index].status
+                    let old = committed.games.updateValue(batch[entry].games[index], forKey: id)?.status
+                    if old == nil { committed.sortedIDs.insertInOrder(id) }
                     // Most events leave the status as it was: only a change touches the counts.
-                    if old?.status != game.status {
-                        if let was = old?.status {
+                    if old != status {
+                        if let was = old {
                             // A status no game has any more leaves the counts.
                             committed.statusCounts[was] = committed.statusCounts[was].flatMap { $0 > 1 ? $0 - 1 : nil }
                         }
-                        committed.statusCounts[game.status, default: 0] += 1
+                        committed.statusCounts[status, default: 0] += 1
                     }
-                    committed.expiries[event.gameID] = game.expiryTime()
-                    committed.sequence = event.sequence
-                    updates.append(GameUpdate(event: event, game: game))
+                    committed.expiries[id] = batch[entry].games[index].expiryTime()
+                    updates.append(GameUpdate(event: batch[entry].events[index], game: batch[entry].games[index]))
                 }
             }
+            if let last = events.last { committed.sequence = last.sequence }
             return (updates, Array(committed.subscribers.values))
         }
         // The waiting commands first: a keeper's answer is what the round trip waits for, and
         // the committed view (what every read sees) already has its events.
-        for entry in batch {
-            if let refusal = entry.refusal {
-                entry.ticket.complete(.failure(refusal.error))
-            } else if let last = entry.events.last {
-                entry.ticket.complete(.success(Receipt(gameID: last.gameID, version: last.version, sequence: last.sequence)))
+        for entry in batch.indices {
+            if let refusal = batch[entry].refusal {
+                batch[entry].ticket.complete(.failure(refusal.error))
+            } else if let last = batch[entry].events.last {
+                batch[entry].ticket.complete(
+                    .success(Receipt(gameID: last.gameID, version: last.version, sequence: last.sequence)))
             }
         }
         for subscriber in published.to { subscriber.yield(published.updates) }
         checkpointProgress.withLock { progress in
-            for event in events { progress.changed.insert(event.gameID) }
+            for index in events.indices { progress.changed.insert(events[index].gameID) }
             progress.eventsSince += events.count
         }
         // After the answers: the commands just committed never wait for a checkpoint to begin.

@@ -5,6 +5,26 @@ public import CourtsideModel
 
 extension LiveState: JSONWritable {
     public func writeJSON(to writer: inout JSONWriter) {
+        Self.write(
+            version: version, score: score, counts: counts, clock: clock, status: status, winner: winner,
+            endReason: endReason, timeExpired: timeExpired, overtimeTargets: overtimeTargets, teamFouls: teamFouls,
+            timeoutsUsed: timeoutsUsed, to: &writer)
+    }
+
+    /// The JSON of `LiveState(game)`, written from the game itself.
+    static func writeJSON(of game: borrowing Game, to writer: inout JSONWriter) {
+        write(
+            version: game.version, score: game.score, counts: game.counts, clock: game.clock, status: game.status,
+            winner: game.winner, endReason: game.endReason, timeExpired: game.timeExpired,
+            overtimeTargets: game.overtimeTargets, teamFouls: game.teamFouls, timeoutsUsed: game.timeoutsUsed,
+            to: &writer)
+    }
+
+    private static func write(
+        version: Int, score: SideValues, counts: [PlayerID: MoveCounts], clock: GameClock, status: GameStatus,
+        winner: Side?, endReason: EndReason?, timeExpired: Bool, overtimeTargets: SideValues?, teamFouls: SideValues,
+        timeoutsUsed: SideValues, to writer: inout JSONWriter
+    ) {
         writer.beginObject()
         writer.key("clock")
         writer.value(clock)
@@ -40,13 +60,35 @@ extension LiveState: JSONWritable {
 
 extension EventMessage: JSONWritable {
     public func writeJSON(to writer: inout JSONWriter) {
+        Self.write(
+            at: at, epoch: epoch, kind: event, game: game, origin: origin, sequence: sequence, type: type,
+            version: version, to: &writer
+        ) { writer in writer.value(state) }
+    }
+
+    /// The JSON of `EventMessage(epoch:event:game:)`, the same bytes, written straight from the
+    /// event and the game: the publisher writes one per event, and building the message first
+    /// would copy every string of the event and the game's counts, only to drop them.
+    public static func json(epoch: String, event: borrowing GameEvent, game: borrowing Game) -> [UInt8] {
+        var writer = JSONWriter()
+        write(
+            at: event.at, epoch: epoch, kind: event.kind, game: event.gameID, origin: event.origin,
+            sequence: event.sequence, type: "event", version: event.version, to: &writer
+        ) { writer in LiveState.writeJSON(of: game, to: &writer) }
+        return writer.bytes
+    }
+
+    private static func write(
+        at: Timestamp, epoch: String, kind: GameEvent.Kind, game: GameID, origin: CommandOrigin, sequence: Int64,
+        type: String, version: Int, to writer: inout JSONWriter, state: (inout JSONWriter) -> Void
+    ) {
         writer.beginObject()
         writer.key("at")
         writer.value(at)
         writer.key("epoch")
         writer.value(epoch)
         writer.key("event")
-        writer.value(event)
+        writer.value(kind)
         writer.key("game")
         writer.value(game)
         writer.key("origin")
@@ -54,7 +96,7 @@ extension EventMessage: JSONWritable {
         writer.key("sequence")
         writer.value(sequence)
         writer.key("state")
-        writer.value(state)
+        state(&writer)
         writer.key("type")
         writer.value(type)
         writer.key("version")

@@ -86,35 +86,33 @@ final class EventPublisher: Service {
     /// any of them moved the tournament.
     private func publish(_ commit: [GameUpdate]) {
         let after = published.withLock { $0.sequence }
-        // A commit's events are in sequence order: those already published lead, if any.
-        let fresh = commit.drop { $0.event.sequence <= after }
+        // A commit's events are in sequence order: those already published lead, if any. By
+        // index throughout: a loop over the updates would copy each (a game's whole state).
+        let fresh = commit.indices.drop { commit[$0].event.sequence <= after }
         guard let last = fresh.last else { return }
         var messages: [(topic: [UInt8], body: [UInt8])] = []
         messages.reserveCapacity(fresh.count)
-        for update in fresh {
-            let topic = Topic.events(of: update.event.gameID)
-            if let body = encode(EventMessage(epoch: epoch, event: update.event, game: update.game), on: topic) {
-                messages.append((topic, body))
-            }
+        for index in fresh {
+            // Written straight from the event and the game, without building an EventMessage.
+            let body = EventMessage.json(epoch: epoch, event: commit[index].event, game: commit[index].game)
+            messages.append((Topic.events(of: commit[index].event.gameID), body))
         }
         transport.publish(messages)
         publishedEvents.increment(by: Int64(fresh.count))
         published.withLock { published in
-            published.sequence = last.event.sequence
-            for update in fresh {
-                let event = update.event
-                if published.versions.updateValue(event.version, forKey: event.gameID) == nil {
-                    published.order.append(event.gameID)
-                }
-                published.changed.insert(event.gameID)
+            published.sequence = commit[last].event.sequence
+            for index in fresh {
+                let (game, version) = (commit[index].event.gameID, commit[index].event.version)
+                if published.versions.updateValue(version, forKey: game) == nil { published.order.append(game) }
+                published.changed.insert(game)
             }
         }
-        if fresh.contains(where: movesTournament) { publishTournament() }
+        if fresh.contains(where: { movesTournament(commit[$0]) }) { publishTournament() }
     }
 
     /// Only these change a group table or the bracket: a game appearing or getting its teams,
     /// starting, ending, or having a result retracted.
-    private func movesTournament(_ update: GameUpdate) -> Bool {
+    private func movesTournament(_ update: borrowing GameUpdate) -> Bool {
         switch update.event.kind {
         case .gameCreated, .teamsAssigned, .retraction, .clockStarted: return true
         default: return update.game.isFinished

@@ -63,6 +63,8 @@ private struct ScoredGames {
     var games: [GameID: Game] = [:]
     var events: [GameEvent] = []
     var messages: [EventMessage] = []
+    /// Each message as the publisher writes it, straight from the event and the game.
+    var published: [[UInt8]] = []
     var refusals: [CourtsideError] = []
     private var commands = 0
 
@@ -106,6 +108,7 @@ private struct ScoredGames {
         games[id]!.apply(event)
         events.append(event)
         messages.append(EventMessage(epoch: epoch, event: event, game: games[id]!))
+        published.append(EventMessage.json(epoch: epoch, event: event, game: games[id]!))
     }
 }
 
@@ -404,7 +407,7 @@ struct FastEncodingTests {
         }
     }
 
-    @Test("every event of scripted games, each kind and each ending, as published and as logged")
+    @Test("every event of scripted games, each kind and each ending, as published (also written straight from the event and game) and as logged")
     func scriptedGames() throws {
         let court = EncodingFixtures.tournament()
         #expect(Set(court.events.map { kindIndex($0.kind) }) == Set(0..<8), "a kind of event is not covered")
@@ -414,6 +417,9 @@ struct FastEncodingTests {
         #expect(court.games.values.contains { $0.plays.contains { $0.retractedBy != nil } })
         #expect(court.refusals.count >= 8)
         for message in court.messages { try expectSameJSON(message) }
+        for (message, published) in zip(court.messages, court.published) {
+            #expect(published == (try foundationJSON(message)), "the publisher's direct writing differs")
+        }
         for event in court.events { try expectSameJSON(event) }
         for event in court.events { try expectSameJSON(event.kind) }
         for game in court.games.values {
@@ -426,6 +432,9 @@ struct FastEncodingTests {
     func randomGames(seed: UInt64) throws {
         let court = EncodingFixtures.randomTournament(seed: seed, games: 40)
         for message in court.messages { try expectSameJSON(message) }
+        for (message, published) in zip(court.messages, court.published) {
+            #expect(published == (try foundationJSON(message)), "the publisher's direct writing differs")
+        }
         for game in court.games.values { try expectSameJSON(game) }
     }
 
