@@ -407,7 +407,7 @@ struct FastEncodingTests {
         }
     }
 
-    @Test("every event of scripted games, each kind and each ending, as published (also written straight from the event and game) and as logged")
+    @Test("every event of scripted games, each kind and each ending, as published (and written from event and game) and logged")
     func scriptedGames() throws {
         let court = EncodingFixtures.tournament()
         #expect(Set(court.events.map { kindIndex($0.kind) }) == Set(0..<8), "a kind of event is not covered")
