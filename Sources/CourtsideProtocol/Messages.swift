@@ -245,6 +245,14 @@ public enum WireCoding {
         return Array(try encoder.encode(value))
     }
 
+    /// The JSON of a message that writes its own, by ``JSONWriter``: it cannot fail, and the
+    /// type needs no look-up at run time (a reply and an event are written this way each).
+    public static func encode(_ value: some Encodable & JSONWritable) -> [UInt8] {
+        var writer = JSONWriter()
+        value.writeJSON(to: &writer)
+        return writer.bytes
+    }
+
     // Configured once and never changed, so one is shared by every thread (it is Sendable).
     // Sorted keys keep the wire output stable for people reading captures.
     private static let encoder: JSONEncoder = {

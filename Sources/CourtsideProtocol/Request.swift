@@ -68,8 +68,7 @@ public struct Request: Sendable {
         case .standings: wire.op = "standings"
         case .log(let game): (wire.op, wire.game) = ("log", game)
         }
-        // Every field is a string, an integer or an integer-only rule set: this cannot fail.
-        return (try? WireCoding.encode(wire)) ?? []
+        return WireCoding.encode(wire)
     }
 }
 

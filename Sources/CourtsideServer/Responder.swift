@@ -21,7 +21,7 @@ struct Responder: Sendable {
         let result = reply.error?.code.rawValue ?? "ok"
         metrics.record(op: op, result: result, nanoseconds: (ContinuousClock.now - incoming.received).nanoseconds)
         do {
-            let body = members.isEmpty ? try WireCoding.encode(reply) : try WireCoding.encode(reply, appending: members)
+            let body = members.isEmpty ? WireCoding.encode(reply) : try WireCoding.encode(reply, appending: members)
             transport.reply(to: incoming, body: body)
         } catch {
             // Still exactly one reply, but one that says what it is.
@@ -29,7 +29,7 @@ struct Responder: Sendable {
             let failure = Reply.failure(
                 CourtsideError(.internalError, "courtsided could not encode its answer; its log has the detail"),
                 commandID: reply.commandID, epoch: epoch)
-            transport.reply(to: incoming, body: (try? WireCoding.encode(failure)) ?? [])
+            transport.reply(to: incoming, body: WireCoding.encode(failure))
         }
     }
 
@@ -48,12 +48,21 @@ final class CommandMetrics: Sendable {
 
     func record(op: String, result: String, nanoseconds: Int64) {
         let (counter, timer) = handles.withLock { handles in
-            let counter =
-                handles.counters[op]?[result]
-                ?? Counter(label: "courtside_commands_total", dimensions: [("op", op), ("result", result)])
-            let timer = handles.timers[op] ?? Timer(label: "courtside_command_duration_seconds", dimensions: [("op", op)])
-            handles.counters[op, default: [:]][result] = counter
-            handles.timers[op] = timer
+            // Stored only when made: every reply comes here, and almost all find both.
+            let counter: Counter
+            if let known = handles.counters[op]?[result] {
+                counter = known
+            } else {
+                counter = Counter(label: "courtside_commands_total", dimensions: [("op", op), ("result", result)])
+                handles.counters[op, default: [:]][result] = counter
+            }
+            let timer: Timer
+            if let known = handles.timers[op] {
+                timer = known
+            } else {
+                timer = Timer(label: "courtside_command_duration_seconds", dimensions: [("op", op)])
+                handles.timers[op] = timer
+            }
             return (counter, timer)
         }
         counter.increment()

@@ -35,8 +35,10 @@ private func expectSameJSON<T: JSONWritable & Codable & Equatable>(
             sourceLocation: sourceLocation)
         return
     }
-    #expect(
-        try WireCoding.encode(value) == expected, "WireCoding.encode did not take the same bytes", sourceLocation: sourceLocation)
+    #expect(WireCoding.encode(value) == expected, "WireCoding.encode did not take the same bytes", sourceLocation: sourceLocation)
+    // Where the caller knows only that it is Encodable, the type is found writable at run time.
+    func encodable(_ value: some Encodable) throws -> [UInt8] { try WireCoding.encode(value) }
+    #expect(try encodable(value) == expected, "as Encodable, another writer took it", sourceLocation: sourceLocation)
     let decoded = try WireCoding.decode(T.self, from: fast)
     #expect(decoded == value, "\(T.self) does not decode to the value written", sourceLocation: sourceLocation)
 }

@@ -27,7 +27,7 @@ struct WireSplicingTests {
         var reply = Reply(commandID: "7", epoch: "e")
         reply.sequence = 12
         let spliced = try WireCoding.encode(
-            reply, appending: [("snapshot", try games.map { try WireCoding.encode($0) }), ("games", [])])
+            reply, appending: [("snapshot", games.map { WireCoding.encode($0) }), ("games", [])])
         var whole = reply
         whole.snapshot = games
         whole.games = []
