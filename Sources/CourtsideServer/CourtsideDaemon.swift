@@ -61,7 +61,7 @@ public enum CourtsideDaemon {
         let epoch = "\(clock.now().rawValue)-\(UUID().uuidString.prefix(8).lowercased())"
         transportConfiguration.overloadedReply = { frames in
             let error = CourtsideError(.overloaded, "courtsided has too many requests waiting; retry shortly")
-            return try? WireCoding.encode(
+            return WireCoding.encode(
                 Reply.failure(error, commandID: frames.last.flatMap(CommandService.commandID(in:)), epoch: epoch))
         }
         transportConfiguration.failFirstPoll = drill == .transportPoll

@@ -19,17 +19,17 @@ final class EncodedGames: Sendable {
 
     /// The JSON of one game.
     func game(_ game: Game) throws -> [UInt8] {
-        try encoded(Games.one(game), \.game) { try WireCoding.encode($0) }[0]
+        try encoded(Games.one(game), \.game) { WireCoding.encode($0) }[0]
     }
 
     /// The JSON of every game, in order of their ids.
     func games(_ games: CommittedGames) throws -> [[UInt8]] {
-        try encoded(Games.committed(games), \.game) { try WireCoding.encode($0) }
+        try encoded(Games.committed(games), \.game) { WireCoding.encode($0) }
     }
 
     /// The JSON of every game's summary, in order of their ids.
     func summaries(_ games: CommittedGames) throws -> [[UInt8]] {
-        try encoded(Games.committed(games), \.summary) { try WireCoding.encode(GameSummary($0)) }
+        try encoded(Games.committed(games), \.summary) { WireCoding.encode(GameSummary($0)) }
     }
 
     /// What to encode: the committed games are looked at by version first, and a game is only

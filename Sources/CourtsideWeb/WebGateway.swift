@@ -150,7 +150,7 @@ struct EventStreamMessage: Sendable {
         case .event(let message):
             // The protocol's own event message: a program reads it as docs/PROTOCOL.md says.
             name = "event"
-            body = try? WireCoding.encode(message)
+            body = WireCoding.encode(message)
         case .tables(let standings, let bracket):
             name = "tables"
             body = try? WireCoding.encode(TablesBody(standings: standings, bracket: bracket))
