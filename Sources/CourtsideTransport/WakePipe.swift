@@ -29,6 +29,8 @@ final class WakePipe: Sendable {
         writeEnd = Mutex(ends[1])
     }
 
+    deinit { close() }
+
     /// Wakes the thread (or keeps it from sleeping through its next poll).
     func signal() {
         writeEnd.withLock { fd in
