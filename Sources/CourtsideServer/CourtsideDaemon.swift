@@ -98,7 +98,7 @@ public enum CourtsideDaemon {
                 "event publisher",
                 EventPublisher(
                     transport: transport, library: library, updates: updates, start: start, epoch: epoch,
-                    heartbeatPeriod: .milliseconds(configuration.heartbeatMilliseconds), clock: clock, logger: logger)
+                    heartbeatPeriod: .milliseconds(configuration.heartbeatMilliseconds), clock: clock)
             ),
             (
                 "command service",

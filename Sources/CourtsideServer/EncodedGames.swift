@@ -18,18 +18,18 @@ final class EncodedGames: Sendable {
     private let entries = Mutex<[GameID: Entry]>([:])
 
     /// The JSON of one game.
-    func game(_ game: Game) throws -> [UInt8] {
-        try encoded(Games.one(game), \.game) { WireCoding.encode($0) }[0]
+    func game(_ game: Game) -> [UInt8] {
+        encoded(Games.one(game), \.game) { WireCoding.encode($0) }[0]
     }
 
     /// The JSON of every game, in order of their ids.
-    func games(_ games: CommittedGames) throws -> [[UInt8]] {
-        try encoded(Games.committed(games), \.game) { WireCoding.encode($0) }
+    func games(_ games: CommittedGames) -> [[UInt8]] {
+        encoded(Games.committed(games), \.game) { WireCoding.encode($0) }
     }
 
     /// The JSON of every game's summary, in order of their ids.
-    func summaries(_ games: CommittedGames) throws -> [[UInt8]] {
-        try encoded(Games.committed(games), \.summary) { WireCoding.encode(GameSummary($0)) }
+    func summaries(_ games: CommittedGames) -> [[UInt8]] {
+        encoded(Games.committed(games), \.summary) { WireCoding.encode(GameSummary($0)) }
     }
 
     /// What to encode: the committed games are looked at by version first, and a game is only
@@ -62,8 +62,8 @@ final class EncodedGames: Sendable {
     }
 
     private func encoded(
-        _ games: Games, _ field: WritableKeyPath<Entry, [UInt8]?>, encode: (Game) throws -> [UInt8]
-    ) throws -> [[UInt8]] {
+        _ games: Games, _ field: WritableKeyPath<Entry, [UInt8]?>, encode: (Game) -> [UInt8]
+    ) -> [[UInt8]] {
         let ids = games.ids
         var found = entries.withLock { entries in
             ids.map { id in entries[id].flatMap { $0.version == games.version(of: id) ? $0[keyPath: field] : nil } }
@@ -74,7 +74,7 @@ final class EncodedGames: Sendable {
                 assertionFailure("\(ids[index]) is listed without its game")
                 continue
             }
-            let bytes = try encode(game)
+            let bytes = encode(game)
             found[index] = bytes
             fresh.append((game, bytes))
         }

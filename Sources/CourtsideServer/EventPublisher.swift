@@ -2,7 +2,6 @@ import CourtsideLibrary
 import CourtsideModel
 import CourtsideProtocol
 import CourtsideTransport
-import Logging
 import Metrics
 import ServiceLifecycle
 import Synchronization
@@ -44,13 +43,12 @@ final class EventPublisher: Service {
     let clock: any TimeSource
     /// Made once: a handle per event would look the metric up in the registry every time.
     private let publishedEvents = Counter(label: "courtside_events_published_total")
-    let logger: Logger
     private let published: Mutex<Published>
 
     /// `start` is the snapshot taken right after subscribing to `updates`.
     init(
         transport: ZMQTransport, library: GameLibrary, updates: AsyncStream<[GameUpdate]>, start: Snapshot<[Game]>,
-        epoch: String, heartbeatPeriod: Duration, clock: any TimeSource, logger: Logger
+        epoch: String, heartbeatPeriod: Duration, clock: any TimeSource
     ) {
         self.transport = transport
         self.library = library
@@ -58,7 +56,6 @@ final class EventPublisher: Service {
         self.epoch = epoch
         self.heartbeatPeriod = heartbeatPeriod
         self.clock = clock
-        self.logger = logger
         var versions: [GameID: Int] = [:]
         for game in start.value { versions[game.id] = game.version }
         published = Mutex(
@@ -155,20 +152,8 @@ final class EventPublisher: Service {
         }
     }
 
-    /// Publishes a message, or logs and skips one that cannot be encoded: a display then sees a
-    /// gap and resyncs, which is better than a message that claims to be something it is not.
-    private func send(_ message: some Encodable, on topic: [UInt8]) {
-        if let body = encode(message, on: topic) { transport.publish(topic: topic, body: body) }
-    }
-
-    private func encode(_ message: some Encodable, on topic: [UInt8]) -> [UInt8]? {
-        do {
-            return try WireCoding.encode(message)
-        } catch {
-            logger.error(
-                "a message could not be encoded; not published",
-                metadata: ["topic": "\(String(decoding: topic, as: UTF8.self))", "error": "\(error)"])
-            return nil
-        }
+    /// Publishes a message; every one the publisher sends writes its own JSON, which cannot fail.
+    private func send(_ message: some Encodable & JSONWritable, on topic: [UInt8]) {
+        transport.publish(topic: topic, body: WireCoding.encode(message))
     }
 }

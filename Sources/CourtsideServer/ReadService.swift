@@ -147,24 +147,24 @@ final class ReadService: Sendable {
 
     private typealias Answer = (reply: Reply, members: [(key: String, elements: [[UInt8]])])
 
-    private func answer(_ read: Read) -> Result<Answer, any Error> {
-        Result {
+    private func answer(_ read: Read) -> Result<Answer, CourtsideError> {
+        Result { () throws(CourtsideError) -> Answer in
             var reply = Reply(commandID: read.commandID, epoch: responder.epoch)
             switch read.operation {
             case .listGames:
                 let snapshot = library.committedGames()
                 reply.sequence = snapshot.sequence
-                return (reply, [("games", try encoded.summaries(snapshot.value))])
+                return (reply, [("games", encoded.summaries(snapshot.value))])
             case .snapshot(let game?):
                 let snapshot = try library.snapshot(of: game)
                 reply.sequence = snapshot.sequence
-                return (reply, [("snapshot", [try encoded.game(snapshot.value)])])
+                return (reply, [("snapshot", [encoded.game(snapshot.value)])])
             case .snapshot(nil):
                 let snapshot = library.tournamentSnapshot()
                 (reply.sequence, reply.standings, reply.bracket) = (
                     snapshot.sequence, snapshot.value.standings, snapshot.value.bracket
                 )
-                return (reply, [("snapshot", try encoded.games(snapshot.value.games))])
+                return (reply, [("snapshot", encoded.games(snapshot.value.games))])
             case .schedule:
                 let bracket = library.bracket()
                 (reply.sequence, reply.bracket) = (bracket.sequence, bracket.value)
@@ -178,7 +178,7 @@ final class ReadService: Sendable {
         }
     }
 
-    private func log(_ read: Read) async -> Result<Answer, any Error> {
+    private func log(_ read: Read) async -> Result<Answer, CourtsideError> {
         guard case .log(let game) = read.operation else { preconditionFailure("\(read.op) is not a log read") }
         var reply = Reply(commandID: read.commandID, epoch: responder.epoch)
         do throws(CourtsideError) {
@@ -191,19 +191,13 @@ final class ReadService: Sendable {
 
     /// Sends the answer; returns the bytes of its cached members, about the reply's size.
     @discardableResult
-    private func respond(to read: Read, with answer: Result<Answer, any Error>) -> Int {
+    private func respond(to read: Read, with answer: Result<Answer, CourtsideError>) -> Int {
         switch answer {
         case .success(let answer):
             responder.send(read.incoming, answer.reply, op: read.op, appending: answer.members)
             return answer.members.reduce(0) { sum, member in member.elements.reduce(sum) { $0 + $1.count } }
-        case .failure(let error as CourtsideError):
-            responder.fail(read.incoming, error, commandID: read.commandID, op: read.op)
         case .failure(let error):
-            responder.logger.error("a read could not be encoded", metadata: ["error": "\(error)"])
-            responder.fail(
-                read.incoming,
-                CourtsideError(.internalError, "courtsided could not encode its answer; its log has the detail"),
-                commandID: read.commandID, op: read.op)
+            responder.fail(read.incoming, error, commandID: read.commandID, op: read.op)
         }
         return 0
     }

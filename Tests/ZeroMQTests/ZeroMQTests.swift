@@ -6,15 +6,21 @@ import ZeroMQ
 struct ZeroMQTests {
     let context = try! ZMQContext()
 
-    @Test("multipart messages cross a DEALER-ROUTER pair intact, empty frames included")
-    func multipart() throws {
+    /// A ROUTER bound at `endpoint` and a DEALER (routing id `d1`) connected to it.
+    private func connectedPair(_ endpoint: String) throws -> (router: ZMQSocket, dealer: ZMQSocket) {
         let router = try context.socket(.router)
         try router.set(.linger(milliseconds: 0))
-        try router.bind("inproc://multipart")
+        try router.bind(endpoint)
         let dealer = try context.socket(.dealer)
         try dealer.set(.linger(milliseconds: 0))
         try dealer.set(.routingID(Array("d1".utf8)))
-        try dealer.connect("inproc://multipart")
+        try dealer.connect(endpoint)
+        return (router, dealer)
+    }
+
+    @Test("multipart messages cross a DEALER-ROUTER pair intact, empty frames included")
+    func multipart() throws {
+        let (router, dealer) = try connectedPair("inproc://multipart")
         try dealer.send([[], Array("hello".utf8), [0, 1, 2]])
         let received = try router.receive()
         #expect(received == [Array("d1".utf8), [], Array("hello".utf8), [0, 1, 2]])
@@ -126,13 +132,7 @@ struct ZeroMQTests {
 
     @Test("the descriptor poller finds queued messages, a socket not read to the end, and a plain descriptor")
     func socketPoller() throws {
-        let router = try context.socket(.router)
-        try router.set(.linger(milliseconds: 0))
-        try router.bind("inproc://socket-poller")
-        let dealer = try context.socket(.dealer)
-        try dealer.set(.linger(milliseconds: 0))
-        try dealer.set(.routingID(Array("d1".utf8)))
-        try dealer.connect("inproc://socket-poller")
+        let (router, dealer) = try connectedPair("inproc://socket-poller")
         // Queued before the poller existed: its descriptor signalled to nobody.
         try dealer.send([Array("one".utf8)])
         try dealer.send([Array("two".utf8)])
