@@ -23,7 +23,9 @@ struct ReadsBench: AsyncParsableCommand {
             one game's, as court TVs do). Prints each phase's p50 and p99 and the ratio to quiet, \
             when in the storm its slowest moves were sent, and what the same storm (after one \
             more restart) does to a bare durable round trip (libzmq REQ/REP + fdatasync, no \
-            daemon): the displays' clients share this machine's cores, as a venue's would not.
+            daemon): the displays' clients share this machine's cores, as a venue's would not. \
+            So they run at --display-nice (their threads and their libzmq context's I/O thread): \
+            at 0 the figures also time the benchmark's own clients competing with the keeper.
             """)
 
     @Option(help: "Games in the tournament.") var games = 10_000
@@ -32,6 +34,9 @@ struct ReadsBench: AsyncParsableCommand {
     @Option(help: "Displays resyncing at once after the restart (0: no storm phase).") var storm = 1000
     @Option(help: "Moves the keeper makes in each phase.") var moves = 2000
     @Option(help: "The courtsided binary (default: next to this one).") var courtsided: String?
+    @Option(help: "The niceness of the displays' client threads (0 to 19).") var displayNice: Int32 = 19
+    @Option(help: "The daemon's transport.tournament_reads_mb_per_s (default: its own; 0: unpaced).")
+    var tournamentReadsMbPerS: Double?
 
     private var teams: Int { min(games * 2, 200) }
 
@@ -48,6 +53,7 @@ struct ReadsBench: AsyncParsableCommand {
         var config = """
             data_dir: \(directory.appendingPathComponent("data").path)
             endpoints: { command: "\(command)", events: "\(events)" }
+            \(tournamentReadsMbPerS.map { "transport: { tournament_reads_mb_per_s: \($0) }" } ?? "")
             teams:
 
             """
@@ -57,6 +63,8 @@ struct ReadsBench: AsyncParsableCommand {
         defer { daemon.stop() }
         let context = try ZMQContext()
         try waitUntilServing(context, command, curve: nil)
+        let displaysContext = try lowPriorityContext()
+        print("the displays' clients run at nice \(displayNice)")
 
         let filling = ContinuousClock.now
         try fill(context, command)
@@ -74,7 +82,7 @@ struct ReadsBench: AsyncParsableCommand {
         let quiet = try keeper(context, command, id: "quiet")
         report("quiet", quiet, baseline: quiet)
 
-        let (loaded, snapshotsPerSecond) = try whileDisplaysResync(context, command) {
+        let (loaded, snapshotsPerSecond) = try whileDisplaysResync(displaysContext, command) {
             try keeper(context, command, id: "loaded")
         }
         report(
@@ -82,7 +90,7 @@ struct ReadsBench: AsyncParsableCommand {
         // The same load's toll on a bare libzmq round trip: with the displays on the same two
         // cores, part of a keeper's p99 is this machine's, not the daemon's.
         let rawQuiet = try MachineLimits.rawRoundTrips(2000)
-        let (rawLoaded, _) = try whileDisplaysResync(context, command) { try MachineLimits.rawRoundTrips(2000) }
+        let (rawLoaded, _) = try whileDisplaysResync(displaysContext, command) { try MachineLimits.rawRoundTrips(2000) }
         print(
             "machine: raw libzmq REQ/REP round trip us, quiet p99 \(format(percentile(rawQuiet, 0.99))), "
                 + "with the same displays p99 \(format(percentile(rawLoaded, 0.99))) "
@@ -91,7 +99,7 @@ struct ReadsBench: AsyncParsableCommand {
 
         guard storm > 0 else { return }
         var slowest: [(at: Double, latency: Double)] = []
-        let (during, stormSeconds) = try afterRestart(&daemon, config: config, in: directory, context, command) {
+        let (during, stormSeconds) = try afterRestart(&daemon, config: config, in: directory, displaysContext, command) {
             stormStart, _ in
             try keeper(context, command, id: "storm", moves: min(moves, 500)) { sent, latency in
                 slowest.append(((sent - stormStart).inSeconds * 1000, latency / 1000))
@@ -108,7 +116,7 @@ struct ReadsBench: AsyncParsableCommand {
         printRSS("after the storm", daemon)
         // The same storm's toll on the least a durable command takes, with no daemon in its way:
         // the displays' clients share these two cores, as the venue's devices would not.
-        let (bare, _) = try afterRestart(&daemon, config: config, in: directory, context, command) { _, served in
+        let (bare, _) = try afterRestart(&daemon, config: config, in: directory, displaysContext, command) { _, served in
             try MachineLimits.durableRoundTrips(in: directory) { trips in !served() && trips < 20_000 }
         }
         print(
@@ -136,6 +144,7 @@ struct ReadsBench: AsyncParsableCommand {
         let stormers = (0..<threads).map { thread in
             BlockingThread { () throws -> Double in
                 defer { finished.add(1, ordering: .relaxed) }
+                lowerPriority()
                 let share = (thread..<storm).filter { $0 % threads == thread }
                 let sockets = try share.map { _ in try dealer(context, command, timeout: 120_000) }
                 for (socket, display) in zip(sockets, share) {
@@ -159,6 +168,23 @@ struct ReadsBench: AsyncParsableCommand {
         return (result, stormSeconds)
     }
 
+    /// Gives the calling thread the displays' niceness (on Linux a thread's nice value is its own,
+    /// and the threads it starts inherit it).
+    private func lowerPriority() {
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, displayNice)
+    }
+
+    /// A libzmq context for the displays, whose I/O thread runs at their niceness: libzmq starts
+    /// it at the context's first socket, from the thread that opens it.
+    private func lowPriorityContext() throws -> ZMQContext {
+        try BlockingThread { () throws -> ZMQContext in
+            lowerPriority()
+            let context = try ZMQContext()
+            try context.socket(.dealer).close()
+            return context
+        }.wait().get()
+    }
+
     private func report(_ phase: String, _ latencies: [Double], baseline: [Double]) {
         let p99 = percentile(latencies, 0.99)
         print(
@@ -175,6 +201,7 @@ struct ReadsBench: AsyncParsableCommand {
         let served = Atomic<Int>(0)
         let readers = (0..<displays).map { index in
             BlockingThread { () throws -> Void in
+                lowerPriority()
                 let socket = try dealer(context, command, timeout: 60_000)
                 var count = 0
                 while !stop.load(ordering: .relaxed) {

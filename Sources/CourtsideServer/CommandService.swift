@@ -26,7 +26,7 @@ struct CommandService: Service {
 
     init(
         transport: ZMQTransport, library: GameLibrary, tournament: LoadedTournament, access: AccessControl?,
-        epoch: String, readQueueLimit: Int = 1024, logger: Logger
+        epoch: String, readQueueLimit: Int = 1024, tournamentReadsPace: Double = 0, logger: Logger
     ) {
         self.transport = transport
         self.library = library
@@ -35,7 +35,7 @@ struct CommandService: Service {
         self.epoch = epoch
         self.logger = logger
         responder = Responder(transport: transport, epoch: epoch, metrics: CommandMetrics(), logger: logger)
-        reads = ReadService(library: library, responder: responder, limit: readQueueLimit)
+        reads = ReadService(library: library, responder: responder, limit: readQueueLimit, pace: tournamentReadsPace)
     }
 
     /// The most commands of one poll cycle decided on the I/O thread itself, when no commit is

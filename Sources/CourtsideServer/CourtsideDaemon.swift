@@ -104,7 +104,7 @@ public enum CourtsideDaemon {
                 "command service",
                 CommandService(
                     transport: transport, library: library, tournament: tournament, access: access, epoch: epoch,
-                    logger: logger)
+                    tournamentReadsPace: configuration.tournamentReadsMegabytesPerSecond * 1e6, logger: logger)
             ),
             ("game clock", ClockService(library: library, period: .milliseconds(100))),
             ("storage watch", StorageWatchService(library: library)),

@@ -18,7 +18,8 @@ import Synchronization
 /// priority, so that on a busy machine a display's snapshot of 10,000 games takes what the
 /// keepers leave rather than the other way round; `log` reads the disk, on a queue of its own.
 /// Both queues are bounded: a flood of reads gets `overloaded`, not the keepers. Games go out
-/// as JSON cached until they change.
+/// as JSON cached until they change. Reads of the whole tournament are paced (`ReadPacer`):
+/// the work of sending them is done at the keepers' priority.
 final class ReadService: Sendable {
     /// A read handed over by the command loop, decoded and allowed.
     struct Read: Sendable {
@@ -45,17 +46,23 @@ final class ReadService: Sendable {
     private let library: GameLibrary
     private let responder: Responder
     private let limit: Int
+    /// The pace of whole-tournament replies, in bytes per second (0: unpaced).
+    private let pace: Double
+    /// Whole-tournament reads the reader thread holds back for the pace; they count against `limit`.
+    private let waitingCount = Atomic<Int>(0)
     private let encoded = EncodedGames()
     private let queue = Mutex(Queue())
     private let wake = DispatchSemaphore(value: 0)
     private let logReads: AsyncStream<Read>
     private let logQueue: AsyncStream<Read>.Continuation
 
-    /// `limit` reads may wait in each queue.
-    init(library: GameLibrary, responder: Responder, limit: Int) {
+    /// `limit` reads may wait in each queue; whole-tournament replies go out at most `pace`
+    /// bytes a second, after a first second's worth (0: at once).
+    init(library: GameLibrary, responder: Responder, limit: Int, pace: Double) {
         self.library = library
         self.responder = responder
         self.limit = limit
+        self.pace = pace
         (logReads, logQueue) = AsyncStream.makeStream(bufferingPolicy: .bufferingOldest(limit))
     }
 
@@ -73,7 +80,7 @@ final class ReadService: Sendable {
         } else {
             outcome = queue.withLock { queue in
                 if queue.closed { return .closed }
-                if queue.reads.count >= limit { return .full }
+                if queue.reads.count + waitingCount.load(ordering: .relaxed) >= limit { return .full }
                 queue.reads.append(read)
                 return .queued(wake: queue.reads.count == 1)
             }
@@ -124,13 +131,38 @@ final class ReadService: Sendable {
         #endif
         // A second without reads ends a burst; libzmq has sent (and freed) its replies by then.
         var trimmer = IdleTrimmer(after: Self.trimAfterBytes)
+        var pacer = ReadPacer(bytesPerSecond: pace, now: .now)
+        // Whole-tournament reads waiting for the pacer, oldest first; reads of one game that
+        // come meanwhile are answered at once.
+        var waiting: [Read] = []
+        func serve(_ read: Read) {
+            let bytes = respond(to: read, with: answer(read))
+            trimmer.did(bytes)
+            pacer.spent(bytes, now: .now)
+        }
         while true {
-            guard trimmer.wait(wake) else { continue }
+            if waiting.isEmpty {
+                guard trimmer.wait(wake) else { continue }
+            } else {
+                let delay = pacer.delay(now: .now)
+                if delay > .zero { _ = wake.wait(timeout: .now() + delay.inSeconds) }
+            }
             let (batch, closed) = queue.withLock { queue in
                 defer { queue.reads = [] }
                 return (queue.reads, queue.closed)
             }
-            for read in batch { trimmer.did(respond(to: read, with: answer(read))) }
+            for read in batch {
+                if pacer.paces(read.operation) {
+                    waiting.append(read)
+                } else {
+                    serve(read)
+                }
+            }
+            // Shutting down, the waiting reads are answered at once: the daemon has 2 s to stop.
+            while !waiting.isEmpty, closed || pacer.delay(now: .now) == .zero {
+                serve(waiting.removeFirst())
+            }
+            waitingCount.store(waiting.count, ordering: .relaxed)
             guard closed else { continue }
             let drained: CheckedContinuation<Void, Never>? = queue.withLock { queue in
                 guard queue.reads.isEmpty else { return nil }

@@ -16,6 +16,7 @@ final class DaemonProcess {
     let notify: NotifyListener
     private(set) var process: ChildProcess?
     private let extraConfig: String
+    private let transportConfig: [String]
     private let schedule: String
     private let environment: [String: String]
     private let arguments: [String]
@@ -39,13 +40,15 @@ final class DaemonProcess {
 
     /// Starts the daemon and waits for its READY=1.
     init(
-        extraConfig: String = "", schedule: String = DaemonProcess.twoGames, environment: [String: String] = [:],
-        arguments: [String] = [], bindHost: String = "127.0.0.1", launcher: [String] = [], directory: URL? = nil
+        extraConfig: String = "", transportConfig: [String] = [], schedule: String = DaemonProcess.twoGames,
+        environment: [String: String] = [:], arguments: [String] = [], bindHost: String = "127.0.0.1",
+        launcher: [String] = [], directory: URL? = nil
     ) throws {
         self.directory =
             directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("courtsided-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
         self.extraConfig = extraConfig
+        self.transportConfig = transportConfig
         self.schedule = schedule
         self.environment = environment
         self.arguments = arguments
@@ -78,7 +81,7 @@ final class DaemonProcess {
               events: \(eventEndpoint.replacingOccurrences(of: "127.0.0.1", with: bindHost))
             transport:
               heartbeat_ms: 200
-            \(extraConfig)
+            \(transportConfig.map { "  \($0)\n" }.joined())\(extraConfig)
             teams:
               - { id: lions, name: Lions, players: [{id: ann, name: Ann}, {id: bo, name: Bo}, {id: cy, name: Cy}] }
               - { id: tigers, name: Tigers, players: [{id: di, name: Di}, {id: ed, name: Ed}, {id: flo, name: Flo}] }

@@ -86,6 +86,16 @@ struct ConfigurationTests {
         #expect(problem("transport: { linger_ms: 501 }\n" + Self.teams) != nil)
     }
 
+    @Test("tournament reads are paced at 48 MB/s unless told otherwise; 0 turns the pace off")
+    func tournamentReadsPace() throws {
+        #expect(try DaemonConfiguration.parse(Self.teams, file: "t.yaml").tournamentReadsMegabytesPerSecond == 48)
+        let off = try DaemonConfiguration.parse("transport: { tournament_reads_mb_per_s: 0 }\n" + Self.teams, file: "t.yaml")
+        #expect(off.tournamentReadsMegabytesPerSecond == 0)
+        #expect(
+            problem("transport: { tournament_reads_mb_per_s: -1 }\n" + Self.teams)?.contains(
+                "transport.tournament_reads_mb_per_s") == true)
+    }
+
     @Test("a reload tells which changed settings wait for a restart")
     func restartOnly() throws {
         let before = try DaemonConfiguration.parse(Self.teams, file: "t.yaml")
