@@ -17,8 +17,8 @@ struct ReadsBench: AsyncParsableCommand {
         abstract: "Measures a keeper's round trip while displays take snapshots, and through a resync storm after a restart.",
         discussion: """
             Creates --games games with --moves-per-game moves each, then measures one keeper (one \
-            move in flight) three times: quiet; while --displays displays each take a snapshot of \
-            every game in a loop; and right after a restart, while --storm displays resync at once \
+            move in flight) four times: quiet; while --displays displays each take a snapshot of \
+            every game in a loop; quiet again; and right after a restart, while --storm displays resync at once \
             (each takes what its kind takes: one in a hundred a snapshot of every game, the rest \
             one game's, as court TVs do). Prints each phase's p50 and p99 and the ratio to quiet, \
             when in the storm its slowest moves were sent, and what the same storm (after one \
@@ -87,6 +87,13 @@ struct ReadsBench: AsyncParsableCommand {
         }
         report(
             "\(displays) displays resyncing in a loop (\(format(snapshotsPerSecond)) snapshots/s)", loaded, baseline: quiet)
+        // Quiet once more, once the displays are gone: on a shared machine one quiet phase's p99
+        // can be several times another's, and the ratio is only as good as its baseline.
+        let quietAfter = try keeper(context, command, id: "quiet-after")
+        report("quiet again, after the displays", quietAfter, baseline: quiet)
+        print(
+            "  the displays' p99 against this second quiet p99: "
+                + "\(String(format: "%.2f", percentile(loaded, 0.99) / percentile(quietAfter, 0.99))) x")
         // The same load's toll on a bare libzmq round trip: with the displays on the same two
         // cores, part of a keeper's p99 is this machine's, not the daemon's.
         let rawQuiet = try MachineLimits.rawRoundTrips(2000)

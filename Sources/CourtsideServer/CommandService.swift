@@ -168,7 +168,10 @@ struct CommandService: Service {
         }
         switch request.operation {
         case .listGames, .snapshot, .schedule, .standings, .log:
-            reads.submit(.init(incoming: incoming, commandID: origin.commandID, operation: request.operation, op: op))
+            reads.submit(
+                .init(
+                    incoming: incoming, clientID: origin.clientID, commandID: origin.commandID,
+                    operation: request.operation, op: op))
             return nil
         case .move, .retract, .clock, .timeout, .createGame:
             return Command(incoming: incoming, operation: request.operation, origin: origin, op: op)

@@ -68,12 +68,8 @@ final class EventPublisher: Service {
         await withDiscardingTaskGroup { group in
             group.addTask { await self.heartbeats() }
             // Ends when the library closes, after its last event, so nothing committed goes unpublished.
-            // On the I/O thread, which sends what it publishes: a commit made there (a lone
-            // keeper's) is published without waking a pool thread, which then woke it back.
-            await withTaskExecutorPreference(transport) {
-                for await commit in updates {
-                    publish(commit)
-                }
+            for await commit in updates {
+                publish(commit)
             }
             group.cancelAll()
         }

@@ -1,39 +1,57 @@
 import CourtsideModel
 import CourtsideProtocol
 
-/// Paces the replies to whole-tournament reads, so that displays resyncing in a loop cannot take
-/// the machine from the keepers.
+/// Paces the replies to whole-tournament reads of displays that ask again and again, so that
+/// they cannot take the machine from the keepers.
 ///
 /// Serving a snapshot of 10,000 games costs the daemon's side tens of milliseconds of CPU, and
 /// about as much again in libzmq's I/O threads and the kernel, which carry the keepers' replies
 /// too and run at their priority: the reader thread's lower priority does not reach them. On two
-/// cores, displays asking for such snapshots back to back (30 a second, 300 MB/s) took a keeper's
-/// p99 from about 2 ms to 8 ms; paced at 48 MB/s, to 4.5 ms.
+/// cores, displays asking for such snapshots back to back (40 to 50 a second) took a keeper's p99
+/// from about 1.5 ms to 7 ms.
 ///
 /// A token bucket: every reply spends its bytes, and the bucket refills at `bytesPerSecond` up to
-/// one second's worth, so an occasional snapshot goes out at once and only a sustained stream of
-/// them waits. Only reads whose replies grow with the number of games wait; a court's display
-/// asking for its one game never does, though its bytes count too.
+/// a quarter of a second's worth. A whole-tournament read waits while the bucket is in debt, but
+/// only if its client had one within ``loopWindow``: a big screen resyncing once (as all of them
+/// do after a restart) is answered at once, one resyncing in a loop is paced. Reads of one game
+/// never wait, though their bytes count too. Paced at 48 MB/s, the keeper's p99 beside 10 looping
+/// displays was about 3 ms; with a bucket of a second's worth, which let five snapshots go at
+/// once, about 4 ms.
 struct ReadPacer {
+    /// A client's whole-tournament read this soon after its last one is paced.
+    static let loopWindow: Duration = .seconds(5)
+    /// Clients remembered before those quiet for ``loopWindow`` are forgotten.
+    static let rememberedClients = 4096
+
     /// The pace in bytes per second; 0 paces nothing.
     let bytesPerSecond: Double
     /// Bytes that may be sent now; negative while in debt.
     private var balance: Double
     private var updated: ContinuousClock.Instant
+    /// When each client last asked for the whole tournament.
+    private var lastAsked: [String: ContinuousClock.Instant] = [:]
+
+    private var capacity: Double { bytesPerSecond / 4 }
 
     init(bytesPerSecond: Double, now: ContinuousClock.Instant) {
         self.bytesPerSecond = max(0, bytesPerSecond)
-        balance = self.bytesPerSecond
+        balance = self.bytesPerSecond / 4
         updated = now
     }
 
-    /// Whether `operation` waits for the budget: its reply grows with the number of games.
-    func paces(_ operation: Request.Operation) -> Bool {
+    /// Whether `operation`, asked by `client` at `now`, waits for the budget: its reply grows
+    /// with the number of games, and the client asked for one within ``loopWindow``.
+    mutating func paces(_ operation: Request.Operation, client: String, now: ContinuousClock.Instant) -> Bool {
         guard bytesPerSecond > 0 else { return false }
         switch operation {
-        case .snapshot(nil), .listGames, .schedule: return true
+        case .snapshot(nil), .listGames, .schedule: break
         default: return false
         }
+        if lastAsked.count >= Self.rememberedClients {
+            lastAsked = lastAsked.filter { now - $0.value < Self.loopWindow }
+        }
+        guard let last = lastAsked.updateValue(now, forKey: client) else { return false }
+        return now - last < Self.loopWindow
     }
 
     /// Counts a reply of `bytes` sent at `now`, whether it waited or not.
@@ -51,7 +69,7 @@ struct ReadPacer {
 
     private mutating func refill(_ now: ContinuousClock.Instant) {
         guard now > updated else { return }
-        balance = min(bytesPerSecond, balance + (now - updated).inSeconds * bytesPerSecond)
+        balance = min(capacity, balance + (now - updated).inSeconds * bytesPerSecond)
         updated = now
     }
 }

@@ -18,12 +18,15 @@ import Synchronization
 /// priority, so that on a busy machine a display's snapshot of 10,000 games takes what the
 /// keepers leave rather than the other way round; `log` reads the disk, on a queue of its own.
 /// Both queues are bounded: a flood of reads gets `overloaded`, not the keepers. Games go out
-/// as JSON cached until they change. Reads of the whole tournament are paced (`ReadPacer`):
-/// the work of sending them is done at the keepers' priority.
+/// as JSON cached until they change. Reads of the whole tournament by a display that asks for
+/// them again and again are paced (`ReadPacer`): the work of sending them is done at the
+/// keepers' priority.
 final class ReadService: Sendable {
     /// A read handed over by the command loop, decoded and allowed.
     struct Read: Sendable {
         let incoming: IncomingRequest
+        /// The client's id, as the log would show it (after its key's name on a secured daemon).
+        let clientID: String
         let commandID: String
         let operation: Request.Operation
         let op: String
@@ -56,8 +59,8 @@ final class ReadService: Sendable {
     private let logReads: AsyncStream<Read>
     private let logQueue: AsyncStream<Read>.Continuation
 
-    /// `limit` reads may wait in each queue; whole-tournament replies go out at most `pace`
-    /// bytes a second, after a first second's worth (0: at once).
+    /// `limit` reads may wait in each queue; replies go out at most `pace` bytes a second, and
+    /// whole-tournament reads of a display that asked for one within 5 s wait for it (0: none).
     init(library: GameLibrary, responder: Responder, limit: Int, pace: Double) {
         self.library = library
         self.responder = responder
@@ -132,8 +135,8 @@ final class ReadService: Sendable {
         // A second without reads ends a burst; libzmq has sent (and freed) its replies by then.
         var trimmer = IdleTrimmer(after: Self.trimAfterBytes)
         var pacer = ReadPacer(bytesPerSecond: pace, now: .now)
-        // Whole-tournament reads waiting for the pacer, oldest first; reads of one game that
-        // come meanwhile are answered at once.
+        // Whole-tournament reads waiting for the pacer, oldest first; other reads that come
+        // meanwhile are answered at once.
         var waiting: [Read] = []
         func serve(_ read: Read) {
             let bytes = respond(to: read, with: answer(read))
@@ -152,7 +155,7 @@ final class ReadService: Sendable {
                 return (queue.reads, queue.closed)
             }
             for read in batch {
-                if pacer.paces(read.operation) {
+                if pacer.paces(read.operation, client: read.clientID, now: .now) {
                     waiting.append(read)
                 } else {
                     serve(read)

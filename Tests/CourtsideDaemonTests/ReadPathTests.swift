@@ -50,20 +50,21 @@ struct ReadPathTests {
         #expect(replies.allSatisfy { $0.ok || $0.error?.code == .overloaded })
     }
 
-    @Test("past the pace of tournament reads, snapshots of every game wait and a court's snapshot of its game does not")
+    @Test("a display asking for every game again and again is paced; a court's snapshot of its game never waits")
     func tournamentReadsArePaced() throws {
-        // 20 KB a second: a second's worth of tournament snapshots goes at once, the rest wait.
+        // 20 KB a second, and a quarter of a second's worth at once.
         let daemon = try DaemonProcess(transportConfig: ["tournament_reads_mb_per_s: 0.02"])
         let keeper = try Keeper(daemon.commandEndpoint)
+        // The first whole-tournament read of a client goes at once, whatever the pace.
         let first = try keeper.send(.snapshot(game: nil))
         let size = WireCoding.encode(first).count
-        let count = 40_000 / size + 2
+        let count = 30_000 / size + 2
         let replies = try keeper.pipeline(Array(repeating: .snapshot(game: nil), count: count) + [.snapshot(game: "g1")])
         #expect(replies.allSatisfy { $0.ok })
         let court = try #require(replies.firstIndex { $0.snapshot?.count == 1 })
-        // The court's read was sent last; at least a second's worth of tournament reads, sent
-        // before it, waited for the pace and were answered after it.
-        #expect(count - court >= 20_000 / size, "\(count - court) tournament snapshots came after the court's")
+        // The court's read was sent last; the tournament reads sent before it, past a quarter of
+        // a second's worth, waited for the pace and were answered after it.
+        #expect(count - court >= count / 2, "\(count - court) of \(count) tournament snapshots came after the court's")
     }
 
     @Test("with hundreds of games a heartbeat stays under 1 KB, and every game's beat comes round")
