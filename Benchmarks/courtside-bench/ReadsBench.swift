@@ -106,7 +106,7 @@ struct ReadsBench: AsyncParsableCommand {
 
         guard storm > 0 else { return }
         var slowest: [(at: Double, latency: Double)] = []
-        let (during, stormSeconds) = try afterRestart(&daemon, config: config, in: directory, displaysContext, command) {
+        let (during, stormSeconds) = try afterRestart(&daemon, config: config, in: directory, context, displays: displaysContext, command) {
             stormStart, _ in
             try keeper(context, command, id: "storm", moves: min(moves, 500)) { sent, latency in
                 slowest.append(((sent - stormStart).inSeconds * 1000, latency / 1000))
@@ -123,7 +123,7 @@ struct ReadsBench: AsyncParsableCommand {
         printRSS("after the storm", daemon)
         // The same storm's toll on the least a durable command takes, with no daemon in its way:
         // the displays' clients share these two cores, as the venue's devices would not.
-        let (bare, _) = try afterRestart(&daemon, config: config, in: directory, displaysContext, command) { _, served in
+        let (bare, _) = try afterRestart(&daemon, config: config, in: directory, context, displays: displaysContext, command) { _, served in
             try MachineLimits.durableRoundTrips(in: directory) { trips in !served() && trips < 20_000 }
         }
         print(
@@ -132,11 +132,13 @@ struct ReadsBench: AsyncParsableCommand {
                 + "(keeper's p99 \(String(format: "%.2f", percentile(during, 0.99) / percentile(bare, 0.99))) x this)")
     }
 
-    /// Restarts the daemon and has `storm` displays resync at once while `body` runs, given when
-    /// the storm began and whether it has been served yet. Returns what `body` returned and how
-    /// long the storm took to serve, in seconds.
+    /// Restarts the daemon (waiting for its first answer through `context`) and has `storm`
+    /// displays on `displaysContext` resync at once while `body` runs, given when the storm began
+    /// and whether it has been served yet. Returns what `body` returned and how long the storm
+    /// took to serve, in seconds.
     private func afterRestart<T>(
-        _ daemon: inout BenchDaemon, config: String, in directory: URL, _ context: ZMQContext, _ command: String,
+        _ daemon: inout BenchDaemon, config: String, in directory: URL, _ context: ZMQContext,
+        displays displaysContext: ZMQContext, _ command: String,
         _ body: (ContinuousClock.Instant, _ served: () -> Bool) throws -> T
     ) throws -> (T, Double) {
         daemon.stop()
@@ -153,7 +155,7 @@ struct ReadsBench: AsyncParsableCommand {
                 defer { finished.add(1, ordering: .relaxed) }
                 lowerPriority()
                 let share = (thread..<storm).filter { $0 % threads == thread }
-                let sockets = try share.map { _ in try dealer(context, command, timeout: 120_000) }
+                let sockets = try share.map { _ in try dealer(displaysContext, command, timeout: 120_000) }
                 for (socket, display) in zip(sockets, share) {
                     let operation: Request.Operation =
                         display % 100 == 0 ? .snapshot(game: nil) : .snapshot(game: GameID("s\(display % games)"))
