@@ -106,7 +106,9 @@ struct ReadsBench: AsyncParsableCommand {
 
         guard storm > 0 else { return }
         var slowest: [(at: Double, latency: Double)] = []
-        let (during, stormSeconds) = try afterRestart(&daemon, config: config, in: directory, context, displays: displaysContext, command) {
+        let (during, stormSeconds) = try afterRestart(
+            &daemon, config: config, in: directory, context, displays: displaysContext, command
+        ) {
             stormStart, _ in
             try keeper(context, command, id: "storm", moves: min(moves, 500)) { sent, latency in
                 slowest.append(((sent - stormStart).inSeconds * 1000, latency / 1000))
@@ -123,7 +125,8 @@ struct ReadsBench: AsyncParsableCommand {
         printRSS("after the storm", daemon)
         // The same storm's toll on the least a durable command takes, with no daemon in its way:
         // the displays' clients share these two cores, as the venue's devices would not.
-        let (bare, _) = try afterRestart(&daemon, config: config, in: directory, context, displays: displaysContext, command) { _, served in
+        let (bare, _) = try afterRestart(&daemon, config: config, in: directory, context, displays: displaysContext, command) {
+            _, served in
             try MachineLimits.durableRoundTrips(in: directory) { trips in !served() && trips < 20_000 }
         }
         print(
