@@ -26,7 +26,7 @@ struct CommandService: Service {
 
     init(
         transport: ZMQTransport, library: GameLibrary, tournament: LoadedTournament, access: AccessControl?,
-        epoch: String, readQueueLimit: Int = 1024, tournamentReadsPace: Double = 0, logger: Logger
+        epoch: String, readQueueLimit: Int = 1024, tournamentReadsPace: Double, logger: Logger
     ) {
         self.transport = transport
         self.library = library

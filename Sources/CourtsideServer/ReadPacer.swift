@@ -20,7 +20,7 @@ import CourtsideProtocol
 struct ReadPacer {
     /// A client's whole-tournament read this soon after its last one is paced.
     static let loopWindow: Duration = .seconds(5)
-    /// Clients remembered before those quiet for ``loopWindow`` are forgotten.
+    /// Clients remembered before those quiet for ``loopWindow`` are first forgotten.
     static let rememberedClients = 4096
 
     /// The pace in bytes per second; 0 paces nothing.
@@ -28,14 +28,22 @@ struct ReadPacer {
     /// Bytes that may be sent now; negative while in debt.
     private var balance: Double
     private var updated: ContinuousClock.Instant
+    /// The most the bucket holds: a quarter of a second's worth.
+    private let capacity: Double
     /// When each client last asked for the whole tournament.
     private var lastAsked: [String: ContinuousClock.Instant] = [:]
+    /// The number of clients remembered at which quiet ones are next forgotten: twice those
+    /// still active after the last time, so that many active clients do not cost every read a
+    /// walk of them all.
+    private var forgetAt = ReadPacer.rememberedClients
 
-    private var capacity: Double { bytesPerSecond / 4 }
+    /// How many clients it remembers asking for the whole tournament.
+    var rememberedCount: Int { lastAsked.count }
 
     init(bytesPerSecond: Double, now: ContinuousClock.Instant) {
         self.bytesPerSecond = max(0, bytesPerSecond)
-        balance = self.bytesPerSecond / 4
+        capacity = self.bytesPerSecond / 4
+        balance = capacity
         updated = now
     }
 
@@ -47,8 +55,9 @@ struct ReadPacer {
         case .snapshot(nil), .listGames, .schedule: break
         default: return false
         }
-        if lastAsked.count >= Self.rememberedClients {
+        if lastAsked.count >= forgetAt {
             lastAsked = lastAsked.filter { now - $0.value < Self.loopWindow }
+            forgetAt = max(Self.rememberedClients, 2 * lastAsked.count)
         }
         guard let last = lastAsked.updateValue(now, forKey: client) else { return false }
         return now - last < Self.loopWindow

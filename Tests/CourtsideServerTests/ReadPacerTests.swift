@@ -26,37 +26,31 @@ struct ReadPacerTests {
         #expect(pacer.delay(now: start + .seconds(60)) == .milliseconds(100))
     }
 
+    /// Asks `pacer` about each read in turn, `seconds` after `start`; returns which are paced.
+    func paced(_ pacer: inout ReadPacer, _ reads: [(Request.Operation, client: String, seconds: Int)]) -> [Bool] {
+        reads.map { pacer.paces($0.0, client: $0.client, now: start + .seconds($0.seconds)) }
+    }
+
     @Test("a client's whole-tournament read is paced only when it had one within the window")
     func loopsArePaced() {
         var pacer = ReadPacer(bytesPerSecond: 1_000_000, now: start)
-        let paced1 = pacer.paces(.snapshot(game: nil), client: "big-screen", now: start)
-        #expect(!paced1)
-        let paced2 = pacer.paces(.snapshot(game: nil), client: "overlay", now: start)
-        #expect(!paced2)
-        let paced3 = pacer.paces(.snapshot(game: nil), client: "big-screen", now: start + .seconds(1))
-        #expect(paced3)
-        let paced4 = pacer.paces(.listGames, client: "big-screen", now: start + .seconds(2))
-        #expect(paced4)
-        let paced5 = pacer.paces(.schedule, client: "big-screen", now: start + .seconds(3))
-        #expect(paced5)
-        let paced6 = pacer.paces(.snapshot(game: nil), client: "big-screen", now: start + .seconds(9))
-        #expect(!paced6)
-        // Reads of one game, standings and a game's log never wait.
-        let paced7 = pacer.paces(.snapshot(game: "g1"), client: "big-screen", now: start + .seconds(9))
-        #expect(!paced7)
-        let paced8 = pacer.paces(.standings, client: "big-screen", now: start + .seconds(9))
-        #expect(!paced8)
-        let paced9 = pacer.paces(.log(game: "g1"), client: "big-screen", now: start + .seconds(9))
-        #expect(!paced9)
+        let answers = paced(
+            &pacer,
+            [
+                (.snapshot(game: nil), "big-screen", 0), (.snapshot(game: nil), "overlay", 0),
+                (.snapshot(game: nil), "big-screen", 1), (.listGames, "big-screen", 2), (.schedule, "big-screen", 3),
+                (.snapshot(game: nil), "big-screen", 9),
+                // Reads of one game, standings and a game's log never wait.
+                (.snapshot(game: "g1"), "big-screen", 9), (.standings, "big-screen", 9), (.log(game: "g1"), "big-screen", 9),
+            ])
+        #expect(answers == [false, false, true, true, true, false, false, false, false])
     }
 
     @Test("unpaced, nothing waits")
     func unpaced() {
         var pacer = ReadPacer(bytesPerSecond: 0, now: start)
-        let paced10 = pacer.paces(.snapshot(game: nil), client: "a", now: start)
-        #expect(!paced10)
-        let paced11 = pacer.paces(.snapshot(game: nil), client: "a", now: start)
-        #expect(!paced11)
+        let answers = paced(&pacer, [(.snapshot(game: nil), "a", 0), (.snapshot(game: nil), "a", 0)])
+        #expect(answers == [false, false])
         pacer.spent(1 << 30, now: start)
         #expect(pacer.delay(now: start) == .zero)
     }
@@ -64,16 +58,16 @@ struct ReadPacerTests {
     @Test("clients are forgotten once many are remembered and they have been quiet a window")
     func forgetsQuietClients() {
         var pacer = ReadPacer(bytesPerSecond: 1_000_000, now: start)
-        for client in 0..<ReadPacer.rememberedClients {
-            _ = pacer.paces(.snapshot(game: nil), client: "tv-\(client)", now: start)
-        }
-        // The next new client prunes the quiet ones; tv-0, forgotten, resyncs unpaced.
-        let later = start + ReadPacer.loopWindow
-        let paced12 = pacer.paces(.snapshot(game: nil), client: "new", now: later)
-        #expect(!paced12)
-        let paced13 = pacer.paces(.snapshot(game: nil), client: "tv-0", now: later + .seconds(1))
-        #expect(!paced13)
-        let paced14 = pacer.paces(.snapshot(game: nil), client: "new", now: later + .seconds(1))
-        #expect(paced14)
+        let many = (0..<ReadPacer.rememberedClients).map { (Request.Operation.snapshot(game: nil), "tv-\($0)", 0) }
+        #expect(!paced(&pacer, many).contains(true))
+        // A second later all are still active: a new client forgets none of them.
+        var busy = pacer
+        #expect(!paced(&busy, [(.snapshot(game: nil), "early", 1)]).contains(true))
+        #expect(busy.rememberedCount == ReadPacer.rememberedClients + 1)
+        // A window after them, a new client makes the quiet ones forgotten.
+        let window = Int(ReadPacer.loopWindow.components.seconds)
+        let answers = paced(&pacer, [(.snapshot(game: nil), "new", window), (.snapshot(game: nil), "new", window + 1)])
+        #expect(pacer.rememberedCount == 1)
+        #expect(answers == [false, true])
     }
 }
