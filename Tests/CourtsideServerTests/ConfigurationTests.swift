@@ -86,9 +86,9 @@ struct ConfigurationTests {
         #expect(problem("transport: { linger_ms: 501 }\n" + Self.teams) != nil)
     }
 
-    @Test("tournament reads are paced at 48 MB/s unless told otherwise; 0 turns the pace off")
+    @Test("tournament reads are paced at 24 MB/s unless told otherwise; 0 turns the pace off")
     func tournamentReadsPace() throws {
-        #expect(try DaemonConfiguration.parse(Self.teams, file: "t.yaml").tournamentReadsMegabytesPerSecond == 48)
+        #expect(try DaemonConfiguration.parse(Self.teams, file: "t.yaml").tournamentReadsMegabytesPerSecond == 24)
         let off = try DaemonConfiguration.parse("transport: { tournament_reads_mb_per_s: 0 }\n" + Self.teams, file: "t.yaml")
         #expect(off.tournamentReadsMegabytesPerSecond == 0)
         #expect(
