@@ -30,8 +30,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public static let defaultDataDirectory = "data"
     /// About two snapshots a second of 10,000 games (10 MB each), 80 of 300 games, for the
     /// displays asking again and again. On two cores a keeper's p99 beside 10 of them is then
-    /// about its quiet p99 (1 to 1.6 ms), where 48 MB/s left it at 2 to 2.8 ms and no pace at
-    /// 6 to 8 ms.
+    /// 1.1 to 1.6 ms, 1.5 to 2 times its quiet p99, where 48 MB/s left it at 2 to 2.8 ms and no
+    /// pace at 6 to 8 ms.
     public static let defaultTournamentReadsMegabytesPerSecond = 24.0
     /// The longest `transport.linger_ms` that fits in the 2 s shutdown budget after the commits drain.
     public static let maxLingerMilliseconds: Int32 = 500

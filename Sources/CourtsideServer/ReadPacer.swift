@@ -14,9 +14,9 @@ import CourtsideProtocol
 /// a quarter of a second's worth. A whole-tournament read waits while the bucket is in debt, but
 /// only if its client had one within ``loopWindow``: a big screen resyncing once (as all of them
 /// do after a restart) is answered at once, one resyncing in a loop is paced. Reads of one game
-/// never wait, though their bytes count too. Paced at 48 MB/s, the keeper's p99 beside 10 looping
-/// displays was 2 to 2.8 ms, and at 24 MB/s about its quiet p99; with a bucket of a second's
-/// worth, which let five snapshots go at once, worse.
+/// never wait, though their bytes count too. Beside 10 looping displays, the keeper's p99 was 2
+/// to 2.8 ms paced at 48 MB/s and 1.1 to 1.6 ms at 24 (quiet, about 0.8 to 1 ms); a bucket of a
+/// second's worth, which let five snapshots go at once, did worse.
 struct ReadPacer {
     /// A client's whole-tournament read this soon after its last one is paced.
     static let loopWindow: Duration = .seconds(5)
