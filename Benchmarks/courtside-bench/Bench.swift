@@ -46,8 +46,8 @@ final class CountingLog: ForwardingEventLog {
     let base: any EventLog
     let transactions = Atomic<Int>(0)
     init(_ base: any EventLog) { self.base = base }
-    func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
-        try base.append(events, refusals: refusals, checkpoint: part)
+    func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
+        try base.append(events, refusals: refusals)
         transactions.add(1, ordering: .relaxed)
     }
 }

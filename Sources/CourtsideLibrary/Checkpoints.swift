@@ -6,9 +6,9 @@ import Logging
 /// uses them.
 ///
 /// A checkpoint holds the state of every game as of one sequence; a start loads the latest and
-/// replays only the events after it. The committer's writer thread takes the states of the games
-/// changed since the previous checkpoint once an interval's worth of events is committed, then
-/// writes them a part at a time, so that no commit waits long for it (see ``partBudget``).
+/// replays only the events after it. Once an interval's worth of events is committed, the
+/// committer takes the states of the games changed since the previous checkpoint, and a thread
+/// of its own writes them a part at a time (see ``partBudget``), beside the commits.
 public struct CheckpointPolicy: Sendable, Equatable {
     /// Committed events between two checkpoints: what a start after a crash replays at most.
     ///
@@ -24,17 +24,22 @@ public struct CheckpointPolicy: Sendable, Equatable {
     /// Whether a start may use the latest checkpoint. With false it replays the whole log (and
     /// the next checkpoint rewrites every game): a check, or a way round a suspected bad one.
     public var restore: Bool
-    /// About how long a part of a checkpoint may add to the commit it rides along with. A
-    /// checkpoint of thousands of long games takes far longer than a commit (0.3 s for 8,600
-    /// games of 100 plays): written whole, it would hold every command in flight that long. It is
-    /// written a part at a time (at least a game), in the transactions of the next commits (no
-    /// fsync of its own), or on its own while none waits. Measured with one keeper through such a
-    /// checkpoint (`courtside-bench restart`): in parts, the slowest move took 13 ms (as slow as
-    /// SQLite's own WAL checkpoints, 12 ms without any checkpoint of ours) and the moves that
-    /// carried a part about 1.5 ms more; in one go, one move took 0.32 s.
+    /// About how long a part of a checkpoint may take to encode and write. A checkpoint of
+    /// thousands of long games takes far longer (0.3 s for 8,600 games of 100 plays); in parts,
+    /// a close stops it between two. No commit waits for a part: parts go to the log's
+    /// checkpoint storage, which commits do not use. (Written in the log's own transactions, as
+    /// they once were, they made a lone keeper's p99 about 9 ms during a checkpoint of 10,000
+    /// games: SQLite copied the WAL they filled back into the log's file every 75 or so parts,
+    /// 6 ms each.)
+    ///
+    /// Parts are large because each rewrites the index pages it touches: with `courtside-bench
+    /// restart`, a checkpoint of 10,000 games (3.6 MB of states) left 40 MB of WAL in parts of
+    /// 1 ms, 9 MB in parts of 10 ms and 4.4 MB in parts of 50 ms; the copy of that WAL back into
+    /// the checkpoint file, once the checkpoint is complete, took 160, 50 and 35 ms, and a lone
+    /// keeper's slowest move beside it 80, 21 and 11 ms.
     public var partBudget: Duration
 
-    public init(interval: Int = 20_000, atClose: Bool = true, restore: Bool = true, partBudget: Duration = .milliseconds(1)) {
+    public init(interval: Int = 20_000, atClose: Bool = true, restore: Bool = true, partBudget: Duration = .milliseconds(50)) {
         self.interval = max(1, interval)
         self.atClose = atClose
         self.restore = restore

@@ -17,7 +17,8 @@ import Synchronization
 ///
 /// Whoever commits holds the writer's role: the writer thread, or a thread of the caller's that
 /// commits its own commands while the writer is idle (``commitQueued(here:)``), saving the two
-/// hand-overs between threads that a lone command would otherwise wait for.
+/// hand-overs between threads that a lone command would otherwise wait for. Checkpoints are
+/// written on a third thread, which never holds that role.
 final class GroupCommitter: Sendable {
     private struct Entry {
         var events: [GameEvent]
@@ -90,8 +91,8 @@ final class GroupCommitter: Sendable {
         var closed = false
     }
 
-    /// What the next checkpoint must write, when it is due, and the one being written. Only the
-    /// holder of the writer's role uses it.
+    /// What the next checkpoint must write, when it is due, and the one being written: the
+    /// holder of the writer's role begins a checkpoint, the checkpoint thread writes it.
     private struct CheckpointProgress {
         /// Games committed since the last checkpoint began.
         var changed: Set<GameID>
@@ -99,12 +100,11 @@ final class GroupCommitter: Sendable {
         var complete: Bool
         var eventsSince: Int
         var writing: CheckpointInProgress?
-        /// What a commit without a part of a checkpoint takes, smoothed: the baseline a part's
-        /// cost is measured against when it rides a commit.
-        var plainCommit: Duration = .zero
+        /// Set at close: the checkpoint thread stops after the part it is writing.
+        var stopping = false
     }
 
-    /// A checkpoint written a part at a time, between commits: the games' states were taken
+    /// A checkpoint written a part at a time beside the commits: the games' states were taken
     /// when it began, so it reflects exactly one sequence however many commits pass meanwhile.
     private struct CheckpointInProgress {
         let sequence: Int64
@@ -115,7 +115,7 @@ final class GroupCommitter: Sendable {
         var next = 0
         var parts = 0
         let began: ContinuousClock.Instant
-        /// The writer's time it has taken: measured, less the commits' own.
+        /// The time its parts took to encode and write.
         var busy: Duration = .zero
         /// How many games a part holds, from what the last part cost to write; nil before the
         /// first, which is sized by its encoding time.
@@ -146,6 +146,9 @@ final class GroupCommitter: Sendable {
     private let checkpoints: CheckpointPolicy
     private let checkpointProgress: Mutex<CheckpointProgress>
     private let checkpointDurations = Timer(label: "courtside_checkpoint_duration_seconds")
+    /// Wakes the checkpoint thread: a checkpoint begun, or the close.
+    private let checkpointerWake = DispatchSemaphore(value: 0)
+    private let checkpointerStopped = DispatchSemaphore(value: 0)
 
     /// `changedSinceCheckpoint` are the games changed after the checkpoint the start used, nil
     /// when it used none; `eventsSinceCheckpoint` how many events it replayed after it. A start
@@ -176,6 +179,9 @@ final class GroupCommitter: Sendable {
                 statusCounts: statusCounts))
         startThread(named: "courtside.log") { [self] in
             self.runWriter()
+        }
+        startThread(named: "courtside.ckpt") { [self] in
+            self.runCheckpointer()
         }
     }
 
@@ -230,13 +236,12 @@ final class GroupCommitter: Sendable {
             wake.signal()
             return
         }
-        let committedHere: Bool? = role.withLockIfAvailable { _ in
+        let committedHere: Void? = role.withLockIfAvailable { _ in
             let (batch, _) = takeQueued()
             if !batch.isEmpty { commit(batch) }
-            return checkpointProgress.withLock { $0.writing == nil }
         }
-        // Busy writer, or a checkpoint begun here: the writer goes on with it.
-        if committedHere != true { wake.signal() }
+        // A busy writer commits them after what it is writing.
+        if committedHere == nil { wake.signal() }
         let now = ContinuousClock.now
         if now - started > Self.slowCallerCommit {
             callerCommitsPausedUntil.withLock { $0 = now + Self.callerCommitPause }
@@ -394,15 +399,7 @@ final class GroupCommitter: Sendable {
         // A second without commands ends a burst: what its commits freed goes back.
         var trimmer = IdleTrimmer(after: Self.trimAfterEvents)
         while true {
-            // A checkpoint being written goes on, a part at a time, while nothing waits for a commit.
-            if checkpointProgress.withLock({ $0.writing != nil }) {
-                if wake.wait(timeout: .now()) == .timedOut {
-                    role.withLock { _ in writeCheckpointPart() }
-                    continue
-                }
-            } else if !trimmer.wait(wake) {
-                continue
-            }
+            if !trimmer.wait(wake) { continue }
             let (committedCount, closing) = role.withLock { _ in
                 let (batch, closing) = takeQueued()
                 if !batch.isEmpty { commit(batch) }
@@ -430,18 +427,9 @@ final class GroupCommitter: Sendable {
         let started = ContinuousClock.now
         let events = batch.flatMap(\.events)
         let refusals = batch.compactMap(\.refusal)
-        // A part of the checkpoint being written rides along: no fsync, no turn of its own.
-        var part = nextCheckpointPart()
         let took: Duration
         do {
-            do {
-                try log.append(events, refusals: refusals, checkpoint: part?.part)
-            } catch  where part != nil {
-                // Whatever failed, the checkpoint must never cost a commit: once more without it.
-                part = nil
-                abandonCheckpoint(because: error)
-                try log.append(events, refusals: refusals, checkpoint: nil)
-            }
+            try log.append(events, refusals: refusals)
             took = ContinuousClock.now - started
             // How well group commit works: commands per transaction, and what each fsync costs.
             batchSizes.record(batch.count)
@@ -449,11 +437,6 @@ final class GroupCommitter: Sendable {
         } catch {
             fail(batch, because: error)
             return
-        }
-        if let part {
-            checkpointPartWritten(part, cost: took - checkpointProgress.withLock { $0.plainCommit })
-        } else {
-            checkpointProgress.withLock { $0.plainCommit = ($0.plainCommit * 7 + took) / 8 }
         }
         // Durable now: no longer pending, before anyone hears of it.
         queue.withLock { $0.writingSince = nil }
@@ -533,15 +516,15 @@ final class GroupCommitter: Sendable {
             progress.changed = []
             progress.complete = false
         }
+        checkpointerWake.signal()
     }
 
     /// The next games of the checkpoint being written, encoded, as many as fit in the part
     /// budget; nil when none is being written.
     ///
     /// A part holds as many games as the budget allows at what the last part cost a game to
-    /// write, measured: that cost is mostly SQLite's rows and the larger fsync, and depends on
-    /// the games' size and the disk. The first part, with nothing measured yet, is sized at three
-    /// times its encoding time (about a third of a game's cost with games of 100 plays).
+    /// encode and write, measured: that depends on the games' size and the disk. The first
+    /// part, with nothing measured yet, is sized at three times its encoding time.
     private func nextCheckpointPart(whole: Bool = false) -> (part: CheckpointPart, next: Int)? {
         guard let writing = checkpointProgress.withLock({ $0.writing }) else { return nil }
         let started = ContinuousClock.now
@@ -571,7 +554,7 @@ final class GroupCommitter: Sendable {
             writing.next = written.next
             writing.parts += 1
             // At least a game a part, so that a checkpoint always ends however slow the disk; at
-            // most twice the last, since a cost measured beside a busy commit is a rough one.
+            // most twice the last, since a cost measured on a busy machine is a rough one.
             let count = written.part.states.count
             let perGame = max(cost, .microseconds(1)) / count
             writing.gamesPerPart = min(2 * count, max(1, Int(checkpoints.partBudget / perGame)))
@@ -582,16 +565,32 @@ final class GroupCommitter: Sendable {
         if let done { logCheckpoint(done) }
     }
 
-    /// While no commit waits: the next part of the checkpoint being written, on its own.
-    private func writeCheckpointPart() {
-        guard failure == nil else { return checkpointProgress.withLock { $0.writing = nil } }
-        guard let part = nextCheckpointPart() else { return }
-        writeOnItsOwn(part)
+    /// The checkpoint thread: writes each checkpoint the writer begins, a part at a time, until
+    /// the close. It never takes the writer's role: the log keeps its checkpoints where no commit
+    /// waits for them, so a move never waits behind a part (nor behind the copies of the WAL
+    /// that the parts' bytes would bring about in the log's own file).
+    private func runCheckpointer() {
+        while true {
+            checkpointerWake.wait()
+            while true {
+                if checkpointProgress.withLock({ $0.stopping }) {
+                    checkpointerStopped.signal()
+                    return
+                }
+                // After a failed commit the library serves nothing more; the next start replays.
+                guard failure == nil else {
+                    checkpointProgress.withLock { $0.writing = nil }
+                    break
+                }
+                let started = ContinuousClock.now
+                guard let part = nextCheckpointPart() else { break }
+                writeOnItsOwn(part, started: started)
+            }
+        }
     }
 
     /// Writes a part in a transaction of its own; a failure abandons the checkpoint.
-    private func writeOnItsOwn(_ part: (part: CheckpointPart, next: Int)) {
-        let started = ContinuousClock.now
+    private func writeOnItsOwn(_ part: (part: CheckpointPart, next: Int), started: ContinuousClock.Instant = .now) {
         do {
             try log.writeCheckpoint(part.part)
         } catch {
@@ -625,6 +624,9 @@ final class GroupCommitter: Sendable {
     /// On close: one checkpoint of everything changed since the last one, written whole (the
     /// one being written, if any, joins it), so that the next start replays nothing.
     private func closeCheckpoints() {
+        checkpointProgress.withLock { $0.stopping = true }
+        checkpointerWake.signal()
+        checkpointerStopped.wait()
         deferCheckpointInProgress()
         guard checkpoints.atClose else { return }
         beginCheckpoint()

@@ -24,9 +24,9 @@ final class StallingEventLog: ForwardingEventLog {
 
     func arm() { armed.store(true, ordering: .releasing) }
 
-    func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
+    func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
         if armed.load(ordering: .acquiring) { never.wait() }
-        try base.append(events, refusals: refusals, checkpoint: part)
+        try base.append(events, refusals: refusals)
     }
 
     func writeCheckpoint(_ part: CheckpointPart) throws {

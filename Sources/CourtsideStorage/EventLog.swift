@@ -28,10 +28,9 @@ public protocol EventLog: Sendable {
     /// The latest checkpoint; nil when the log has none. Throws ``CheckpointError`` when one
     /// exists but cannot be used: the caller then replays the whole log, which loses nothing.
     func readCheckpoint() throws -> Checkpoint?
-    /// ``append(_:refusals:)``, with a part of a checkpoint in the same transaction: it costs
-    /// no fsync of its own, and the writer need not stop for it between commits.
-    func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws
-    /// Writes a part of a checkpoint in a transaction of its own.
+    /// Writes a part of a checkpoint in a transaction of its own. The library calls it from a
+    /// thread of its own while appends go on: a log must not make either wait for the other
+    /// (the SQLite log keeps its checkpoints in a file of their own for this).
     func writeCheckpoint(_ part: CheckpointPart) throws
 }
 
@@ -47,10 +46,6 @@ extension EventLog {
     }
 
     public func readCheckpoint() throws -> Checkpoint? { nil }
-
-    public func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
-        try append(events, refusals: refusals)
-    }
 
     public func writeCheckpoint(_ part: CheckpointPart) throws {}
 

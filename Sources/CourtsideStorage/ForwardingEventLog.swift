@@ -5,9 +5,8 @@ public import CourtsideModel
 /// count commits, a benchmark that counts transactions), so that each implements only what it
 /// changes and the rest, checkpoints included, behaves as the wrapped log does.
 ///
-/// Every append goes through ``EventLog/append(_:refusals:checkpoint:)``, the one the library
-/// calls: implement that one (and ``EventLog/writeCheckpoint(_:)``, where it matters) to change
-/// the writes.
+/// Implement ``EventLog/append(_:refusals:)`` (and ``EventLog/writeCheckpoint(_:)``, where it
+/// matters) to change the writes.
 ///
 /// A protocol rather than a base class, so that the compiler still checks that each wrapper is
 /// `Sendable`: a class open to subclasses could only be `@unchecked Sendable`, and so would be
@@ -20,17 +19,12 @@ public protocol ForwardingEventLog: EventLog {
 extension ForwardingEventLog {
     public func readAll() throws -> [GameEvent] { try base.readAll() }
     public func readRefusals() throws -> [CommandRefusal] { try base.readRefusals() }
-    public func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
-        try append(events, refusals: refusals, checkpoint: nil)
-    }
+    public func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws { try base.append(events, refusals: refusals) }
     public func events(ofGame game: GameID) async throws -> [GameEvent] { try await base.events(ofGame: game) }
     public func contains(_ origin: CommandOrigin) async throws -> Bool { try await base.contains(origin) }
     public func close() throws { try base.close() }
     public func readEvents(after sequence: Int64) throws -> [GameEvent] { try base.readEvents(after: sequence) }
     public func forEachAnswer(_ body: (LoggedAnswer) throws -> Void) throws { try base.forEachAnswer(body) }
     public func readCheckpoint() throws -> Checkpoint? { try base.readCheckpoint() }
-    public func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
-        try base.append(events, refusals: refusals, checkpoint: part)
-    }
     public func writeCheckpoint(_ part: CheckpointPart) throws { try base.writeCheckpoint(part) }
 }

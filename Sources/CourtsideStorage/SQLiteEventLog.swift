@@ -4,7 +4,7 @@ import GRDB
 import Synchronization
 
 /// The embedded default ``EventLog``: one SQLite database file in a data directory, written
-/// through GRDB in WAL mode with `synchronous=FULL`.
+/// through GRDB in WAL mode with `synchronous=FULL`, and the checkpoints in a second one.
 ///
 /// The `events` and `refusals` tables are append-only: triggers refuse every UPDATE and
 /// DELETE, so a bug can never rewrite history. Retractions are events of their own.
@@ -15,8 +15,11 @@ import Synchronization
 public final class SQLiteEventLog: EventLog {
     /// The database file's name inside the data directory.
     public static let fileName = "courtside.sqlite"
+    /// The checkpoints' database file's name, beside the log's (see ``SQLiteCheckpointFile``).
+    public static let checkpointFileName = "checkpoints.sqlite"
 
     private let pool: DatabasePool
+    private let checkpoints: SQLiteCheckpointFile
     /// What the last run of keys filed, as the writer knows it (nil until its first commit
     /// reads it): a commit asks the database only when a run is due, not every time.
     private let filed = Mutex<Int64?>(nil)
@@ -41,6 +44,7 @@ public final class SQLiteEventLog: EventLog {
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         try Self.migrator.migrate(pool)
+        checkpoints = try SQLiteCheckpointFile(path: directory.appendingPathComponent(Self.checkpointFileName).path)
     }
 
     /// How many events an existing log in `directory` holds when opening it will first upgrade
@@ -163,89 +167,35 @@ public final class SQLiteEventLog: EventLog {
 
     // MARK: - Checkpoints
 
+    /// Reads the checkpoint in force from the checkpoint file, and checks it against the log:
+    /// the log must hold its sequence's event, and that event's game must be at that event's
+    /// version in it (a checkpoint left from another log, or from a longer one, fails this).
     public func readCheckpoint() throws -> Checkpoint? {
-        try pool.read { db in
-            guard let header = try Row.fetchOne(db, sql: "SELECT sequence, format, games FROM checkpoint") else { return nil }
-            let sequence: Int64 = header[0]
-            let format: Int = header[1]
-            let count: Int = header[2]
-            guard format == CheckpointCoding.format else {
-                throw CheckpointError("the checkpoint's format is \(format); this build reads \(CheckpointCoding.format)")
-            }
-            guard let at = try Int64.fetchOne(db, sql: "SELECT recorded_at FROM events WHERE sequence = ?", arguments: [sequence])
-            else { throw CheckpointError("the checkpoint is of sequence \(sequence), which the log does not hold") }
-            var games: [Game] = []
-            games.reserveCapacity(count)
-            // Each game's newest row as of the checkpoint (SQLite takes the bare column from the
-            // row with the maximum); rows of a checkpoint still being written are newer, and left out.
-            let rows = try Row.fetchCursor(
-                db,
-                sql: "SELECT game_id, MAX(sequence), state FROM checkpoint_games WHERE sequence <= ? GROUP BY game_id",
-                arguments: [sequence])
-            while let row = try rows.next() {
-                let id = GameID(row[0] as String)
-                // The blob is decoded in place, without a copy.
-                let decoded = try row.withUnsafeData(atIndex: 2) { state in
-                    state?.withUnsafeBytes { bytes in Result { () throws(CheckpointError) in try CheckpointCoding.decode(bytes) }
-                    }
-                }
-                guard let game = try decoded?.get() else { throw CheckpointError("game \(id) has no state") }
-                guard game.id == id else { throw CheckpointError("the state of game \(id) is game \(game.id)'s") }
-                games.append(game)
-            }
-            guard games.count == count else {
-                throw CheckpointError("the checkpoint holds \(games.count) games; it should hold \(count)")
-            }
-            return Checkpoint(sequence: sequence, at: Timestamp(milliseconds: at), games: games)
+        if let reason = checkpoints.resetBecause {
+            throw CheckpointError("the checkpoint file could not be opened, and was made again: \(reason)")
         }
+        guard let (sequence, games) = try checkpoints.read() else { return nil }
+        let event = try pool.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT recorded_at, game_id, version FROM events WHERE sequence = ?", arguments: [sequence])
+        }
+        guard let event else { throw CheckpointError("the checkpoint is of sequence \(sequence), which the log does not hold") }
+        let game = GameID(event[1] as String)
+        let version: Int = event[2]
+        guard let held = games.first(where: { $0.id == game }), held.version == version else {
+            throw CheckpointError("event \(sequence) made game \(game) version \(version); the checkpoint does not have it so")
+        }
+        return Checkpoint(sequence: sequence, at: Timestamp(milliseconds: event[0]), games: games)
     }
 
+    /// Writes `part` into the checkpoint file: it may be called from another thread than the
+    /// appends, and never waits for them, nor they for it.
     public func writeCheckpoint(_ part: CheckpointPart) throws {
-        try pool.write { db in try Self.write(part, db) }
-    }
-
-    private static func write(_ part: CheckpointPart, _ db: Database) throws {
-        if part.first && part.complete {
-            try db.execute(sql: "DELETE FROM checkpoint_games WHERE sequence >= ?", arguments: [part.sequence])
-        }
-        let insert = try db.cachedStatement(
-            sql: "INSERT OR REPLACE INTO checkpoint_games (game_id, sequence, state) VALUES (?, ?, ?)")
-        // A game's rows older than the one in force are dropped as its new one is written: a game
-        // keeps at most the row in force and the new one, and putting a checkpoint in force
-        // deletes nothing (thousands of rows at once would hold that commit up).
-        let dropSuperseded = try db.cachedStatement(
-            sql: """
-                DELETE FROM checkpoint_games WHERE game_id = ?1 AND sequence < (
-                    SELECT MAX(sequence) FROM checkpoint_games
-                    WHERE game_id = ?1 AND sequence <= (SELECT sequence FROM checkpoint))
-                """)
-        for state in part.states {
-            try insert.execute(arguments: [state.game.rawValue, part.sequence, Data(state.bytes)])
-            try dropSuperseded.execute(arguments: [state.game.rawValue])
-        }
-        if let gameCount = part.completion {
-            try complete(sequence: part.sequence, complete: part.complete, gameCount: gameCount, db)
-        }
-    }
-
-    /// Puts the checkpoint of `sequence` in force; one of every game also drops every other row.
-    private static func complete(sequence: Int64, complete: Bool, gameCount: Int, _ db: Database) throws {
-        try db.execute(
-            sql: """
-                INSERT INTO checkpoint (id, sequence, format, games) VALUES (0, ?, ?, ?)
-                ON CONFLICT (id) DO UPDATE SET sequence = excluded.sequence, format = excluded.format, games = excluded.games
-                """, arguments: [sequence, CheckpointCoding.format, gameCount])
-        if complete {
-            try db.execute(sql: "DELETE FROM checkpoint_games WHERE sequence <> ?", arguments: [sequence])
-        }
+        try checkpoints.write(part)
     }
 
     public func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
-        try append(events, refusals: refusals, checkpoint: nil)
-    }
-
-    public func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
-        guard !events.isEmpty || !refusals.isEmpty || part != nil else { return }
+        guard !events.isEmpty || !refusals.isEmpty else { return }
         // The model's own writer: Foundation's encoder cost more than the insert. (Older rows,
         // written by Foundation with escaped slashes, read back the same.)
         let filedNow: Int64? = try Self.transaction(in: pool) { db in
@@ -282,7 +232,6 @@ public final class SQLiteEventLog: EventLog {
                     ])
                 }
             }
-            if let part { try Self.write(part, db) }
             guard let last = events.last?.sequence else { return nil }
             let filedBefore = try filed.withLock { $0 } ?? Self.filedThrough(db)
             guard last - filedBefore >= Self.keyRun else { return filedBefore }
@@ -294,6 +243,7 @@ public final class SQLiteEventLog: EventLog {
 
     public func close() throws {
         try pool.close()
+        try checkpoints.close()
     }
 
     /// Runs `body` in an immediate transaction, as `pool.write` does, with BEGIN and COMMIT
@@ -359,12 +309,7 @@ public final class SQLiteEventLog: EventLog {
         migrator.registerMigration("v3: refusals by command") { db in
             try db.execute(sql: "CREATE INDEX refusals_by_command ON refusals (client_id, command_id)")
         }
-        // Checkpoints: every game's state as of one sequence, so that a start replays only the
-        // events after it. A checkpoint writes a row for each game changed since the previous
-        // one, keyed by game and sequence, possibly over several transactions, then moves the
-        // header row to its sequence; until then the previous checkpoint stays whole, and a
-        // reader takes each game's newest row no newer than the header. Unlike the events, these
-        // rows are derived and replaced: losing them costs a full replay, never data.
+        // Checkpoints were kept here until they moved to a file of their own (v6).
         migrator.registerMigration("v4: checkpoints") { db in
             try db.execute(
                 sql: """
@@ -384,6 +329,11 @@ public final class SQLiteEventLog: EventLog {
                     """)
         }
         migrator.registerMigration("v5: keys filed in runs") { db in try Self.fileKeysInRuns(db) }
+        // Derived rows only: the first start after it replays the whole log, once, and writes
+        // a checkpoint into the new file.
+        migrator.registerMigration("v6: checkpoints in their own file") { db in
+            try db.execute(sql: "DROP TABLE checkpoint_games; DROP TABLE checkpoint")
+        }
         return migrator
     }
 }

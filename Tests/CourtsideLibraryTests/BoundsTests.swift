@@ -22,13 +22,13 @@ final class HeldLog: ForwardingEventLog {
         released.signal()
     }
 
-    func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
+    func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
         if held.withLock({ $0 }) {
             waiting.withLock { $0 = true }
             released.wait()
             waiting.withLock { $0 = false }
         }
-        try base.append(events, refusals: refusals, checkpoint: part)
+        try base.append(events, refusals: refusals)
     }
 }
 

@@ -24,7 +24,7 @@ final class ThreadRecordingLog: ForwardingEventLog {
     }
     func slow(by delay: Duration) { state.withLock { $0.delay = delay } }
 
-    func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
+    func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
         let (held, delay) = state.withLock { state in
             state.threads.append(pthread_self())
             return (state.held, state.delay)
@@ -33,7 +33,7 @@ final class ThreadRecordingLog: ForwardingEventLog {
         if delay > .zero {
             Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
         }
-        try base.append(events, refusals: refusals, checkpoint: part)
+        try base.append(events, refusals: refusals)
     }
 
     /// Whether each commit was written by the log writer's thread: the one that wrote the first

@@ -413,14 +413,10 @@ final class SlowAnswersLog: ForwardingEventLog {
     }
 }
 
-/// The real log, which refuses every part of a checkpoint (and so the commits they ride along with).
+/// The real log, which refuses every part of a checkpoint.
 final class RefusingCheckpointsLog: ForwardingEventLog {
     let base: any EventLog
     init(_ base: any EventLog) { self.base = base }
-    func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
-        if part != nil { throw CheckpointError("refused") }
-        try base.append(events, refusals: refusals, checkpoint: nil)
-    }
     func writeCheckpoint(_ part: CheckpointPart) throws { throw CheckpointError("refused") }
 }
 

@@ -120,8 +120,8 @@ final class FailingLog: ForwardingEventLog {
     let base: any EventLog
     init(_ base: any EventLog) { self.base = base }
     let failing = Mutex(false)
-    func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
+    func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
         if failing.withLock({ $0 }) { throw CocoaError(.fileWriteOutOfSpace) }
-        try base.append(events, refusals: refusals, checkpoint: part)
+        try base.append(events, refusals: refusals)
     }
 }

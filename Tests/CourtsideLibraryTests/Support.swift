@@ -18,8 +18,8 @@ final class CountingLog: ForwardingEventLog {
     private let counts = Mutex((appends: 0, events: 0))
     init(_ base: any EventLog) { self.base = base }
     var appends: Int { counts.withLock { $0.appends } }
-    func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
-        try base.append(events, refusals: refusals, checkpoint: part)
+    func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
+        try base.append(events, refusals: refusals)
         counts.withLock {
             $0.appends += 1
             $0.events += events.count

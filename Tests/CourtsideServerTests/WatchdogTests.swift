@@ -24,9 +24,9 @@ final class StallingLog: ForwardingEventLog {
         opened.signal()
     }
 
-    func append(_ events: [GameEvent], refusals: [CommandRefusal], checkpoint part: CheckpointPart?) throws {
+    func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
         if shut.withLock({ $0 }) { opened.wait() }
-        try base.append(events, refusals: refusals, checkpoint: part)
+        try base.append(events, refusals: refusals)
     }
 }
 

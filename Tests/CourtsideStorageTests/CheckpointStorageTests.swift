@@ -159,15 +159,13 @@ struct CheckpointStorageTests {
             CheckpointPart(sequence: 6, states: [.init(all[1])], first: true, complete: false, completion: nil))
         checkpoint = try #require(try log.readCheckpoint())
         #expect(checkpoint.sequence == 4 && checkpoint.games.sorted { $0.id < $1.id } == first)
-        // The last part rides along with a commit, as the library writes it.
-        try log.append(
-            [], refusals: [],
-            checkpoint: CheckpointPart(sequence: 6, states: [.init(all[2])], first: false, complete: false, completion: 3))
+        try log.writeCheckpoint(
+            CheckpointPart(sequence: 6, states: [.init(all[2])], first: false, complete: false, completion: 3))
         checkpoint = try #require(try log.readCheckpoint())
         #expect(checkpoint.sequence == 6)
         #expect(checkpoint.games.sorted { $0.id < $1.id } == all)
         // A game keeps at most the row in force and a newer one: g2 and g3 have rows of 4 and 6.
-        let queue = try DatabaseQueue(path: directory.appendingPathComponent(SQLiteEventLog.fileName).path)
+        let queue = try DatabaseQueue(path: directory.appendingPathComponent(SQLiteEventLog.checkpointFileName).path)
         let rows = { try queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM checkpoint_games") } }
         #expect(try rows() == 5)
         // The next checkpoint that writes them drops their rows of 4, which 6 superseded.
@@ -195,7 +193,7 @@ struct CheckpointStorageTests {
         try log.append(events, refusals: [])
         try log.writeCheckpoint(sequence: 6, changed: Self.games(events), complete: true, gameCount: 3)
         try log.close()
-        let queue = try DatabaseQueue(path: directory.appendingPathComponent(SQLiteEventLog.fileName).path)
+        let queue = try DatabaseQueue(path: directory.appendingPathComponent(SQLiteEventLog.checkpointFileName).path)
         try queue.write { try $0.execute(sql: damage) }
         try queue.close()
         log = try SQLiteEventLog(directory: directory)
@@ -204,6 +202,98 @@ struct CheckpointStorageTests {
         try log.writeCheckpoint(sequence: 6, changed: Self.games(events), complete: true, gameCount: 3)
         #expect(try log.readCheckpoint()?.games.count == 3)
         try log.close()
+    }
+
+    @Test("a checkpoint is written while another connection holds the log's write lock: no commit waits for it, nor it for one")
+    func ownFile() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = try SQLiteEventLog(directory: directory)
+        let events = Self.events(games: 3)
+        try log.append(events, refusals: [])
+        var configuration = Configuration()
+        configuration.busyMode = .immediateError
+        let holder = try DatabaseQueue(
+            path: directory.appendingPathComponent(SQLiteEventLog.fileName).path, configuration: configuration)
+        try holder.inDatabase { db in
+            try db.execute(sql: "BEGIN IMMEDIATE")
+            // In the log's own file this part would find the lock taken, and fail.
+            try log.writeCheckpoint(sequence: 6, changed: Self.games(events), complete: true, gameCount: 3)
+            try db.execute(sql: "ROLLBACK")
+        }
+        try holder.close()
+        #expect(try log.readCheckpoint()?.sequence == 6)
+        try log.close()
+    }
+
+    @Test("the checkpoint file's WAL holds the parts of the checkpoint being written, and is emptied when it completes")
+    func walEmptied() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = try SQLiteEventLog(directory: directory)
+        let events = Self.events(games: 3)
+        try log.append(events, refusals: [])
+        let games = Self.games(events)
+        let wal = directory.appendingPathComponent(SQLiteEventLog.checkpointFileName + "-wal").path
+        func walSize() throws -> Int { try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int ?? -1 }
+        try log.writeCheckpoint(
+            CheckpointPart(sequence: 6, states: [.init(games[0])], first: true, complete: true, completion: nil))
+        #expect(try walSize() > 0)
+        try log.writeCheckpoint(
+            CheckpointPart(
+                sequence: 6, states: games.dropFirst().map(CheckpointPart.State.init), first: false, complete: true,
+                completion: 3))
+        #expect(try walSize() == 0)
+        #expect(try log.readCheckpoint()?.games.count == 3)
+        try log.close()
+    }
+
+    @Test("a checkpoint file that cannot be opened is made again: the log opens, and says the checkpoint cannot be used")
+    func damagedFile() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var log = try SQLiteEventLog(directory: directory)
+        let events = Self.events(games: 3)
+        try log.append(events, refusals: [])
+        try log.writeCheckpoint(sequence: 6, changed: Self.games(events), complete: true, gameCount: 3)
+        try log.close()
+        let file = directory.appendingPathComponent(SQLiteEventLog.checkpointFileName)
+        try Data(repeating: 0x5a, count: 8192).write(to: file)
+        log = try SQLiteEventLog(directory: directory)
+        #expect(try log.readAll() == events)
+        #expect(throws: CheckpointError.self) { try log.readCheckpoint() }
+        try log.writeCheckpoint(sequence: 6, changed: Self.games(events), complete: true, gameCount: 3)
+        try log.close()
+        log = try SQLiteEventLog(directory: directory)
+        #expect(try log.readCheckpoint()?.games.count == 3)
+        try log.close()
+    }
+
+    @Test("a checkpoint that does not fit the log's event at its sequence is refused (a checkpoint file from another log)")
+    func otherLog() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = try SQLiteEventLog(directory: directory)
+        let events = Self.events(games: 3)
+        try log.append(events, refusals: [])
+        // Event 3 created g3, at version 1; these games have g3 at version 2.
+        try log.writeCheckpoint(sequence: 3, changed: Self.games(events), complete: true, gameCount: 3)
+        #expect(throws: CheckpointError.self) { try log.readCheckpoint() }
+        try log.close()
+    }
+
+    @Test("a log from before checkpoints had their own file drops its old checkpoint tables when it opens")
+    func oldTablesDropped() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent(SQLiteEventLog.fileName).path
+        let old = try DatabaseQueue(path: path)
+        var migrator = SQLiteEventLog.migrator
+        migrator.eraseDatabaseOnSchemaChange = false
+        try migrator.migrate(old, upTo: "v5: keys filed in runs")
+        #expect(try old.read { try $0.tableExists("checkpoint_games") })
+        try old.close()
+        let log = try SQLiteEventLog(directory: directory)
+        try log.close()
+        let reopened = try DatabaseQueue(path: path)
+        #expect(try reopened.read { try !$0.tableExists("checkpoint_games") && !$0.tableExists("checkpoint") })
+        try reopened.close()
     }
 
     @Test("the events after a checkpoint, and every answer without payloads, in the same order as the generic reading")
