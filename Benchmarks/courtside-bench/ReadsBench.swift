@@ -246,8 +246,8 @@ struct ReadsBench: AsyncParsableCommand {
         return (try result.get(), perSecond)
     }
 
-    /// The daemon's RSS now and at rest: once it has been idle (its writer may still be writing
-    /// a checkpoint of the burst, which the next phase must not meet), and 1.5 s more, when it
+    /// The daemon's RSS now and at rest: once it has been idle (its checkpoint thread may still
+    /// be writing a checkpoint of the burst, which the next phase must not meet), and 1.5 s more, when it
     /// has given back what the burst freed.
     private func printRSS(_ moment: String, _ daemon: BenchDaemon) {
         let now = AbuseBench.rss(daemon.processIdentifier)

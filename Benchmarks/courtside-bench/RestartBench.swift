@@ -83,8 +83,9 @@ struct RestartBench: AsyncParsableCommand {
         }
     }
 
-    /// One keeper's moves while a checkpoint of every game the tail changed is written: in parts
-    /// between commits, as courtsided does, and in one go, for comparison.
+    /// One keeper's moves while a checkpoint of every game the tail changed is written on the
+    /// library's checkpoint thread: in parts, as courtsided writes it, and in one part, for
+    /// comparison (it holds no commit up either way; its copy of the WAL differs).
     func serveDuringCheckpoint(_ directory: URL) throws {
         print("one keeper's moves (500 before, 500 after) while a checkpoint of the games the tail changed is written:")
         print("checkpoint written          moves  p50_us  p99_us  max_us  checkpoint_ms  parts")

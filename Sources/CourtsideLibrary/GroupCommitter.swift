@@ -138,8 +138,9 @@ final class GroupCommitter: Sendable {
     private let queue: Mutex<Queue>
     private let committed: Mutex<Committed>
     private let wake = DispatchSemaphore(value: 0)
-    /// Held by whoever commits, checkpoints included: commits go to the log one at a time and
-    /// in sequence order, and the checkpoint's state is only ever touched by its holder.
+    /// Held by whoever commits: commits go to the log one at a time and in sequence order. A
+    /// checkpoint begins under it (its states are then exactly the log's up to its sequence);
+    /// the checkpoint thread writes it without it.
     private let role = Mutex<Void>(())
     /// Set after a slow commit on a caller's thread: until then, the writer commits for callers.
     private let callerCommitsPausedUntil = Mutex<ContinuousClock.Instant?>(nil)
@@ -510,7 +511,7 @@ final class GroupCommitter: Sendable {
         }
         checkpointProgress.withLock { progress in
             progress.eventsSince = 0
-            guard sequence > 0, !games.isEmpty else { return }
+            guard progress.writing == nil, sequence > 0, !games.isEmpty else { return }
             progress.writing = CheckpointInProgress(
                 sequence: sequence, complete: progress.complete, gameCount: count, games: games, began: .now)
             progress.changed = []

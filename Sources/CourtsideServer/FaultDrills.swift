@@ -8,7 +8,8 @@ import Synchronization
 enum FaultDrill: String {
     /// The I/O thread's first poll fails.
     case transportPoll = "transport.poll"
-    /// Once serving, the log writer hangs in its next write, as on a disk stuck in fsync.
+    /// Once serving, the log's next write hangs (a commit's, or a checkpoint part's), as on a
+    /// disk stuck in fsync.
     case storageStall = "storage.stall"
 
     static var current: FaultDrill? { ProcessInfo.processInfo.environment["COURTSIDE_FAULT"].flatMap(Self.init) }

@@ -2,8 +2,9 @@ public import CourtsideModel
 
 /// A durable, append-only log of committed game events, and of the commands games refused.
 ///
-/// Calls are synchronous and may block on disk; the game library makes them from a dedicated
-/// writer thread, never from Swift's cooperative pool.
+/// Calls are synchronous and may block on disk; the game library makes them from threads of its
+/// own, never from Swift's cooperative pool: appends from whoever commits, one at a time, and
+/// ``writeCheckpoint(_:)`` from its checkpoint thread, beside them.
 public protocol EventLog: Sendable {
     /// Every event in the log, in sequence order.
     func readAll() throws -> [GameEvent]

@@ -13,22 +13,27 @@ import GRDB
 /// longer replay, never data), so none waits for an fsync; WAL mode keeps the file consistent
 /// whatever happens, so the checkpoint in force after a crash is a whole one.
 ///
-/// SQLite's automatic copies of the WAL into the file are off: its WAL holds one checkpoint's
-/// parts, copied back once, when the checkpoint is complete. Copied every 1,000 pages (SQLite's
+/// SQLite's automatic copies of the WAL into the file wait for 10,000 pages (40 MB, a bound in
+/// case the copy after a checkpoint keeps failing) instead of 1,000: its WAL holds one
+/// checkpoint's parts (4.4 MB for 10,000 games), copied back once, when the checkpoint is complete. Copied every 1,000 pages (SQLite's
 /// default), even without an fsync, they still made a lone keeper's moves slower: p99 4 to 6 ms
 /// while a checkpoint of 10,000 games was written, against 1 to 1.5 ms copied once.
+///
+/// Each checkpoint carries the identity of the log it was taken from: a checkpoint file beside
+/// another log (one deleted and started again, say) is never read as that log's.
 final class SQLiteCheckpointFile: Sendable {
     private let queue: DatabaseQueue
-    /// Why the file found at the start could not be opened, when it had to be made again.
+    /// Why the file found at the start was damaged, when it had to be made again.
     let resetBecause: String?
 
-    /// Opens the file at `path`, or makes it again when it cannot be opened: it holds only
-    /// what the log can rebuild, and a damaged one must not keep the log from opening.
+    /// Opens the file at `path`, or makes it again when it is damaged (not a database, or
+    /// corrupt): it holds only what the log can rebuild, and a damaged one must not keep the log
+    /// from opening. Any other error (no space, no permission) is thrown, as the log's own would be.
     init(path: String) throws {
         do {
             queue = try Self.open(path)
             resetBecause = nil
-        } catch {
+        } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             queue = try Self.open(path)
             resetBecause = "\(error)"
@@ -39,24 +44,32 @@ final class SQLiteCheckpointFile: Sendable {
         var configuration = Configuration()
         configuration.label = "courtside.checkpoints"
         configuration.journalMode = .wal
+        // Only a reader from outside (sqlite3, a probe) ever holds it up.
+        configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 10000")
         }
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         try migrator.migrate(queue)
         return queue
     }
 
-    /// The checkpoint in force: its sequence and its games, checked against its own header.
-    func read() throws -> (sequence: Int64, games: [Game])? {
+    /// The checkpoint in force, taken from the log `logID`: its sequence and its games, checked
+    /// against its own header.
+    func read(logID: String) throws -> (sequence: Int64, games: [Game])? {
         try queue.read { db in
-            guard let header = try Row.fetchOne(db, sql: "SELECT sequence, format, games FROM checkpoint") else { return nil }
+            guard let header = try Row.fetchOne(db, sql: "SELECT sequence, format, games, log_id FROM checkpoint") else {
+                return nil
+            }
             let sequence: Int64 = header[0]
             let format: Int = header[1]
             let count: Int = header[2]
             guard format == CheckpointCoding.format else {
                 throw CheckpointError("the checkpoint's format is \(format); this build reads \(CheckpointCoding.format)")
+            }
+            guard header[3] as String == logID else {
+                throw CheckpointError("the checkpoint was taken from another event log (\(header[3] as String), not \(logID))")
             }
             var games: [Game] = []
             games.reserveCapacity(count)
@@ -84,9 +97,9 @@ final class SQLiteCheckpointFile: Sendable {
         }
     }
 
-    /// Writes `part` in a transaction of its own; the last part of a checkpoint then copies the
-    /// WAL into the file, and empties it.
-    func write(_ part: CheckpointPart) throws {
+    /// Writes `part`, of a checkpoint of the log `logID`, in a transaction of its own; the last
+    /// part of a checkpoint then copies the WAL into the file, and empties it.
+    func write(_ part: CheckpointPart, logID: String) throws {
         try queue.write { db in
             if part.first && part.complete {
                 try db.execute(sql: "DELETE FROM checkpoint_games WHERE sequence >= ?", arguments: [part.sequence])
@@ -109,9 +122,10 @@ final class SQLiteCheckpointFile: Sendable {
             if let gameCount = part.completion {
                 try db.execute(
                     sql: """
-                        INSERT INTO checkpoint (id, sequence, format, games) VALUES (0, ?, ?, ?)
-                        ON CONFLICT (id) DO UPDATE SET sequence = excluded.sequence, format = excluded.format, games = excluded.games
-                        """, arguments: [part.sequence, CheckpointCoding.format, gameCount])
+                        INSERT INTO checkpoint (id, sequence, format, games, log_id) VALUES (0, ?, ?, ?, ?)
+                        ON CONFLICT (id) DO UPDATE SET sequence = excluded.sequence, format = excluded.format,
+                            games = excluded.games, log_id = excluded.log_id
+                        """, arguments: [part.sequence, CheckpointCoding.format, gameCount, logID])
                 // One of every game also drops every other row.
                 if part.complete {
                     try db.execute(sql: "DELETE FROM checkpoint_games WHERE sequence <> ?", arguments: [part.sequence])
@@ -119,7 +133,9 @@ final class SQLiteCheckpointFile: Sendable {
             }
         }
         if part.completion != nil {
-            try queue.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+            // The checkpoint is in force already: a copy that fails (an outside reader holding the
+            // WAL past the busy timeout) leaves the WAL for the next checkpoint's copy.
+            _ = try? queue.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         }
     }
 
@@ -147,7 +163,8 @@ final class SQLiteCheckpointFile: Sendable {
                         id INTEGER PRIMARY KEY NOT NULL CHECK (id = 0),
                         sequence INTEGER NOT NULL,
                         format INTEGER NOT NULL,
-                        games INTEGER NOT NULL
+                        games INTEGER NOT NULL,
+                        log_id TEXT NOT NULL
                     );
                     """)
         }

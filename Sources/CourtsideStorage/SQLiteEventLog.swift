@@ -20,6 +20,8 @@ public final class SQLiteEventLog: EventLog {
 
     private let pool: DatabasePool
     private let checkpoints: SQLiteCheckpointFile
+    /// This log's identity, made once when it is created: what its checkpoints are tied to.
+    private let identity: String
     /// What the last run of keys filed, as the writer knows it (nil until its first commit
     /// reads it): a commit asks the database only when a run is due, not every time.
     private let filed = Mutex<Int64?>(nil)
@@ -44,6 +46,9 @@ public final class SQLiteEventLog: EventLog {
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         try Self.migrator.migrate(pool)
+        // On the writer's connection: a reader opened here for nothing could be the last to
+        // close, and a read-only connection leaves the WAL behind.
+        identity = try pool.writeWithoutTransaction { db in try String.fetchOne(db, sql: "SELECT id FROM identity") ?? "" }
         checkpoints = try SQLiteCheckpointFile(path: directory.appendingPathComponent(Self.checkpointFileName).path)
     }
 
@@ -168,13 +173,14 @@ public final class SQLiteEventLog: EventLog {
     // MARK: - Checkpoints
 
     /// Reads the checkpoint in force from the checkpoint file, and checks it against the log:
+    /// it must have been taken from this log (a file left beside a log started again is not),
     /// the log must hold its sequence's event, and that event's game must be at that event's
-    /// version in it (a checkpoint left from another log, or from a longer one, fails this).
+    /// version in it.
     public func readCheckpoint() throws -> Checkpoint? {
         if let reason = checkpoints.resetBecause {
             throw CheckpointError("the checkpoint file could not be opened, and was made again: \(reason)")
         }
-        guard let (sequence, games) = try checkpoints.read() else { return nil }
+        guard let (sequence, games) = try checkpoints.read(logID: identity) else { return nil }
         let event = try pool.read { db in
             try Row.fetchOne(
                 db, sql: "SELECT recorded_at, game_id, version FROM events WHERE sequence = ?", arguments: [sequence])
@@ -191,7 +197,7 @@ public final class SQLiteEventLog: EventLog {
     /// Writes `part` into the checkpoint file: it may be called from another thread than the
     /// appends, and never waits for them, nor they for it.
     public func writeCheckpoint(_ part: CheckpointPart) throws {
-        try checkpoints.write(part)
+        try checkpoints.write(part, logID: identity)
     }
 
     public func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
@@ -333,6 +339,11 @@ public final class SQLiteEventLog: EventLog {
         // a checkpoint into the new file.
         migrator.registerMigration("v6: checkpoints in their own file") { db in
             try db.execute(sql: "DROP TABLE checkpoint_games; DROP TABLE checkpoint")
+            try db.execute(
+                sql: """
+                    CREATE TABLE identity (id TEXT NOT NULL);
+                    INSERT INTO identity (id) VALUES (?)
+                    """, arguments: [UUID().uuidString])
         }
         return migrator
     }

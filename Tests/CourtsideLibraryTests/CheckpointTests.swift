@@ -12,7 +12,7 @@ import Testing
 @Suite("Checkpoints and restarts", .timeLimit(.minutes(2)))
 struct CheckpointTests {
     /// Frequent checkpoints, so that many land in the middle of games, each written a game at a
-    /// time between commits; none at close, so a tail (and a checkpoint left half-written) remains.
+    /// time beside the commits; none at close, so a tail (and a checkpoint left half-written) remains.
     static let writing = CheckpointPolicy(interval: 37, atClose: false, partBudget: .zero)
     static let fromCheckpoint = CheckpointPolicy(interval: .max, atClose: false, restore: true)
     static let fullReplay = CheckpointPolicy(interval: .max, atClose: false, restore: false)
@@ -70,7 +70,7 @@ struct CheckpointTests {
         }
         try probe.close()
         await library.close()
-        // Checkpoints were written in several parts, commits passing in between.
+        // Checkpoints were written in several parts.
         let parts = messages.list.withLock {
             $0.filter { $0.message == "checkpoint written" }.compactMap { $0.metadata["checkpoint.parts"] }
         }
@@ -300,13 +300,16 @@ struct CheckpointTests {
         _ = try await Self.play(directory.url, steps: 300)
         // Gone (an older courtsided, say): the next start replays everything, then writes every game.
         let base = try SQLiteEventLog(directory: directory.url)
+        let messages = Messages()
         let library = try GameLibrary(
             log: DoctoredLog(base) { _ in nil }, clock: ManualClock(),
             checkpoints: CheckpointPolicy(interval: 100, atClose: false, partBudget: .seconds(60)),
-            logger: Tournament.logger)
+            logger: Logger(label: "test") { _ in CapturingHandler(messages: messages) })
         let snapshot = library.snapshot()
-        // The writer begins it at once, and writes it (in one part, here) while idle or with the first commit.
+        // The writer begins it at once, and the checkpoint thread writes it (in one part, here):
+        // the close, which writes none here, must not come first.
         try await library.createGame(Tournament.setup("late"), origin: origin())
+        try await messages.wait(for: "checkpoint written")
         await library.close()
         let checkpoint = try #require(try SQLiteEventLog(directory: directory.url).readCheckpoint())
         #expect(checkpoint.sequence >= snapshot.sequence)
@@ -315,7 +318,7 @@ struct CheckpointTests {
 }
 
 extension CheckpointTests {
-    @Test("a checkpoint that cannot be written never costs a commit: every move is acknowledged, the error logged")
+    @Test("a checkpoint that cannot be written costs nothing: every move is acknowledged, the error logged")
     func checkpointFailure() async throws {
         let directory = try TemporaryDirectory()
         let messages = Messages()
@@ -336,6 +339,39 @@ extension CheckpointTests {
         let reopened = try Tournament.open(directory.url)
         #expect(reopened.snapshot() == snapshot)
         await reopened.close()
+    }
+}
+
+extension CheckpointTests {
+    @Test("a part of a checkpoint that hangs holds no commit up; a close waits for it, then writes the whole checkpoint")
+    func hangingPart() async throws {
+        let directory = try TemporaryDirectory()
+        let log = HangingCheckpointsLog(try SQLiteEventLog(directory: directory.url))
+        let library = try GameLibrary(
+            log: log, clock: ManualClock(), checkpoints: CheckpointPolicy(interval: 5), logger: Tournament.logger)
+        for game in ["g1", "g2"] { try await library.createGame(Tournament.setup(game), origin: origin()) }
+        func moves(_ count: Int) async throws {
+            for index in 0..<count {
+                let game = index.isMultiple(of: 2) ? "g1" : "g2"
+                try await library.apply(
+                    .move(player: Tournament.player(game, .home), move: .rebound), to: GameID(game), origin: origin())
+            }
+        }
+        try await moves(4)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while log.parts == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(log.parts == 1)
+        // Every one acknowledged while the part hangs (in the log writer's role, they would wait for it).
+        try await moves(30)
+        #expect(log.parts == 1)
+        let snapshot = library.snapshot()
+        let closing = Task { await library.close() }
+        try await Task.sleep(for: .milliseconds(50))
+        log.release()
+        await closing.value
+        let checkpoint = try #require(try SQLiteEventLog(directory: directory.url).readCheckpoint())
+        #expect(checkpoint.sequence == snapshot.sequence)
+        #expect(checkpoint.games.count == 2)
     }
 }
 
@@ -413,6 +449,24 @@ final class SlowAnswersLog: ForwardingEventLog {
     }
 }
 
+/// The real log, whose parts of checkpoints hang until ``release()``, as on a disk stuck in fsync.
+final class HangingCheckpointsLog: ForwardingEventLog {
+    let base: any EventLog
+    private let gate = DispatchSemaphore(value: 0)
+    private let hanging = Atomic<Int>(0)
+    init(_ base: any EventLog) { self.base = base }
+    /// Parts waiting now.
+    var parts: Int { hanging.load(ordering: .acquiring) }
+    func release() { gate.signal() }
+    func writeCheckpoint(_ part: CheckpointPart) throws {
+        hanging.add(1, ordering: .releasing)
+        gate.wait()
+        gate.signal()
+        hanging.subtract(1, ordering: .releasing)
+        try base.writeCheckpoint(part)
+    }
+}
+
 /// The real log, which refuses every part of a checkpoint.
 final class RefusingCheckpointsLog: ForwardingEventLog {
     let base: any EventLog
@@ -467,6 +521,15 @@ final class DoctoredLog: ForwardingEventLog {
 
 final class Messages: Sendable {
     let list = Mutex<[(message: String, metadata: Logger.Metadata)]>([])
+
+    /// Returns once `message` was logged; throws after 20 s without it.
+    func wait(for message: String) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !list.withLock({ $0.contains { $0.message == message } }) {
+            guard ContinuousClock.now < deadline else { throw CheckpointError("never logged: \(message)") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
 }
 
 /// Keeps every message logged, to check what the library says.

@@ -204,7 +204,9 @@ struct CheckpointStorageTests {
         try log.close()
     }
 
-    @Test("a checkpoint is written while another connection holds the log's write lock: no commit waits for it, nor it for one")
+    @Test(
+        "a checkpoint is written while another connection holds the log's write lock, and a commit while one holds the checkpoints'"
+    )
     func ownFile() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = try SQLiteEventLog(directory: directory)
@@ -222,6 +224,22 @@ struct CheckpointStorageTests {
         }
         try holder.close()
         #expect(try log.readCheckpoint()?.sequence == 6)
+        let checkpoints = try DatabaseQueue(
+            path: directory.appendingPathComponent(SQLiteEventLog.checkpointFileName).path, configuration: configuration)
+        let more = Self.events(games: 4).suffix(1).map { event in
+            var event = event
+            event.sequence = 7
+            event.gameID = "g1"
+            event.version = 3
+            return event
+        }
+        try checkpoints.inDatabase { db in
+            try db.execute(sql: "BEGIN IMMEDIATE")
+            try log.append(more, refusals: [])
+            try db.execute(sql: "ROLLBACK")
+        }
+        try checkpoints.close()
+        #expect(try log.readAll().count == 7)
         try log.close()
     }
 
@@ -266,14 +284,31 @@ struct CheckpointStorageTests {
         try log.close()
     }
 
-    @Test("a checkpoint that does not fit the log's event at its sequence is refused (a checkpoint file from another log)")
-    func otherLog() throws {
+    @Test("a checkpoint whose games do not have the log's event at its sequence is refused")
+    func otherState() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = try SQLiteEventLog(directory: directory)
         let events = Self.events(games: 3)
         try log.append(events, refusals: [])
         // Event 3 created g3, at version 1; these games have g3 at version 2.
         try log.writeCheckpoint(sequence: 3, changed: Self.games(events), complete: true, gameCount: 3)
+        #expect(throws: CheckpointError.self) { try log.readCheckpoint() }
+        try log.close()
+    }
+
+    @Test("a checkpoint file left beside another log is refused, though that log's events are the same")
+    func otherLog() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let events = Self.events(games: 3)
+        var log = try SQLiteEventLog(directory: directory)
+        try log.append(events, refusals: [])
+        try log.writeCheckpoint(sequence: 6, changed: Self.games(events), complete: true, gameCount: 3)
+        try log.close()
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(SQLiteEventLog.fileName + suffix))
+        }
+        log = try SQLiteEventLog(directory: directory)
+        try log.append(events, refusals: [])
         #expect(throws: CheckpointError.self) { try log.readCheckpoint() }
         try log.close()
     }
