@@ -127,13 +127,16 @@ struct CommandService: Service {
         let op: String
     }
 
-    /// The batch's commands; its reads are handed to the ``ReadService`` and its bad or
-    /// forbidden requests answered on the way.
+    /// The batch's commands; its reads are handed to the ``ReadService``, all at once, and its
+    /// bad or forbidden requests answered on the way.
     private func commands(in batch: [IncomingRequest]) -> [Command] {
-        batch.compactMap(command(in:))
+        var batchReads: [ReadService.Read] = []
+        let commands = batch.compactMap { command(in: $0, reads: &batchReads) }
+        if !batchReads.isEmpty { reads.submit(batchReads) }
+        return commands
     }
 
-    private func command(in incoming: IncomingRequest) -> Command? {
+    private func command(in incoming: IncomingRequest, reads: inout [ReadService.Read]) -> Command? {
         guard incoming.frames.count == 1, let body = incoming.frames.first else {
             logger.warning("request with wrong frame count", metadata: ["request.frames": "\(incoming.frames.count)"])
             responder.fail(
@@ -168,7 +171,7 @@ struct CommandService: Service {
         }
         switch request.operation {
         case .listGames, .snapshot, .schedule, .standings, .log:
-            reads.submit(
+            reads.append(
                 .init(
                     incoming: incoming, clientID: origin.clientID, commandID: origin.commandID,
                     operation: request.operation, op: op))

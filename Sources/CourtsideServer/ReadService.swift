@@ -69,36 +69,45 @@ final class ReadService: Sendable {
         (logReads, logQueue) = AsyncStream.makeStream(bufferingPolicy: .bufferingOldest(limit))
     }
 
-    /// Queues a read, or answers at once when its queue is full or closed.
-    func submit(_ read: Read) {
-        enum Outcome { case queued(wake: Bool), full, closed }
-        let outcome: Outcome
-        if case .log = read.operation {
+    /// Queues a batch's reads in order, or answers those its queue has no room for at once.
+    ///
+    /// One hand-over for the batch: a resync storm's thousand reads, handed over one by one,
+    /// woke the reader thread for nearly every one (it takes each as it comes), and the moves
+    /// in the same batch waited for those wakes on the I/O thread.
+    func submit(_ reads: [Read]) {
+        var inMemory: [Read] = []
+        inMemory.reserveCapacity(reads.count)
+        for read in reads {
+            guard case .log = read.operation else {
+                inMemory.append(read)
+                continue
+            }
             switch logQueue.yield(read) {
-            case .enqueued: outcome = .queued(wake: false)
-            case .dropped: outcome = .full
-            case .terminated: outcome = .closed
-            @unknown default: outcome = .closed
-            }
-        } else {
-            outcome = queue.withLock { queue in
-                if queue.closed { return .closed }
-                if queue.reads.count + waitingCount.load(ordering: .relaxed) >= limit { return .full }
-                queue.reads.append(read)
-                return .queued(wake: queue.reads.count == 1)
+            case .enqueued: break
+            case .dropped: refuse(read, closed: false)
+            case .terminated: refuse(read, closed: true)
+            @unknown default: refuse(read, closed: true)
             }
         }
-        switch outcome {
-        case .queued(let wake): if wake { self.wake.signal() }
-        case .full:
-            responder.fail(
-                read.incoming, CourtsideError(.overloaded, "courtsided has too many reads waiting; retry shortly"),
-                commandID: read.commandID, op: read.op)
-        case .closed:
-            responder.fail(
-                read.incoming, CourtsideError(.shuttingDown, "courtsided is shutting down"), commandID: read.commandID,
-                op: read.op)
+        guard !inMemory.isEmpty else { return }
+        let (queued, wake, closed) = queue.withLock { queue -> (Int, Bool, Bool) in
+            if queue.closed { return (0, false, true) }
+            let room = max(0, limit - queue.reads.count - waitingCount.load(ordering: .relaxed))
+            let queued = min(room, inMemory.count)
+            let wake = queue.reads.isEmpty && queued > 0
+            queue.reads.append(contentsOf: inMemory.prefix(queued))
+            return (queued, wake, false)
         }
+        if wake { self.wake.signal() }
+        for read in inMemory.dropFirst(queued) { refuse(read, closed: closed) }
+    }
+
+    private func refuse(_ read: Read, closed: Bool) {
+        let error =
+            closed
+            ? CourtsideError(.shuttingDown, "courtsided is shutting down")
+            : CourtsideError(.overloaded, "courtsided has too many reads waiting; retry shortly")
+        responder.fail(read.incoming, error, commandID: read.commandID, op: read.op)
     }
 
     /// Serves both queues until ``finish()``, answering what was queued before it.
