@@ -119,6 +119,37 @@ struct DaemonTests {
         #expect(next.epoch != lastAck.epoch)
     }
 
+    @Test(
+        "a stop writes every game's checkpoint beside the log, and the next start replays nothing; a damaged checkpoint file costs a full replay, said in the log"
+    )
+    func checkpointsAcrossRestarts() throws {
+        let daemon = try DaemonProcess()
+        var keeper = try Keeper(daemon.commandEndpoint)
+        #expect(try keeper.send(.clock(game: "g1", command: .startClock)).ok)
+        for index in 0..<40 {
+            #expect(try keeper.send(.move(game: "g1", player: index.isMultiple(of: 2) ? "ann" : "di", move: .rebound)).ok)
+        }
+        let before = try #require(try keeper.send(.snapshot(game: "g1")).snapshot?.first)
+        daemon.stop()
+        let checkpoints = daemon.directory.appendingPathComponent("data").appendingPathComponent("checkpoints.sqlite")
+        #expect(FileManager.default.fileExists(atPath: checkpoints.path))
+        func opened() -> String {
+            daemon.log().split(separator: "\n").last { $0.contains("game library opened") }.map(String.init) ?? ""
+        }
+        try daemon.start()
+        #expect(opened().contains("library.replayed_events=0"), "\(opened())")
+        #expect(!opened().contains("library.checkpoint=none"), "\(opened())")
+        daemon.stop()
+        try Data(repeating: 0x5a, count: 8192).write(to: checkpoints)
+        try daemon.start()
+        #expect(daemon.log().contains("the checkpoint cannot be used"))
+        #expect(opened().contains("library.checkpoint=none"), "\(opened())")
+        keeper = try Keeper(daemon.commandEndpoint)
+        let after = try #require(try keeper.send(.snapshot(game: "g1")).snapshot?.first)
+        #expect(after.version == before.version)
+        #expect(after.counts["ann"]?.rebound == 20 && after.counts["di"]?.rebound == 20)
+    }
+
     @Test("malformed and refused requests get documented errors; the daemon keeps serving")
     func badInput() throws {
         let daemon = try DaemonProcess()
