@@ -63,18 +63,30 @@ struct CheckpointTests {
         }
         // Let the bracket settle before closing.
         await library.advanceBracket()
-        // Something after the last checkpoint, whatever the numbers did.
-        let probe = try SQLiteEventLog(directory: directory)
-        if let last = try probe.readCheckpoint()?.sequence, try probe.readEvents(after: last).isEmpty {
-            try await library.createGame(Tournament.setup("extra"), origin: origin("organiser", "extra"))
-        }
-        try probe.close()
         await library.close()
         // Checkpoints were written in several parts.
         let parts = messages.list.withLock {
             $0.filter { $0.message == "checkpoint written" }.compactMap { $0.metadata["checkpoint.parts"] }
         }
         #expect(parts.contains { Int("\($0)") ?? 0 > 1 })
+        // The checkpoint thread may complete one right at the end, whatever the numbers did: then
+        // a library that writes none adds a tail of a move and a retraction.
+        let probe = try SQLiteEventLog(directory: directory)
+        let tail = try probe.readCheckpoint().map { try probe.readEvents(after: $0.sequence) } ?? []
+        try probe.close()
+        if !Set(tail.map(\.kind.typeName)).isSuperset(of: ["move", "retraction"]) {
+            let more = try GameLibrary(
+                log: SQLiteEventLog(directory: directory), clock: clock, checkpoints: fromCheckpoint,
+                logger: Tournament.logger)
+            try await more.createGame(Tournament.setup("extra"), origin: origin("organiser", "extra"))
+            let move = origin("keeper-0", "extra-move")
+            let moved = await answer(more, .move(player: Tournament.player("extra", .home), move: .twoPoints), "extra", move)
+            sent.append(Sent(origin: move, game: "extra", answer: moved))
+            let undo = origin("keeper-0", "extra-undo")
+            let version = (try? moved.get().version) ?? 0
+            sent.append(Sent(origin: undo, game: "extra", answer: await answer(more, .retract(version: version), "extra", undo)))
+            await more.close()
+        }
         return sent
     }
 
