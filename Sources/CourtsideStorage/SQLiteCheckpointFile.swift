@@ -13,11 +13,11 @@ import GRDB
 /// longer replay, never data), so none waits for an fsync; WAL mode keeps the file consistent
 /// whatever happens, so the checkpoint in force after a crash is a whole one.
 ///
-/// SQLite's automatic copies of the WAL into the file wait for 10,000 pages (40 MB, a bound in
-/// case the copy after a checkpoint keeps failing) instead of 1,000: its WAL holds one
-/// checkpoint's parts (4.4 MB for 10,000 games), copied back once, when the checkpoint is complete. Copied every 1,000 pages (SQLite's
-/// default), even without an fsync, they still made a lone keeper's moves slower: p99 4 to 6 ms
-/// while a checkpoint of 10,000 games was written, against 1 to 1.5 ms copied once.
+/// Its WAL holds one checkpoint's parts (4.4 MB for 10,000 games), copied back once, when the
+/// checkpoint is complete. SQLite's own copies wait for 10,000 pages (40 MB, a bound in case
+/// that copy keeps failing), not its default 1,000: copied every 1,000 pages, even without an
+/// fsync, they made a lone keeper's p99 4 to 6 ms while a checkpoint of 10,000 games was
+/// written, against 1 to 1.5 ms copied once.
 ///
 /// Each checkpoint carries the identity of the log it was taken from: a checkpoint file beside
 /// another log (one deleted and started again, say) is never read as that log's.
