@@ -315,30 +315,14 @@ public final class SQLiteEventLog: EventLog {
         migrator.registerMigration("v3: refusals by command") { db in
             try db.execute(sql: "CREATE INDEX refusals_by_command ON refusals (client_id, command_id)")
         }
-        // Checkpoints were kept here until they moved to a file of their own (v6).
-        migrator.registerMigration("v4: checkpoints") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE checkpoint_games (
-                        game_id TEXT NOT NULL,
-                        sequence INTEGER NOT NULL,
-                        state BLOB NOT NULL,
-                        PRIMARY KEY (game_id, sequence)
-                    );
-                    CREATE INDEX checkpoint_games_by_sequence ON checkpoint_games (sequence);
-                    CREATE TABLE checkpoint (
-                        id INTEGER PRIMARY KEY NOT NULL CHECK (id = 0),
-                        sequence INTEGER NOT NULL,
-                        format INTEGER NOT NULL,
-                        games INTEGER NOT NULL
-                    );
-                    """)
-        }
+        // Checkpoints were kept here until they moved to a file of their own (v6): logs made
+        // since create no tables for them, and older ones drop theirs.
+        migrator.registerMigration("v4: checkpoints") { _ in }
         migrator.registerMigration("v5: keys filed in runs") { db in try Self.fileKeysInRuns(db) }
         // Derived rows only: the first start after it replays the whole log, once, and writes
         // a checkpoint into the new file.
         migrator.registerMigration("v6: checkpoints in their own file") { db in
-            try db.execute(sql: "DROP TABLE checkpoint_games; DROP TABLE checkpoint")
+            try db.execute(sql: "DROP TABLE IF EXISTS checkpoint_games; DROP TABLE IF EXISTS checkpoint")
             try db.execute(
                 sql: """
                     CREATE TABLE identity (id TEXT NOT NULL);

@@ -139,6 +139,22 @@ struct CheckpointStorageTests {
         return games.values.sorted { $0.id < $1.id }
     }
 
+    /// Three games created, then a move in each: events 1 to 6.
+    static let threeGames = events(games: 3)
+
+    /// A complete checkpoint of ``threeGames`` at their last event.
+    static func checkpointThreeGames(_ log: SQLiteEventLog) throws {
+        try log.writeCheckpoint(sequence: 6, changed: games(threeGames), complete: true, gameCount: 3)
+    }
+
+    /// The log in ``directory`` with ``threeGames`` appended, and their checkpoint when `checkpointed`.
+    func logOfThreeGames(checkpointed: Bool) throws -> SQLiteEventLog {
+        let log = try SQLiteEventLog(directory: directory)
+        try log.append(Self.threeGames, refusals: [])
+        if checkpointed { try Self.checkpointThreeGames(log) }
+        return log
+    }
+
     @Test("a checkpoint reads back as written; a later one writes only the games that changed")
     func incremental() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -188,10 +204,7 @@ struct CheckpointStorageTests {
         ])
     func untrusted(damage: String) throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        var log = try SQLiteEventLog(directory: directory)
-        let events = Self.events(games: 3)
-        try log.append(events, refusals: [])
-        try log.writeCheckpoint(sequence: 6, changed: Self.games(events), complete: true, gameCount: 3)
+        var log = try logOfThreeGames(checkpointed: true)
         try log.close()
         let queue = try DatabaseQueue(path: directory.appendingPathComponent(SQLiteEventLog.checkpointFileName).path)
         try queue.write { try $0.execute(sql: damage) }
@@ -199,7 +212,7 @@ struct CheckpointStorageTests {
         log = try SQLiteEventLog(directory: directory)
         #expect(throws: CheckpointError.self) { try log.readCheckpoint() }
         // A complete checkpoint puts things right again, stray rows included.
-        try log.writeCheckpoint(sequence: 6, changed: Self.games(events), complete: true, gameCount: 3)
+        try Self.checkpointThreeGames(log)
         #expect(try log.readCheckpoint()?.games.count == 3)
         try log.close()
     }
@@ -209,9 +222,7 @@ struct CheckpointStorageTests {
     )
     func ownFile() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let log = try SQLiteEventLog(directory: directory)
-        let events = Self.events(games: 3)
-        try log.append(events, refusals: [])
+        let log = try logOfThreeGames(checkpointed: false)
         var configuration = Configuration()
         configuration.busyMode = .immediateError
         let holder = try DatabaseQueue(
@@ -219,7 +230,7 @@ struct CheckpointStorageTests {
         try holder.inDatabase { db in
             try db.execute(sql: "BEGIN IMMEDIATE")
             // In the log's own file this part would find the lock taken, and fail.
-            try log.writeCheckpoint(sequence: 6, changed: Self.games(events), complete: true, gameCount: 3)
+            try Self.checkpointThreeGames(log)
             try db.execute(sql: "ROLLBACK")
         }
         try holder.close()
@@ -246,10 +257,8 @@ struct CheckpointStorageTests {
     @Test("the checkpoint file's WAL holds the parts of the checkpoint being written, and is emptied when it completes")
     func walEmptied() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let log = try SQLiteEventLog(directory: directory)
-        let events = Self.events(games: 3)
-        try log.append(events, refusals: [])
-        let games = Self.games(events)
+        let log = try logOfThreeGames(checkpointed: false)
+        let games = Self.games(Self.threeGames)
         let wal = directory.appendingPathComponent(SQLiteEventLog.checkpointFileName + "-wal").path
         func walSize() throws -> Int { try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int ?? -1 }
         try log.writeCheckpoint(
@@ -267,17 +276,14 @@ struct CheckpointStorageTests {
     @Test("a checkpoint file that cannot be opened is made again: the log opens, and says the checkpoint cannot be used")
     func damagedFile() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        var log = try SQLiteEventLog(directory: directory)
-        let events = Self.events(games: 3)
-        try log.append(events, refusals: [])
-        try log.writeCheckpoint(sequence: 6, changed: Self.games(events), complete: true, gameCount: 3)
+        var log = try logOfThreeGames(checkpointed: true)
         try log.close()
         let file = directory.appendingPathComponent(SQLiteEventLog.checkpointFileName)
         try Data(repeating: 0x5a, count: 8192).write(to: file)
         log = try SQLiteEventLog(directory: directory)
-        #expect(try log.readAll() == events)
+        #expect(try log.readAll() == Self.threeGames)
         #expect(throws: CheckpointError.self) { try log.readCheckpoint() }
-        try log.writeCheckpoint(sequence: 6, changed: Self.games(events), complete: true, gameCount: 3)
+        try Self.checkpointThreeGames(log)
         try log.close()
         log = try SQLiteEventLog(directory: directory)
         #expect(try log.readCheckpoint()?.games.count == 3)
@@ -287,11 +293,9 @@ struct CheckpointStorageTests {
     @Test("a checkpoint whose games do not have the log's event at its sequence is refused")
     func otherState() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let log = try SQLiteEventLog(directory: directory)
-        let events = Self.events(games: 3)
-        try log.append(events, refusals: [])
+        let log = try logOfThreeGames(checkpointed: false)
         // Event 3 created g3, at version 1; these games have g3 at version 2.
-        try log.writeCheckpoint(sequence: 3, changed: Self.games(events), complete: true, gameCount: 3)
+        try log.writeCheckpoint(sequence: 3, changed: Self.games(Self.threeGames), complete: true, gameCount: 3)
         #expect(throws: CheckpointError.self) { try log.readCheckpoint() }
         try log.close()
     }
@@ -299,16 +303,12 @@ struct CheckpointStorageTests {
     @Test("a checkpoint file left beside another log is refused, though that log's events are the same")
     func otherLog() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let events = Self.events(games: 3)
-        var log = try SQLiteEventLog(directory: directory)
-        try log.append(events, refusals: [])
-        try log.writeCheckpoint(sequence: 6, changed: Self.games(events), complete: true, gameCount: 3)
+        var log = try logOfThreeGames(checkpointed: true)
         try log.close()
         for suffix in ["", "-wal", "-shm"] {
             try? FileManager.default.removeItem(at: directory.appendingPathComponent(SQLiteEventLog.fileName + suffix))
         }
-        log = try SQLiteEventLog(directory: directory)
-        try log.append(events, refusals: [])
+        log = try logOfThreeGames(checkpointed: false)
         #expect(throws: CheckpointError.self) { try log.readCheckpoint() }
         try log.close()
     }
@@ -322,7 +322,14 @@ struct CheckpointStorageTests {
         var migrator = SQLiteEventLog.migrator
         migrator.eraseDatabaseOnSchemaChange = false
         try migrator.migrate(old, upTo: "v5: keys filed in runs")
-        #expect(try old.read { try $0.tableExists("checkpoint_games") })
+        // As courtsided's v4 left them, before it created nothing.
+        try old.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE checkpoint_games (game_id TEXT, sequence INTEGER, state BLOB);
+                    CREATE TABLE checkpoint (id INTEGER PRIMARY KEY, sequence INTEGER, format INTEGER, games INTEGER);
+                    """)
+        }
         try old.close()
         let log = try SQLiteEventLog(directory: directory)
         try log.close()
