@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# Measures issue 10's seven goals in one run on this machine and prints each figure beside its
+# target. Every figure comes from the benchmark that owns it, run once here, in this order:
+#   1 round trip   courtside-bench daemon --keepers 1 --moves 3000 --security plaintext
+#   2 throughput   courtside-bench daemon --keepers 16 --window 32 --games 1000 --security plaintext
+#                  courtside-bench library --keepers 256 --games 1000 --moves 100000
+#   3, 4, 6 reads  courtside-bench reads   (10 displays looping, a storm of 1,000, heartbeat size, RSS)
+#   5 encoding     scripts/profile.sh --dwarf: the share of the daemon's samples under the simulate
+#                  load whose stack holds an encoder (JSONWriter, writeJSON, JSONEncoder,
+#                  WireCoding.encode, EventMessage.json)
+#   6 restart      courtside-bench restart --events 1000000 --small-games 0 --runs 1
+#   7 fan-out      courtside-bench fanout --subscribers 1,10,100,1000
+# Ratios are taken against the machine's limits measured in the same benchmark (see each one's
+# --help). The machine is shared and noisy: compare runs, not single figures. About 10 minutes.
+#
+# Usage: scripts/goals.sh [--no-build] [--output DIR] [--skip LIST]
+#   --no-build  use the release binaries already built
+#   --output    keep every benchmark's full output there (default: a temporary directory, removed)
+#   --skip      comma-separated goals not to measure (for example 5,6)
+# Installs Debian's linux-perf when perf is missing (goal 5). Run from anywhere in the repository.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build=1
+output=""
+skip=","
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --no-build) build=0; shift ;;
+    --output) output="$2"; shift 2 ;;
+    --skip) skip=",$2,"; shift 2 ;;
+    -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
+    esac
+done
+wanted() { [[ $skip != *",$1,"* ]]; }
+
+if [ "$build" = 1 ]; then
+    for product in courtsided courtside courtside-bench; do swift build -c release --product "$product" >&2; done
+fi
+bin="$(swift build -c release --show-bin-path)"
+bench="$bin/courtside-bench"
+
+if [ -n "$output" ]; then
+    mkdir -p "$output"
+    work="$output"
+else
+    work="$(mktemp -d /tmp/courtside-goals.XXXXXX)"
+    trap 'rm -rf "$work"' EXIT
+fi
+
+# Runs one benchmark into $work/NAME.txt (its log lines left out), echoing the command.
+measure() {
+    local name="$1"
+    shift
+    echo "--- $name: $*" >&2
+    "$@" 2>&1 | grep -v '^20[0-9][0-9]-' >"$work/$name.txt" || {
+        echo "$name failed:" >&2
+        tail -20 "$work/$name.txt" >&2
+        exit 1
+    }
+}
+# The first number after PATTERN on the first line of FILE that has it ("?" when none does).
+after() { grep -o -m1 -E "$2 *[0-9.]+" "$work/$1.txt" | grep -o -E '[0-9.]+$' || echo "?"; }
+# Whether A <= B (floats); "?" when either is missing.
+within() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "?" || b == "?") print "?"; else print (a + 0 <= b + 0) ? "yes" : "no" }'; }
+rows=()
+row() { rows+=("$(printf '%-3s %-52s %-26s %-16s %s' "$1" "$2" "$3" "$4" "$5")"); }
+
+if wanted 1; then
+    measure daemon-1 "$bench" daemon --keepers 1 --moves 3000 --security plaintext
+    p50=$(after daemon-1 'round trip us: p50')
+    p99=$(after daemon-1 'round trip us: p50 [0-9]+  p99')
+    ratio=$(after daemon-1 'fdatasync\): p50')
+    row 1 "lone keeper p50, x (raw libzmq round trip + fdatasync)" "$ratio ($p50 us)" "<= 2" "$(within "$ratio" 2)"
+    row 1 "lone keeper p99, us" "$p99" "<= 1000" "$(within "$p99" 1000)"
+fi
+if wanted 2; then
+    measure daemon-16 "$bench" daemon --keepers 16 --window 32 --games 1000 --security plaintext
+    measure library "$bench" library --keepers 256 --games 1000 --moves 100000
+    daemon=$(after daemon-16 'acknowledged moves/s:')
+    library=$(awk '$1 == 256 { print $2; exit }' "$work/library.txt")
+    row 2 "16 keepers, window 32, 1,000 games: moves/s" "$daemon" ">= 100000" "$(within 100000 "$daemon")"
+    row 2 "library alone, 256 keepers: moves/s" "${library:-?}" ">= 200000" "$(within 200000 "${library:-?}")"
+fi
+if wanted 3 || wanted 4 || wanted 6; then
+    measure reads "$bench" reads
+    loop=$(after reads "the displays' p99 against this second quiet p99:")
+    storm=$(grep -m1 '^resync storm' "$work/reads.txt" | grep -o -E 'p99 [0-9]+' | awk '{ print $2; exit }')
+    storm_ms=$(awk -v us="${storm:-?}" 'BEGIN { if (us == "?") print "?"; else printf "%.1f", us / 1000 }')
+    bare=$(grep -m1 'while the same storm was served' "$work/reads.txt" | grep -o -E 'p99 [0-9]+' | awk '{ printf "%.1f", $2 / 1000; exit }')
+    heartbeat=$(after reads 'heartbeat bytes at [0-9]+ games: largest')
+    rest=$(grep -m1 'RSS after filling' "$work/reads.txt" | grep -o -E '[0-9]+ MiB at rest' | grep -o -E '^[0-9]+' || echo "?")
+    rest_mb=$(awk -v m="$rest" 'BEGIN { if (m == "?") print "?"; else printf "%.1f", m * 1.048576 }')
+    after_reads=$(grep -m1 'RSS after the snapshots' "$work/reads.txt" | grep -o -E '[0-9]+ MiB at rest' | grep -o -E '^[0-9]+' || echo "?")
+    row 3 "10 displays looping: keeper p99 x quiet p99" "$loop" "<= 2" "$(within "$loop" 2)"
+    row 3 "storm of 1,000 displays: keeper p99, ms" "$storm_ms (bare ${bare:-?})" "<= 10" "$(within "$storm_ms" 10)"
+    row 4 "heartbeat at 10,000 games, bytes" "$heartbeat" "<= 1024" "$(within "$heartbeat" 1024)"
+    row 6 "RSS, 10,000 games, at rest, MB" "$rest_mb ($rest MiB)" "<= 100" "$(within "$rest_mb" 100)"
+    row 6 "  the same after the displays' snapshots, MiB" "$after_reads" "(not a goal)" ""
+fi
+if wanted 5; then
+    . scripts/perf-tools.sh
+    ensure_perf
+    echo "--- profile: scripts/profile.sh --dwarf --seconds 10 --no-build" >&2
+    scripts/profile.sh --dwarf --seconds 10 --no-build --output "$work/profile" >"$work/profile.txt" 2>&1
+    # A sample counts once however many encoder frames its stack holds. The names are matched
+    # mangled, as perf script prints them.
+    share=$(perf script -i "$work/profile/perf-dwarf.data" -F ip,sym 2>/dev/null | awk '
+        /^$/ { if (n) { total++; hit += found }; n = 0; found = 0; next }
+        { n++ }
+        /JSONWriter|writeJSON|JSONEncoder|WireCodingO6encode|EventMessageV4json/ { found = 1 }
+        END { if (n) { total++; hit += found }; if (total) printf "%.1f", 100 * hit / total; else print "?" }')
+    row 5 "encoding, % of the daemon's CPU (simulate load)" "$share" "<= 10" "$(within "$share" 10)"
+fi
+if wanted 6; then
+    measure restart "$bench" restart --events 1000000 --small-games 0 --runs 1
+    ready=$(awk '/^checkpoint \+ [0-9]+ events/ { print $(NF - 3); exit }' "$work/restart.txt")
+    row 6 "1,000,000 events: open to first answer, ms" "${ready:-?}" "<= 1000" "$(within "${ready:-?}" 1000)"
+fi
+if wanted 7; then
+    measure fanout "$bench" fanout --subscribers 1,10,100,1000
+    while read -r subscribers daemon gaps gapless flat paced ratio_flat ratio_paced; do
+        row 7 "$subscribers subscribers: delivered/s x raw PUB/SUB paced" "$ratio_paced ($gaps gaps)" ">= 0.8" \
+            "$(within 0.8 "$ratio_paced")"
+    done < <(awk '/^subscribers +daemon/ { on = 1; next } on && NF == 8' "$work/fanout.txt")
+fi
+
+echo
+printf '%-3s %-52s %-26s %-16s %s\n' goal figure measured target met
+# In the goals' order; within a goal, as measured.
+printf '%s\n' "${rows[@]}" | sort -s -n -k1,1
+[ -n "$output" ] && echo "full outputs in $work"
+exit 0
