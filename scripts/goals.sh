@@ -65,7 +65,7 @@ after() { grep -o -m1 -E "$2 *[0-9.]+" "$work/$1.txt" | grep -o -E '[0-9.]+$' ||
 # Whether A <= B (floats); "?" when either is missing.
 within() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "?" || b == "?") print "?"; else print (a + 0 <= b + 0) ? "yes" : "no" }'; }
 rows=()
-row() { rows+=("$(printf '%-3s %-52s %-26s %-16s %s' "$1" "$2" "$3" "$4" "$5")"); }
+row() { rows+=("$(printf '%-3s %-52s %-46s %-16s %s' "$1" "$2" "$3" "$4" "$5")"); }
 
 if wanted 1; then
     measure daemon-1 "$bench" daemon --keepers 1 --moves 3000 --security plaintext
@@ -79,8 +79,10 @@ if wanted 2; then
     measure daemon-16 "$bench" daemon --keepers 16 --window 32 --games 1000 --security plaintext
     measure library "$bench" library --keepers 256 --games 1000 --moves 100000
     daemon=$(after daemon-16 'acknowledged moves/s:')
+    # The daemon's CPU per move, then the benchmark's own (its keepers share the two cores).
+    cpu=$(grep -m1 '^CPU per acknowledged move' "$work/daemon-16.txt" | grep -o -E '[0-9]+ us' | awk '{ v[NR] = $1 } END { if (NR == 2) printf "CPU/move: daemon %s us, keepers %s us", v[1], v[2] }')
     library=$(awk '$1 == 256 { print $2; exit }' "$work/library.txt")
-    row 2 "16 keepers, window 32, 1,000 games: moves/s" "$daemon" ">= 100000" "$(within 100000 "$daemon")"
+    row 2 "16 keepers, window 32, 1,000 games: moves/s" "$daemon (${cpu:-CPU/move ?})" ">= 100000" "$(within 100000 "$daemon")"
     row 2 "library alone, 256 keepers: moves/s" "${library:-?}" ">= 200000" "$(within 200000 "${library:-?}")"
 fi
 if wanted 3 || wanted 4 || wanted 6; then
@@ -100,6 +102,7 @@ if wanted 3 || wanted 4 || wanted 6; then
     row 6 "  the same after the displays' snapshots, MiB" "$after_reads" "(not a goal)" ""
 fi
 if wanted 5; then
+    # shellcheck source=scripts/perf-tools.sh
     . scripts/perf-tools.sh
     ensure_perf
     echo "--- profile: scripts/profile.sh --dwarf --seconds 10 --no-build" >&2
@@ -120,14 +123,14 @@ if wanted 6; then
 fi
 if wanted 7; then
     measure fanout "$bench" fanout --subscribers 1,10,100,1000
-    while read -r subscribers daemon gaps gapless flat paced ratio_flat ratio_paced; do
+    while read -r subscribers _ gaps _ _ _ _ ratio_paced; do
         row 7 "$subscribers subscribers: delivered/s x raw PUB/SUB paced" "$ratio_paced ($gaps gaps)" ">= 0.8" \
             "$(within 0.8 "$ratio_paced")"
     done < <(awk '/^subscribers +daemon/ { on = 1; next } on && NF == 8' "$work/fanout.txt")
 fi
 
 echo
-printf '%-3s %-52s %-26s %-16s %s\n' goal figure measured target met
+printf '%-3s %-52s %-46s %-16s %s\n' goal figure measured target met
 # In the goals' order; within a goal, as measured.
 printf '%s\n' "${rows[@]}" | sort -s -n -k1,1
 [ -n "$output" ] && echo "full outputs in $work"

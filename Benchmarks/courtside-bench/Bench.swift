@@ -133,8 +133,10 @@ struct DaemonBench: AsyncParsableCommand {
             over TCP loopback, and an append + fdatasync in the daemon's data directory. Then \
             the keepers' round trip (p50, p99, max) and its ratio to (raw round trip + \
             fdatasync), the acknowledged moves per second and their ratio to a raw libzmq \
-            DEALER/ROUTER echo with the same keepers and window, and the events per second one \
-            subscriber receives.
+            DEALER/ROUTER echo with the same keepers and window, the CPU time per acknowledged \
+            move of courtsided and of this benchmark's own keepers and subscriber (on a machine \
+            they share, cores / their sum bounds the moves a second), and the events per second \
+            one subscriber receives.
 
             Issue 10, goal 1 (round trip): courtside-bench daemon --keepers 1 --security plaintext
             Issue 10, goal 2 (throughput): courtside-bench daemon --keepers 16 --window 32 --games 1000 --security plaintext
@@ -236,7 +238,12 @@ struct DaemonBench: AsyncParsableCommand {
         usleep(300_000)  // let the subscription reach the daemon
 
         let load = KeeperLoad(keepers: keepers, games: games, window: window, curve: clientKeys)
+        let cpuBefore = (ReadsBench.cpuSeconds(daemon.processIdentifier), ReadsBench.cpuSeconds(getpid()))
         let (latencies, elapsed) = try load.drive(context, command, moves: moves)
+        let cpu = (
+            daemon: ReadsBench.cpuSeconds(daemon.processIdentifier) - cpuBefore.0,
+            bench: ReadsBench.cpuSeconds(getpid()) - cpuBefore.1
+        )
         let seconds = elapsed.inSeconds
         let (received, listening) = try subscriber.wait().get()
         let listeningSeconds = listening.inSeconds
@@ -249,6 +256,13 @@ struct DaemonBench: AsyncParsableCommand {
         print(limits.roundTripRatios(p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99)))
         let movesPerSecond = Double(latencies.count) / seconds
         print("acknowledged moves/s: \(format(movesPerSecond))")
+        // What bounds throughput on a machine whose cores the keepers share: at most
+        // cores / (both figures) moves a second. Ticks of 10 ms: read it over thousands of moves.
+        let perMove = { (seconds: Double) in format(seconds * 1e6 / Double(max(latencies.count, 1))) }
+        print(
+            "CPU per acknowledged move: courtsided \(perMove(cpu.daemon)) us (\(String(format: "%.2f", cpu.daemon / seconds)) cores), "
+                + "this benchmark's keepers and subscriber \(perMove(cpu.bench)) us (\(String(format: "%.2f", cpu.bench / seconds)) cores), "
+                + "\(ProcessInfo.processInfo.activeProcessorCount) cores here")
         let echo = try RawEcho.throughput(
             keepers: keepers, window: window, messages: min(total, 50_000), requestSize: MachineLimits.requestSize,
             replySize: MachineLimits.replySize)
