@@ -16,10 +16,10 @@
 # Usage: scripts/goals.sh [--no-build] [--output DIR] [--skip LIST]
 #   --no-build  use the release binaries already built
 #   --output    keep every benchmark's full output there (default: a temporary directory, removed)
-#   --skip      comma-separated goals not to measure (for example 5,6)
+#   --skip      comma-separated goals not to measure (for example 5,6); goals 3, 4 and 6 share
+#               one benchmark, which runs, and prints their rows, unless all three are skipped
 # Installs Debian's linux-perf when perf is missing (goal 5). Run from anywhere in the repository.
 set -euo pipefail
-cd "$(dirname "$0")/.."
 
 build=1
 output=""
@@ -27,13 +27,16 @@ skip=","
 while [ $# -gt 0 ]; do
     case "$1" in
     --no-build) build=0; shift ;;
-    --output) output="$2"; shift 2 ;;
-    --skip) skip=",$2,"; shift 2 ;;
-    -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --output) output="${2:?--output needs a directory}"; shift 2 ;;
+    --skip) skip=",${2:?--skip needs a list},"; shift 2 ;;
+    -h | --help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
     esac
 done
 wanted() { [[ $skip != *",$1,"* ]]; }
+# A relative --output is taken from where the script was run, before moving to the repository.
+[ -n "$output" ] && mkdir -p "$output" && output="$(cd "$output" && pwd)"
+cd "$(dirname "$0")/.."
 
 if [ "$build" = 1 ]; then
     for product in courtsided courtside courtside-bench; do swift build -c release --product "$product" >&2; done
@@ -42,7 +45,6 @@ bin="$(swift build -c release --show-bin-path)"
 bench="$bin/courtside-bench"
 
 if [ -n "$output" ]; then
-    mkdir -p "$output"
     work="$output"
 else
     work="$(mktemp -d /tmp/courtside-goals.XXXXXX)"
@@ -79,23 +81,29 @@ if wanted 2; then
     measure daemon-16 "$bench" daemon --keepers 16 --window 32 --games 1000 --security plaintext
     measure library "$bench" library --keepers 256 --games 1000 --moves 100000
     daemon=$(after daemon-16 'acknowledged moves/s:')
-    # The daemon's CPU per move, then the benchmark's own (its keepers share the two cores).
-    cpu=$(grep -m1 '^CPU per acknowledged move' "$work/daemon-16.txt" | grep -o -E '[0-9]+ us' | awk '{ v[NR] = $1 } END { if (NR == 2) printf "CPU/move: daemon %s us, keepers %s us", v[1], v[2] }')
+    # The daemon's CPU per move, then the benchmark's own: its keepers share the machine's cores.
+    cpu=$(grep -m1 '^CPU per acknowledged move' "$work/daemon-16.txt" | grep -o -E '[0-9]+ us' |
+        awk '{ v[NR] = $1 } END { if (NR == 2) printf "CPU/move: daemon %s us, bench %s us", v[1], v[2] }' || true)
     library=$(awk '$1 == 256 { print $2; exit }' "$work/library.txt")
     row 2 "16 keepers, window 32, 1,000 games: moves/s" "$daemon (${cpu:-CPU/move ?})" ">= 100000" "$(within 100000 "$daemon")"
     row 2 "library alone, 256 keepers: moves/s" "${library:-?}" ">= 200000" "$(within 200000 "${library:-?}")"
 fi
 if wanted 3 || wanted 4 || wanted 6; then
     measure reads "$bench" reads
-    loop=$(after reads "the displays' p99 against this second quiet p99:")
-    storm=$(grep -m1 '^resync storm' "$work/reads.txt" | grep -o -E 'p99 [0-9]+' | awk '{ print $2; exit }')
+    # Against each quiet phase, before and after the displays: the larger ratio is the one judged.
+    loop_first=$(grep -m1 'displays resyncing in a loop' "$work/reads.txt" | grep -o -E '\(p99 [0-9.]+ x quiet' |
+        awk '{ print $2; exit }' || true)
+    loop_second=$(after reads "the displays' p99 against this second quiet p99:")
+    loop=$(awk -v a="${loop_first:-?}" -v b="$loop_second" 'BEGIN { if (a == "?" || b == "?") print "?"; else print (a + 0 > b + 0) ? a : b }')
+    storm=$(grep -m1 '^resync storm' "$work/reads.txt" | grep -o -E 'p99 [0-9]+' | awk '{ print $2; exit }' || true)
     storm_ms=$(awk -v us="${storm:-?}" 'BEGIN { if (us == "?") print "?"; else printf "%.1f", us / 1000 }')
-    bare=$(grep -m1 'while the same storm was served' "$work/reads.txt" | grep -o -E 'p99 [0-9]+' | awk '{ printf "%.1f", $2 / 1000; exit }')
+    bare=$(grep -m1 'while the same storm was served' "$work/reads.txt" | grep -o -E 'p99 [0-9]+' |
+        awk '{ printf "%.1f", $2 / 1000; exit }' || true)
     heartbeat=$(after reads 'heartbeat bytes at [0-9]+ games: largest')
     rest=$(grep -m1 'RSS after filling' "$work/reads.txt" | grep -o -E '[0-9]+ MiB at rest' | grep -o -E '^[0-9]+' || echo "?")
     rest_mb=$(awk -v m="$rest" 'BEGIN { if (m == "?") print "?"; else printf "%.1f", m * 1.048576 }')
     after_reads=$(grep -m1 'RSS after the snapshots' "$work/reads.txt" | grep -o -E '[0-9]+ MiB at rest' | grep -o -E '^[0-9]+' || echo "?")
-    row 3 "10 displays looping: keeper p99 x quiet p99" "$loop" "<= 2" "$(within "$loop" 2)"
+    row 3 "10 displays looping: keeper p99 x quiet p99 (larger)" "$loop (${loop_first:-?} and $loop_second)" "<= 2" "$(within "$loop" 2)"
     row 3 "storm of 1,000 displays: keeper p99, ms" "$storm_ms (bare ${bare:-?})" "<= 10" "$(within "$storm_ms" 10)"
     row 4 "heartbeat at 10,000 games, bytes" "$heartbeat" "<= 1024" "$(within "$heartbeat" 1024)"
     row 6 "RSS, 10,000 games, at rest, MB" "$rest_mb ($rest MiB)" "<= 100" "$(within "$rest_mb" 100)"
@@ -105,11 +113,10 @@ if wanted 5; then
     # shellcheck source=scripts/perf-tools.sh
     . scripts/perf-tools.sh
     ensure_perf
-    echo "--- profile: scripts/profile.sh --dwarf --seconds 10 --no-build" >&2
-    scripts/profile.sh --dwarf --seconds 10 --no-build --output "$work/profile" >"$work/profile.txt" 2>&1
+    measure profile scripts/profile.sh --dwarf --seconds 10 --no-build --output "$work/profile"
     # A sample counts once however many encoder frames its stack holds. The names are matched
     # mangled, as perf script prints them.
-    share=$(perf script -i "$work/profile/perf-dwarf.data" -F ip,sym 2>/dev/null | awk '
+    share=$(perf script -i "$work/profile/perf-dwarf.data" -F ip,sym 2>"$work/perf-script.log" | awk '
         /^$/ { if (n) { total++; hit += found }; n = 0; found = 0; next }
         { n++ }
         /JSONWriter|writeJSON|JSONEncoder|WireCodingO6encode|EventMessageV4json/ { found = 1 }
@@ -119,13 +126,16 @@ fi
 if wanted 6; then
     measure restart "$bench" restart --events 1000000 --small-games 0 --runs 1
     ready=$(awk '/^checkpoint \+ [0-9]+ events/ { print $(NF - 3); exit }' "$work/restart.txt")
-    row 6 "1,000,000 events: open to first answer, ms" "${ready:-?}" "<= 1000" "$(within "${ready:-?}" 1000)"
+    row 6 "1,000,000 events, with a checkpoint: first answer, ms" "${ready:-?}" "<= 1000" "$(within "${ready:-?}" 1000)"
 fi
 if wanted 7; then
     measure fanout "$bench" fanout --subscribers 1,10,100,1000
-    while read -r subscribers _ gaps _ _ _ _ ratio_paced; do
-        row 7 "$subscribers subscribers: delivered/s x raw PUB/SUB paced" "$ratio_paced ($gaps gaps)" ">= 0.8" \
-            "$(within 0.8 "$ratio_paced")"
+    # Met: the ratio, and no display missed an event (the goal says "with no gap").
+    while read -r subscribers _ gaps gapless _ _ _ ratio_paced; do
+        met=$(within 0.8 "$ratio_paced")
+        [ "$met" = yes ] && { [ "$gaps" != 0 ] || [ "$gapless" != "$subscribers/$subscribers" ]; } && met=no
+        row 7 "$subscribers subscribers: delivered/s x raw PUB/SUB paced" "$ratio_paced ($gaps gaps, $gapless gapless)" \
+            ">= 0.8, no gap" "$met"
     done < <(awk '/^subscribers +daemon/ { on = 1; next } on && NF == 8' "$work/fanout.txt")
 fi
 
