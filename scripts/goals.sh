@@ -64,6 +64,12 @@ measure() {
 }
 # The first number after PATTERN on the first line of FILE that has it ("?" when none does).
 after() { grep -o -m1 -E "$2 *[0-9.]+" "$work/$1.txt" | grep -o -E '[0-9.]+$' || echo "?"; }
+# On the first line of FILE matching LINE: the first "p99 N" (microseconds) in ms ("?" when none).
+p99_ms() {
+    grep -m1 -E "$2" "$work/$1.txt" | grep -o -E 'p99 [0-9]+' | awk '{ printf "%.1f", $2 / 1000; exit }' || echo "?"
+}
+# On the first line of FILE matching LINE: the "N MiB at rest" figure ("?" when none).
+mib_at_rest() { grep -m1 -E "$2" "$work/$1.txt" | grep -o -E '[0-9]+ MiB at rest' | grep -o -E '^[0-9]+' || echo "?"; }
 # Whether A <= B (floats); "?" when either is missing.
 within() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "?" || b == "?") print "?"; else print (a + 0 <= b + 0) ? "yes" : "no" }'; }
 rows=()
@@ -95,16 +101,14 @@ if wanted 3 || wanted 4 || wanted 6; then
         awk '{ print $2; exit }' || true)
     loop_second=$(after reads "the displays' p99 against this second quiet p99:")
     loop=$(awk -v a="${loop_first:-?}" -v b="$loop_second" 'BEGIN { if (a == "?" || b == "?") print "?"; else print (a + 0 > b + 0) ? a : b }')
-    storm=$(grep -m1 '^resync storm' "$work/reads.txt" | grep -o -E 'p99 [0-9]+' | awk '{ print $2; exit }' || true)
-    storm_ms=$(awk -v us="${storm:-?}" 'BEGIN { if (us == "?") print "?"; else printf "%.1f", us / 1000 }')
-    bare=$(grep -m1 'while the same storm was served' "$work/reads.txt" | grep -o -E 'p99 [0-9]+' |
-        awk '{ printf "%.1f", $2 / 1000; exit }' || true)
+    storm_ms=$(p99_ms reads '^resync storm')
+    bare=$(p99_ms reads 'while the same storm was served')
     heartbeat=$(after reads 'heartbeat bytes at [0-9]+ games: largest')
-    rest=$(grep -m1 'RSS after filling' "$work/reads.txt" | grep -o -E '[0-9]+ MiB at rest' | grep -o -E '^[0-9]+' || echo "?")
+    rest=$(mib_at_rest reads 'RSS after filling')
     rest_mb=$(awk -v m="$rest" 'BEGIN { if (m == "?") print "?"; else printf "%.1f", m * 1.048576 }')
-    after_reads=$(grep -m1 'RSS after the snapshots' "$work/reads.txt" | grep -o -E '[0-9]+ MiB at rest' | grep -o -E '^[0-9]+' || echo "?")
+    after_reads=$(mib_at_rest reads 'RSS after the snapshots')
     row 3 "10 displays looping: keeper p99 x quiet p99 (larger)" "$loop (${loop_first:-?} and $loop_second)" "<= 2" "$(within "$loop" 2)"
-    row 3 "storm of 1,000 displays: keeper p99, ms" "$storm_ms (bare ${bare:-?})" "<= 10" "$(within "$storm_ms" 10)"
+    row 3 "storm of 1,000 displays: keeper p99, ms" "$storm_ms (bare $bare)" "<= 10" "$(within "$storm_ms" 10)"
     row 4 "heartbeat at 10,000 games, bytes" "$heartbeat" "<= 1024" "$(within "$heartbeat" 1024)"
     row 6 "RSS, 10,000 games, at rest, MB" "$rest_mb ($rest MiB)" "<= 100" "$(within "$rest_mb" 100)"
     row 6 "  the same after the displays' snapshots, MiB" "$after_reads" "(not a goal)" ""
