@@ -162,6 +162,7 @@ let package = Package(
                 "CourtsideLibrary", "CourtsideStorage", "CourtsideProtocol", "CourtsideSimulator", "ZeroMQ", "CZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             path: "Benchmarks/courtside-bench",
             swiftSettings: swiftSettings

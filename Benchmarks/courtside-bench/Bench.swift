@@ -55,7 +55,15 @@ final class CountingLog: ForwardingEventLog {
 struct LibraryBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "library",
-        abstract: "Durable moves per second through GameLibrary and SQLite (synchronous=FULL), by concurrency.")
+        abstract: "Durable moves per second through GameLibrary and SQLite (synchronous=FULL), by concurrency.",
+        discussion: """
+            First this machine's limits, measured in the same run: an append + fdatasync in the \
+            temporary directory, and SQLite's own insert rate there (the log's rows, 200 to a \
+            commit, from one thread through SQLite's C API). Then, for each number of keepers, \
+            the acknowledged moves a second and their ratios to both.
+
+            Issue 10, goal 2 (the library alone): courtside-bench library --keepers 256 --games 1000 --moves 100000
+            """)
 
     @Option(help: "Games to spread the moves over.") var games = 100
     @Option(help: "Moves per run.") var moves = 20_000
@@ -64,11 +72,13 @@ struct LibraryBench: AsyncParsableCommand {
     func run() async throws {
         let limits = try MachineLimits.measure(directory: FileManager.default.temporaryDirectory)
         limits.report()
+        let sqlite = try SQLiteLimit.measure(directory: FileManager.default.temporaryDirectory)
+        sqlite.report()
         print("moves=\(moves) games=\(games); each command acknowledged only after its commit (fsync)")
         print(
-            "ratios: p50/sync = p50 over (append + fdatasync) p50; moves/sync = moves/s over fdatasyncs/s (1e6 / fdatasync p50), the moves one commit carries with commits back to back"
+            "ratios: p50/sync = p50 over (append + fdatasync) p50; moves/sync = moves/s over fdatasyncs/s (1e6 / fdatasync p50), the moves one commit carries with commits back to back; moves/sqlite = moves/s over SQLite's rows/s alone (the log writes a row a move, on one thread)"
         )
-        print("keepers  moves/s  commits  moves/commit  p50_us  p99_us  p50/sync  moves/sync")
+        print("keepers  moves/s  commits  moves/commit  p50_us  p99_us  p50/sync  moves/sync  moves/sqlite")
         for concurrency in keepers.split(separator: ",").compactMap({ Int($0) }) {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: directory) }
@@ -103,11 +113,12 @@ struct LibraryBench: AsyncParsableCommand {
             let commits = log.transactions.load(ordering: .relaxed) - before
             print(
                 String(
-                    format: "%7d  %7.0f  %7d  %12.1f  %6.0f  %6.0f  %8.2f  %10.1f", concurrency,
+                    format: "%7d  %7.0f  %7d  %12.1f  %6.0f  %6.0f  %8.2f  %10.1f  %12.2f", concurrency,
                     Double(latencies.count) / seconds,
                     commits, Double(latencies.count) / Double(max(commits, 1)), percentile(latencies, 0.5),
                     percentile(latencies, 0.99), percentile(latencies, 0.5) / limits.syncP50,
-                    limits.movesPerSync(Double(latencies.count) / seconds)))
+                    limits.movesPerSync(Double(latencies.count) / seconds),
+                    Double(latencies.count) / seconds / sqlite.rowsPerSecond))
             await library.close()
         }
     }
