@@ -59,15 +59,29 @@ struct LibraryBench: AsyncParsableCommand {
         discussion: """
             First this machine's limits, measured in the same run: an append + fdatasync in the \
             temporary directory, and SQLite's own insert rate there (the log's rows, 200 to a \
-            commit, from one thread through SQLite's C API). Then, for each number of keepers, \
-            the acknowledged moves a second and their ratios to both.
+            commit, from one thread through SQLite's C API). Then, for each log and number of \
+            keepers, the acknowledged moves a second, their ratios to both, and this process's \
+            CPU time a move. Over the flat log (one write + fdatasync a commit, no SQLite), what \
+            is left is the library's own work: on a machine of N cores, N / (CPU a move) bounds \
+            the moves a second.
 
-            Issue 10, goal 2 (the library alone): courtside-bench library --keepers 256 --games 1000 --moves 100000
+            Issue 10, goal 2 (the library alone): courtside-bench library --keepers 256 --games 1000 --moves 100000 --log sqlite,flat
             """)
 
     @Option(help: "Games to spread the moves over.") var games = 100
     @Option(help: "Moves per run.") var moves = 20_000
     @Option(help: "Concurrent keepers (tasks) to try, comma-separated.") var keepers = "1,16,64,256"
+    @Option(
+        help: ArgumentHelp(
+            "The logs to run the library over, comma-separated: sqlite (the daemon's), flat (one write + fdatasync a commit to a flat file, no SQLite: what the library's own work allows).",
+            valueName: "logs"))
+    var log = "sqlite"
+
+    func validate() throws {
+        for name in log.split(separator: ",") where name != "sqlite" && name != "flat" {
+            throw ValidationError("--log takes sqlite and flat, not \(name)")
+        }
+    }
 
     func run() async throws {
         let limits = try MachineLimits.measure(directory: FileManager.default.temporaryDirectory)
@@ -76,51 +90,64 @@ struct LibraryBench: AsyncParsableCommand {
         sqlite.report()
         print("moves=\(moves) games=\(games); each command acknowledged only after its commit (fsync)")
         print(
-            "ratios: p50/sync = p50 over (append + fdatasync) p50; moves/sync = moves/s over fdatasyncs/s (1e6 / fdatasync p50), the moves one commit carries with commits back to back; moves/sqlite = moves/s over SQLite's rows/s alone (the log writes a row a move, on one thread)"
+            "ratios: p50/sync = p50 over (append + fdatasync) p50; moves/sync = moves/s over fdatasyncs/s (1e6 / fdatasync p50), the moves one commit carries with commits back to back; moves/sqlite = moves/s over SQLite's rows/s alone (the log writes a row a move, on one thread); cpu_us/move and cores: this process's CPU time, user and system, while the keepers ran (\(ProcessInfo.processInfo.activeProcessorCount) cores here)"
         )
-        print("keepers  moves/s  commits  moves/commit  p50_us  p99_us  p50/sync  moves/sync  moves/sqlite")
-        for concurrency in keepers.split(separator: ",").compactMap({ Int($0) }) {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)")
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let log = CountingLog(try SQLiteEventLog(directory: directory))
-            let library = try GameLibrary(log: log, logger: Logger(label: "bench"))
-            for index in 0..<games {
-                try await library.createGame(setup(index), origin: CommandOrigin(clientID: "bench", commandID: "g\(index)"))
+        print(
+            "log     keepers  moves/s  commits  moves/commit  p50_us  p99_us  p50/sync  moves/sync  moves/sqlite  cpu_us/move  cores"
+        )
+        for name in log.split(separator: ",") {
+            for concurrency in keepers.split(separator: ",").compactMap({ Int($0) }) {
+                try await measure(String(name), concurrency: concurrency, limits: limits, sqlite: sqlite)
             }
-            let before = log.transactions.load(ordering: .relaxed)
-            let perKeeper = max(1, moves / concurrency)
-            let start = ContinuousClock.now
-            let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
-                for keeper in 0..<concurrency {
-                    group.addTask {
-                        var latencies: [Double] = []
-                        latencies.reserveCapacity(perKeeper)
-                        for index in 0..<perKeeper {
-                            let game = (keeper + index * concurrency) % games
-                            let sent = ContinuousClock.now
-                            try await library.apply(
-                                .move(player: PlayerID("p\(game)-\(index % 3)"), move: .rebound), to: GameID("g\(game)"),
-                                origin: CommandOrigin(clientID: "k\(keeper)", commandID: "\(index)"))
-                            latencies.append((ContinuousClock.now - sent).inSeconds * 1e6)
-                        }
-                        return latencies
+        }
+    }
+
+    private func measure(_ name: String, concurrency: Int, limits: MachineLimits, sqlite: SQLiteLimit) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = CountingLog(
+            name == "flat" ? try FlatFileLog(directory: directory) : try SQLiteEventLog(directory: directory))
+        let library = try GameLibrary(log: log, logger: Logger(label: "bench"))
+        for index in 0..<games {
+            try await library.createGame(setup(index), origin: CommandOrigin(clientID: "bench", commandID: "g\(index)"))
+        }
+        let before = log.transactions.load(ordering: .relaxed)
+        let cpuBefore = ReadsBench.cpuSeconds(getpid())
+        let perKeeper = max(1, moves / concurrency)
+        let start = ContinuousClock.now
+        let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
+            for keeper in 0..<concurrency {
+                group.addTask {
+                    var latencies: [Double] = []
+                    latencies.reserveCapacity(perKeeper)
+                    for index in 0..<perKeeper {
+                        let game = (keeper + index * concurrency) % games
+                        let sent = ContinuousClock.now
+                        try await library.apply(
+                            .move(player: PlayerID("p\(game)-\(index % 3)"), move: .rebound), to: GameID("g\(game)"),
+                            origin: CommandOrigin(clientID: "k\(keeper)", commandID: "\(index)"))
+                        latencies.append((ContinuousClock.now - sent).inSeconds * 1e6)
                     }
+                    return latencies
                 }
-                return try await group.reduce(into: []) { $0 += $1 }.sorted()
             }
-            let elapsed = ContinuousClock.now - start
-            let seconds = elapsed.inSeconds
-            let commits = log.transactions.load(ordering: .relaxed) - before
-            print(
-                String(
-                    format: "%7d  %7.0f  %7d  %12.1f  %6.0f  %6.0f  %8.2f  %10.1f  %12.2f", concurrency,
+            return try await group.reduce(into: []) { $0 += $1 }.sorted()
+        }
+        let elapsed = ContinuousClock.now - start
+        let seconds = elapsed.inSeconds
+        let cpu = ReadsBench.cpuSeconds(getpid()) - cpuBefore
+        let commits = log.transactions.load(ordering: .relaxed) - before
+        print(
+            name.padding(toLength: 6, withPad: " ", startingAt: 0)
+                + String(
+                    format: "  %7d  %7.0f  %7d  %12.1f  %6.0f  %6.0f  %8.2f  %10.1f  %12.2f  %11.1f  %5.2f", concurrency,
                     Double(latencies.count) / seconds,
                     commits, Double(latencies.count) / Double(max(commits, 1)), percentile(latencies, 0.5),
                     percentile(latencies, 0.99), percentile(latencies, 0.5) / limits.syncP50,
                     limits.movesPerSync(Double(latencies.count) / seconds),
-                    Double(latencies.count) / seconds / sqlite.rowsPerSecond))
-            await library.close()
-        }
+                    Double(latencies.count) / seconds / sqlite.rowsPerSecond, cpu * 1e6 / Double(max(latencies.count, 1)),
+                    cpu / seconds))
+        await library.close()
     }
 
     func setup(_ index: Int) -> GameSetup {
