@@ -8,24 +8,18 @@ import Synchronization
 #endif
 
 /// The cheapest durable log there is: each append is one `write` of the batch (a JSON array of
-/// its events and refusals) and one `fdatasync`, to a file of its own. `courtside-bench library --log flat` runs the library
-/// over it to show what the library's own work allows (its actors, rules, retry memory and
-/// commits) once SQLite's row an event is taken out, in the same run as over SQLite.
+/// its events and refusals) and one `fdatasync`, to a file of its own. `courtside-bench library
+/// --log flat` runs the library over it to show what the library's own work allows (its actors,
+/// rules, retry memory and commits) once SQLite's row an event is taken out.
 ///
-/// A benchmark's instrument, not a log to keep: it starts empty, answers reads from what it was
-/// given since (held in memory), and is never opened again.
+/// A benchmark's instrument, not a log to keep: write-only. It starts empty, which is what the
+/// library reads when it opens it; any read after an append throws, so a run that needed one
+/// (a retry from beyond the window, a display's log) fails rather than being told a falsehood.
 final class FlatFileLog: EventLog {
-    private struct Held {
-        var events: [GameEvent] = []
-        var refusals: [CommandRefusal] = []
-        var byGame: [GameID: [GameEvent]] = [:]
-        var origins: Set<CommandOrigin> = []
-        var closed = false
-    }
-
     private let fd: Int32
     private let path: String
-    private let held = Mutex(Held())
+    private let appended = Atomic<Bool>(false)
+    private let closed = Atomic<Bool>(false)
 
     init(directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -66,15 +60,7 @@ final class FlatFileLog: EventLog {
             }
         }
         guard fdatasync(fd) == 0 else { throw BenchError("fdatasync \(path): \(String(cString: strerror(errno)))") }
-        held.withLock { held in
-            held.events += events
-            held.refusals += refusals
-            for event in events {
-                held.byGame[event.gameID, default: []].append(event)
-                held.origins.insert(event.origin)
-            }
-            for refusal in refusals { held.origins.insert(refusal.origin) }
-        }
+        appended.store(true, ordering: .relaxed)
     }
 
     private static func field(_ key: StaticString, _ value: String, _ writer: inout JSONWriter) {
@@ -92,20 +78,35 @@ final class FlatFileLog: EventLog {
         field("command_id", origin.commandID, &writer)
     }
 
-    func readAll() throws -> [GameEvent] { held.withLock { $0.events } }
+    func readAll() throws -> [GameEvent] {
+        try checkNothingAppended()
+        return []
+    }
 
-    func readRefusals() throws -> [CommandRefusal] { held.withLock { $0.refusals } }
+    func readRefusals() throws -> [CommandRefusal] {
+        try checkNothingAppended()
+        return []
+    }
 
-    func events(ofGame game: GameID) async throws -> [GameEvent] { held.withLock { $0.byGame[game] ?? [] } }
+    func events(ofGame game: GameID) async throws -> [GameEvent] {
+        try checkNothingAppended()
+        return []
+    }
 
-    func contains(_ origin: CommandOrigin) async throws -> Bool { held.withLock { $0.origins.contains(origin) } }
+    func contains(_ origin: CommandOrigin) async throws -> Bool {
+        try checkNothingAppended()
+        return false
+    }
+
+    /// A new log holds nothing; after an append, this one cannot say what it holds.
+    private func checkNothingAppended() throws {
+        guard !appended.load(ordering: .relaxed) else {
+            throw BenchError("the flat log is write-only: a benchmark over it read what it wrote")
+        }
+    }
 
     func close() throws {
-        let wasClosed = held.withLock { held in
-            defer { held.closed = true }
-            return held.closed
-        }
-        if !wasClosed { Glibc.close(fd) }
+        if !closed.exchange(true, ordering: .relaxed) { Glibc.close(fd) }
     }
 
     deinit {
