@@ -93,8 +93,9 @@ if wanted 2; then
     # Columns: log, keepers, moves/s, ..., moves/sqlite, cpu_us/move, cores.
     library=$(awk '$1 == "sqlite" && $2 == 256 { print $3; exit }' "$work/library.txt")
     library_cpu=$(awk '$1 == "sqlite" && $2 == 256 { print $(NF - 1); exit }' "$work/library.txt")
-    # The library writes a row a move on one thread: SQLite's own rate there bounds it. Over a
-    # flat file (one write + fdatasync a commit), the library's own work is what is left.
+    # The SQLite log writes a row a move on one thread: SQLite's own rate, in commits as large as
+    # the library's can be, bounds it. Over a flat file (one write + fdatasync a commit), what is
+    # left is the library's own work (and its keepers').
     sqlite=$(grep -m1 '^machine: SQLite alone' "$work/library.txt" | grep -o -E '[0-9]+ rows/s' || true)
     of_sqlite=$(awk '$1 == "sqlite" && $2 == 256 { print $(NF - 2); exit }' "$work/library.txt")
     flat=$(awk '$1 == "flat" && $2 == 256 { printf "%s moves/s, CPU/move %s us", $3, $(NF - 1); exit }' \

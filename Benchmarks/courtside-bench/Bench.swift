@@ -55,15 +55,18 @@ final class CountingLog: ForwardingEventLog {
 struct LibraryBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "library",
-        abstract: "Durable moves per second through GameLibrary and SQLite (synchronous=FULL), by concurrency.",
+        abstract:
+            "Durable moves per second through GameLibrary and its log (SQLite with synchronous=FULL, or a flat file), by concurrency.",
         discussion: """
             First this machine's limits, measured in the same run: an append + fdatasync in the \
-            temporary directory, and SQLite's own insert rate there (the log's rows, 200 to a \
-            commit, from one thread through SQLite's C API). Then, for each log and number of \
-            keepers, the acknowledged moves a second, their ratios to both, and this process's \
-            CPU time a move. Over the flat log (one write + fdatasync a commit, no SQLite), what \
-            is left is the library's own work: on a machine of N cores, N / (CPU a move) bounds \
-            the moves a second.
+            temporary directory, and SQLite's own insert rate there (the log's rows, from one \
+            thread through SQLite's C API, in commits as large as the largest number of keepers: \
+            each keeper has one move in flight, so no commit of the library's is larger). Then, \
+            for each log and number of keepers, the acknowledged moves a second, their ratios to \
+            both, and the CPU time a move of this process (the library and its keepers). Over \
+            the flat log (one write + fdatasync a commit, no SQLite), that is the library's and \
+            its keepers' own work: on a machine of N cores, N / (CPU a move) bounds the moves a \
+            second.
 
             Issue 10, goal 2 (the library alone): courtside-bench library --keepers 256 --games 1000 --moves 100000 --log sqlite,flat
             """)
@@ -78,26 +81,34 @@ struct LibraryBench: AsyncParsableCommand {
     var log = "sqlite"
 
     func validate() throws {
-        for name in log.split(separator: ",") where name != "sqlite" && name != "flat" {
+        guard !logs.isEmpty else { throw ValidationError("--log needs sqlite, flat or both") }
+        for name in logs where name != "sqlite" && name != "flat" {
             throw ValidationError("--log takes sqlite and flat, not \(name)")
         }
+        guard !concurrencies.isEmpty, concurrencies.allSatisfy({ $0 > 0 }) else {
+            throw ValidationError("--keepers takes positive numbers, comma-separated, not \(keepers)")
+        }
     }
+
+    private var logs: [String] { log.split(separator: ",").map(String.init) }
+    private var concurrencies: [Int] { keepers.split(separator: ",").compactMap { Int($0) } }
 
     func run() async throws {
         let limits = try MachineLimits.measure(directory: FileManager.default.temporaryDirectory)
         limits.report()
-        let sqlite = try SQLiteLimit.measure(directory: FileManager.default.temporaryDirectory)
+        let sqlite = try SQLiteLimit.measure(
+            directory: FileManager.default.temporaryDirectory, rowsPerCommit: concurrencies.max() ?? 1)
         sqlite.report()
         print("moves=\(moves) games=\(games); each command acknowledged only after its commit (fsync)")
         print(
-            "ratios: p50/sync = p50 over (append + fdatasync) p50; moves/sync = moves/s over fdatasyncs/s (1e6 / fdatasync p50), the moves one commit carries with commits back to back; moves/sqlite = moves/s over SQLite's rows/s alone (the log writes a row a move, on one thread); cpu_us/move and cores: this process's CPU time, user and system, while the keepers ran (\(ProcessInfo.processInfo.activeProcessorCount) cores here)"
+            "ratios: p50/sync = p50 over (append + fdatasync) p50; moves/sync = moves/s over fdatasyncs/s (1e6 / fdatasync p50), the moves one commit carries with commits back to back; moves/sqlite = moves/s over SQLite's rows/s alone (the SQLite log writes a row a move, on one thread); cpu_us/move and cores: the CPU time, user and system, of this process (the library and its keepers) while the keepers ran (\(ProcessInfo.processInfo.activeProcessorCount) cores here)"
         )
         print(
             "log     keepers  moves/s  commits  moves/commit  p50_us  p99_us  p50/sync  moves/sync  moves/sqlite  cpu_us/move  cores"
         )
-        for name in log.split(separator: ",") {
-            for concurrency in keepers.split(separator: ",").compactMap({ Int($0) }) {
-                try await measure(String(name), concurrency: concurrency, limits: limits, sqlite: sqlite)
+        for name in logs {
+            for concurrency in concurrencies {
+                try await measure(name, concurrency: concurrency, limits: limits, sqlite: sqlite)
             }
         }
     }
@@ -112,7 +123,7 @@ struct LibraryBench: AsyncParsableCommand {
             try await library.createGame(setup(index), origin: CommandOrigin(clientID: "bench", commandID: "g\(index)"))
         }
         let before = log.transactions.load(ordering: .relaxed)
-        let cpuBefore = ReadsBench.cpuSeconds(getpid())
+        let cpuBefore = Self.processCPUSeconds()
         let perKeeper = max(1, moves / concurrency)
         let start = ContinuousClock.now
         let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
@@ -135,7 +146,7 @@ struct LibraryBench: AsyncParsableCommand {
         }
         let elapsed = ContinuousClock.now - start
         let seconds = elapsed.inSeconds
-        let cpu = ReadsBench.cpuSeconds(getpid()) - cpuBefore
+        let cpu = Self.processCPUSeconds() - cpuBefore
         let commits = log.transactions.load(ordering: .relaxed) - before
         print(
             name.padding(toLength: 6, withPad: " ", startingAt: 0)
@@ -148,6 +159,13 @@ struct LibraryBench: AsyncParsableCommand {
                     Double(latencies.count) / seconds / sqlite.rowsPerSecond, cpu * 1e6 / Double(max(latencies.count, 1)),
                     cpu / seconds))
         await library.close()
+    }
+
+    /// This process's CPU time, user and system, at the clock's resolution (/proc counts ticks of 10 ms).
+    private static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     func setup(_ index: Int) -> GameSetup {

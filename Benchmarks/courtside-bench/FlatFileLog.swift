@@ -3,29 +3,23 @@ import CourtsideStorage
 import Foundation
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The cheapest durable log there is: each append is one `write` of the batch (a JSON array of
 /// its events and refusals) and one `fdatasync`, to a file of its own. `courtside-bench library
 /// --log flat` runs the library over it to show what the library's own work allows (its actors,
 /// rules, retry memory and commits) once SQLite's row an event is taken out.
 ///
-/// A benchmark's instrument, not a log to keep: write-only. It starts empty, which is what the
-/// library reads when it opens it; any read after an append throws, so a run that needed one
-/// (a retry from beyond the window, a display's log) fails rather than being told a falsehood.
+/// A benchmark's instrument, not a log to keep: write-only. It starts empty. What the library
+/// reads as it opens is answered as of that moment: nothing (the retry memory's reading of the
+/// answers may run after the first commit, as a read of SQLite's snapshot would). Any other read
+/// after an append throws, so that a run that needed one (a retry from beyond the window, a
+/// display's log) fails rather than be told a falsehood.
 final class FlatFileLog: EventLog {
-    private let fd: Int32
-    private let path: String
+    /// Nil once closed.
+    private let file: Mutex<SyncedFile?>
     private let appended = Atomic<Bool>(false)
-    private let closed = Atomic<Bool>(false)
 
     init(directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        path = directory.appendingPathComponent("events.json").path
-        fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_TRUNC, 0o600)
-        guard fd >= 0 else { throw BenchError("open \(path): \(String(cString: strerror(errno)))") }
+        file = Mutex(try SyncedFile(in: directory, name: "events.json"))
     }
 
     func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
@@ -51,15 +45,10 @@ final class FlatFileLog: EventLog {
             writer.endObject()
         }
         writer.endArray()
-        try writer.withBytes { bytes in
-            var rest = bytes
-            while !rest.isEmpty {
-                let written = write(fd, rest.baseAddress, rest.count)
-                guard written > 0 else { throw BenchError("write \(path): \(String(cString: strerror(errno)))") }
-                rest = UnsafeRawBufferPointer(rebasing: rest[written...])
-            }
+        try file.withLock { file in
+            guard let file else { throw BenchError("the flat log is closed") }
+            try writer.withBytes { try file.append($0) }
         }
-        guard fdatasync(fd) == 0 else { throw BenchError("fdatasync \(path): \(String(cString: strerror(errno)))") }
         appended.store(true, ordering: .relaxed)
     }
 
@@ -77,6 +66,9 @@ final class FlatFileLog: EventLog {
         field("client_id", origin.clientID, &writer)
         field("command_id", origin.commandID, &writer)
     }
+
+    /// The answers as of the opening: none. The retry memory adds those given since.
+    func forEachAnswer(_ body: (LoggedAnswer) throws -> Void) throws {}
 
     func readAll() throws -> [GameEvent] {
         try checkNothingAppended()
@@ -105,12 +97,8 @@ final class FlatFileLog: EventLog {
         }
     }
 
+    /// Closes and removes the file.
     func close() throws {
-        if !closed.exchange(true, ordering: .relaxed) { Glibc.close(fd) }
-    }
-
-    deinit {
-        try? close()
-        unlink(path)
+        file.withLock { $0 = nil }
     }
 }

@@ -124,13 +124,30 @@ struct MachineLimits {
 /// A file in the directory under test that takes `recordSize`-byte appends, each followed by
 /// fdatasync: the least a durable commit can cost there. Removed when released.
 final class SyncProbe {
-    private let fd: Int32
-    private let path: String
+    private let file: SyncedFile
     private let record = [UInt8](repeating: UInt8(ascii: "x"), count: MachineLimits.recordSize - 1) + [UInt8(ascii: "\n")]
 
     init(in directory: URL) throws {
+        file = try SyncedFile(in: directory, name: ".courtside-bench-fdatasync-probe")
+    }
+
+    /// One append + fdatasync, in microseconds.
+    func sync() throws -> Double {
+        let start = ContinuousClock.now
+        try record.withUnsafeBytes { try file.append($0) }
+        return (ContinuousClock.now - start).inSeconds * 1e6
+    }
+}
+
+/// A new file that takes appends, each made durable with fdatasync before it returns: what
+/// ``SyncProbe`` times and what ``FlatFileLog`` writes its batches to. Removed when released.
+final class SyncedFile: Sendable {
+    private let fd: Int32
+    let path: String
+
+    init(in directory: URL, name: String) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        path = directory.appendingPathComponent(".courtside-bench-fdatasync-probe").path
+        path = directory.appendingPathComponent(name).path
         fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_TRUNC, 0o600)
         guard fd >= 0 else { throw BenchError("open \(path): \(String(cString: strerror(errno)))") }
     }
@@ -140,14 +157,16 @@ final class SyncProbe {
         unlink(path)
     }
 
-    /// One append + fdatasync, in microseconds.
-    func sync() throws -> Double {
-        let start = ContinuousClock.now
-        let written = record.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == record.count, Glibc.fdatasync(fd) == 0 else {
-            throw BenchError("append + fdatasync \(path): \(String(cString: strerror(errno)))")
+    /// Appends all of `bytes`, then fdatasync.
+    func append(_ bytes: UnsafeRawBufferPointer) throws {
+        var rest = bytes
+        while !rest.isEmpty {
+            let written = write(fd, rest.baseAddress, rest.count)
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { throw BenchError("append to \(path): \(String(cString: strerror(errno)))") }
+            rest = UnsafeRawBufferPointer(rebasing: rest[written...])
         }
-        return (ContinuousClock.now - start).inSeconds * 1e6
+        guard Glibc.fdatasync(fd) == 0 else { throw BenchError("fdatasync \(path): \(String(cString: strerror(errno)))") }
     }
 }
 
