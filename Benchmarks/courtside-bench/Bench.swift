@@ -39,6 +39,15 @@ func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
 
 func format(_ value: Double) -> String { String(format: "%.0f", value) }
 
+/// CPU time, user and system, in seconds, of this process (`CLOCK_PROCESS_CPUTIME_ID`) or the
+/// calling thread (`CLOCK_THREAD_CPUTIME_ID`), at the clock's resolution: /proc counts ticks of
+/// 10 ms (``ReadsBench/cpuSeconds(_:)`` reads it for another process).
+func cpuSeconds(_ clock: clockid_t) -> Double {
+    var time = timespec()
+    clock_gettime(clock, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
 // MARK: - The library's durable write path
 
 /// Counts the transactions of the log under test.
@@ -123,7 +132,7 @@ struct LibraryBench: AsyncParsableCommand {
             try await library.createGame(setup(index), origin: CommandOrigin(clientID: "bench", commandID: "g\(index)"))
         }
         let before = log.transactions.load(ordering: .relaxed)
-        let cpuBefore = Self.processCPUSeconds()
+        let cpuBefore = cpuSeconds(CLOCK_PROCESS_CPUTIME_ID)
         let perKeeper = max(1, moves / concurrency)
         let start = ContinuousClock.now
         let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
@@ -146,7 +155,7 @@ struct LibraryBench: AsyncParsableCommand {
         }
         let elapsed = ContinuousClock.now - start
         let seconds = elapsed.inSeconds
-        let cpu = Self.processCPUSeconds() - cpuBefore
+        let cpu = cpuSeconds(CLOCK_PROCESS_CPUTIME_ID) - cpuBefore
         let commits = log.transactions.load(ordering: .relaxed) - before
         print(
             name.padding(toLength: 6, withPad: " ", startingAt: 0)
@@ -159,13 +168,6 @@ struct LibraryBench: AsyncParsableCommand {
                     Double(latencies.count) / seconds / sqlite.rowsPerSecond, cpu * 1e6 / Double(max(latencies.count, 1)),
                     cpu / seconds))
         await library.close()
-    }
-
-    /// This process's CPU time, user and system, at the clock's resolution (/proc counts ticks of 10 ms).
-    private static func processCPUSeconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     func setup(_ index: Int) -> GameSetup {

@@ -75,7 +75,7 @@ struct SQLiteLimit {
             text.withUTF8 { _ = sqlite3_bind_text(insert, index, $0.baseAddress, Int32($0.count), transient) }
         }
 
-        let startCPU = threadCPUSeconds()
+        let startCPU = cpuSeconds(CLOCK_THREAD_CPUTIME_ID)
         let start = ContinuousClock.now
         for commit in 0..<commits {
             try execute("BEGIN IMMEDIATE")
@@ -100,7 +100,7 @@ struct SQLiteLimit {
         let seconds = (ContinuousClock.now - start).inSeconds
         return SQLiteLimit(
             rowsPerSecond: Double(inserted) / seconds,
-            cpuMicrosecondsPerRow: (threadCPUSeconds() - startCPU) * 1e6 / Double(inserted), rows: inserted,
+            cpuMicrosecondsPerRow: (cpuSeconds(CLOCK_THREAD_CPUTIME_ID) - startCPU) * 1e6 / Double(inserted), rows: inserted,
             rowsPerCommit: rowsPerCommit, directory: directory.path)
     }
 
@@ -108,11 +108,5 @@ struct SQLiteLimit {
         print(
             "machine: SQLite alone, one thread, \(rows) of the log's rows in commits of \(rowsPerCommit) (WAL, synchronous=FULL, \(directory)): \(format(rowsPerSecond)) rows/s, \(String(format: "%.1f", cpuMicrosecondsPerRow)) us CPU a row"
         )
-    }
-
-    private static func threadCPUSeconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }
