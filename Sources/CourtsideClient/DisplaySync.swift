@@ -39,6 +39,8 @@ public enum ResyncReason: String, Sendable {
     case beatAhead = "beat_ahead"
     case epochChanged = "epoch_changed"
     case unknownGame = "unknown_game"
+    /// A heartbeat named standings or a bracket newer than those shown, and fetching them failed.
+    case tablesAhead = "tables_ahead"
 }
 
 /// The display's side of the protocol: the sync contract of docs/PROTOCOL.md.
@@ -58,9 +60,16 @@ public final class DisplaySync {
     public private(set) var bracket: [BracketEntry] = []
     /// The last global sequence applied.
     public private(set) var sequence: Int64 = 0
-    /// The sequences the standings and the bracket reflect; older messages are ignored.
+    /// The sequences the standings and the bracket reflect; older messages are ignored, and a
+    /// heartbeat that names a newer one makes the display fetch it.
     public private(set) var standingsSequence: Int64 = 0
     public private(set) var bracketSequence: Int64 = 0
+    /// How many times a heartbeat showed a lost standings or bracket message, which was fetched.
+    public private(set) var tablesRefreshes = 0
+
+    /// The bracket joined with the games as they are now (``sequence``): each game's state,
+    /// score and winner follow its events, which the bracket messages do not do basket by basket.
+    public var schedule: [BracketEntry] { bracket.map { $0.following(games[$0.game]?.game) } }
     /// Set while a resync is owed but the daemon could not be reached: the display is stale
     /// and tries again at every ``pump(timeoutMilliseconds:)``.
     public private(set) var owedResync: (reason: ResyncReason, error: CourtsideError)?
@@ -198,6 +207,31 @@ public final class DisplaySync {
         }
     }
 
+    /// Fetches the tables a heartbeat showed to be newer than those shown (a message was lost);
+    /// returns whether anything changed. Failing, it owes a resync: the display is stale until then.
+    private func refreshTables(standings fetchStandings: Bool, bracket fetchBracket: Bool) -> Bool {
+        guard fetchStandings || fetchBracket else { return false }
+        do {
+            if fetchStandings {
+                let reply = try client.command(.standings)
+                if let sequence = reply.sequence, sequence >= standingsSequence {
+                    (standings, standingsSequence) = (reply.standings ?? [], sequence)
+                }
+            }
+            if fetchBracket {
+                let reply = try client.command(.schedule)
+                if let sequence = reply.sequence, sequence >= bracketSequence {
+                    (bracket, bracketSequence) = (reply.bracket ?? [], sequence)
+                }
+            }
+        } catch {
+            owedResync = (.tablesAhead, error)
+            return false
+        }
+        tablesRefreshes += 1
+        return true
+    }
+
     private func handle(_ frames: [[UInt8]]) -> Bool {
         guard frames.count == 2 else { return false }
         if frames[0] == Topic.heartbeat {
@@ -205,8 +239,13 @@ public final class DisplaySync {
             heartbeatsSeen += 1
             noteTime(heartbeat.at)
             if heartbeat.epoch != epoch { return resyncOrOwe(.epochChanged) }
-            // One game's display learns its game's version from the game's beats instead.
-            return game == nil && heartbeat.sequence > sequence ? resyncOrOwe(.heartbeatAhead) : false
+            // One game's display learns its game's version from the game's beats instead, and
+            // follows no tables.
+            guard game == nil else { return false }
+            if heartbeat.sequence > sequence { return resyncOrOwe(.heartbeatAhead) }
+            return refreshTables(
+                standings: (heartbeat.standingsSequence ?? 0) > standingsSequence,
+                bracket: (heartbeat.bracketSequence ?? 0) > bracketSequence)
         }
         if frames[0].suffix(Self.beatSuffix.count).elementsEqual(Self.beatSuffix),
             let beat = try? WireCoding.decode(GameBeatMessage.self, from: frames[1])

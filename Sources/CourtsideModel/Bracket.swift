@@ -64,6 +64,25 @@ public struct BracketEntry: Hashable, Codable, Sendable {
     }
 }
 
+extension BracketEntry {
+    /// This entry with its game's own state laid over it: the teams the game was given, and
+    /// its state (`live` once started, `final` once decided), score and winner.
+    ///
+    /// The daemon's bracket is made this way, and a display joins the bracket it last received
+    /// with its games, which it holds at a later sequence, the same way: the scores then follow
+    /// every basket without a bracket message for each (docs/PROTOCOL.md, "Standings and bracket").
+    /// A game not created yet (nil) leaves the entry as the slots decided it.
+    public func following(_ game: Game?) -> BracketEntry {
+        guard let game else { return self }
+        var entry = self
+        (entry.homeTeam, entry.awayTeam) = (game.setup.home.id, game.setup.away.id)
+        entry.state = game.isFinished ? .final : game.hasStarted ? .live : state
+        entry.score = game.hasStarted ? game.score : nil
+        entry.winner = game.winner.map { game.setup.team($0).id }
+        return entry
+    }
+}
+
 extension Schedule {
     /// The team a slot names given the results, or nil while it is undecided.
     public func resolve(_ slot: Slot, games: some GamesByID, standings: [GroupStandings]) -> TeamID? {
@@ -119,21 +138,13 @@ extension Schedule {
     public func bracket(_ games: some GamesByID) -> [BracketEntry] {
         let standings = standings(games)
         return self.games.map { scheduled in
-            let game = games[scheduled.id]
             let homeTeam = resolve(scheduled.home, games: games, standings: standings)
             let awayTeam = resolve(scheduled.away, games: games, standings: standings)
-            let state: BracketState =
-                if let game, game.isFinished { .final } else if let game, game.hasStarted {
-                    .live
-                } else if homeTeam != nil,
-                    awayTeam != nil
-                { .ready } else { .pending }
-            return BracketEntry(
+            let entry = BracketEntry(
                 game: scheduled.id, round: scheduled.round, group: scheduled.group, court: scheduled.court,
-                start: scheduled.start, home: scheduled.home, away: scheduled.away,
-                homeTeam: game?.setup.home.id ?? homeTeam, awayTeam: game?.setup.away.id ?? awayTeam, state: state,
-                score: game.flatMap { $0.hasStarted ? $0.score : nil },
-                winner: game.flatMap { game in game.winner.map { game.setup.team($0).id } })
+                start: scheduled.start, home: scheduled.home, away: scheduled.away, homeTeam: homeTeam, awayTeam: awayTeam,
+                state: homeTeam != nil && awayTeam != nil ? .ready : .pending, score: nil, winner: nil)
+            return entry.following(games[scheduled.id])
         }
     }
 

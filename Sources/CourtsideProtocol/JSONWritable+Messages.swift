@@ -232,12 +232,20 @@ extension HeartbeatMessage: JSONWritable {
         writer.beginObject()
         writer.key("at")
         writer.value(at)
+        if let bracketSequence {
+            writer.key("bracket_sequence")
+            writer.value(bracketSequence)
+        }
         writer.key("epoch")
         writer.value(epoch)
         writer.key("protocol")
         writer.value(`protocol`)
         writer.key("sequence")
         writer.value(sequence)
+        if let standingsSequence {
+            writer.key("standings_sequence")
+            writer.value(standingsSequence)
+        }
         writer.key("type")
         writer.value(type)
         writer.endObject()

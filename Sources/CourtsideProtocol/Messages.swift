@@ -106,20 +106,35 @@ public struct HeartbeatMessage: Hashable, Codable, Sendable {
     /// The last published sequence.
     public var sequence: Int64
     public var at: Timestamp
+    /// The sequence of the last standings published (or of the epoch's first tables): a display
+    /// whose copy is older missed one. Absent from daemons older than protocol version 3.
+    public var standingsSequence: Int64?
+    /// The same for the bracket.
+    public var bracketSequence: Int64?
 
-    public init(epoch: String, sequence: Int64, at: Timestamp) {
+    public init(
+        epoch: String, sequence: Int64, at: Timestamp, standingsSequence: Int64? = nil, bracketSequence: Int64? = nil
+    ) {
         self.protocol = ProtocolVersion.current
         self.epoch = epoch
         self.sequence = sequence
         self.at = at
+        self.standingsSequence = standingsSequence
+        self.bracketSequence = bracketSequence
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case type, `protocol`, epoch, sequence, at
+        case standingsSequence = "standings_sequence"
+        case bracketSequence = "bracket_sequence"
     }
 }
 
 /// One game's last published version, on the game's own topic, so that a display of one game
 /// learns of an event it missed even when the game has changed no more since.
 ///
-/// Sent at the next heartbeat after a game changes, and for every game in turn over a cycle of
-/// ``ProtocolVersion/beatCycleHeartbeats`` heartbeats.
+/// Sent at each of the next ``ProtocolVersion/beatsAfterChange`` heartbeats after a game changes,
+/// and for every game in turn over a cycle of ``ProtocolVersion/beatCycleHeartbeats`` heartbeats.
 public struct GameBeatMessage: Hashable, Codable, Sendable {
     public var type = "beat"
     public var epoch: String
@@ -136,7 +151,12 @@ public struct GameBeatMessage: Hashable, Codable, Sendable {
 /// What changes between versions of the protocol that a display must know about.
 public enum ProtocolVersion {
     /// 2: heartbeats no longer list every game's version; game beats carry them.
-    public static let current = 2
+    /// 3: heartbeats carry the sequences of the last standings and bracket published, so that a
+    /// display notices a lost one; a changed game gets a beat at two heartbeats, not one.
+    public static let current = 3
+    /// A changed game gets a beat at this many heartbeats in a row: a display of one game that
+    /// lost the game's last event and one beat as well still learns of it within this many.
+    public static let beatsAfterChange = 2
     /// Every game gets a beat at least once in this many heartbeats.
     public static let beatCycleHeartbeats = 20
 }

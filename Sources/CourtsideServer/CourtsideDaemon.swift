@@ -98,7 +98,7 @@ public enum CourtsideDaemon {
                 "event publisher",
                 EventPublisher(
                     transport: transport, library: library, updates: updates, start: start, epoch: epoch,
-                    heartbeatPeriod: .milliseconds(configuration.heartbeatMilliseconds), clock: clock)
+                    heartbeatPeriod: .milliseconds(configuration.heartbeatMilliseconds), clock: clock, drill: drill)
             ),
             (
                 "command service",

@@ -9,28 +9,38 @@ import Synchronization
 /// Publishes every committed event, and a heartbeat at a fixed period, on the event endpoint.
 ///
 /// Heartbeats and game beats state only what has been published, never what is committed but
-/// not yet sent, so a display never mistakes an event in flight for a gap.
+/// not yet sent, so a display never mistakes an event in flight for a gap. Heartbeats also name
+/// the sequences of the last standings and bracket sent, so that a display notices a lost one.
 final class EventPublisher: Service {
     private struct Published {
         var sequence: Int64
         var versions: [GameID: Int]
-        /// Games changed since their last beat: they get one at the next heartbeat.
-        var changed: Set<GameID> = []
+        /// Games changed lately, with the beats each still gets (one at each heartbeat).
+        var changed: [GameID: Int] = [:]
         /// Every game in the order the round of beats visits them, and where the round is.
         var order: [GameID]
         var cursor = 0
+        /// Games under way or over: a game's first move or time-out takes it to `live` in the bracket.
+        var started: Set<GameID>
         var standings: [GroupStandings] = []
         var bracket: [BracketEntry] = []
+        /// The sequences of the last standings and bracket handed to the transport, which every
+        /// heartbeat announces so that a display notices one it lost.
+        var standingsSequence: Int64
+        var bracketSequence: Int64
+        /// What a failure drill still has to drop.
+        var drops: PublishDrops
 
         /// The games to beat now: the changed ones, and the round's next share of the rest.
         mutating func takeBeats() -> [(GameID, Int)] {
-            var due = changed
-            changed = []
+            var due = Set(changed.keys)
+            changed = changed.compactMapValues { $0 > 1 ? $0 - 1 : nil }
             let share = (order.count + ProtocolVersion.beatCycleHeartbeats - 1) / ProtocolVersion.beatCycleHeartbeats
             for _ in 0..<share {
                 due.insert(order[cursor % order.count])
                 cursor = (cursor + 1) % order.count
             }
+            if let game = drops.beat, due.remove(game) != nil { drops.beat = nil }
             return due.sorted().compactMap { id in versions[id].map { (id, $0) } }
         }
     }
@@ -44,11 +54,14 @@ final class EventPublisher: Service {
     /// Made once: a handle per event would look the metric up in the registry every time.
     private let publishedEvents = Counter(label: "courtside_events_published_total")
     private let published: Mutex<Published>
+    /// Whether a failure drill may drop anything: without one, no event takes the lock for it.
+    private let drills: Bool
 
-    /// `start` is the snapshot taken right after subscribing to `updates`.
+    /// `start` is the snapshot taken right after subscribing to `updates`; `drill` drops what a
+    /// failure drill says, as if lost on the way.
     init(
         transport: ZMQTransport, library: GameLibrary, updates: AsyncStream<[GameUpdate]>, start: Snapshot<[Game]>,
-        epoch: String, heartbeatPeriod: Duration, clock: any TimeSource
+        epoch: String, heartbeatPeriod: Duration, clock: any TimeSource, drill: FaultDrill? = nil
     ) {
         self.transport = transport
         self.library = library
@@ -58,10 +71,14 @@ final class EventPublisher: Service {
         self.clock = clock
         var versions: [GameID: Int] = [:]
         for game in start.value { versions[game.id] = game.version }
+        let tables = library.tables()
+        drills = drill != nil
         published = Mutex(
             Published(
                 sequence: start.sequence, versions: versions, order: start.value.map(\.id),
-                standings: library.standings().value, bracket: library.bracket().value))
+                started: Set(start.value.lazy.filter(\.hasStarted).map(\.id)), standings: tables.value.standings,
+                bracket: tables.value.bracket, standingsSequence: tables.sequence, bracketSequence: tables.sequence,
+                drops: PublishDrops(drill)))
     }
 
     func run() async {
@@ -89,29 +106,36 @@ final class EventPublisher: Service {
         guard let last = fresh.last else { return }
         var messages: [(topic: [UInt8], body: [UInt8])] = []
         messages.reserveCapacity(fresh.count)
-        for index in fresh {
+        let dropped = drills ? published.withLock { $0.drops.move(in: commit, fresh) } : nil
+        for index in fresh where index != dropped {
             // Written straight from the event and the game, without building an EventMessage.
             let body = EventMessage.json(epoch: epoch, event: commit[index].event, game: commit[index].game)
             messages.append((Topic.events(of: commit[index].event.gameID), body))
         }
         transport.publish(messages)
-        publishedEvents.increment(by: Int64(fresh.count))
-        published.withLock { published in
+        publishedEvents.increment(by: Int64(messages.count))
+        let tablesMayMove = published.withLock { published in
             published.sequence = commit[last].event.sequence
+            var moves = false
             for index in fresh {
                 let (game, version) = (commit[index].event.gameID, commit[index].event.version)
                 if published.versions.updateValue(version, forKey: game) == nil { published.order.append(game) }
-                published.changed.insert(game)
+                published.changed[game] = ProtocolVersion.beatsAfterChange
+                moves = self.movesTournament(commit[index], started: &published.started) || moves
             }
+            return moves
         }
-        if fresh.contains(where: { movesTournament(commit[$0]) }) { publishTournament() }
+        if tablesMayMove { publishTournament() }
     }
 
     /// Only these change a group table or the bracket: a game appearing or getting its teams,
-    /// starting, ending, or having a result retracted.
-    private func movesTournament(_ update: borrowing GameUpdate) -> Bool {
+    /// starting (its clock, or its first move or time-out), ending, or having a result retracted.
+    private func movesTournament(_ update: borrowing GameUpdate, started: inout Set<GameID>) -> Bool {
         switch update.event.kind {
-        case .gameCreated, .teamsAssigned, .retraction, .clockStarted: return true
+        case .gameCreated, .teamsAssigned, .retraction: return true
+        case .move, .timeout, .clockStarted:
+            // Each of these leaves the game started: only the first moves it to `live`.
+            return started.insert(update.event.gameID).inserted || update.game.isFinished
         default: return update.game.isFinished
         }
     }
@@ -122,17 +146,23 @@ final class EventPublisher: Service {
         // event being published, never behind).
         let tables = library.tables()
         let (standings, bracket, sequence) = (tables.value.standings, tables.value.bracket, tables.sequence)
-        let (standingsChanged, bracketChanged) = published.withLock { published in
+        let (standingsChanged, bracketChanged, dropped) = published.withLock { published in
             defer { (published.standings, published.bracket) = (standings, bracket) }
-            return (published.standings != standings, published.bracket != bracket)
+            let (standingsChanged, bracketChanged) = (published.standings != standings, published.bracket != bracket)
+            return (standingsChanged, bracketChanged, standingsChanged && published.drops.takeTables())
         }
-        if standingsChanged {
+        if standingsChanged && !dropped {
             let message = StandingsMessage(epoch: epoch, sequence: sequence, groups: standings)
             send(message, on: Topic.standings)
         }
-        if bracketChanged {
+        if bracketChanged && !dropped {
             let message = BracketMessage(epoch: epoch, sequence: sequence, games: bracket)
             send(message, on: Topic.bracket)
+        }
+        // Announced only once handed to the transport: a heartbeat never runs ahead of them.
+        published.withLock { published in
+            if standingsChanged { published.standingsSequence = sequence }
+            if bracketChanged { published.bracketSequence = sequence }
         }
     }
 
@@ -145,8 +175,15 @@ final class EventPublisher: Service {
 
     /// One heartbeat, of a constant size whatever the number of games, then the game beats due.
     private func heartbeat() {
-        let (sequence, beats) = published.withLock { ($0.sequence, $0.takeBeats()) }
-        send(HeartbeatMessage(epoch: epoch, sequence: sequence, at: clock.now()), on: Topic.heartbeat)
+        let (heartbeat, beats) = published.withLock { published in
+            (
+                HeartbeatMessage(
+                    epoch: epoch, sequence: published.sequence, at: clock.now(),
+                    standingsSequence: published.standingsSequence, bracketSequence: published.bracketSequence),
+                published.takeBeats()
+            )
+        }
+        send(heartbeat, on: Topic.heartbeat)
         for (game, version) in beats {
             send(GameBeatMessage(epoch: epoch, game: game, version: version), on: Topic.beat(of: game))
         }

@@ -19,8 +19,12 @@ public final class LiveTournament: Sendable {
         public var games: [GameID: Game] = [:]
         public var standings: [GroupStandings] = []
         public var bracket: [BracketEntry] = []
+        /// The sequences the standings and the bracket reflect (a table changes less often than
+        /// the games, so it may be older than ``sequence``).
+        public var standingsSequence: Int64 = 0
+        public var bracketSequence: Int64 = 0
         /// False while the gateway cannot vouch for this view: not connected yet, no heartbeat
-        /// lately, or a resync owed.
+        /// lately, or a resync or a lost table owed (the heartbeats name the latest tables).
         public var inSync = false
         /// The daemon's clock minus this machine's, in milliseconds, from the last heartbeat.
         public var clockOffset: Int64 = 0
@@ -32,7 +36,7 @@ public final class LiveTournament: Sendable {
         case state(View)
         /// One event, as the daemon published it, with the game's state right after it.
         case event(EventMessage)
-        case tables(standings: [GroupStandings], bracket: [BracketEntry])
+        case tables(View)
         /// The gateway lost or regained the daemon.
         case sync(Bool)
     }
@@ -141,18 +145,19 @@ public final class LiveTournament: Sendable {
                 continue
             }
             var updates: [Update] = sync.takeAppliedEvents().map(Update.event)
-            if sync.standings != before.standings || sync.bracket != before.bracket {
-                updates.append(.tables(standings: sync.standings, bracket: sync.bracket))
-            }
+            let tablesMoved = sync.standingsSequence != before.standingsSequence || sync.bracketSequence != before.bracketSequence
             let inSync = !sync.isStale
-            if inSync != before.inSync { updates.append(.sync(inSync)) }
-            guard !updates.isEmpty || sync.sequence != before.sequence else { continue }
-            view.withLock { view in
+            guard !updates.isEmpty || tablesMoved || inSync != before.inSync || sync.sequence != before.sequence else { continue }
+            let after = view.withLock { view in
                 for (id, state) in sync.games { view.games[id] = state.game }
                 (view.sequence, view.standings, view.bracket, view.inSync, view.clockOffset) = (
                     sync.sequence, sync.standings, sync.bracket, inSync, sync.clockOffset
                 )
+                (view.standingsSequence, view.bracketSequence) = (sync.standingsSequence, sync.bracketSequence)
+                return view
             }
+            if tablesMoved { updates.append(.tables(after)) }
+            if inSync != before.inSync { updates.append(.sync(inSync)) }
             broadcast(updates)
         }
     }
@@ -160,7 +165,8 @@ public final class LiveTournament: Sendable {
     private func publish(everything sync: DisplaySync) {
         let fresh = View(
             epoch: sync.epoch, sequence: sync.sequence, games: sync.games.mapValues(\.game), standings: sync.standings,
-            bracket: sync.bracket, inSync: !sync.isStale, clockOffset: sync.clockOffset)
+            bracket: sync.bracket, standingsSequence: sync.standingsSequence, bracketSequence: sync.bracketSequence,
+            inSync: !sync.isStale, clockOffset: sync.clockOffset)
         view.withLock { $0 = fresh }
         broadcast([.state(fresh)])
     }

@@ -132,13 +132,10 @@ enum Pages {
         let name = { (id: TeamID?) in
             id.flatMap { team in view.games.values.lazy.flatMap { [$0.setup.home, $0.setup.away] }.first { $0.id == team }?.name }
         }
-        let games = view.bracket.map { entry -> String in
+        let games = view.schedule.map { entry -> String in
             let home = name(entry.homeTeam) ?? "\(entry.home)"
             let away = name(entry.awayTeam) ?? "\(entry.away)"
-            // The daemon sends the bracket again when a game starts or ends, not at every basket:
-            // the live game has the score now.
-            let live = view.games[entry.game].flatMap { $0.hasStarted ? $0.score : nil }
-            let score = (live ?? entry.score).map { "\($0.home) - \($0.away)" } ?? ""
+            let score = entry.score.map { "\($0.home) - \($0.away)" } ?? ""
             return "<tr data-game=\"\(escape(entry.game.rawValue))\"><td>\(escape(entry.round ?? entry.group ?? ""))</td>"
                 + "<td>\(escape(entry.game.rawValue))</td>"
                 + "<td>\(escape(entry.court ?? ""))</td><td>\(escape(entry.start ?? ""))</td><td>\(escape(home))</td>"

@@ -39,12 +39,14 @@ public enum WebGateway {
             return json(APIBody(key: "game", value: game, view: view))
         }
         router.get("/api/standings") { _, _ -> Response in
+            // The table as of its own sequence: it changes with results only, not with every event.
             let view = live.current
-            return json(APIBody(key: "standings", value: view.standings, view: view))
+            return json(APIBody(key: "standings", value: view.standings, view: view, sequence: view.standingsSequence))
         }
         router.get("/api/schedule") { _, _ -> Response in
+            // Every game's state and score as of the view's sequence; the slots as of the bracket's.
             let view = live.current
-            return json(APIBody(key: "bracket", value: view.bracket, view: view))
+            return json(APIBody(key: "bracket", value: view.schedule, view: view, bracketSequence: view.bracketSequence))
         }
         router.get("/api/events") { _, _ -> Response in
             let updates = live.updates()
@@ -105,6 +107,9 @@ extension LiveTournament.View {
     /// Every game as the protocol's `list_games` shows it, sorted by id.
     var summaries: [GameSummary] { games.keys.sorted().compactMap { games[$0].map(GameSummary.init) } }
 
+    /// The bracket joined with the games as they are at ``sequence`` (``BracketEntry/following(_:)``).
+    var schedule: [BracketEntry] { bracket.map { $0.following(games[$0.game]) } }
+
     /// The daemon's time now, estimated from the last heartbeat.
     var daemonNow: Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) + clockOffset }
 }
@@ -114,7 +119,16 @@ extension LiveTournament.View {
 struct APIBody<Value: Encodable>: Encodable {
     var key: String
     var value: Value
-    var view: LiveTournament.View
+    var sequence: Int64
+    var inSync: Bool
+    /// For the schedule: the sequence its slots (the teams the results decided) reflect.
+    var bracketSequence: Int64?
+
+    /// `sequence` defaults to the view's: every event up to it is in `value`.
+    init(key: String, value: Value, view: LiveTournament.View, sequence: Int64? = nil, bracketSequence: Int64? = nil) {
+        (self.key, self.value, self.sequence, self.inSync) = (key, value, sequence ?? view.sequence, view.inSync)
+        self.bracketSequence = bracketSequence
+    }
 
     private struct Key: CodingKey {
         var stringValue: String
@@ -126,8 +140,9 @@ struct APIBody<Value: Encodable>: Encodable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
-        try container.encode(view.sequence, forKey: Key("sequence"))
-        try container.encode(view.inSync, forKey: Key("in_sync"))
+        try container.encode(sequence, forKey: Key("sequence"))
+        try container.encode(inSync, forKey: Key("in_sync"))
+        try container.encodeIfPresent(bracketSequence, forKey: Key("bracket_sequence"))
         try container.encode(value, forKey: Key(key))
     }
 }
@@ -146,14 +161,18 @@ struct EventStreamMessage: Sendable {
                 StateBody(
                     sequence: view.sequence, inSync: view.inSync, daemonNow: view.daemonNow,
                     games: view.games.keys.sorted().compactMap { view.games[$0].map(CourtGame.init) },
-                    standings: view.standings, bracket: view.bracket))
+                    standings: view.standings, bracket: view.bracket, standingsSequence: view.standingsSequence,
+                    bracketSequence: view.bracketSequence))
         case .event(let message):
             // The protocol's own event message: a program reads it as docs/PROTOCOL.md says.
             name = "event"
             body = WireCoding.encode(message)
-        case .tables(let standings, let bracket):
+        case .tables(let view):
             name = "tables"
-            body = try? WireCoding.encode(TablesBody(standings: standings, bracket: bracket))
+            body = try? WireCoding.encode(
+                TablesBody(
+                    standings: view.standings, bracket: view.bracket, standingsSequence: view.standingsSequence,
+                    bracketSequence: view.bracketSequence))
         case .sync(let inSync):
             name = "sync"
             body = try? WireCoding.encode(SyncBody(inSync: inSync))
@@ -175,16 +194,27 @@ struct EventStreamMessage: Sendable {
         var games: [CourtGame]
         var standings: [GroupStandings]
         var bracket: [BracketEntry]
+        var standingsSequence: Int64
+        var bracketSequence: Int64
         enum CodingKeys: String, CodingKey {
             case sequence, games, standings, bracket
             case inSync = "in_sync"
             case daemonNow = "daemon_now"
+            case standingsSequence = "standings_sequence"
+            case bracketSequence = "bracket_sequence"
         }
     }
 
     struct TablesBody: Encodable {
         var standings: [GroupStandings]
         var bracket: [BracketEntry]
+        var standingsSequence: Int64
+        var bracketSequence: Int64
+        enum CodingKeys: String, CodingKey {
+            case standings, bracket
+            case standingsSequence = "standings_sequence"
+            case bracketSequence = "bracket_sequence"
+        }
     }
 
     struct SyncBody: Encodable {

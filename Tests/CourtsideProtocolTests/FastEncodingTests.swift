@@ -597,7 +597,7 @@ struct FastEncodingTests {
             (GameID("g"), ["rawValue"]),
             (
                 HeartbeatMessage(epoch: "", sequence: 0, at: Timestamp(milliseconds: 0)),
-                ["type", "protocol", "epoch", "sequence", "at"]
+                ["type", "protocol", "epoch", "sequence", "at", "standingsSequence", "bracketSequence"]
             ),
             (GameBeatMessage(epoch: "", game: "g", version: 0), ["type", "epoch", "game", "version"]),
         ]
@@ -611,6 +611,9 @@ struct FastEncodingTests {
     func heartbeatsAndBeats() throws {
         for epoch in ["1795311641334-07a9265f", "e/\"\u{1}\u{2028}é"] {
             try expectSameJSON(HeartbeatMessage(epoch: epoch, sequence: .max, at: Timestamp(milliseconds: -5)))
+            try expectSameJSON(
+                HeartbeatMessage(
+                    epoch: epoch, sequence: 40, at: Timestamp(milliseconds: 7), standingsSequence: 18, bracketSequence: 39))
             try expectSameJSON(GameBeatMessage(epoch: epoch, game: GameID("g\"1/é"), version: 12))
         }
     }
