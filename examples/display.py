@@ -3,7 +3,9 @@
 
 It follows the sync contract: subscribe first, then ask for a snapshot, apply only newer
 events, and resync from a new snapshot on a gap, a heartbeat or game beat ahead of what it has,
-or a new epoch (protocol version 2). It prints one line per game whenever a score changes.
+or a new epoch (protocol version 3). Seeing every game, it keeps the standings and the bracket
+too, and fetches one again when a heartbeat names a newer one than it has (a message was lost).
+It prints one line per game whenever a score changes.
 
     /usr/bin/python3 examples/display.py                     # every game, on the default endpoints
     /usr/bin/python3 examples/display.py --game g1           # one game
@@ -69,6 +71,9 @@ class Display:
         self.epoch = None
         self.sequence = 0          # the last global sequence applied (all-games display)
         self.games = {}            # game id -> state (score, counts, clock, status, version, ...)
+        self.standings, self.standings_sequence = [], 0   # the group tables, and the sequence they reflect
+        self.bracket, self.bracket_sequence = [], 0       # the bracket, likewise
+        self.tables_fetched = 0    # standings or brackets fetched because a heartbeat showed one lost
         self.resyncs = 0
         self.stale = None          # why the last resync failed, while one is owed
         # 1. Subscribe first, so nothing published after the snapshot is missed.
@@ -131,6 +136,9 @@ class Display:
             state = {k: v for k, v in game.items() if k not in ("setup", "plays")}
             state["names"] = (game["setup"]["home"]["name"], game["setup"]["away"]["name"])
             self.games[game["setup"]["id"]] = state
+        # A snapshot of every game carries both tables, as of its own sequence.
+        self.standings, self.bracket = reply.get("standings", []), reply.get("bracket", [])
+        self.standings_sequence = self.bracket_sequence = self.sequence
         if not initial:
             self.resyncs += 1
 
@@ -158,8 +166,33 @@ class Display:
         if heartbeat["epoch"] != self.epoch:
             return self.resync()
         # One game's display checks its game's beats instead: the sequence counts every game.
-        if not self.game and heartbeat["sequence"] > self.sequence:
-            self.resync()
+        if self.game:
+            return
+        if heartbeat["sequence"] > self.sequence:
+            return self.resync()
+        # Protocol 3: the sequences of the last tables sent. A newer one than ours was lost: fetch it.
+        if heartbeat.get("standings_sequence", 0) > self.standings_sequence:
+            self.fetch_table("standings", "standings")
+        if heartbeat.get("bracket_sequence", 0) > self.bracket_sequence:
+            self.fetch_table("schedule", "bracket")
+
+    def fetch_table(self, op, kind):
+        """Fetches the standings (op "standings") or the bracket (op "schedule") again."""
+        try:
+            reply = self.request({"op": op})
+            if not reply["ok"]:
+                raise RuntimeError(reply["error"]["code"] + ": " + reply["error"]["message"])
+        except RuntimeError as error:
+            self.stale = str(error)  # the next step resyncs from a whole snapshot
+            return
+        self.on_table(kind, reply["sequence"], reply[kind])
+        self.tables_fetched += 1
+
+    def on_table(self, kind, sequence, table):
+        """Keeps a standings or bracket table unless it is older than ours (queued behind a snapshot)."""
+        if sequence >= getattr(self, kind + "_sequence"):
+            setattr(self, kind, table)
+            setattr(self, kind + "_sequence", sequence)
 
     def on_beat(self, beat):
         if beat["epoch"] != self.epoch:
@@ -185,8 +218,14 @@ class Display:
             self.on_beat(message)
         elif message["type"] == "event":
             self.on_event(message)
+        elif message["type"] in ("standings", "bracket"):
+            if message["epoch"] != self.epoch:
+                self.resync()
+            else:
+                self.on_table(message["type"], message["sequence"],
+                              message["groups"] if message["type"] == "standings" else message["games"])
         else:
-            return False  # standings and bracket updates: this display shows scores only
+            return False  # a later version's message: ignore it
         return True
 
     def line(self, game_id):
@@ -227,6 +266,7 @@ def main():
         display.resync(initial=True)
     except RuntimeError as error:
         sys.exit("display.py: %s" % error)
+    print("display.py: following %s from sequence %d" % (args.events, display.sequence), file=sys.stderr, flush=True)
     target = []
     if args.until_stdin:
         threading.Thread(target=lambda: target.append(int(sys.stdin.readline())), daemon=True).start()
@@ -244,7 +284,10 @@ def main():
         pass
     if args.json:
         print(json.dumps({"sequence": display.sequence, "resyncs": display.resyncs, "games": {
-            game_id: {"version": g["version"], "score": g.get("score")} for game_id, g in display.games.items()}}))
+            game_id: {"version": g["version"], "score": g.get("score")} for game_id, g in display.games.items()},
+            "standings": display.standings, "standings_sequence": display.standings_sequence,
+            "bracket": display.bracket, "bracket_sequence": display.bracket_sequence,
+            "tables_fetched": display.tables_fetched}))
 
 
 if __name__ == "__main__":

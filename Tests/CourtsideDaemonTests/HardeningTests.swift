@@ -241,6 +241,44 @@ struct DisplayOrderTests {
         #expect(display.standings.isEmpty)
     }
 
+    @Test("a heartbeat naming newer standings or a newer bracket makes the display fetch that table; an equal one does not")
+    func heartbeatNamesLostTables() throws {
+        let daemon = try DaemonProcess(schedule: TournamentProtocolTests.schedule)
+        let keeper = CommandClient(endpoint: daemon.commandEndpoint, clientID: "court-1")
+        let feed = try Feed()
+        let display = try DisplaySync(
+            endpoints: Endpoints(command: daemon.commandEndpoint, events: feed.endpoint),
+            client: CommandClient(endpoint: daemon.commandEndpoint, clientID: "board"))
+        #expect(try feed.flush(display))
+        #expect(display.standings.first?.rows.first?.won == 0)
+        // What the tables are now, without the display being told: as if their message was lost.
+        for _ in 0..<8 { try keeper.command(.move(game: "g1", player: "ann", move: .twoPoints)) }
+
+        func heartbeat(standings: Int64, bracket: Int64) throws {
+            try feed.send(
+                Topic.heartbeat,
+                HeartbeatMessage(
+                    epoch: display.epoch, sequence: display.sequence, at: Timestamp(Date()), standingsSequence: standings,
+                    bracketSequence: bracket))
+            #expect(try feed.flush(display))
+        }
+        try heartbeat(standings: display.standingsSequence, bracket: display.bracketSequence)
+        #expect(display.tablesRefreshes == 0)
+        #expect(display.standings.first?.rows.first?.won == 0)
+
+        try heartbeat(standings: display.standingsSequence + 1, bracket: display.bracketSequence)
+        #expect(display.tablesRefreshes == 1)
+        #expect(display.standings.first { $0.group == "A" }?.complete == true)
+        #expect(display.standingsSequence > display.sequence)
+        #expect(display.bracket.first { $0.game == "g1" }?.state == .ready, "only the table named was fetched")
+
+        try heartbeat(standings: display.standingsSequence, bracket: display.bracketSequence + 1)
+        #expect(display.tablesRefreshes == 2)
+        #expect(display.bracket.first { $0.game == "g1" }?.state == .final)
+        #expect(display.bracket.first { $0.game == "final" }?.homeTeam == "lions")
+        #expect(display.resyncs == 0)
+    }
+
     @Test("a resync that cannot reach the daemon leaves the display stale and retrying, never ended")
     func unreachableResync() throws {
         let daemon = try DaemonProcess()

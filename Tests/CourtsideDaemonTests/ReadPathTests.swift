@@ -98,7 +98,7 @@ struct ReadPathTests {
                 guard frames.count == 2 else { continue }
                 if frames[0] == Topic.heartbeat {
                     largestHeartbeat = max(largestHeartbeat, frames[1].count)
-                    #expect(try WireCoding.decode(HeartbeatMessage.self, from: frames[1]).protocol == 2)
+                    #expect(try WireCoding.decode(HeartbeatMessage.self, from: frames[1]).protocol == ProtocolVersion.current)
                 } else if let beat = try? WireCoding.decode(GameBeatMessage.self, from: frames[1]), beat.type == "beat" {
                     #expect(frames[0] == Topic.beat(of: beat.game))
                     beaten[beat.game] = beat.version

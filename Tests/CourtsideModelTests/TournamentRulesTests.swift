@@ -205,6 +205,33 @@ struct StandingsTests {
         #expect(Self.schedule.problem == nil)
     }
 
+    @Test("a bracket entry follows its game: live at its first move, its score basket by basket, final with its winner")
+    func entryFollowsItsGame() {
+        var games: [GameID: Game] = [:]
+        let pending = Self.schedule.bracket(games)
+        // No game yet: the entry stays as the slots decide it.
+        #expect(pending.first { $0.game == "x1" }?.following(nil) == pending.first { $0.game == "x1" })
+        var x1 = Game(setup: GameSetup(id: "x1", home: Self.team("a"), away: Self.team("b")))
+        games[x1.id] = x1
+        let ready = Self.schedule.bracket(games).first { $0.game == "x1" }
+        #expect(ready?.state == .ready && ready?.score == nil)
+        // One basket, the clock never started: live, as the daemon's bracket says.
+        x1.apply(
+            GameEvent(
+                gameID: "x1", version: 2, at: Timestamp(milliseconds: 0), origin: CommandOrigin(clientID: "t", commandID: "1"),
+                kind: .move(player: "a-p", move: .twoPoints)))
+        let live = ready?.following(x1)
+        #expect(live?.state == .live && live?.score == SideValues(home: 2, away: 0) && live?.winner == nil)
+        games[x1.id] = x1
+        // The daemon's bracket is the same join: a display's copy joined with later games agrees.
+        #expect(Self.schedule.bracket(games).first { $0.game == "x1" } == live)
+        let decided = Self.final("x1", "a", "b", 15, 13)
+        let final = ready?.following(decided)
+        #expect(final?.state == .final && final?.winner == "a" && final?.score == SideValues(home: 15, away: 13))
+        games[x1.id] = decided
+        #expect(Self.schedule.bracket(games).first { $0.game == "x1" } == final)
+    }
+
     @Test("a change that would swap the teams of a started game is found; one of an unstarted game is not")
     func lockedDependents() {
         var games = Dictionary(

@@ -270,7 +270,7 @@ def main():
             browser.get(args.web + path)
             wait(lambda: not stale(), 10)
             browser.save_screenshot(os.path.join(args.shots, name))
-        # The daemon sends the bracket at a game's start and end only: the schedule's score is the live game's.
+        # The bracket is sent when a game's state changes, not for each basket: the schedule joins it with the live game.
         schedule_score = lambda: browser.find_element(By.CSS_SELECTOR, '#live tr[data-game="g1"] td.score').text
         run.check("/results shows g1's score now", schedule_score() == "%d - 2" % (before + 4), schedule_score())
         reply = move(args.command, "g1", "cy", "one_point")
