@@ -30,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
@@ -119,10 +120,23 @@ let package = Package(
             name: "CourtsideWeb",
             dependencies: [
                 "CourtsideClient", "CourtsideModel", "CourtsideProtocol", "CourtsideThreads", "CourtsideViewModels",
+                "CourtsideWebStore", "QREncode",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // libqrencode from Debian's libqrencode-dev, and our thin Swift wrapper that draws its codes.
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .target(name: "QREncode", dependencies: ["CQRencode"], swiftSettings: swiftSettings),
+        // The web gateway's own state on disk: courts' join codes, devices, sessions (GRDB).
+        .target(
+            name: "CourtsideWebStore",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Hummingbird", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -184,6 +198,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: swiftSettings),
+        .testTarget(name: "QREncodeTests", dependencies: ["QREncode"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CourtsideWebStoreTests",
+            dependencies: ["CourtsideWebStore", .product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "CourtsideServerTests",
             dependencies: [

@@ -1,0 +1,84 @@
+import CourtsideWebStore
+import Foundation
+import Hummingbird
+import Testing
+
+@Suite("the gateway's join codes, devices and sessions")
+struct GatewayStoreTests {
+    static func store() throws -> (GatewayStore, URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courtside-web-\(UUID().uuidString)")
+        return (try GatewayStore(directory: directory), directory)
+    }
+
+    /// The id of the device the store says is joined (its times come back to the microsecond).
+    static func joined(_ store: GatewayStore, _ device: KeeperDevice) async throws -> String? {
+        if case .joined(let found) = try await store.standing(ofDevice: device.id) { found.id } else { nil }
+    }
+
+    @Test("PINs avoid look-alike characters, read in any case with dashes, and print in two groups")
+    func pins() {
+        for _ in 0..<200 {
+            let code = JoinCode.make(court: "Court 1", generation: 1)
+            #expect(code.pin.count == 6)
+            #expect(code.pin.allSatisfy { JoinCode.pinAlphabet.contains($0) })
+            #expect(JoinCode.normalizedPIN(code.printedPIN.lowercased()) == code.pin)
+            #expect(code.token.count >= 32 && !code.token.contains("/") && !code.token.contains("+"))
+        }
+        #expect(!JoinCode.pinAlphabet.contains { "0O1IL2Z5S6G8B".contains($0) })
+        #expect(JoinCode.slug("Court 1") == "court-1" && JoinCode.slug("  Centre court!! ") == "centre-court")
+    }
+
+    @Test("a device joins by token or PIN; a new code revokes it; the store survives reopening")
+    func joinAndRevoke() async throws {
+        let (store, directory) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try await store.code(for: "Court 1")
+        #expect(try await store.code(for: "Court 1") == first)
+        let other = try await store.code(for: "Court 2")
+        #expect(other.pin != first.pin && other.token != first.token)
+
+        let phone = try #require(try await store.join(token: first.token, name: "Ann's phone"))
+        #expect(phone.court == "Court 1" && phone.name.hasPrefix("ann-s-phone-"))
+        let tablet = try #require(try await store.join(pin: first.printedPIN.lowercased(), name: nil))
+        #expect(tablet.name.hasPrefix("device-") && tablet.name != phone.name)
+        #expect(try await store.join(pin: "AAAAAA", name: nil) == nil)
+        #expect(try await store.join(token: "forged", name: nil) == nil)
+        #expect(try await store.join(name: nil) == nil)
+        #expect(try await Self.joined(store, phone) == phone.id)
+        #expect(try await store.standing(ofDevice: "nobody") == .unknown)
+
+        let renewed = try await store.renewCode(for: "Court 1")
+        #expect(renewed.generation == 2 && renewed.pin != first.pin)
+        #expect(try await store.standing(ofDevice: phone.id) == .revoked(court: "Court 1"))
+        #expect(try await store.join(token: first.token, name: nil) == nil, "the old link is dead")
+
+        // Reopened, as after a restart of the gateway: the same codes and devices.
+        let reopened = try GatewayStore(directory: directory)
+        #expect(try await reopened.codes().map(\.pin) == [renewed.pin, other.pin])
+        let late = try #require(try await reopened.join(pin: renewed.pin, name: "late"))
+        #expect(try await Self.joined(reopened, late) == late.id)
+        #expect(try await reopened.revoke(device: late.id))
+        #expect(try await reopened.standing(ofDevice: late.id) == .revoked(court: "Court 1"))
+        let listed = try await reopened.devices(court: "Court 1")
+        #expect(listed.count == 3 && listed.allSatisfy(\.revoked))
+    }
+
+    @Test("sessions: create refuses a duplicate, set keeps the expiry, an expired one is gone, and all survive reopening")
+    func sessions() async throws {
+        let (store, directory) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sessions = SQLitePersistDriver(store)
+        try await sessions.create(key: "a", value: ["device": "d1"], expires: .seconds(3600))
+        await #expect(throws: PersistError.duplicate) { try await sessions.create(key: "a", value: 1, expires: nil) }
+        try await sessions.set(key: "a", value: ["device": "d2"], expires: nil)
+        let (value, ttl) = try #require(try await sessions.getWithTTL(key: "a", as: [String: String].self))
+        #expect(value == ["device": "d2"])
+        #expect(ttl.map { $0 > .seconds(3500) } == true)
+        await #expect(throws: PersistError.invalidConversion) { try await sessions.get(key: "a", as: Int.self) }
+        try await sessions.set(key: "old", value: 1, expires: .seconds(-1))
+        #expect(try await sessions.get(key: "old", as: Int.self) == nil)
+        #expect(try await SQLitePersistDriver(GatewayStore(directory: directory)).get(key: "a", as: [String: String].self) != nil)
+        try await sessions.remove(key: "a")
+        #expect(try await sessions.get(key: "a", as: [String: String].self) == nil)
+    }
+}
