@@ -31,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
@@ -123,6 +125,8 @@ let package = Package(
                 "CourtsideWebStore", "QREncode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -143,7 +147,7 @@ let package = Package(
         .executableTarget(
             name: "courtside-web",
             dependencies: [
-                "CourtsideWeb", "CourtsideClient", "ZeroMQ",
+                "CourtsideWeb", "CourtsideWebStore", "CourtsideClient", "CourtsideModel", "ZeroMQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -198,6 +202,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: swiftSettings),
+        .testTarget(name: "CourtsideWebTests", dependencies: ["CourtsideWeb"], swiftSettings: swiftSettings),
         .testTarget(name: "QREncodeTests", dependencies: ["QREncode"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CourtsideWebStoreTests",

@@ -11,9 +11,9 @@ public enum WebGateway {
     /// The router of every page and API; `live` must be started. `/metrics` serves `registry`,
     /// which `MetricsSystem` was bootstrapped with.
     public static func router(_ live: LiveTournament, metrics registry: PrometheusCollectorRegistry) -> Router<
-        BasicRequestContext
+        GatewayRequestContext
     > {
-        let router = Router()
+        let router = Router(context: GatewayRequestContext.self)
         router.get("/metrics") { _, _ -> Response in
             var buffer: [UInt8] = []
             registry.emit(into: &buffer)

@@ -1,6 +1,8 @@
 public import ArgumentParser
 import CourtsideClient
+import CourtsideModel
 import CourtsideWeb
+import CourtsideWebStore
 import Foundation
 import Hummingbird
 public import Logging
@@ -9,24 +11,42 @@ import Prometheus
 import ServiceLifecycle
 import ZeroMQ
 
-/// The courtside-web executable: follow a daemon, serve its games to browsers.
+/// The courtside-web executable: serve the daemon's games to browsers (the default), or manage
+/// the courts' join codes.
 @main
 struct CourtsideWebCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "courtside-web",
+        abstract: "Serves courtsided's games to browsers, and lets volunteers keep score from their phones.",
+        discussion: """
+            Without a subcommand it serves (see `courtside-web serve --help`). `courtside-web codes` \
+            shows, renews and prints the courts' join codes.
+            """,
+        subcommands: [Serve.self, Codes.self], defaultSubcommand: Serve.self)
+}
+
+/// Follow a daemon, serve its games to browsers and its keepers' pages to phones.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
         abstract: "Serves courtsided's games to browsers: pages for TVs and phones, JSON and Server-Sent Events.",
         discussion: """
             A display of the daemon like any other: it follows docs/PROTOCOL.md's sync contract, so it \
             may run on another machine, and several may serve many phones. Every page and script is \
             served from this executable (no internet needed).
 
-            Pages: / (every game), /games/ID (one court's TV). API: /api/games, /api/games/ID, \
+            Pages: / (every game), /games/ID (one court's TV), /keep (a court's keeper, on a \
+            phone that joined with the court's code). API: /api/games, /api/games/ID, \
             /api/standings, /api/schedule, /api/events (Server-Sent Events: a full state first, then \
-            each change with its sequence), /healthz (200 only while in sync with the daemon).
+            each change with its sequence), /api/keep/session and /api/keep/commands (a joined \
+            device's), /healthz (200 only while in sync with the daemon).
+
+            On a secured daemon give each court's keeper key (--court-key): a device that joined \
+            Court 1 then keeps score with Court 1's key alone, and the daemon's roles judge it.
 
             Examples:
               courtside-web
-              courtside-web --listen 0.0.0.0:8080 --key keys/web.key_secret --server-key keys/server.key
+              courtside-web --listen 0.0.0.0:8080 --key keys/web.key_secret --server-key keys/server.key \
+                --court-key "Court 1=keys/court-1.key_secret" --court-key "Court 2=keys/court-2.key_secret"
             """)
 
     @Option(help: ArgumentHelp("courtsided's command endpoint.", valueName: "url"))
@@ -49,6 +69,18 @@ struct CourtsideWebCommand: AsyncParsableCommand {
             "The daemon's public key: certificate file or 40 Z85 characters (or $COURTSIDE_SERVER_KEY).", valueName: "file|z85"))
     var serverKeyFlag: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Where the gateway keeps its join codes, devices and sessions (or $COURTSIDE_WEB_STATE_DIR).", valueName: "dir"))
+    var stateDir = ProcessInfo.processInfo.environment["COURTSIDE_WEB_STATE_DIR"] ?? "web-data"
+
+    @Option(
+        name: .customLong("court-key"),
+        help: ArgumentHelp(
+            "A court's keeper key, as COURT=FILE (its secret certificate): commands of devices that joined the court go "
+                + "under it. Repeat for each court; needs --server-key.", valueName: "court=file"))
+    var courtKeys: [String] = []
+
     /// The flag, or else the environment: an optional option cannot have a default of its own.
     var key: String? { keyFlag ?? ProcessInfo.processInfo.environment["COURTSIDE_KEY"] }
     var serverKey: String? { serverKeyFlag ?? ProcessInfo.processInfo.environment["COURTSIDE_SERVER_KEY"] }
@@ -65,6 +97,23 @@ struct CourtsideWebCommand: AsyncParsableCommand {
             throw ValidationError(
                 "--key and --server-key go together: this gateway's secret certificate and the daemon's public key")
         }
+        if !courtKeys.isEmpty, serverKey == nil {
+            throw ValidationError("--court-key needs --key and --server-key: the courts' keys talk to a secured daemon")
+        }
+        for entry in courtKeys where !entry.contains("=") {
+            throw ValidationError("--court-key takes COURT=FILE, for example \"Court 1=keys/court-1.key_secret\", not \(entry)")
+        }
+    }
+
+    /// Each court's keys toward the daemon, from `--court-key`.
+    func loadCourtKeys(serverKey: String) throws(CourtsideError) -> [String: CurveClientKeys] {
+        var keys: [String: CurveClientKeys] = [:]
+        for entry in courtKeys {
+            let equals = entry.firstIndex(of: "=")!
+            let court = String(entry[..<equals]).trimmingCharacters(in: .whitespaces)
+            keys[court] = try CurveClientKeys.load(certificate: String(entry[entry.index(after: equals)...]), serverKey: serverKey)
+        }
+        return keys
     }
 
     func run() async throws {
@@ -76,21 +125,34 @@ struct CourtsideWebCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "courtside-web")
         var endpoints = Endpoints(command: commandEndpoint, events: eventEndpoint)
+        var keys: [String: CurveClientKeys]?
         if let key, let serverKey {
             do {
                 endpoints.curve = try CurveClientKeys.load(certificate: key, serverKey: serverKey)
+                keys = try loadCourtKeys(serverKey: serverKey)
             } catch {
                 FileHandle.standardError.write(Data("courtside-web: \(error.message)\n".utf8))
                 throw ExitCode(78)
             }
+        }
+        let store: GatewayStore
+        do {
+            store = try GatewayStore(directory: URL(fileURLWithPath: stateDir, isDirectory: true))
+        } catch {
+            FileHandle.standardError.write(Data("courtside-web: cannot open its state in \(stateDir): \(error)\n".utf8))
+            throw ExitCode(73)
         }
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         let live = LiveTournament(endpoints: endpoints, logger: logger)
         live.start()
         let colon = listen.lastIndex(of: ":")!
+        let router = WebGateway.router(live, metrics: registry)
+        KeeperGateway(
+            live: live, store: store, relay: CommandRelay(endpoint: commandEndpoint, courtKeys: keys), secureCookies: false
+        ).addRoutes(to: router)
         let app = Application(
-            router: WebGateway.router(live, metrics: registry),
+            router: router,
             configuration: .init(
                 address: .hostname(String(listen[..<colon]), port: Int(listen[listen.index(after: colon)...])!),
                 serverName: "courtside-web"),

@@ -1,0 +1,51 @@
+public import CourtsideModel
+
+/// The games of one court in playing order, and the one its keeper should see now: what the
+/// keeper page opens on and lets the keeper switch between.
+public struct CourtLineup: Hashable, Sendable, Encodable {
+    /// One game of the court.
+    public struct Entry: Hashable, Sendable, Encodable {
+        public var game: GameID
+        /// "Lions v Tigers", or the slots still open ("winner of g1 v 1st of group B").
+        public var title: String
+        /// When the schedule says, as the organiser wrote it.
+        public var start: String?
+        public var state: BracketState
+        /// Whether the game exists yet: a bracket game waits for its teams.
+        public var exists: Bool
+    }
+
+    public var court: String
+    public var entries: [Entry]
+    /// The first game on the court, by the schedule, that is not final and exists; else the
+    /// first not final; else the last.
+    public var current: GameID?
+
+    /// The court's scheduled games in the schedule's order (``BracketEntry/following(_:)``
+    /// brings each one's state up to `games`), then its other games by id.
+    public init(court: String, bracket: [BracketEntry], games: [GameID: Game]) {
+        self.court = court
+        // A team known to the bracket but in no game yet is named as any game of it names it.
+        var names: [TeamID: String] = [:]
+        for game in games.values { (names[game.setup.home.id], names[game.setup.away.id]) = (game.setup.home.name, game.setup.away.name) }
+        let side = { (team: TeamID?, slot: Slot) in team.map { names[$0] ?? $0.rawValue } ?? slot.description }
+        var entries: [Entry] = []
+        for scheduled in bracket where scheduled.court == court {
+            let entry = scheduled.following(games[scheduled.game])
+            entries.append(
+                Entry(
+                    game: entry.game, title: "\(side(entry.homeTeam, entry.home)) v \(side(entry.awayTeam, entry.away))",
+                    start: entry.start, state: entry.state, exists: games[entry.game] != nil))
+        }
+        let scheduled = Set(entries.map(\.game))
+        for id in games.keys.sorted() where !scheduled.contains(id) {
+            guard let game = games[id], game.setup.court == court else { continue }
+            let state: BracketState = game.isFinished ? .final : game.hasStarted ? .live : .ready
+            entries.append(
+                Entry(game: id, title: "\(game.setup.home.name) v \(game.setup.away.name)", start: nil, state: state, exists: true))
+        }
+        self.entries = entries
+        current =
+            (entries.first { $0.state != .final && $0.exists } ?? entries.first { $0.state != .final } ?? entries.last)?.game
+    }
+}

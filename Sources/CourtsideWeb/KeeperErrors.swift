@@ -1,0 +1,14 @@
+public import CourtsideModel
+
+/// The keeper API's own error codes (docs/PROTOCOL.md, "courtside-web's keeper API"), beside
+/// the protocol's, which the daemon's refusals carry through it unchanged.
+extension CourtsideError.Code {
+    /// No session, or one the gateway does not know (expired, forged): join the court first.
+    public static let notJoined = CourtsideError.Code(rawValue: "not_joined")
+    /// The court has a new join code since this device joined, or the device was revoked.
+    public static let revoked = CourtsideError.Code(rawValue: "revoked")
+    /// The PIN or the link is no court's current one.
+    public static let wrongCode = CourtsideError.Code(rawValue: "wrong_code")
+    /// Too many wrong PINs from this address lately: wait as `Retry-After` says.
+    public static let tooManyAttempts = CourtsideError.Code(rawValue: "too_many_attempts")
+}

@@ -1,0 +1,267 @@
+public import CourtsideClient
+public import CourtsideModel
+public import CourtsideProtocol
+public import CourtsideViewModels
+public import CourtsideWebStore
+import Foundation
+public import Hummingbird
+import HTTPTypes
+import HummingbirdAuth
+import Synchronization
+
+/// What a device's session cookie stands for: the device that joined (its court and code
+/// generation are the store's, checked at every request).
+struct KeeperSession: Codable, Sendable {
+    var device: String
+}
+
+/// Keeping score from a phone: joining a court with its link or PIN, and relaying the
+/// device's commands to the daemon under the court's key. The page itself keeps the outbox;
+/// this side only checks who asks and passes each command on with the device's own ids, so a
+/// retry is applied once by the daemon's retry memory.
+public final class KeeperGateway: Sendable {
+    let live: LiveTournament
+    let store: GatewayStore
+    let relay: CommandRelay
+    let sessions: SessionStorage<KeeperSession>
+    private let throttle = Mutex(PINThrottle())
+    /// How long a joined device stays joined without a new code: a tournament weekend.
+    static let sessionLifetime: Duration = .seconds(3 * 24 * 3600)
+    static let cookieName = "courtside_keeper"
+
+    /// `secureCookies` when served over HTTPS: the cookie then never travels in the clear.
+    public init(live: LiveTournament, store: GatewayStore, relay: CommandRelay, secureCookies: Bool) {
+        self.live = live
+        self.store = store
+        self.relay = relay
+        sessions = SessionStorage(
+            SQLitePersistDriver(store),
+            configuration: .init(
+                sessionCookieParameters: .init(name: Self.cookieName, path: "/", secure: secureCookies, sameSite: .strict),
+                keyPrefix: "keeper."))
+    }
+
+    /// Adds `/keep/join/TOKEN`, `POST /keep/join`, `POST /keep/leave`, `/api/keep/session` and
+    /// `POST /api/keep/commands`.
+    public func addRoutes(to router: Router<GatewayRequestContext>) {
+        router.get("/keep/join/:token") { request, context -> Response in
+            // The token leaves the address bar at once: the redirect carries only the cookie.
+            let token = try context.parameters.require("token")
+            guard let device = try await self.store.join(token: token, name: nil) else {
+                return Self.redirect(to: "/keep?link=expired")
+            }
+            return try await self.joined(device, redirect: true)
+        }
+        router.post("/keep/join") { request, context -> Response in
+            if let refusal = Self.crossSite(request) { return refusal }
+            let address = context.remoteAddress?.ipAddress ?? "unknown"
+            let form = request.headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true
+            if case .wait(let wait) = self.throttle.withLock({ $0.decision(for: address, now: .now) }) {
+                let seconds = max(1, Int(wait.components.seconds) + 1)
+                var response = Self.error(
+                    .tooManyAttempts, "too many wrong PINs from this device: try again in \(seconds) s", status: .tooManyRequests)
+                response.headers[.retryAfter] = "\(seconds)"
+                return form ? Self.redirect(to: "/keep?pin=wait&seconds=\(seconds)") : response
+            }
+            var request = request
+            guard let fields = try await Self.joinFields(&request, form: form) else {
+                return Self.error(.badRequest, "send {\"pin\": \"...\", \"name\": \"...\"} (name optional)", status: .badRequest)
+            }
+            let device = try await self.store.join(pin: fields.pin, name: fields.name)
+            self.throttle.withLock { $0.record(address, right: device != nil, now: .now) }
+            guard let device else {
+                return form
+                    ? Self.redirect(to: "/keep?pin=wrong")
+                    : Self.error(.wrongCode, "that PIN is no court's current code: check the sheet", status: .unauthorized)
+            }
+            return try await self.joined(device, redirect: form)
+        }
+        router.post("/keep/leave") { request, _ -> Response in
+            if let refusal = Self.crossSite(request) { return refusal }
+            var response = WebGateway.json(["ok": true])
+            if let cookie = try? await self.sessions.delete(request: request) {
+                response.headers[values: .setCookie].append(cookie.description)
+            }
+            return response
+        }
+        router.get("/api/keep/session") { request, _ -> Response in
+            let device: KeeperDevice
+            switch try await self.device(of: request) {
+            case .success(let found): device = found
+            case .failure(let refusal): return refusal.response
+            }
+            let view = self.live.current
+            return WebGateway.json(
+                SessionBody(
+                    court: device.court, device: device.name, keyed: self.relay.isKeyed,
+                    lineup: CourtLineup(court: device.court, bracket: view.bracket, games: view.games)))
+        }
+        router.post("/api/keep/commands") { request, _ -> Response in
+            if let refusal = Self.crossSite(request) { return refusal }
+            let device: KeeperDevice
+            switch try await self.device(of: request) {
+            case .success(let found): device = found
+            case .failure(let refusal): return refusal.response
+            }
+            var request = request
+            return await self.relay(&request, from: device)
+        }
+    }
+
+    /// A session for a device that just joined.
+    private func joined(_ device: KeeperDevice, redirect: Bool) async throws -> Response {
+        let cookie = try await sessions.save(session: KeeperSession(device: device.id), expiresIn: Self.sessionLifetime)
+        var response =
+            redirect
+            ? Self.redirect(to: "/keep") : WebGateway.json(JoinBody(ok: true, court: device.court, device: device.name))
+        response.headers[values: .setCookie].append(cookie.description)
+        return response
+    }
+
+    /// The device a request's session stands for, or the answer that refuses it.
+    private func device(of request: Request) async throws -> Result<KeeperDevice, RefusalResponse> {
+        guard let session = try? await sessions.load(request: request) else {
+            return .failure(
+                RefusalResponse(
+                    Self.error(.notJoined, "this device has not joined a court: scan the court's code or type its PIN at /keep",
+                        status: .unauthorized)))
+        }
+        switch try await store.standing(ofDevice: session.device) {
+        case .joined(let device): return .success(device)
+        case .revoked(let court):
+            return .failure(
+                RefusalResponse(
+                    Self.error(
+                        .revoked, "\(court) has a new code since this device joined: join again with the new code",
+                        status: .unauthorized)))
+        case .unknown:
+            return .failure(
+                RefusalResponse(
+                    Self.error(.notJoined, "this device's session is not one this gateway gave: join again", status: .unauthorized)))
+        }
+    }
+
+    /// Checks one command from a device and passes it on; the answer is the daemon's reply.
+    private func relay(_ request: inout Request, from device: KeeperDevice) async -> Response {
+        let limit = ProtocolLimits.maxRequestBytes
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
+            return Self.error(.messageTooLarge, "the command is \(length) bytes; the limit is \(limit)", status: .contentTooLarge)
+        }
+        guard let body = try? await request.body.collect(upTo: limit) else {
+            return Self.error(.messageTooLarge, "the command is over \(limit) bytes", status: .contentTooLarge)
+        }
+        let command: CourtsideProtocol.Request
+        do {
+            command = try Self.command(Array(buffer: body), device: device, keyed: relay.isKeyed)
+        } catch {
+            return Self.error(error.code, error.message, status: error.code == .forbidden ? .forbidden : .badRequest)
+        }
+        // On a plaintext daemon no key limits the gateway, so it keeps each device to its court itself.
+        if !relay.isKeyed, let game = command.operation.game, let court = live.current.games[game]?.setup.court,
+            court != device.court
+        {
+            return Self.error(.forbidden, "this device keeps score on \(device.court); \(game) is on \(court)", status: .forbidden)
+        }
+        do {
+            let reply = try await relay.send(command.operation, origin: command.origin, court: device.court)
+            return WebGateway.json(reply)
+        } catch {
+            // The page keeps the command and retries it with the same ids: the daemon applies it once.
+            var response = Self.error(error.code, error.message, status: error.code == .forbidden ? .forbidden : .serviceUnavailable)
+            if error.code != .forbidden { response.headers[.retryAfter] = "1" }
+            return response
+        }
+    }
+
+    /// The protocol request a device's body stands for, under the device's client id: its
+    /// `client_id`, if any, is replaced; the rest is read as the daemon reads a request.
+    static func command(_ body: [UInt8], device: KeeperDevice, keyed: Bool) throws(CourtsideError) -> CourtsideProtocol.Request {
+        guard var object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
+            throw CourtsideError(.badRequest, "the command is not a JSON object")
+        }
+        // Keyed, the daemon names the court's key itself (`court-1/<device>`); plaintext, we do.
+        object["client_id"] = keyed ? device.name : "\(JoinCode.slug(device.court))/\(device.name)"
+        guard let bytes = try? JSONSerialization.data(withJSONObject: object) else {
+            throw CourtsideError(.badRequest, "the command is not a JSON object")
+        }
+        let request = try CourtsideProtocol.Request.decode(Array(bytes))
+        switch request.operation {
+        case .move, .retract, .clock, .timeout: return request
+        default:
+            throw CourtsideError(.forbidden, "a keeper's device sends move, retract, clock and timeout only")
+        }
+    }
+
+    /// The PIN and name of a join, from JSON or a form.
+    private static func joinFields(_ request: inout Request, form: Bool) async throws -> (pin: String, name: String?)? {
+        guard let body = try? await request.body.collect(upTo: 4096) else { return nil }
+        let text = String(buffer: body)
+        let fields: [String: String]
+        if form {
+            var components = URLComponents()
+            components.percentEncodedQuery = text.replacingOccurrences(of: "+", with: "%20")
+            fields = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }) { first, _ in first }
+        } else {
+            guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else { return nil }
+            fields = object.compactMapValues { $0 as? String }
+        }
+        guard let pin = fields["pin"], !pin.isEmpty else { return nil }
+        let name = fields["name"].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : String($0.prefix(40)) }
+        return (pin, name)
+    }
+
+    /// A refusal for a request from another site: a page elsewhere must not keep score with a
+    /// volunteer's session (the cookie is SameSite=Strict as well).
+    static func crossSite(_ request: Request) -> Response? {
+        let fetchSite = request.headers[HTTPField.Name("Sec-Fetch-Site")!]
+        var cross = fetchSite == "cross-site"
+        if let origin = request.headers[.origin] {
+            let host = URLComponents(string: origin).map { components in
+                components.host.map { host in components.port.map { "\(host):\($0)" } ?? host }
+            } ?? nil
+            cross = cross || host == nil || host != request.head.authority
+        }
+        guard cross else { return nil }
+        return error(.forbidden, "a request from another site is refused", status: .forbidden)
+    }
+
+    static func error(_ code: CourtsideError.Code, _ message: String, status: HTTPResponse.Status) -> Response {
+        WebGateway.json(Reply.failure(CourtsideError(code, message), commandID: nil, epoch: ""), status: status)
+    }
+
+    static func redirect(to location: String) -> Response {
+        var headers = HTTPFields()
+        headers[.location] = location
+        headers[.cacheControl] = "no-store"
+        return Response(status: .seeOther, headers: headers)
+    }
+
+    struct RefusalResponse: Error {
+        let response: Response
+        init(_ response: Response) { self.response = response }
+    }
+
+    struct JoinBody: Encodable {
+        var ok: Bool
+        var court: String
+        var device: String
+    }
+
+    struct SessionBody: Encodable {
+        var court: String
+        var device: String
+        /// Whether commands go under the court's key (a secured daemon).
+        var keyed: Bool
+        var lineup: CourtLineup
+    }
+}
+
+extension CourtsideProtocol.Request.Operation {
+    /// The game a keeper's command is for.
+    var game: GameID? {
+        switch self {
+        case .move(let game, _, _), .retract(let game, _), .clock(let game, _), .timeout(let game, _): game
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import ArgumentParser
+import CourtsideWebStore
+import Foundation
+
+/// `courtside-web codes`: the courts' join codes, which the organiser prints and renews.
+struct Codes: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Shows, renews and revokes the courts' join codes and the devices that joined.",
+        discussion: """
+            A volunteer joins a court by scanning its link (a QR code on the sheet) or typing its PIN at \\
+            /keep; the device then keeps score on that court only. A new code for a court revokes every \\
+            device that joined with the old one, at its next request: no restart or reload needed.
+
+            Examples:
+              courtside-web codes show --base-url http://192.168.1.20:8080
+              courtside-web codes new --court "Court 1"
+              courtside-web codes devices --court "Court 1"
+              courtside-web codes revoke ann-s-phone-3f9a
+            """,
+        subcommands: [Show.self, New.self, Devices.self, Revoke.self])
+
+    /// Where the running gateway keeps its state: the same directory as its --state-dir.
+    struct StateOptions: ParsableArguments {
+        @Option(
+            help: ArgumentHelp("The gateway's state directory (its --state-dir; or $COURTSIDE_WEB_STATE_DIR).", valueName: "dir"))
+        var stateDir = ProcessInfo.processInfo.environment["COURTSIDE_WEB_STATE_DIR"] ?? "web-data"
+
+        func open() throws -> GatewayStore {
+            do {
+                return try GatewayStore(directory: URL(fileURLWithPath: stateDir, isDirectory: true))
+            } catch {
+                throw ValidationError("cannot open the gateway's state in \(stateDir): \(error)")
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Prints each court's PIN and join link (making a code for a court named that has none).")
+
+        @OptionGroup var state: StateOptions
+        @Option(help: ArgumentHelp("A court to show; repeat for several. Default: every court with a code.", valueName: "court"))
+        var court: [String] = []
+        @Option(help: ArgumentHelp("The address phones reach the gateway at, for the links.", valueName: "url"))
+        var baseURL = "http://127.0.0.1:8080"
+
+        func run() async throws {
+            let store = try state.open()
+            var codes = try await store.codes()
+            for name in court where !codes.contains(where: { $0.court == name }) { codes.append(try await store.code(for: name)) }
+            if !court.isEmpty { codes = codes.filter { court.contains($0.court) } }
+            guard !codes.isEmpty else {
+                print("no court has a code yet: courtside-web codes show --court \"Court 1\" makes one")
+                return
+            }
+            let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+            for code in codes.sorted(by: { $0.court < $1.court }) {
+                print("\(code.court)  PIN \(code.printedPIN)  \(base)/keep/join/\(code.token)  (code \(code.generation))")
+            }
+        }
+    }
+
+    struct New: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Gives a court a new code: every device that joined with the old one is revoked.")
+
+        @OptionGroup var state: StateOptions
+        @Option(help: ArgumentHelp("The court, as the schedule names it.", valueName: "court"))
+        var court: String
+
+        func run() async throws {
+            let code = try await state.open().renewCode(for: court)
+            print("\(code.court): new PIN \(code.printedPIN) (code \(code.generation)); devices that joined before must join again")
+        }
+    }
+
+    struct Devices: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Lists the devices that joined, newest first.")
+
+        @OptionGroup var state: StateOptions
+        @Option(help: ArgumentHelp("Only this court's devices.", valueName: "court"))
+        var court: String?
+
+        func run() async throws {
+            let devices = try await state.open().devices(court: court)
+            guard !devices.isEmpty else {
+                print("no device has joined\(court.map { " \($0)" } ?? "")")
+                return
+            }
+            let format = ISO8601DateFormatter()
+            for (device, revoked) in devices {
+                print(
+                    "\(device.name)  \(device.court)  joined \(format.string(from: device.joinedAt))  "
+                        + "last seen \(format.string(from: device.lastSeen))\(revoked ? "  REVOKED" : "")")
+            }
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revokes one device (a lost phone), by its name.")
+
+        @OptionGroup var state: StateOptions
+        @Argument(help: ArgumentHelp("The device's name, as `codes devices` lists it.", valueName: "device"))
+        var device: String
+
+        func run() async throws {
+            let store = try state.open()
+            guard let found = try await store.devices().first(where: { $0.device.name == device || $0.device.id == device })
+            else { throw ValidationError("no device is named \(device): `courtside-web codes devices` lists them") }
+            _ = try await store.revoke(device: found.device.id)
+            print("\(found.device.name) revoked: its next request is refused; it may join again with \(found.device.court)'s code")
+        }
+    }
+}
