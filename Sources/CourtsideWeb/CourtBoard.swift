@@ -34,7 +34,7 @@ struct CourtGame: Encodable {
 
 /// What a court's TV shows of one team besides its score: team fouls against the rules' tiers
 /// and the time-outs left. The page's script computes the same from `rules` and each event's
-/// state (`sideBoard` in ``Pages/script``): keep the two alike.
+/// state (`sideBoard` in `Resources/static/app.js`): keep the two alike.
 struct CourtSideBoard: Equatable {
     var fouls: Int
     /// The tier the team's fouls have reached, nil when the rules have no tiers.

@@ -74,10 +74,10 @@ public enum WebGateway {
         }
         router.get("/results") { _, _ -> Response in html(Pages.results(live.current)) }
         router.get("/static/app.js") { _, _ -> Response in
-            text(Pages.script, status: .ok, type: "text/javascript; charset=utf-8")
+            file(Pages.script, type: "text/javascript; charset=utf-8")
         }
         router.get("/static/style.css") { _, _ -> Response in
-            text(Pages.style, status: .ok, type: "text/css; charset=utf-8")
+            file(Pages.style, type: "text/css; charset=utf-8")
         }
         return router
     }
@@ -96,6 +96,13 @@ public enum WebGateway {
         var headers = HTTPFields()
         headers[.contentType] = type
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// A file embedded in the executable, as it was written.
+    static func file(_ bytes: [UInt8], type: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     static func html(_ page: String) -> Response {
