@@ -1,6 +1,6 @@
+import CourtsideClient
 import CourtsideModel
-import CourtsideProtocol
-import Foundation
+import CourtsideViewModels
 import Mustache
 
 /// The pages screens show: server-rendered HTML that the page's own script keeps live from
@@ -8,172 +8,63 @@ import Mustache
 /// (`Resources/static`) are embedded in the executable at build time: a venue's network may have
 /// no internet, so there is no CDN, and nothing is read from disk at run time.
 ///
-/// Each page renders a plain struct of ready-made values (swift-mustache reads stored
-/// properties by reflection), and the templates escape every value.
+/// A game's page renders its ``GameViewModel``, the values its script binds later from each
+/// event's `view`; swift-mustache reads stored properties by reflection, and the templates
+/// escape every value.
 enum Pages {
     /// Every game at once, for a big screen.
     static func allGames(_ view: LiveTournament.View) -> String {
-        struct Row {
-            var game: String
-            var court: String
-            var home: String
-            var score: String
-            var away: String
-            var clock: String
-            var status: String
-        }
         struct Page {
             var title = "Courtside: every game"
             var kind = "all"
             var game = ""
             var inSync: Bool
-            var rows: [Row]
+            var games: [GameViewModel]
         }
-        let rows = view.summaries.map { game in
-            Row(
-                game: game.game.rawValue, court: game.court ?? "", home: game.home.name,
-                score: "\(game.state.score.home) - \(game.state.score.away)", away: game.away.name,
-                clock: clock(game.state.clock.accumulated), status: status(game))
-        }
-        return render("all-games", Page(inSync: view.inSync, rows: rows))
+        let games = TournamentViewModel(view.games.values.map(GameState.init), now: Timestamp(milliseconds: view.daemonNow))
+        return render("all-games", Page(inSync: view.inSync, games: games.games))
     }
 
-    /// One team on a court's TV. Without its game yet (a bracket slot), the fields wait empty
-    /// for its game_created.
-    struct CourtTeam {
+    /// One team's place on a page; without its game yet (a bracket slot), its fields wait
+    /// empty for the game's `game_created`.
+    struct TeamPlace {
         var side: String
-        var name = "…"
-        var score = "–"
-        var tier = ""
-        var fouls = ""
-        var tierText = ""
-        var nextText = ""
-        var timeoutsLabel = "time-outs"
-        var timeouts = ""
-        var timeoutPips = ""
-
-        init(_ game: Game?, _ side: Side) {
-            self.side = side.rawValue
-            guard let game else { return }
-            let board = CourtSideBoard(game, side)
-            name = game.setup.team(side).name
-            score = String(game.score[side])
-            tier = board.tier?.rawValue ?? ""
-            fouls = String(board.fouls)
-            (tierText, nextText) = (board.tierText, board.nextText)
-            (timeoutsLabel, timeouts, timeoutPips) = (board.timeoutsLabel, String(board.timeouts), board.timeoutPips)
-        }
+        var team: GameViewModel.TeamLine?
     }
 
-    /// One line of a court's last plays, newest first.
-    struct PlayLine {
-        var side: String
-        var undone: Bool
-        var version: Int
-        var who: String
-        var team: String
-        var what: String
+    /// One game's page: its view, if the gateway has the game yet.
+    struct GamePage {
+        var title: String
+        var kind: String
+        var game: String
+        var inSync: Bool
+        var view: GameViewModel?
+        var home: TeamPlace
+        var away: TeamPlace
 
-        init(_ game: Game, _ play: Play) {
-            let team = game.setup.team(play.side)
-            side = play.side.rawValue
-            undone = play.retractedBy != nil
-            version = play.version
-            who = team.players.first { $0.id == play.player }?.name ?? play.player.rawValue
-            self.team = team.name
-            what = play.moveText
+        init(_ view: LiveTournament.View, game id: GameID, kind: String, title: String) {
+            (self.title, self.kind, game, inSync) = (title, kind, id.rawValue, view.inSync)
+            self.view = view.games[id].map { GameViewModel($0, now: Timestamp(milliseconds: view.daemonNow)) }
+            home = TeamPlace(side: Side.home.rawValue, team: self.view?.home)
+            away = TeamPlace(side: Side.away.rawValue, team: self.view?.away)
         }
     }
 
     /// One court's TV: huge digits, readable from across a gym; each team's fouls against the
     /// rules' tiers and its time-outs left; the last plays, those before the page opened too.
     static func court(_ view: LiveTournament.View, game id: GameID) -> String {
-        struct Page {
-            var title: String
-            var kind = "court"
-            var game: String
-            var inSync: Bool
-            var home: CourtTeam
-            var away: CourtTeam
-            var clock: String
-            var status: String
-            var keep = CourtGame.recentPlays
-            var plays: [PlayLine]
-        }
-        let game = view.games[id]
-        let now = Timestamp(milliseconds: view.daemonNow)
-        let plays = game.map { game in game.plays.suffix(CourtGame.recentPlays).reversed().map { PlayLine(game, $0) } } ?? []
-        return render(
-            "court",
-            Page(
-                title: "Courtside: \(id.rawValue)", game: id.rawValue, inSync: view.inSync, home: CourtTeam(game, .home),
-                away: CourtTeam(game, .away), clock: game.map { clock($0.clock.elapsed(at: now)) } ?? "",
-                status: game.map { status(GameSummary($0)) } ?? "waiting for its teams", plays: plays))
+        render("court", GamePage(view, game: id, kind: "court", title: "Courtside: \(id.rawValue)"))
     }
 
     /// A compact score bug on a transparent background, for a stream's browser source.
     static func overlay(_ view: LiveTournament.View, game id: GameID) -> String {
-        struct Page {
-            var title: String
-            var kind = "overlay"
-            var game: String
-            var inSync: Bool
-            var homeName = "…"
-            var homeScore = "–"
-            var clock = ""
-            var awayScore = "–"
-            var awayName = "…"
-        }
-        var page = Page(title: "Courtside overlay: \(id.rawValue)", game: id.rawValue, inSync: view.inSync)
-        if let summary = view.games[id].map(GameSummary.init) {
-            (page.homeName, page.awayName) = (summary.home.name, summary.away.name)
-            (page.homeScore, page.awayScore) = (String(summary.state.score.home), String(summary.state.score.away))
-            page.clock = clock(summary.state.clock.accumulated)
-        }
-        return render("overlay", page)
+        render("overlay", GamePage(view, game: id, kind: "overlay", title: "Courtside overlay: \(id.rawValue)"))
     }
 
     /// The box score: every player's counts, refreshed whenever the game changes.
     static func box(_ view: LiveTournament.View, game id: GameID) -> String {
-        struct PlayerRow {
-            var name: String
-            var onePoint: Int
-            var twoPoints: Int
-            var freeThrow: Int
-            var assist: Int
-            var rebound: Int
-            var foul: Int
-            var points: Int
-        }
-        struct TeamTable {
-            var name: String
-            var score: Int
-            var players: [PlayerRow]
-        }
-        struct Page {
-            var title: String
-            var kind = "box"
-            var game: String
-            var inSync: Bool
-            var found: Bool
-            var teams: [TeamTable] = []
-        }
-        var page = Page(title: "Courtside: \(id.rawValue)", game: id.rawValue, inSync: view.inSync, found: false)
-        if let game = view.games[id] {
-            page.title = "Courtside: box score \(id.rawValue)"
-            page.found = true
-            page.teams = Side.allCases.map { side in
-                let team = game.setup.team(side)
-                let players = team.players.map { player in
-                    let c = game.counts[player.id] ?? MoveCounts()
-                    return PlayerRow(
-                        name: player.name, onePoint: c.onePoint, twoPoints: c.twoPoints, freeThrow: c.freeThrow,
-                        assist: c.assist, rebound: c.rebound, foul: c.foul, points: c.points)
-                }
-                return TeamTable(name: team.name, score: game.score[side], players: players)
-            }
-        }
-        return render("box", page)
+        let title = view.games[id] == nil ? "Courtside: \(id.rawValue)" : "Courtside: box score \(id.rawValue)"
+        return render("box", GamePage(view, game: id, kind: "box", title: title))
     }
 
     /// Schedule, standings and bracket, refreshed whenever they change.
@@ -233,17 +124,6 @@ enum Pages {
         return render("results", Page(inSync: view.inSync, schedule: schedule, groups: groups))
     }
 
-    /// "final: Lions wins" once decided, else the status ("running").
-    static func status(_ game: GameSummary) -> String {
-        let winner = game.state.winner.map { $0 == .home ? game.home.name : game.away.name }
-        return winner.map { "final: \($0) wins" } ?? game.state.status.rawValue
-    }
-
-    static func clock(_ milliseconds: Int64) -> String {
-        let seconds = milliseconds / 1000
-        return String(format: "%02d:%02d", seconds / 60, seconds % 60)
-    }
-
     /// The page's template applied to `page`.
     static func render(_ template: String, _ page: Any) -> String {
         guard let html = templates.render(page, withTemplate: template) else {
@@ -259,7 +139,8 @@ enum Pages {
             "page": PackageResources.page_mustache, "all-games": PackageResources.all_games_mustache,
             "court": PackageResources.court_mustache, "court-team": PackageResources.court_team_mustache,
             "play": PackageResources.play_mustache, "overlay": PackageResources.overlay_mustache,
-            "box": PackageResources.box_mustache, "results": PackageResources.results_mustache,
+            "box": PackageResources.box_mustache, "box-team": PackageResources.box_team_mustache,
+            "results": PackageResources.results_mustache,
         ]
         do {
             return MustacheLibrary(

@@ -167,13 +167,16 @@ struct EventStreamMessage: Sendable {
             body = try? WireCoding.encode(
                 StateBody(
                     sequence: view.sequence, inSync: view.inSync, daemonNow: view.daemonNow,
-                    games: view.games.keys.sorted().compactMap { view.games[$0].map(CourtGame.init) },
+                    games: view.games.keys.sorted().compactMap { id in
+                        view.games[id].map { CourtGame($0, now: Timestamp(milliseconds: view.daemonNow)) }
+                    },
                     standings: view.standings, bracket: view.bracket, standingsSequence: view.standingsSequence,
                     bracketSequence: view.bracketSequence))
-        case .event(let message):
-            // The protocol's own event message: a program reads it as docs/PROTOCOL.md says.
+        case .event(let message, let view):
+            // The protocol's own event message, which a program reads as docs/PROTOCOL.md says,
+            // with the game's view for the pages.
             name = "event"
-            body = WireCoding.encode(message)
+            body = try? WireCoding.encode(RelayedEvent(message: message, view: view))
         case .tables(let view):
             name = "tables"
             body = try? WireCoding.encode(
@@ -197,7 +200,7 @@ struct EventStreamMessage: Sendable {
         var sequence: Int64
         var inSync: Bool
         var daemonNow: Int64
-        /// Each game's summary with its teams, rules and last plays (``CourtGame``).
+        /// Each game's summary with its teams, rules, last plays and view (``CourtGame``).
         var games: [CourtGame]
         var standings: [GroupStandings]
         var bracket: [BracketEntry]

@@ -232,11 +232,11 @@ def main():
         timeout = command(args.command, "timeout", game="g1", side="away")
         run.check("a live time-out: away has 1 left", timeout and timeout.get("ok") and wait(
             lambda: (board("away")["timeouts"], board("away")["pips"]) == ("1", "●○"), 2), str(board("away")))
-        run.check("the time-out stopped the clock", wait(lambda: field("status").text == "paused", 2), field("status").text)
+        run.check("the time-out stopped the clock", wait(lambda: field("status").text == "PAUSED", 2), field("status").text)
         start = command(args.command, "clock", game="g1", action="start")
         clock = field("clock").text
         run.check("the clock runs again, from state.clock", start and start.get("ok") and
-                  wait(lambda: field("status").text == "running" and field("clock").text != clock, 3),
+                  wait(lambda: field("status").text == "LIVE" and field("clock").text != clock, 3),
                   "%s then %s" % (clock, field("clock").text))
         undo = command(args.command, "retract", game="g1", version=foul["version"])
         run.check("a live retraction marks its play and takes the foul back", undo and undo.get("ok") and wait(
