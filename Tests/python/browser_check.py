@@ -11,7 +11,8 @@ time-outs left; sends moves, a foul, a time-out and a retraction over ZeroMQ and
 follows them (a move timed from the send to the DOM); asks the test (through files in --sync) to
 restart the daemon under the open page and checks that the page marks itself stale, then shows
 the same again without a reload; checks /overlay/g1 is transparent; saves screenshots of /,
-/games/g1 and /results. Ends with "N passed, N failed".
+/games/g1 and /results; checks that no page scrolls sideways on a phone (390 px wide). Ends with
+"N passed, N failed".
 
 With --latency-samples N it only measures: N one-point moves in g1, each timed from its ok to the
 court page's DOM (the game's target score must allow N points: see the README).
@@ -278,6 +279,15 @@ def main():
                   wait(lambda: schedule_score() == "%d - 2" % (before + 5), 2), schedule_score())
         browser.get(args.web + "/")
         run.check("/ shows every game", wait(lambda: len(browser.find_elements(By.CSS_SELECTOR, "#games tbody tr")) == 2, 5))
+
+        # A phone: no page scrolls sideways (a table too wide scrolls on its own).
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+        for path in ("/", "/games/g1", "/results", "/games/g1/box"):
+            browser.get(args.web + path)
+            wait(lambda: not stale(), 10)
+            width = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+            run.check("%s fits a phone's width" % path, width[0] <= width[1], str(width))
     finally:
         browser.quit()
     print("%d passed, %d failed" % (run.passed, run.failed), flush=True)
