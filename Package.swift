@@ -35,6 +35,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // The rules: plain values and pure functions, no I/O.
@@ -130,7 +131,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ],
+            // Pages, style and script as files, embedded at build time: served from the
+            // executable alone (PackageResources.<file_name>).
+            resources: [.embedInCode("Resources/templates"), .embedInCode("Resources/static")],
             swiftSettings: swiftSettings
         ),
         // libqrencode from Debian's libqrencode-dev, and our thin Swift wrapper that draws its codes.

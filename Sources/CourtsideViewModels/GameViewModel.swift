@@ -2,21 +2,46 @@ public import CourtsideClient
 public import CourtsideModel
 
 /// Exactly what a scoreboard shows for one game: ready-made strings and flags. Boards only
-/// draw these; nothing here knows of terminals or sockets.
-public struct GameViewModel: Hashable, Sendable {
+/// draw these; nothing here knows of terminals or sockets. Encoded as JSON (its property names
+/// as keys), it is what courtside-web's pages bind.
+public struct GameViewModel: Hashable, Sendable, Encodable {
     /// One player's line of the box score.
-    public struct PlayerLine: Hashable, Sendable {
+    public struct PlayerLine: Hashable, Sendable, Encodable {
         public var id: PlayerID
         public var name: String
         public var side: Side
         public var counts: MoveCounts
-        public var points: Int { counts.points }
+        public var points: Int
+    }
+
+    /// One team: its name, score, players and board.
+    public struct TeamLine: Hashable, Sendable, Encodable {
+        public var side: Side
+        public var name: String
+        public var score: Int
+        public var players: [PlayerLine]
+        public var board: TeamBoard
+    }
+
+    /// One play of the play-by-play.
+    public struct PlayLine: Hashable, Sendable, Encodable {
+        public var version: Int
+        public var side: Side
+        public var playerName: String
+        public var teamName: String
+        /// "+2", "rebound": ``GameViewModel/moveText(_:)``.
+        public var moveText: String
+        /// Retracted: shown, marked as undone.
+        public var isUndone: Bool
+
+        /// The play in one line: "v12  Ann  +2" or "v9  Bo  foul (undone)".
+        public var text: String { "v\(version)  \(playerName)  \(moveText)\(isUndone ? " (undone)" : "")" }
     }
 
     public var id: GameID
     public var court: String?
-    public var homeName: String
-    public var awayName: String
+    public var home: TeamLine
+    public var away: TeamLine
     /// "12 - 10": home first.
     public var score: String
     /// "07:12.3": minutes, seconds, tenths of the game clock at the moment asked for.
@@ -26,31 +51,48 @@ public struct GameViewModel: Hashable, Sendable {
     public var isFinished: Bool
     /// "SCHEDULED", "LIVE", "PAUSED", "OVERTIME" or "FINAL".
     public var statusLabel: String
+    /// The status with the winner once there is one: "LIVE", "FINAL: Lions won".
+    public var statusText: String
     /// The winning team's name, once there is one.
     public var winner: String?
-    public var homePlayers: [PlayerLine]
-    public var awayPlayers: [PlayerLine]
-    /// The most recent plays, newest first, such as "v12  Ann  +2" or "v9  Bo  foul (undone)".
-    public var lastPlays: [String]
-    /// Per team, when the rules count team fouls: "fouls 8, bonus: 2 FT" (home, then away).
-    public var homeFouls: String?
-    public var awayFouls: String?
-    /// Per team, when the rules limit time-outs: "time-outs left 1".
-    public var homeTimeouts: String?
-    public var awayTimeouts: String?
+    /// The most recent plays, newest first.
+    public var plays: [PlayLine]
     /// The rules' shot clock, shown as a value: "shot clock 12".
     public var shotClock: String?
     /// The rule set's preset name, if it came from one.
     public var rules: String?
 
-    /// The view of `state` at `now` (the daemon's time, so the clock runs between events).
+    public var homeName: String { home.name }
+    public var awayName: String { away.name }
+    public var homePlayers: [PlayerLine] { home.players }
+    public var awayPlayers: [PlayerLine] { away.players }
+    /// The most recent plays, newest first, such as "v12  Ann  +2" or "v9  Bo  foul (undone)".
+    public var lastPlays: [String] { plays.map(\.text) }
+    /// Per team, when the rules count team fouls in tiers: "fouls 8, bonus: 2 FT".
+    public var homeFouls: String? { home.board.foulsLine }
+    public var awayFouls: String? { away.board.foulsLine }
+    /// Per team, when the rules limit time-outs: "time-outs left 1".
+    public var homeTimeouts: String? { home.board.timeoutsLine }
+    public var awayTimeouts: String? { away.board.timeoutsLine }
+
+    /// The view of `state` at `now` (the daemon's time, so the clock runs between events), with
+    /// its last `count` plays.
     public init(_ state: GameState, now: Timestamp, lastPlays count: Int = 5) {
         let setup = state.setup
         let live = state.live
         id = setup.id
         court = setup.court
-        homeName = setup.home.name
-        awayName = setup.away.name
+        func team(_ side: Side) -> TeamLine {
+            let team = setup.team(side)
+            let players = team.players.map { player in
+                let counts = live.counts[player.id] ?? MoveCounts()
+                return PlayerLine(id: player.id, name: player.name, side: side, counts: counts, points: counts.points)
+            }
+            return TeamLine(
+                side: side, name: team.name, score: live.score[side], players: players, board: TeamBoard(state.game, side))
+        }
+        home = team(.home)
+        away = team(.away)
         score = "\(live.score.home) - \(live.score.away)"
         clock = Self.clockText(milliseconds: live.clock.elapsed(at: now))
         isRunning = live.clock.isRunning && live.status != .finished
@@ -63,37 +105,17 @@ public struct GameViewModel: Hashable, Sendable {
             case .paused: "PAUSED"
             case .finished: "FINAL"
             }
-        winner = live.winner.map { setup.team($0).name }
-        func lines(_ side: Side) -> [PlayerLine] {
-            setup.team(side).players.map {
-                PlayerLine(id: $0.id, name: $0.name, side: side, counts: live.counts[$0.id] ?? MoveCounts())
-            }
-        }
-        homePlayers = lines(.home)
-        awayPlayers = lines(.away)
-        var names: [PlayerID: String] = [:]
-        for player in setup.home.players + setup.away.players { names[player.id] = player.name }
-        if setup.rules.teamFouls != nil {
-            func fouls(_ side: Side) -> String {
-                let count = live.teamFouls[side]
-                switch state.game.penalty(side) {
-                case .none: return "fouls \(count)"
-                case .twoFreeThrows: return "fouls \(count), bonus: 2 FT"
-                case .twoFreeThrowsAndPossession: return "fouls \(count), bonus: 2 FT + ball"
-                }
-            }
-            (homeFouls, awayFouls) = (fouls(.home), fouls(.away))
-        }
-        if let allowed = setup.rules.timeoutsPerTeam {
-            homeTimeouts = "time-outs left \(max(0, allowed - live.timeoutsUsed.home))"
-            awayTimeouts = "time-outs left \(max(0, allowed - live.timeoutsUsed.away))"
-        }
+        let winner = live.winner.map { setup.team($0).name }
+        self.winner = winner
+        statusText = winner.map { [statusLabel] in "\(statusLabel): \($0) won" } ?? statusLabel
         shotClock = setup.rules.shotClockSeconds.map { "shot clock \($0)" }
         rules = setup.rules.preset
-        lastPlays = state.plays.suffix(count).reversed().map { play in
-            let what = Self.moveText(play.move)
-            let undone = play.retractedBy == nil ? "" : " (undone)"
-            return "v\(play.version)  \(names[play.player] ?? play.player.rawValue)  \(what)\(undone)"
+        plays = state.plays.suffix(count).reversed().map { play in
+            let team = setup.team(play.side)
+            return PlayLine(
+                version: play.version, side: play.side,
+                playerName: team.players.first { $0.id == play.player }?.name ?? play.player.rawValue, teamName: team.name,
+                moveText: Self.moveText(play.move), isUndone: play.retractedBy != nil)
         }
     }
 

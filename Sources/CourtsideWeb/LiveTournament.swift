@@ -2,6 +2,7 @@ public import CourtsideClient
 public import CourtsideModel
 public import CourtsideProtocol
 import CourtsideThreads
+public import CourtsideViewModels
 import Foundation
 public import Logging
 import Metrics
@@ -34,8 +35,9 @@ public final class LiveTournament: Sendable {
     public enum Update: Sendable {
         /// Everything: sent first, and after every resync.
         case state(View)
-        /// One event, as the daemon published it, with the game's state right after it.
-        case event(EventMessage)
+        /// One event, as the daemon published it, with the game's state right after it, and
+        /// the game's view then.
+        case event(EventMessage, view: GameViewModel)
         case tables(View)
         /// The gateway lost or regained the daemon.
         case sync(Bool)
@@ -144,7 +146,8 @@ public final class LiveTournament: Sendable {
                 publish(everything: sync)
                 continue
             }
-            var updates: [Update] = sync.takeAppliedEvents().map(Update.event)
+            var updates = Self.withViews(
+                sync.takeAppliedEvents(), after: before.games, now: Timestamp(Date()).adding(milliseconds: sync.clockOffset))
             let tablesMoved = sync.standingsSequence != before.standingsSequence || sync.bracketSequence != before.bracketSequence
             let inSync = !sync.isStale
             guard !updates.isEmpty || tablesMoved || inSync != before.inSync || sync.sequence != before.sequence else { continue }
@@ -159,6 +162,29 @@ public final class LiveTournament: Sendable {
             if tablesMoved { updates.append(.tables(after)) }
             if inSync != before.inSync { updates.append(.sync(inSync)) }
             broadcast(updates)
+        }
+    }
+
+    /// Each event with the view of its game right after it: the events folded in order onto
+    /// the games as they were before them, as the display folded them (it resyncs on a gap, so
+    /// they follow on).
+    static func withViews(_ events: [EventMessage], after before: [GameID: Game], now: Timestamp) -> [Update] {
+        var games = before
+        return events.compactMap { message in
+            var game: Game
+            if let known = games[message.game] {
+                game = known
+            } else if case .gameCreated(let setup) = message.event {
+                game = Game(setup: setup)
+            } else {
+                return nil
+            }
+            game.apply(
+                GameEvent(
+                    gameID: message.game, version: message.version, sequence: message.sequence, at: message.at,
+                    origin: message.origin, kind: message.event))
+            games[message.game] = game
+            return .event(message, view: GameViewModel(game, now: now))
         }
     }
 

@@ -74,10 +74,10 @@ public enum WebGateway {
         }
         router.get("/results") { _, _ -> Response in html(Pages.results(live.current)) }
         router.get("/static/app.js") { _, _ -> Response in
-            text(Pages.script, status: .ok, type: "text/javascript; charset=utf-8")
+            file(Pages.script, type: "text/javascript; charset=utf-8")
         }
         router.get("/static/style.css") { _, _ -> Response in
-            text(Pages.style, status: .ok, type: "text/css; charset=utf-8")
+            file(Pages.style, type: "text/css; charset=utf-8")
         }
         return router
     }
@@ -96,6 +96,13 @@ public enum WebGateway {
         var headers = HTTPFields()
         headers[.contentType] = type
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// A file embedded in the executable, as it was written.
+    static func file(_ bytes: [UInt8], type: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     static func html(_ page: String) -> Response {
@@ -160,13 +167,16 @@ struct EventStreamMessage: Sendable {
             body = try? WireCoding.encode(
                 StateBody(
                     sequence: view.sequence, inSync: view.inSync, daemonNow: view.daemonNow,
-                    games: view.games.keys.sorted().compactMap { view.games[$0].map(CourtGame.init) },
+                    games: view.games.keys.sorted().compactMap { id in
+                        view.games[id].map { CourtGame($0, now: Timestamp(milliseconds: view.daemonNow)) }
+                    },
                     standings: view.standings, bracket: view.bracket, standingsSequence: view.standingsSequence,
                     bracketSequence: view.bracketSequence))
-        case .event(let message):
-            // The protocol's own event message: a program reads it as docs/PROTOCOL.md says.
+        case .event(let message, let view):
+            // The protocol's own event message, which a program reads as docs/PROTOCOL.md says,
+            // with the game's view for the pages.
             name = "event"
-            body = WireCoding.encode(message)
+            body = try? WireCoding.encode(RelayedEvent(message: message, view: view))
         case .tables(let view):
             name = "tables"
             body = try? WireCoding.encode(
@@ -190,7 +200,7 @@ struct EventStreamMessage: Sendable {
         var sequence: Int64
         var inSync: Bool
         var daemonNow: Int64
-        /// Each game's summary with its teams, rules and last plays (``CourtGame``).
+        /// Each game's summary with its teams, rules, last plays and view (``CourtGame``).
         var games: [CourtGame]
         var standings: [GroupStandings]
         var bracket: [BracketEntry]

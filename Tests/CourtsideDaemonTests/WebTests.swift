@@ -218,6 +218,30 @@ struct WebTests {
         try await Task.sleep(for: .milliseconds(500))  // the reader has its state
         #expect(try keeper.send(.move(game: "g1", player: "flo", move: .foul)).ok)
         let lines = reader.readOutput(seconds: 20).split(separator: "\n")
+        // What the pages bind: the game's GameViewModel, as `view` in the state and in each event.
+        struct View: Decodable {
+            struct TeamLine: Decodable {
+                struct Board: Decodable {
+                    var fouls: Int
+                    var tier: String
+                    var tierText: String
+                    var timeoutPips: String
+                }
+                var name: String
+                var score: Int
+                var board: Board
+            }
+            struct PlayLine: Decodable {
+                var version: Int
+                var playerName: String
+                var isUndone: Bool
+            }
+            var score: String
+            var statusText: String
+            var home: TeamLine
+            var away: TeamLine
+            var plays: [PlayLine]
+        }
         struct StateLine: Decodable {
             struct Body: Decodable {
                 struct CourtGame: Decodable {
@@ -226,6 +250,7 @@ struct WebTests {
                     var state: LiveState
                     var rules: RuleSet
                     var plays: [Play]
+                    var view: View
                 }
                 var games: [CourtGame]
             }
@@ -241,7 +266,28 @@ struct WebTests {
         #expect(g1.rules.teamFouls == TeamFoulRules(freeThrowsFrom: 2, possessionFrom: 4) && g1.rules.timeoutsPerTeam == 2)
         #expect(g1.state.teamFouls == SideValues(home: 1, away: 3) && g1.state.timeoutsUsed == SideValues(home: 1, away: 0))
         #expect(g1.home.players.map(\.name) == ["Ann", "Bo", "Cy"])
-        #expect(lines.contains { $0.contains(#""event": "event""#) }, "the live foul follows the state")
+        #expect(g1.view.plays.map(\.version) == [14, 13, 12, 11, 8, 7, 6, 5, 4, 3])
+        #expect(g1.view.plays.filter(\.isUndone).map(\.playerName) == ["Ann"])
+        #expect(g1.view.away.board.fouls == 3 && g1.view.away.board.tier == "two_free_throws")
+        #expect(g1.view.away.board.tierText == "bonus: 2 FT" && g1.view.home.board.timeoutPips == "●○")
+        #expect(g1.view.score == "2 - 2" && g1.view.home.name == "Lions")
+
+        // The live foul: the protocol's event message, with the view right after it.
+        struct EventLine: Decodable {
+            struct Body: Decodable {
+                var version: Int
+                var state: LiveState
+                var view: View
+            }
+            var event: String
+            var data: Body
+        }
+        let event = try #require(
+            lines.compactMap { try? JSONDecoder().decode(EventLine.self, from: Data($0.utf8)) }.first { $0.event == "event" },
+            "the live foul follows the state")
+        #expect(event.data.version == 15 && event.data.state.teamFouls.away == 4)
+        #expect(event.data.view.away.board.fouls == 4 && event.data.view.away.board.tier == "two_free_throws_and_possession")
+        #expect(event.data.view.plays.first?.version == 15 && event.data.view.plays.first?.playerName == "Flo")
     }
 
     @Test("the API serves the daemon's games and follows a move; /healthz tracks the daemon; pages render")

@@ -3,6 +3,7 @@ import CourtsideModel
 import CourtsideProtocol
 import CourtsideTerminal
 import CourtsideViewModels
+import Foundation
 import Testing
 
 /// A game as a display holds it, built by folding events through the model.
@@ -124,6 +125,107 @@ struct FibaViewModelTests {
         // Pickup rules show none of it.
         let pickup = GameViewModel(Table().state, now: table.now)
         #expect(pickup.homeFouls == nil && pickup.homeTimeouts == nil && pickup.shotClock == nil)
+    }
+}
+
+@Suite("A team's board: fouls against the rules' tiers, time-outs left")
+struct TeamBoardTests {
+    /// Tiers from the 2nd foul (2 FT) and the 4th (2 FT and the ball), 2 time-outs a team.
+    static func tiered() -> Table {
+        var table = Table()
+        table.game.setup.rules.teamFouls = TeamFoulRules(freeThrowsFrom: 2, possessionFrom: 4)
+        table.game.setup.rules.timeoutsPerTeam = 2
+        return table
+    }
+
+    @Test(
+        "each tier, its words and where the next one starts",
+        arguments: [
+            (0, "none", "no bonus", "2 FT from foul 2", "fouls 0"),
+            (1, "none", "no bonus", "2 FT from foul 2", "fouls 1"),
+            (2, "two_free_throws", "bonus: 2 FT", "2 FT + ball from foul 4", "fouls 2, bonus: 2 FT"),
+            (3, "two_free_throws", "bonus: 2 FT", "2 FT + ball from foul 4", "fouls 3, bonus: 2 FT"),
+            (4, "two_free_throws_and_possession", "bonus: 2 FT + ball", "", "fouls 4, bonus: 2 FT + ball"),
+            (9, "two_free_throws_and_possession", "bonus: 2 FT + ball", "", "fouls 9, bonus: 2 FT + ball"),
+        ])
+    func tiers(fouls: Int, tier: String, tierText: String, nextText: String, line: String) {
+        var table = Self.tiered()
+        for _ in 0..<fouls { table.record(.move(player: "di", move: .foul)) }
+        let board = TeamBoard(table.game, .away)
+        #expect(board.fouls == fouls && board.tier == tier && board.tierText == tierText && board.nextText == nextText)
+        #expect(board.foulsLine == line)
+        #expect(TeamBoard(table.game, .home).fouls == 0)
+    }
+
+    @Test("time-outs left as a count and as pips; used, when the rules set no limit")
+    func timeouts() {
+        var table = Self.tiered()
+        #expect(TeamBoard(table.game, .home).timeoutPips == "●●")
+        table.record(.timeout(side: .home))
+        var board = TeamBoard(table.game, .home)
+        #expect(board.timeoutsLabel == "time-outs left" && board.timeouts == 1 && board.timeoutPips == "●○")
+        #expect(board.timeoutsLine == "time-outs left 1")
+        table.record(.timeout(side: .home))
+        board = TeamBoard(table.game, .home)
+        #expect(board.timeouts == 0 && board.timeoutPips == "○○")
+
+        var pickup = Table()
+        pickup.record(.timeout(side: .away))
+        board = TeamBoard(pickup.game, .away)
+        #expect(board.timeoutsLabel == "time-outs used" && board.timeouts == 1 && board.timeoutPips.isEmpty)
+        #expect(board.timeoutsLine == nil)
+        #expect(board.tier.isEmpty && board.tierText.isEmpty && board.nextText.isEmpty && board.foulsLine == nil)
+    }
+}
+
+@Suite("What a page binds: the view model's teams, plays and status, as JSON")
+struct PageViewTests {
+    @Test("each team with its score, players and board; plays with names, newest first")
+    func teamsAndPlays() {
+        var table = TeamBoardTests.tiered()
+        table.record(.move(player: "ann", move: .twoPoints))
+        table.record(.move(player: "di", move: .foul))
+        table.record(.move(player: "ed", move: .foul))
+        table.record(.retraction(targetVersion: 2))
+        let view = GameViewModel(table.state, now: table.now, lastPlays: 10)
+        #expect(view.home.side == .home && view.home.name == "Lions" && view.home.score == 0)
+        #expect(view.away.board.tier == "two_free_throws" && view.home.board.tier == "none")
+        #expect(view.away.players.map(\.name) == ["Di", "Ed"] && view.away.players[0].counts.foul == 1)
+        #expect(view.plays.map(\.version) == [4, 3, 2])
+        #expect(view.plays[2].playerName == "Ann" && view.plays[2].teamName == "Lions" && view.plays[2].moveText == "+2")
+        #expect(view.plays.map(\.isUndone) == [false, false, true])
+        #expect(view.plays[0].side == .away && view.plays[0].text == "v4  Ed  foul")
+        #expect(view.lastPlays.last == "v2  Ann  +2 (undone)")
+    }
+
+    @Test("the status with the winner once the game is decided")
+    func statusText() {
+        var table = Table()
+        #expect(GameViewModel(table.state, now: table.now).statusText == "SCHEDULED")
+        table.record(.clockStarted)
+        #expect(GameViewModel(table.state, now: table.now).statusText == "LIVE")
+        table.record(.clockPaused)
+        #expect(GameViewModel(table.state, now: table.now).statusText == "PAUSED")
+        for _ in 0..<8 { table.record(.move(player: "di", move: .twoPoints)) }
+        #expect(GameViewModel(table.state, now: table.now).statusText == "FINAL: Tigers won")
+    }
+
+    @Test("encoded with its property names as keys: the names the pages' script reads")
+    func json() throws {
+        var table = TeamBoardTests.tiered()
+        table.record(.move(player: "ann", move: .twoPoints))
+        let data = try JSONEncoder().encode(GameViewModel(table.state, now: table.now))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["score"] as? String == "2 - 0" && object["statusText"] as? String == "SCHEDULED")
+        #expect(object["clock"] as? String == "00:00.0" && object["isRunning"] as? Bool == false)
+        let home = try #require(object["home"] as? [String: Any])
+        #expect(home["name"] as? String == "Lions" && home["score"] as? Int == 2)
+        let board = try #require(home["board"] as? [String: Any])
+        #expect(board["tierText"] as? String == "no bonus" && board["timeoutPips"] as? String == "●●")
+        let play = try #require((object["plays"] as? [[String: Any]])?.first)
+        #expect(play["playerName"] as? String == "Ann" && play["moveText"] as? String == "+2")
+        #expect(play["isUndone"] as? Bool == false)
+        #expect(play["side"] as? String == "home" && play["version"] as? Int == 2)
     }
 }
 

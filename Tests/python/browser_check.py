@@ -11,7 +11,8 @@ time-outs left; sends moves, a foul, a time-out and a retraction over ZeroMQ and
 follows them (a move timed from the send to the DOM); asks the test (through files in --sync) to
 restart the daemon under the open page and checks that the page marks itself stale, then shows
 the same again without a reload; checks /overlay/g1 is transparent; saves screenshots of /,
-/games/g1 and /results. Ends with "N passed, N failed".
+/games/g1 and /results; checks that no page scrolls sideways on a phone (390 px wide). Ends with
+"N passed, N failed".
 
 With --latency-samples N it only measures: N one-point moves in g1, each timed from its ok to the
 court page's DOM (the game's target score must allow N points: see the README).
@@ -232,11 +233,11 @@ def main():
         timeout = command(args.command, "timeout", game="g1", side="away")
         run.check("a live time-out: away has 1 left", timeout and timeout.get("ok") and wait(
             lambda: (board("away")["timeouts"], board("away")["pips"]) == ("1", "●○"), 2), str(board("away")))
-        run.check("the time-out stopped the clock", wait(lambda: field("status").text == "paused", 2), field("status").text)
+        run.check("the time-out stopped the clock", wait(lambda: field("status").text == "PAUSED", 2), field("status").text)
         start = command(args.command, "clock", game="g1", action="start")
         clock = field("clock").text
         run.check("the clock runs again, from state.clock", start and start.get("ok") and
-                  wait(lambda: field("status").text == "running" and field("clock").text != clock, 3),
+                  wait(lambda: field("status").text == "LIVE" and field("clock").text != clock, 3),
                   "%s then %s" % (clock, field("clock").text))
         undo = command(args.command, "retract", game="g1", version=foul["version"])
         run.check("a live retraction marks its play and takes the foul back", undo and undo.get("ok") and wait(
@@ -278,6 +279,15 @@ def main():
                   wait(lambda: schedule_score() == "%d - 2" % (before + 5), 2), schedule_score())
         browser.get(args.web + "/")
         run.check("/ shows every game", wait(lambda: len(browser.find_elements(By.CSS_SELECTOR, "#games tbody tr")) == 2, 5))
+
+        # A phone: no page scrolls sideways (a table too wide scrolls on its own).
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+        for path in ("/", "/games/g1", "/results", "/games/g1/box"):
+            browser.get(args.web + path)
+            wait(lambda: not stale(), 10)
+            width = browser.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+            run.check("%s fits a phone's width" % path, width[0] <= width[1], str(width))
     finally:
         browser.quit()
     print("%d passed, %d failed" % (run.passed, run.failed), flush=True)

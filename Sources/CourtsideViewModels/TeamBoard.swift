@@ -1,0 +1,69 @@
+public import CourtsideModel
+
+/// What a board shows of one team besides its score: its team fouls against the rules' tiers
+/// and its time-outs. Every field is ready to draw; the browser's court TV binds them as they are.
+public struct TeamBoard: Hashable, Sendable, Encodable {
+    public var fouls: Int
+    /// The tier the team's fouls have reached, as the protocol names it (`none`,
+    /// `two_free_throws`, `two_free_throws_and_possession`); empty when the rules have no tiers.
+    public var tier: String
+    /// "no bonus", "bonus: 2 FT" or "bonus: 2 FT + ball"; empty without tiers.
+    public var tierText: String
+    /// The next tier and where it starts: "2 FT + ball from foul 10"; empty at the last one.
+    public var nextText: String
+    /// "time-outs left" when the rules limit them, else "time-outs used".
+    public var timeoutsLabel: String
+    /// The time-outs left when the rules limit them, else those used.
+    public var timeouts: Int
+    /// One dot per time-out allowed: "●" left, "○" used; empty when they are not limited.
+    public var timeoutPips: String
+    /// How many time-outs the rules allow a team, if they limit them.
+    public var timeoutsAllowed: Int?
+
+    /// The board of `side` in `game`.
+    public init(_ game: Game, _ side: Side) {
+        fouls = game.teamFouls[side]
+        if let tiers = game.rules.teamFouls {
+            let tier = tiers.penalty(after: fouls)
+            self.tier = tier.rawValue
+            switch tier {
+            case .none:
+                tierText = "no bonus"
+                nextText = "2 FT from foul \(tiers.freeThrowsFrom)"
+            case .twoFreeThrows:
+                tierText = "bonus: 2 FT"
+                nextText = "2 FT + ball from foul \(tiers.possessionFrom)"
+            case .twoFreeThrowsAndPossession:
+                tierText = "bonus: 2 FT + ball"
+                nextText = ""
+            }
+        } else {
+            (tier, tierText, nextText) = ("", "", "")
+        }
+        let used = game.timeoutsUsed[side]
+        timeoutsAllowed = game.rules.timeoutsPerTeam
+        if let allowed = timeoutsAllowed {
+            let left = max(0, allowed - used)
+            timeoutsLabel = "time-outs left"
+            timeouts = left
+            timeoutPips = String(repeating: "●", count: left) + String(repeating: "○", count: allowed - left)
+        } else {
+            timeoutsLabel = "time-outs used"
+            timeouts = used
+            timeoutPips = ""
+        }
+    }
+
+    /// The fouls in one line, when the rules count them in tiers: "fouls 8" below the first
+    /// tier, "fouls 8, bonus: 2 FT" from it on.
+    public var foulsLine: String? {
+        switch tier {
+        case "": nil
+        case FoulPenalty.none.rawValue: "fouls \(fouls)"
+        default: "fouls \(fouls), \(tierText)"
+        }
+    }
+
+    /// "time-outs left 1", when the rules limit time-outs.
+    public var timeoutsLine: String? { timeoutsAllowed.map { _ in "\(timeoutsLabel) \(timeouts)" } }
+}

@@ -1,0 +1,114 @@
+// Follows /api/events: a full state first, then each game that changed. Every text it shows is
+// the game's view (GameViewModel, sent in each game of the state and in each event as `view`),
+// bound as it is; the script only ticks a running clock, from state.clock and the daemon's time.
+(function () {
+  const body = document.body, kind = body.dataset.kind, only = body.dataset.game;
+  // Each game: its clock (the protocol's state.clock) and its view.
+  let games = {}, offset = 0;
+  // As GameViewModel.clockText writes it: mm:ss.t, tenths rounded down.
+  function clockText(ms) {
+    const tenths = Math.floor(Math.max(0, ms) / 100), seconds = Math.floor(tenths / 10);
+    return String(Math.floor(seconds / 60)).padStart(2, "0") + ":" + String(seconds % 60).padStart(2, "0") + "." + (tenths % 10);
+  }
+  // The view's clock, moved on to now while it runs: elapsed = accumulated + (now - running_since).
+  function clock(g) {
+    const c = g.clock;
+    if (!g.view.isRunning || c.running_since == null) return g.view.clock;
+    return clockText(c.accumulated_ms + Math.max(0, Date.now() + offset - c.running_since));
+  }
+  const text = (el, value) => { if (el && el.textContent !== value) el.textContent = value; };
+  const field = (name) => document.querySelector('[data-field="' + name + '"]');
+  const span = (name, value) => { const s = document.createElement("span"); s.className = name; s.textContent = value; return s; };
+  // As templates/play.mustache renders a PlayLine on the server.
+  function playItem(p) {
+    const li = document.createElement("li");
+    li.className = p.side + (p.isUndone ? " undone" : "");
+    li.dataset.version = p.version;
+    li.append(span("who", p.playerName), " ", span("team", p.teamName), " ", span("what", p.moveText));
+    if (p.isUndone) li.append(" ", span("tag", "undone"));
+    return li;
+  }
+  function drawAll() {
+    const tbody = document.querySelector("#games tbody");
+    if (!tbody) return;
+    tbody.textContent = "";
+    for (const id of Object.keys(games).sort()) {
+      const v = games[id].view, tr = document.createElement("tr");
+      tr.dataset.game = id;
+      const cells = [id, v.court || "", v.home.name, v.score, v.away.name, clock(games[id]), v.statusText];
+      cells.forEach((value, i) => {
+        const td = document.createElement("td");
+        if (i === 0) { const a = document.createElement("a"); a.href = "/games/" + encodeURIComponent(id); a.textContent = id; td.appendChild(a); }
+        else td.textContent = value;
+        td.className = ["", "", "", "score", "", "clock", "status"][i];
+        tr.appendChild(td);
+      });
+      tbody.appendChild(tr);
+    }
+  }
+  function drawCourt() {
+    const g = games[only];
+    if (!g) return;
+    const v = g.view;
+    text(field("clock"), clock(g)); text(field("status"), v.statusText);
+    for (const side of ["home", "away"]) {
+      const team = v[side], board = team.board, fouls = field("fouls-" + side);
+      text(field(side), team.name); text(field("score-" + side), String(team.score));
+      if (!fouls) continue;  // the overlay shows the score only
+      if (fouls.dataset.tier !== board.tier) fouls.dataset.tier = board.tier;
+      text(field("fouls-" + side + "-count"), String(board.fouls));
+      text(field("fouls-" + side + "-tier"), board.tierText); text(field("fouls-" + side + "-next"), board.nextText);
+      text(field("timeouts-" + side + "-label"), board.timeoutsLabel);
+      text(field("timeouts-" + side + "-count"), String(board.timeouts)); text(field("timeouts-" + side + "-pips"), board.timeoutPips);
+    }
+    const list = field("plays");
+    if (list) list.replaceChildren(...v.plays.map(playItem));
+  }
+  // Only the running clocks move between events.
+  function tick() {
+    if (kind === "court" || kind === "overlay") {
+      if (games[only]) text(field("clock"), clock(games[only]));
+    } else if (kind === "all") {
+      for (const tr of document.querySelectorAll("#games tbody tr")) {
+        const g = games[tr.dataset.game];
+        if (g) text(tr.querySelector("td.clock"), clock(g));
+      }
+    }
+  }
+  // Box score and results are rendered by the server: fetch the page again and swap it in.
+  let refreshing = false;
+  async function refresh() {
+    if (refreshing) return; refreshing = true;
+    try {
+      const html = await (await fetch(location.href, { cache: "no-store" })).text();
+      const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("live");
+      const live = document.getElementById("live");
+      if (fresh && live) live.replaceWith(fresh);
+    } finally { refreshing = false; }
+  }
+  const draw = () => kind === "court" || kind === "overlay" ? drawCourt() : kind === "all" ? drawAll() : refresh();
+  const stale = (yes) => body.classList.toggle("stale", yes);
+  const source = new EventSource("/api/events");
+  source.addEventListener("state", (e) => {
+    const s = JSON.parse(e.data);
+    games = {}; for (const g of s.games) games[g.game] = { clock: g.state.clock, view: g.view };
+    offset = s.daemon_now - Date.now();
+    body.dataset.sequence = s.sequence;
+    stale(!s.in_sync); draw();
+  });
+  source.addEventListener("event", (e) => {
+    const m = JSON.parse(e.data);
+    games[m.game] = { clock: m.state.clock, view: m.view };
+    body.dataset.sequence = m.sequence;
+    if (kind === "all" || m.game === only) draw();
+    // The schedule's score follows each basket; the rest of it changes with the tables.
+    if (kind === "results" && m.event.type !== "game_created" && m.event.type !== "teams_assigned") {
+      text(document.querySelector('#live tr[data-game="' + CSS.escape(m.game) + '"] td.score'), m.view.score);
+    }
+  });
+  source.addEventListener("sync", (e) => stale(!JSON.parse(e.data).in_sync));
+  source.addEventListener("tables", () => { if (kind === "results") refresh(); });
+  // A lost connection shows nothing it cannot vouch for until the next full state.
+  source.onerror = () => stale(true);
+  setInterval(() => { if (!body.classList.contains("stale")) tick(); }, 100);
+})();
