@@ -232,7 +232,7 @@ let package = Package(
             name: "CourtsideDaemonTests",
             dependencies: [
                 "courtsided", "courtside", "courtside-web", "ZeroMQ", "CourtsideProtocol", "CourtsideModel", "CourtsideClient",
-                "CourtsideSimulator",
+                "CourtsideSimulator", "CourtsideWebStore",
             ],
             swiftSettings: swiftSettings
         ),

@@ -41,7 +41,8 @@ public struct PINThrottle: Sendable {
             records[address] = nil
             return
         }
-        var record = records[address].flatMap { now - $0.last < forgetAfter ? $0 : nil } ?? Record(wrong: 0, last: now, notBefore: now)
+        var record =
+            records[address].flatMap { now - $0.last < forgetAfter ? $0 : nil } ?? Record(wrong: 0, last: now, notBefore: now)
         record.wrong += 1
         record.last = now
         if record.wrong >= freeTries {

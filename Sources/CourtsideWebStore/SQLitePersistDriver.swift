@@ -1,6 +1,6 @@
-public import Hummingbird
 import Foundation
 import GRDB
+public import Hummingbird
 
 /// Hummingbird's key-value store for sessions, kept in the gateway's SQLite file so that
 /// sessions survive a restart (Hummingbird's own driver keeps them in memory). Values are

@@ -45,9 +45,11 @@ public struct QRCode: Sendable, Equatable {
     public init(_ text: String, correction: Correction = .medium) throws(EncodingError) {
         guard !text.isEmpty else { throw EncodingError(description: "a QR code needs some text") }
         let bytes = Array(text.utf8)
-        guard let code = bytes.withUnsafeBufferPointer({ QRcode_encodeData(Int32($0.count), $0.baseAddress, 0, correction.level) })
+        guard
+            let code = bytes.withUnsafeBufferPointer({ QRcode_encodeData(Int32($0.count), $0.baseAddress, 0, correction.level) })
         else {
-            throw EncodingError(description: "libqrencode cannot encode \(bytes.count) bytes: \(String(cString: strerror(errno)))")
+            throw EncodingError(
+                description: "libqrencode cannot encode \(bytes.count) bytes: \(String(cString: strerror(errno)))")
         }
         defer { QRcode_free(code) }
         let width = Int(code.pointee.width)

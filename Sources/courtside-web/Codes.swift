@@ -70,7 +70,8 @@ struct Codes: AsyncParsableCommand {
 
         func run() async throws {
             let code = try await state.open().renewCode(for: court)
-            print("\(code.court): new PIN \(code.printedPIN) (code \(code.generation)); devices that joined before must join again")
+            print(
+                "\(code.court): new PIN \(code.printedPIN) (code \(code.generation)); devices that joined before must join again")
         }
     }
 
@@ -108,7 +109,8 @@ struct Codes: AsyncParsableCommand {
             guard let found = try await store.devices().first(where: { $0.device.name == device || $0.device.id == device })
             else { throw ValidationError("no device is named \(device): `courtside-web codes devices` lists them") }
             _ = try await store.revoke(device: found.device.id)
-            print("\(found.device.name) revoked: its next request is refused; it may join again with \(found.device.court)'s code")
+            print(
+                "\(found.device.name) revoked: its next request is refused; it may join again with \(found.device.court)'s code")
         }
     }
 }

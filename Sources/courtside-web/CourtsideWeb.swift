@@ -111,7 +111,8 @@ struct Serve: AsyncParsableCommand {
         for entry in courtKeys {
             let equals = entry.firstIndex(of: "=")!
             let court = String(entry[..<equals]).trimmingCharacters(in: .whitespaces)
-            keys[court] = try CurveClientKeys.load(certificate: String(entry[entry.index(after: equals)...]), serverKey: serverKey)
+            keys[court] = try CurveClientKeys.load(
+                certificate: String(entry[entry.index(after: equals)...]), serverKey: serverKey)
         }
         return keys
     }

@@ -14,17 +14,24 @@ final class WebProcess {
     let base: String
     let logPath: String
 
-    init(_ daemon: DaemonProcess) throws {
-        let port = try freePort()
+    /// The gateway's state (join codes, devices, sessions) beside the daemon's data.
+    static func stateDirectory(_ daemon: DaemonProcess) -> URL { daemon.directory.appendingPathComponent("web-data") }
+
+    /// Starts courtside-web for `daemon`, on `port` (a free one when nil), with `arguments` added.
+    init(_ daemon: DaemonProcess, arguments: [String] = [], port: Int? = nil) throws {
+        let port = try port.map(UInt16.init) ?? freePort()
         base = "http://127.0.0.1:\(port)"
         logPath = daemon.directory.appendingPathComponent("courtside-web.log").path
         process = try ChildProcess(
             DaemonProcess.executable.deletingLastPathComponent().appendingPathComponent("courtside-web").path,
             [
                 "--command-endpoint", daemon.commandEndpoint, "--event-endpoint", daemon.eventEndpoint, "--listen",
-                "127.0.0.1:\(port)",
-            ], output: .file(logPath), error: .file(logPath))
+                "127.0.0.1:\(port)", "--state-dir", Self.stateDirectory(daemon).path,
+            ] + arguments, output: .file(logPath), error: .file(logPath))
     }
+
+    /// The port it listens on.
+    var port: Int { Int(base.split(separator: ":").last!)! }
 
     /// GET a path: the status and the body.
     func get(_ path: String) async throws -> (Int, Data) {

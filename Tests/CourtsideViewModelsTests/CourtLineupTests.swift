@@ -14,7 +14,8 @@ struct CourtLineupTests {
             awayTeam: nil, state: .pending, score: nil, winner: nil)
     }
 
-    @Test("in the schedule's order, opening on the first game not final; a game still waiting for its teams is named by its slots")
+    @Test(
+        "in the schedule's order, opening on the first game not final; a game still waiting for its teams is named by its slots")
     func order() {
         let lions = Self.team("lions", "Lions")
         let tigers = Self.team("tigers", "Tigers")
@@ -38,7 +39,8 @@ struct CourtLineupTests {
             g1.apply(
                 GameEvent(
                     gameID: "g1", version: version, at: Timestamp(milliseconds: 0),
-                    origin: CommandOrigin(clientID: "t", commandID: "\(version)"), kind: .move(player: "lions-p", move: .twoPoints)))
+                    origin: CommandOrigin(clientID: "t", commandID: "\(version)"),
+                    kind: .move(player: "lions-p", move: .twoPoints)))
         }
         games["g1"] = g1
         lineup = CourtLineup(court: "Court 1", bracket: bracket, games: games)

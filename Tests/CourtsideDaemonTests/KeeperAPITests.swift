@@ -1,0 +1,218 @@
+import CourtsideClient
+import CourtsideModel
+import CourtsideProtocol
+import CourtsideWebStore
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One phone, as courtside-web sees it: requests with its own cookie jar of one cookie, and
+/// redirects not followed, so the test sees what the gateway answered.
+final class Phone: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
+    let base: String
+    var cookie: String?
+    private var session: URLSession!
+
+    init(_ base: String) {
+        self.base = base
+        super.init()
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+
+    /// A request; the status, the JSON body (if any), and the response's headers.
+    @discardableResult
+    func send(
+        _ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:],
+        contentType: String = "application/json"
+    ) async throws -> (status: Int, json: [String: Any], headers: [AnyHashable: Any]) {
+        var request = URLRequest(url: URL(string: base + path)!)
+        request.httpMethod = method
+        request.timeoutInterval = 10
+        request.httpBody = body
+        if body != nil { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+        if let cookie { request.setValue(cookie, forHTTPHeaderField: "Cookie") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await session.data(for: request)
+        let http = response as! HTTPURLResponse
+        if let set = http.value(forHTTPHeaderField: "Set-Cookie"), let pair = set.split(separator: ";").first {
+            cookie = String(pair)
+        }
+        let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        return (http.statusCode, json, http.allHeaderFields)
+    }
+
+    func post(_ path: String, _ object: [String: Any], headers: [String: String] = [:]) async throws -> (
+        status: Int, json: [String: Any], headers: [AnyHashable: Any]
+    ) {
+        try await send("POST", path, body: try JSONSerialization.data(withJSONObject: object), headers: headers)
+    }
+
+    /// Joins with a PIN; returns the device's name.
+    func join(pin: String, name: String? = nil) async throws -> String? {
+        var body: [String: Any] = ["pin": pin]
+        if let name { body["name"] = name }
+        return try await post("/keep/join", body).json["device"] as? String
+    }
+
+    /// A move with a command id of the device's own.
+    func move(_ game: String, _ player: String, _ move: String = "two_points", id: String = UUID().uuidString) async throws -> (
+        status: Int, json: [String: Any], headers: [AnyHashable: Any]
+    ) {
+        try await post("/api/keep/commands", ["command_id": id, "op": "move", "game": game, "player": player, "move": move])
+    }
+}
+
+extension [String: Any] {
+    /// The error code of a reply or error body.
+    var code: String? { (self["error"] as? [String: Any])?["code"] as? String }
+}
+
+@Suite("courtside-web keeps score for joined phones", .serialized, .timeLimit(.minutes(3)))
+struct KeeperAPITests {
+    @Test(
+        "join by PIN or link; moves relayed once under the device's ids with its origin in the log; another court's game, hostile input, wrong PINs, revocation"
+    )
+    func plaintext() async throws {
+        let daemon = try DaemonProcess()
+        let store = try GatewayStore(directory: WebProcess.stateDirectory(daemon))
+        let court1 = try await store.code(for: "Court 1")
+        var web = try WebProcess(daemon)
+        #expect(await web.waitInSync(), "\(web.log())")
+        let phone = Phone(web.base)
+
+        // Not joined: nothing but a clear 401.
+        let early = try await phone.move("g1", "ann")
+        #expect(early.status == 401 && early.json.code == "not_joined", "\(early)")
+        phone.cookie = "courtside_keeper=forged"
+        #expect(try await phone.move("g1", "ann").json.code == "not_joined")
+        phone.cookie = nil
+
+        let device = try #require(try await phone.join(pin: court1.printedPIN.lowercased(), name: "Ann's phone"))
+        #expect(device.hasPrefix("ann-s-phone-"))
+        let cookie = try #require(phone.cookie)
+        #expect(cookie.hasPrefix("courtside_keeper="))
+        let session = try await phone.send("GET", "/api/keep/session")
+        #expect(session.json["court"] as? String == "Court 1")
+        #expect(((session.json["lineup"] as? [String: Any])?["current"] as? String) == "g1", "\(session.json)")
+
+        // A move, then its retry with the same id (its reply lost): applied once.
+        let id = UUID().uuidString
+        let first = try await phone.move("g1", "ann", id: id)
+        #expect(first.status == 200 && first.json["ok"] as? Bool == true, "\(first)")
+        let retry = try await phone.move("g1", "ann", id: id)
+        #expect(retry.json["version"] as? Int == first.json["version"] as? Int)
+        let keeper = try Keeper(daemon.commandEndpoint)
+        #expect(try keeper.send(.snapshot(game: "g1")).snapshot?.first?.score.home == 2)
+        let trail = try #require(try keeper.send(.log(game: "g1")).events)
+        #expect(
+            trail.last?.origin == CommandOrigin(clientID: "court-1/\(device)", commandID: id), "\(String(describing: trail.last))"
+        )
+
+        // The daemon's own refusals come back as they are, and change nothing.
+        #expect(try await phone.move("g1", "nobody").json.code == "unknown_player")
+        #expect(try await phone.move("nope", "ann").json.code == "unknown_game")
+        // Another court's game: on a plaintext daemon the gateway keeps the device to its court.
+        let elsewhere = try await phone.move("g2", "gus")
+        #expect(elsewhere.status == 403 && elsewhere.json.code == "forbidden", "\(elsewhere)")
+        // Only what a keeper sends.
+        let read = try await phone.post("/api/keep/commands", ["command_id": "r1", "op": "list_games"])
+        #expect(read.status == 403 && read.json.code == "forbidden")
+        let malformed = try await phone.send("POST", "/api/keep/commands", body: Data("{\"op\": ".utf8))
+        #expect(malformed.status == 400 && malformed.json.code == "bad_request")
+        let shapeless = try await phone.post("/api/keep/commands", ["op": "move", "game": "g1"])
+        #expect(shapeless.status == 400 && shapeless.json.code == "bad_request", "\(shapeless)")
+        let huge = try await phone.post(
+            "/api/keep/commands", ["command_id": "h", "op": "move", "game": String(repeating: "g", count: 20_000)])
+        #expect(huge.status == 413 && huge.json.code == "message_too_large", "\(huge)")
+        // The page's own origin is welcome; another site's is not.
+        let sameSite = try await phone.post(
+            "/api/keep/commands",
+            ["command_id": UUID().uuidString, "op": "move", "game": "g1", "player": "ann", "move": "two_points"],
+            headers: ["Origin": web.base])
+        #expect(sameSite.status == 200 && sameSite.json["ok"] as? Bool == true, "\(sameSite)")
+        let forged = try await phone.post(
+            "/api/keep/commands",
+            ["command_id": UUID().uuidString, "op": "move", "game": "g1", "player": "ann", "move": "rebound"],
+            headers: ["Origin": "http://evil.example"])
+        #expect(forged.status == 403 && forged.json.code == "forbidden")
+        #expect(try keeper.send(.snapshot(game: "g1")).snapshot?.first?.counts["ann"]?.rebound == 0)
+        #expect(try keeper.send(.snapshot(game: "g1")).snapshot?.first?.score.home == 4)
+
+        // A link joins too, and the token never stays in the address bar.
+        let linked = Phone(web.base)
+        let redirect = try await linked.send("GET", "/keep/join/\(court1.token)")
+        #expect(redirect.status == 303 && redirect.headers["Location"] as? String == "/keep")
+        #expect(try await linked.move("g1", "bo").json["ok"] as? Bool == true)
+        #expect(try await Phone(web.base).send("GET", "/keep/join/dead").headers["Location"] as? String == "/keep?link=expired")
+
+        // A restart of the gateway logs nobody out.
+        let port = web.port
+        web = try WebProcess(daemon, port: port)
+        #expect(await web.waitInSync(), "\(web.log())")
+        #expect(try await phone.move("g1", "ann").json["ok"] as? Bool == true)
+
+        // Wrong PINs: heard at first, then slowed down.
+        let guesser = Phone(web.base)
+        var statuses: [Int] = []
+        for _ in 0..<10 { statuses.append(try await guesser.post("/keep/join", ["pin": "AAAAAA"]).status) }
+        #expect(statuses.first == 401 && statuses.last == 429, "\(statuses)")
+        let slowed = try await guesser.post("/keep/join", ["pin": court1.pin])
+        #expect(slowed.status == 429 && slowed.json.code == "too_many_attempts" && slowed.headers["Retry-After"] != nil)
+
+        // A new code for the court: the phone is revoked at its next request.
+        _ = try await store.renewCode(for: "Court 1")
+        let revoked = try await phone.move("g1", "ann")
+        #expect(revoked.status == 401 && revoked.json.code == "revoked", "\(revoked)")
+        #expect(try keeper.send(.snapshot(game: "g1")).snapshot?.first?.score.home == 8)
+    }
+
+    @Test(
+        "on a secured daemon each court's key decides: another court's game is forbidden by the daemon, and the log names the key"
+    )
+    func secured() async throws {
+        let (daemon, keys) = try securedDaemon()
+        let store = try GatewayStore(directory: WebProcess.stateDirectory(daemon))
+        let court1 = try await store.code(for: "Court 1")
+        let court2 = try await store.code(for: "Court 2")
+        let directory = keys.directory.appendingPathComponent("keys")
+        let web = try WebProcess(
+            daemon,
+            arguments: [
+                "--key", directory.appendingPathComponent("big-screen.key_secret").path, "--server-key",
+                directory.appendingPathComponent("server.key").path, "--court-key",
+                "Court 1=\(directory.appendingPathComponent("court-1.key_secret").path)",
+            ])
+        #expect(await web.waitInSync(), "\(web.log())")
+        let phone = Phone(web.base)
+        let device = try #require(try await phone.join(pin: court1.pin))
+        let id = UUID().uuidString
+        #expect(try await phone.move("g1", "ann", id: id).json["ok"] as? Bool == true)
+        let organiser = keys.client(daemon, keys.organiser)
+        let trail = try #require(try organiser.command(.log(game: "g1")).events)
+        #expect(trail.last?.origin == CommandOrigin(clientID: "court-1/\(device)", commandID: id))
+
+        // The gateway relays it under Court 1's key; the daemon refuses.
+        let elsewhere = try await phone.move("g2", "gus")
+        #expect(elsewhere.status == 200 && elsewhere.json.code == "forbidden", "\(elsewhere)")
+        #expect(try organiser.command(.snapshot(game: "g2")).snapshot?.first?.score.home == 0)
+
+        // A court the gateway holds no key for: it has no power there.
+        let other = Phone(web.base)
+        _ = try await other.join(pin: court2.pin)
+        let keyless = try await other.move("g2", "gus")
+        #expect(keyless.status == 403 && keyless.json.code == "forbidden", "\(keyless)")
+    }
+}
