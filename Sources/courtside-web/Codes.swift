@@ -1,4 +1,6 @@
 import ArgumentParser
+import CourtsideClient
+import CourtsideWeb
 import CourtsideWebStore
 import Foundation
 
@@ -13,11 +15,12 @@ struct Codes: AsyncParsableCommand {
 
             Examples:
               courtside-web codes show --base-url http://192.168.1.20:8080
+              courtside-web codes sheet --base-url http://192.168.1.20:8080 --output join-codes.html
               courtside-web codes new --court "Court 1"
               courtside-web codes devices --court "Court 1"
               courtside-web codes revoke ann-s-phone-3f9a
             """,
-        subcommands: [Show.self, New.self, Devices.self, Revoke.self])
+        subcommands: [Show.self, Sheet.self, New.self, Devices.self, Revoke.self])
 
     /// Where the running gateway keeps its state: the same directory as its --state-dir.
     struct StateOptions: ParsableArguments {
@@ -56,6 +59,63 @@ struct Codes: AsyncParsableCommand {
             let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
             for code in codes.sorted(by: { $0.court < $1.court }) {
                 print("\(code.court)  PIN \(code.printedPIN)  \(base)/keep/join/\(code.token)  (code \(code.generation))")
+            }
+        }
+    }
+
+    struct Sheet: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Writes the sheet to print: each court's QR code and PIN, one HTML file.",
+            discussion: """
+                The courts are those named with --court, or else every court of the daemon's games and \
+                schedule (asked at --command-endpoint). A court without a code gets one. Open the file in \
+                a browser and print it: two courts to a page.
+                """)
+
+        @OptionGroup var state: StateOptions
+        @Option(help: ArgumentHelp("A court to print; repeat for several. Default: the daemon's courts.", valueName: "court"))
+        var court: [String] = []
+        @Option(help: ArgumentHelp("The address phones reach the gateway at, for the links.", valueName: "url"))
+        var baseURL = "http://127.0.0.1:8080"
+        @Option(help: ArgumentHelp("Where to write the sheet.", valueName: "file"))
+        var output = "join-codes.html"
+        @Option(help: ArgumentHelp("The title of the sheet.", valueName: "name"))
+        var tournament = "Courtside"
+        @Option(help: ArgumentHelp("courtsided's command endpoint, to learn its courts.", valueName: "url"))
+        var commandEndpoint = ProcessInfo.processInfo.environment["COURTSIDE_COMMAND_ENDPOINT"] ?? Endpoints().command
+
+        func validate() throws {
+            guard let url = URL(string: baseURL), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+                throw ValidationError("--base-url takes the address phones reach the gateway at, such as http://192.168.1.20:8080")
+            }
+        }
+
+        func run() async throws {
+            let courts = court.isEmpty ? try daemonCourts() : court
+            guard !courts.isEmpty else { throw ValidationError("the daemon's games name no court: name them with --court") }
+            let store = try state.open()
+            var codes: [JoinCode] = []
+            for name in courts { codes.append(try await store.code(for: name)) }
+            let html = try JoinSheet.html(codes, baseURL: baseURL, tournament: tournament)
+            do {
+                try html.write(toFile: output, atomically: true, encoding: .utf8)
+            } catch {
+                throw ValidationError("cannot write \(output): \(error.localizedDescription)")
+            }
+            print("wrote \(output): \(codes.map { "\($0.court) \($0.printedPIN)" }.joined(separator: ", "))")
+        }
+
+        /// Every court the daemon's games and schedule name, in order of first appearance.
+        private func daemonCourts() throws -> [String] {
+            let client = CommandClient(endpoint: commandEndpoint, clientID: "courtside-web-codes", attempts: 1)
+            do {
+                let games = try client.command(.listGames).games ?? []
+                let bracket = try client.command(.schedule).bracket ?? []
+                var seen: [String] = []
+                for name in bracket.compactMap(\.court) + games.compactMap(\.court) where !seen.contains(name) { seen.append(name) }
+                return seen
+            } catch {
+                throw ValidationError("\(error.message)\nName the courts with --court instead.")
             }
         }
     }

@@ -216,3 +216,44 @@ struct KeeperAPITests {
         #expect(keyless.status == 403 && keyless.json.code == "forbidden", "\(keyless)")
     }
 }
+
+@Suite("the organiser's sheet of join codes", .serialized)
+struct JoinSheetTests {
+    @Test("courtside-web codes sheet prints, for each of the daemon's courts, a QR code that a reader decodes to its join link, and its PIN")
+    func sheet() async throws {
+        let daemon = try DaemonProcess()
+        let state = WebProcess.stateDirectory(daemon).path
+        let sheet = daemon.directory.appendingPathComponent("join-codes.html").path
+        let web = DaemonProcess.executable.deletingLastPathComponent().appendingPathComponent("courtside-web").path
+        let (status, output) = try ChildProcess.run(
+            web,
+            [
+                "codes", "sheet", "--state-dir", state, "--base-url", "http://192.168.1.20:8080", "--output", sheet,
+                "--command-endpoint", daemon.commandEndpoint,
+            ], mergeError: true)
+        #expect(status == 0, "\(output)")
+        let codes = try await GatewayStore(directory: WebProcess.stateDirectory(daemon)).codes()
+        #expect(codes.map(\.court) == ["Court 1", "Court 2"], "the daemon's courts")
+        let html = try String(contentsOfFile: sheet, encoding: .utf8)
+        for code in codes { #expect(html.contains(code.printedPIN)) }
+
+        // Printed as a browser prints it, then read back as a phone's camera reads it.
+        let png = daemon.directory.appendingPathComponent("sheet.png").path
+        let (shot, shotOutput) = try ChildProcess.run(
+            "/usr/bin/chromium",
+            ["--headless", "--no-sandbox", "--disable-gpu", "--screenshot=\(png)", "--window-size=900,1200", "file://\(sheet)"],
+            mergeError: true)
+        #expect(shot == 0, "\(shotOutput)")
+        let (_, decoded) = try ChildProcess.run("/usr/bin/zbarimg", ["-q", "--raw", png])
+        let links = Set(decoded.split(separator: "\n").map(String.init))
+        #expect(links == Set(codes.map { "http://192.168.1.20:8080/keep/join/\($0.token)" }), "\(decoded)")
+
+        // A court named, and a base address that is none.
+        let (named, namedOutput) = try ChildProcess.run(
+            web, ["codes", "sheet", "--state-dir", state, "--court", "Centre court", "--output", sheet], mergeError: true)
+        #expect(named == 0 && namedOutput.contains("Centre court"), "\(namedOutput)")
+        let (bad, badOutput) = try ChildProcess.run(
+            web, ["codes", "sheet", "--state-dir", state, "--base-url", "nope"], mergeError: true)
+        #expect(bad != 0 && badOutput.contains("--base-url takes"), "\(badOutput)")
+    }
+}
