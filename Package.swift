@@ -153,6 +153,8 @@ let package = Package(
             name: "courtside-web",
             dependencies: [
                 "CourtsideWeb", "CourtsideWebStore", "CourtsideClient", "CourtsideModel", "ZeroMQ",
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -86,7 +86,8 @@ struct Codes: AsyncParsableCommand {
 
         func validate() throws {
             guard let url = URL(string: baseURL), url.scheme == "http" || url.scheme == "https", url.host != nil else {
-                throw ValidationError("--base-url takes the address phones reach the gateway at, such as http://192.168.1.20:8080")
+                throw ValidationError(
+                    "--base-url takes the address phones reach the gateway at, such as http://192.168.1.20:8080")
             }
         }
 
@@ -112,7 +113,9 @@ struct Codes: AsyncParsableCommand {
                 let games = try client.command(.listGames).games ?? []
                 let bracket = try client.command(.schedule).bracket ?? []
                 var seen: [String] = []
-                for name in bracket.compactMap(\.court) + games.compactMap(\.court) where !seen.contains(name) { seen.append(name) }
+                for name in bracket.compactMap(\.court) + games.compactMap(\.court) where !seen.contains(name) {
+                    seen.append(name)
+                }
                 return seen
             } catch {
                 throw ValidationError("\(error.message)\nName the courts with --court instead.")

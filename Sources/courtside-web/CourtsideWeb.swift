@@ -5,6 +5,8 @@ import CourtsideWeb
 import CourtsideWebStore
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 public import Logging
 import Metrics
 import Prometheus
@@ -45,6 +47,7 @@ struct Serve: AsyncParsableCommand {
 
             Examples:
               courtside-web
+              courtside-web --listen 0.0.0.0:8443 --tls-certificate tls/web.crt --tls-key tls/web.key
               courtside-web --listen 0.0.0.0:8080 --key keys/web.key_secret --server-key keys/server.key \
                 --court-key "Court 1=keys/court-1.key_secret" --court-key "Court 2=keys/court-2.key_secret"
             """)
@@ -81,6 +84,15 @@ struct Serve: AsyncParsableCommand {
                 + "under it. Repeat for each court; needs --server-key.", valueName: "court=file"))
     var courtKeys: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "Serve HTTPS with this certificate chain (PEM): phones then keep the keeper page and its queue across a "
+                + "reload while offline (browsers give service workers to HTTPS pages and loopback only).", valueName: "file"))
+    var tlsCertificate: String?
+
+    @Option(help: ArgumentHelp("The private key (PEM) of --tls-certificate.", valueName: "file"))
+    var tlsKey: String?
+
     /// The flag, or else the environment: an optional option cannot have a default of its own.
     var key: String? { keyFlag ?? ProcessInfo.processInfo.environment["COURTSIDE_KEY"] }
     var serverKey: String? { serverKeyFlag ?? ProcessInfo.processInfo.environment["COURTSIDE_SERVER_KEY"] }
@@ -97,12 +109,33 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError(
                 "--key and --server-key go together: this gateway's secret certificate and the daemon's public key")
         }
+        if (tlsCertificate == nil) != (tlsKey == nil) {
+            throw ValidationError("--tls-certificate and --tls-key go together: the certificate chain and its private key")
+        }
         if !courtKeys.isEmpty, serverKey == nil {
             throw ValidationError("--court-key needs --key and --server-key: the courts' keys talk to a secured daemon")
         }
         for entry in courtKeys where !entry.contains("=") {
             throw ValidationError("--court-key takes COURT=FILE, for example \"Court 1=keys/court-1.key_secret\", not \(entry)")
         }
+    }
+
+    /// The server's TLS settings from PEM files: its certificate chain and its private key.
+    static func tls(certificate: String, key: String) throws -> TLSConfiguration {
+        let chain: [NIOSSLCertificate]
+        let privateKey: NIOSSLPrivateKey
+        do {
+            chain = try NIOSSLCertificate.fromPEMFile(certificate)
+        } catch {
+            throw ValidationError("--tls-certificate \(certificate): not a PEM certificate chain (\(error))")
+        }
+        do {
+            privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
+        } catch {
+            throw ValidationError("--tls-key \(key): not a PEM private key (\(error))")
+        }
+        guard !chain.isEmpty else { throw ValidationError("--tls-certificate \(certificate) holds no certificate") }
+        return .makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(privateKey))
     }
 
     /// Each court's keys toward the daemon, from `--court-key`.
@@ -149,11 +182,19 @@ struct Serve: AsyncParsableCommand {
         live.start()
         let colon = listen.lastIndex(of: ":")!
         let router = WebGateway.router(live, metrics: registry)
+        let server: HTTPServerBuilder
+        do {
+            server = try tlsCertificate.map { try .tls(tlsConfiguration: Self.tls(certificate: $0, key: tlsKey!)) } ?? .http1()
+        } catch {
+            FileHandle.standardError.write(Data("courtside-web: \(error)\n".utf8))
+            throw ExitCode(78)
+        }
         KeeperGateway(
-            live: live, store: store, relay: CommandRelay(endpoint: commandEndpoint, courtKeys: keys), secureCookies: false
+            live: live, store: store, relay: CommandRelay(endpoint: commandEndpoint, courtKeys: keys),
+            secureCookies: tlsCertificate != nil
         ).addRoutes(to: router)
         let app = Application(
-            router: router,
+            router: router, server: server,
             configuration: .init(
                 address: .hostname(String(listen[..<colon]), port: Int(listen[listen.index(after: colon)...])!),
                 serverName: "courtside-web"),

@@ -219,7 +219,9 @@ struct KeeperAPITests {
 
 @Suite("the organiser's sheet of join codes", .serialized)
 struct JoinSheetTests {
-    @Test("courtside-web codes sheet prints, for each of the daemon's courts, a QR code that a reader decodes to its join link, and its PIN")
+    @Test(
+        "courtside-web codes sheet prints, for each of the daemon's courts, a QR code that a reader decodes to its join link, and its PIN"
+    )
     func sheet() async throws {
         let daemon = try DaemonProcess()
         let state = WebProcess.stateDirectory(daemon).path
@@ -255,5 +257,49 @@ struct JoinSheetTests {
         let (bad, badOutput) = try ChildProcess.run(
             web, ["codes", "sheet", "--state-dir", state, "--base-url", "nope"], mergeError: true)
         #expect(bad != 0 && badOutput.contains("--base-url takes"), "\(badOutput)")
+    }
+}
+
+@Suite("courtside-web over HTTPS", .serialized)
+struct GatewayTLSTests {
+    @Test("--tls-certificate and --tls-key serve HTTPS, and the keeper's cookie is then Secure, HttpOnly and SameSite=Strict")
+    func https() async throws {
+        let daemon = try DaemonProcess()
+        let cert = daemon.directory.appendingPathComponent("web.crt").path
+        let key = daemon.directory.appendingPathComponent("web.key").path
+        let (made, madeOutput) = try ChildProcess.run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2", "-subj",
+                "/CN=courtside-web", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert,
+            ], mergeError: true)
+        #expect(made == 0, "\(madeOutput)")
+        let pin = try await GatewayStore(directory: WebProcess.stateDirectory(daemon)).code(for: "Court 1").pin
+        let web = try WebProcess(daemon, arguments: ["--tls-certificate", cert, "--tls-key", key])
+        let url = web.base.replacingOccurrences(of: "http://", with: "https://")
+        func curl(_ arguments: [String]) throws -> String {
+            try ChildProcess.run("/usr/bin/curl", ["-s", "--max-time", "5", "--cacert", cert] + arguments, mergeError: true).1
+        }
+        var health = ""
+        _ = keepTrying(seconds: 30, until: { health == "in sync\n" }) {
+            health = (try? curl(["\(url)/healthz"])) ?? ""
+            usleep(100_000)
+        }
+        #expect(health == "in sync\n", "\(web.log())")
+        let joined = try curl([
+            "-i", "-H", "Content-Type: application/json", "--data", "{\"pin\": \"\(pin)\"}", "\(url)/keep/join",
+        ])
+        let cookie = joined.split(separator: "\r\n").first { $0.lowercased().hasPrefix("set-cookie:") }.map(String.init) ?? ""
+        #expect(cookie.contains("courtside_keeper=") && cookie.contains("Secure"), "\(joined)")
+        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"), "\(cookie)")
+        // Plain HTTP on the HTTPS port gets nothing it could use.
+        #expect(try curl(["\(web.base)/healthz"]) != "in sync\n")
+
+        // A key that is not one: exit 78 with the flag named.
+        let (status, output) = try ChildProcess.run(
+            DaemonProcess.executable.deletingLastPathComponent().appendingPathComponent("courtside-web").path,
+            ["--tls-certificate", cert, "--tls-key", cert, "--listen", "127.0.0.1:0", "--state-dir", daemon.directory.path],
+            mergeError: true, seconds: 20)
+        #expect(status == 78 && output.contains("--tls-key"), "\(output)")
     }
 }
