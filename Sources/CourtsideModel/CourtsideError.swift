@@ -46,6 +46,8 @@ public struct CourtsideError: Error, Hashable, Sendable, CustomStringConvertible
         public static let retryExpired = Code(rawValue: "retry_expired")
         /// Too many commands wait for their commit: nothing was decided; retry shortly.
         public static let overloaded = Code(rawValue: "overloaded")
+        /// An organiser's decision lacks the reason it needs, or its reason is too long.
+        public static let invalidReason = Code(rawValue: "invalid_reason")
     }
 
     public let code: Code

@@ -11,7 +11,7 @@ public enum GameStatus: String, Codable, Sendable, CaseIterable {
 }
 
 /// Why a finished game ended.
-public enum EndReason: String, Codable, Sendable {
+public enum EndReason: String, Codable, Sendable, CaseIterable {
     /// A team reached the target score with the required lead.
     case score
     /// A team reached the hard cap.
@@ -20,6 +20,24 @@ public enum EndReason: String, Codable, Sendable {
     case time
     /// A team reached its overtime target.
     case overtime
+    /// A team forfeited (the organiser's decision): the rules' forfeit result.
+    case forfeit
+    /// The organiser ended it early with the score it had: the leader won; a tie has no winner.
+    case abandoned
+    /// The organiser ended it early with no result: it counts for nobody.
+    case noResult = "no_result"
+
+    /// Whether the organiser decided the game rather than the score or the clock: moves
+    /// retracted afterwards change the counts but not who won (a forfeit's score neither).
+    public var isOrganisersDecision: Bool { self == .forfeit || self == .abandoned || self == .noResult }
+}
+
+/// How the organiser ends a game early.
+public enum EarlyResult: String, Codable, Sendable, CaseIterable {
+    /// Final with the score it has: the leader wins, a tie has no winner.
+    case asItStands = "as_it_stands"
+    /// Final with no result: standings count it for nobody, and no bracket slot fills from it.
+    case noResult = "no_result"
 }
 
 /// A recorded move in the play-by-play; retracted moves stay, marked.
@@ -123,7 +141,8 @@ public struct Game: Hashable, Codable, Sendable {
             let play = plays[index]
             plays[index].retractedBy = event.version
             counts[play.player, default: MoveCounts()][play.move] -= 1
-            score[play.side] -= play.move.points
+            // A forfeit's score is the rules', whatever the moves were.
+            if endReason != .forfeit { score[play.side] -= play.move.points }
             if play.move == .foul { teamFouls[play.side] -= 1 }
             reevaluateAfterRetraction()
         case .clockStarted:
@@ -147,8 +166,20 @@ public struct Game: Hashable, Codable, Sendable {
             let version = self.version
             self = Game(setup: setup)
             self.version = version
+        case .forfeit(let side, _):
+            score = rules.forfeitResult(winner: side.opponent)
+            finish(side.opponent, .forfeit, at: event.at)
+        case .ended(let result, _):
+            clock.stop(at: event.at)
+            status = .finished
+            overtimeTargets = nil
+            endReason = result == .noResult ? .noResult : .abandoned
+            winner = result == .noResult ? nil : leader
         }
     }
+
+    /// The side ahead on points, nil on a tie.
+    var leader: Side? { score.home == score.away ? nil : score.home > score.away ? .home : .away }
 
     /// Applies events in order to a game that does not exist yet (the first must be `game_created`).
     public static func replay(_ events: some Sequence<GameEvent>) -> Game? {
@@ -214,6 +245,11 @@ public struct Game: Hashable, Codable, Sendable {
 
     private mutating func reevaluateAfterRetraction() {
         guard isFinished else { return }
+        if let endReason, endReason.isOrganisersDecision {
+            // Still the organiser's decision; an abandoned game's leader may change with its score.
+            if endReason == .abandoned { winner = leader }
+            return
+        }
         if let (side, reason) = decidedWinner() {
             winner = side
             endReason = reason

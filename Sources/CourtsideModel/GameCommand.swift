@@ -10,6 +10,15 @@ public enum GameCommand: Hashable, Sendable {
     case timeout(side: Side)
     /// Fill the teams of a game that has not started (the bracket does this).
     case assignTeams(home: Team, away: Team)
+    /// The organiser records that a team forfeits the game, optionally saying why.
+    case forfeit(side: Side, reason: String?)
+    /// The organiser ends the game early, saying why.
+    case endEarly(result: EarlyResult, reason: String)
+}
+
+extension GameCommand {
+    /// The longest reason the log keeps for an organiser's decision.
+    public static let maxReasonLength = 500
 }
 
 extension Game {
@@ -64,7 +73,29 @@ extension Game {
                 return .failure(error)
             }
             return .success([.teamsAssigned(home: home, away: away)])
+        case .forfeit(let side, let reason):
+            if isFinished { return .failure(finishedError) }
+            if let problem = Self.reasonProblem(reason, required: false) { return .failure(problem) }
+            return .success([.forfeit(side: side, reason: reason)])
+        case .endEarly(let result, let reason):
+            if isFinished { return .failure(finishedError) }
+            if let problem = Self.reasonProblem(reason, required: true) { return .failure(problem) }
+            return .success([.ended(result: result, reason: reason)])
         }
+    }
+
+    /// Why an organiser's reason cannot go in the log, or nil.
+    private static func reasonProblem(_ reason: String?, required: Bool) -> CourtsideError? {
+        guard let reason, !reason.allSatisfy(\.isWhitespace) else {
+            return required ? CourtsideError(.invalidReason, "say why the game ends early (reason)") : nil
+        }
+        if reason.count > GameCommand.maxReasonLength {
+            return CourtsideError(.invalidReason, "a reason is at most \(GameCommand.maxReasonLength) characters")
+        }
+        if reason.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" }) {
+            return CourtsideError(.invalidReason, "a reason may not contain control characters")
+        }
+        return nil
     }
 
     /// The `time_expired` event due at `now`, if regulation time has run out and nobody has said so yet.

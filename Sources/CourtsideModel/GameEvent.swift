@@ -42,6 +42,10 @@ public struct GameEvent: Hashable, Codable, Sendable {
         case timeout(side: Side)
         /// The bracket filled (or changed) the teams of a game that has not started.
         case teamsAssigned(home: Team, away: Team)
+        /// The organiser recorded that a team forfeits: the game ends with the rules' forfeit result.
+        case forfeit(side: Side, reason: String?)
+        /// The organiser ended the game early (abandoned), with its score or with no result.
+        case ended(result: EarlyResult, reason: String)
     }
 
     public var gameID: GameID
@@ -81,11 +85,13 @@ extension GameEvent.Kind: Codable {
         case .timeExpired: "time_expired"
         case .timeout: "timeout"
         case .teamsAssigned: "teams_assigned"
+        case .forfeit: "forfeit"
+        case .ended: "ended"
         }
     }
 
     enum CodingKeys: String, CodingKey {
-        case type, setup, player, move, side, home, away
+        case type, setup, player, move, side, home, away, reason, result
         case targetVersion = "target_version"
     }
 
@@ -107,6 +113,14 @@ extension GameEvent.Kind: Codable {
         case "teams_assigned":
             self = .teamsAssigned(
                 home: try container.decode(Team.self, forKey: .home), away: try container.decode(Team.self, forKey: .away))
+        case "forfeit":
+            self = .forfeit(
+                side: try container.decode(Side.self, forKey: .side),
+                reason: try container.decodeIfPresent(String.self, forKey: .reason))
+        case "ended":
+            self = .ended(
+                result: try container.decode(EarlyResult.self, forKey: .result),
+                reason: try container.decode(String.self, forKey: .reason))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container, debugDescription: "unknown event type \(type)")
@@ -126,6 +140,12 @@ extension GameEvent.Kind: Codable {
         case .teamsAssigned(let home, let away):
             try container.encode(home, forKey: .home)
             try container.encode(away, forKey: .away)
+        case .forfeit(let side, let reason):
+            try container.encode(side, forKey: .side)
+            try container.encodeIfPresent(reason, forKey: .reason)
+        case .ended(let result, let reason):
+            try container.encode(result, forKey: .result)
+            try container.encode(reason, forKey: .reason)
         case .clockStarted, .clockPaused, .timeExpired: break
         }
     }

@@ -13,6 +13,7 @@ extension Identifier: JSONWritable {}
 extension Side: JSONWritable {}
 extension GameStatus: JSONWritable {}
 extension EndReason: JSONWritable {}
+extension EarlyResult: JSONWritable {}
 extension MoveKind: JSONWritable {}
 extension BracketState: JSONWritable {}
 extension TimeLimit.AtTime: JSONWritable {}
@@ -129,6 +130,10 @@ extension TeamFoulRules: JSONWritable {
 extension RuleSet: JSONWritable {
     public func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
+        if let forfeitScore {
+            writer.key("forfeit_score")
+            writer.value(forfeitScore)
+        }
         if let hardCap {
             writer.key("hard_cap")
             writer.value(hardCap)
@@ -271,6 +276,18 @@ extension GameEvent.Kind: JSONWritable {
             writer.value(away)
             writer.key("home")
             writer.value(home)
+        case .forfeit(let side, let reason):
+            if let reason {
+                writer.key("reason")
+                writer.value(reason)
+            }
+            writer.key("side")
+            writer.value(side)
+        case .ended(let result, let reason):
+            writer.key("reason")
+            writer.value(reason)
+            writer.key("result")
+            writer.value(result)
         case .clockStarted, .clockPaused, .timeExpired: break
         }
         writer.key("type")

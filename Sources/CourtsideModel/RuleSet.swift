@@ -14,12 +14,15 @@ public struct RuleSet: Hashable, Codable, Sendable {
     public var shotClockSeconds: Int?
     /// Time-outs each team may call; nil means they are not limited.
     public var timeoutsPerTeam: Int?
+    /// The winner's score when a team forfeits (the loser's is 0); nil is the target score.
+    public var forfeitScore: Int?
     /// The preset these rules came from, for display.
     public var preset: String?
 
     public init(
         targetScore: Int = 15, winBy: Int = 2, hardCap: Int? = nil, timeLimit: TimeLimit? = nil,
-        teamFouls: TeamFoulRules? = nil, shotClockSeconds: Int? = nil, timeoutsPerTeam: Int? = nil, preset: String? = nil
+        teamFouls: TeamFoulRules? = nil, shotClockSeconds: Int? = nil, timeoutsPerTeam: Int? = nil,
+        forfeitScore: Int? = nil, preset: String? = nil
     ) {
         self.targetScore = targetScore
         self.winBy = winBy
@@ -28,7 +31,14 @@ public struct RuleSet: Hashable, Codable, Sendable {
         self.teamFouls = teamFouls
         self.shotClockSeconds = shotClockSeconds
         self.timeoutsPerTeam = timeoutsPerTeam
+        self.forfeitScore = forfeitScore
         self.preset = preset
+    }
+
+    /// A forfeit's final score: ``forfeitScore`` (the target score unless set) to 0.
+    public func forfeitResult(winner: Side) -> SideValues {
+        let points = forfeitScore ?? targetScore
+        return winner == .home ? SideValues(home: points, away: 0) : SideValues(home: 0, away: points)
     }
 
     /// The pickup default: 15, win by 2, no cap, no time limit.
@@ -49,6 +59,7 @@ public struct RuleSet: Hashable, Codable, Sendable {
         }
         if let shotClockSeconds, !(1...3600).contains(shotClockSeconds) { return "shot_clock_seconds must be between 1 and 3600" }
         if let timeoutsPerTeam, !(0...100).contains(timeoutsPerTeam) { return "timeouts_per_team must be between 0 and 100" }
+        if let forfeitScore, !(1...1000).contains(forfeitScore) { return "forfeit_score must be between 1 and 1000" }
         return nil
     }
 
@@ -60,6 +71,7 @@ public struct RuleSet: Hashable, Codable, Sendable {
         case teamFouls = "team_fouls"
         case shotClockSeconds = "shot_clock_seconds"
         case timeoutsPerTeam = "timeouts_per_team"
+        case forfeitScore = "forfeit_score"
         case preset
     }
 
@@ -83,6 +95,7 @@ public struct RuleOverlay: Hashable, Decodable, Sendable {
     public var teamFouls: TeamFoulRules?
     public var shotClockSeconds: Int?
     public var timeoutsPerTeam: Int?
+    public var forfeitScore: Int?
     public var preset: String?
 
     public init() {}
@@ -95,7 +108,7 @@ public struct RuleOverlay: Hashable, Decodable, Sendable {
             targetScore: targetScore ?? base.targetScore, winBy: winBy ?? base.winBy, hardCap: hardCap ?? base.hardCap,
             timeLimit: timeLimit ?? base.timeLimit, teamFouls: teamFouls ?? base.teamFouls,
             shotClockSeconds: shotClockSeconds ?? base.shotClockSeconds, timeoutsPerTeam: timeoutsPerTeam ?? base.timeoutsPerTeam,
-            preset: preset ?? base.preset)
+            forfeitScore: forfeitScore ?? base.forfeitScore, preset: preset ?? base.preset)
     }
 }
 

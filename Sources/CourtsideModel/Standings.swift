@@ -73,9 +73,12 @@ extension Schedule {
         return groups.map { group in
             let scheduled = byGroup[group.id] ?? []
             let finals = scheduled.compactMap { games[$0.id] }.filter(\.isFinished)
+            // A game ended with no result (or abandoned at a tie) counts for nobody, yet it is
+            // over: it still closes its place in the group.
+            let counted = finals.filter { $0.winner != nil }
             var rows: [TeamID: StandingRow] = [:]
             for team in group.teams { rows[team] = StandingRow(team: team, name: teams[team]?.name ?? team.rawValue) }
-            for game in finals {
+            for game in counted {
                 for side in Side.allCases {
                     let team = game.setup.team(side).id
                     guard var row = rows[team] else { continue }
@@ -86,7 +89,7 @@ extension Schedule {
                     rows[team] = row
                 }
             }
-            let ordered = rank(Array(rows.values), finals: finals)
+            let ordered = rank(Array(rows.values), finals: counted)
             let ranked = ordered.enumerated().map { index, row in
                 var row = row
                 row.rank = index + 1

@@ -32,8 +32,8 @@ extension CourtsideError.Code {
 public let allErrorCodes: [CourtsideError.Code] = [
     .badRequest, .badFrames, .messageTooLarge, .unknownOperation, .forbidden, .unknownGame, .unknownPlayer, .playerNotInGame,
     .unknownTeam, .gameFinished, .unknownEvent, .notAMove, .alreadyRetracted, .clockRunning, .clockNotRunning,
-    .gameExists, .invalidGame, .noTimeoutsLeft, .bracketLocked, .bracketPending, .storageFailure, .shuttingDown, .retryExpired,
-    .overloaded, .internalError,
+    .gameExists, .invalidGame, .noTimeoutsLeft, .bracketLocked, .bracketPending, .invalidReason, .storageFailure, .shuttingDown,
+    .retryExpired, .overloaded, .internalError,
 ]
 
 /// A protocol error is a ``CourtsideError`` with a protocol code.

@@ -19,6 +19,10 @@ public struct Request: Sendable {
         case standings
         /// A game's full trail from the log.
         case log(game: GameID)
+        /// The organiser's: a team forfeits the game.
+        case forfeit(game: GameID, side: Side, reason: String?)
+        /// The organiser's: the game ends early, with its score or with no result.
+        case endGame(game: GameID, result: EarlyResult, reason: String)
     }
 
     public var origin: CommandOrigin
@@ -67,6 +71,9 @@ public struct Request: Sendable {
         case .schedule: wire.op = "schedule"
         case .standings: wire.op = "standings"
         case .log(let game): (wire.op, wire.game) = ("log", game)
+        case .forfeit(let game, let side, let reason): (wire.op, wire.game, wire.side, wire.reason) = ("forfeit", game, side, reason)
+        case .endGame(let game, let result, let reason):
+            (wire.op, wire.game, wire.result, wire.reason) = ("end_game", game, result, reason)
         }
         return WireCoding.encode(wire)
     }
@@ -87,6 +94,8 @@ struct WireRequest: Codable {
     var court: String?
     var rules: RuleSet?
     var side: Side?
+    var reason: String?
+    var result: EarlyResult?
 
     init(op: String, clientID: String, commandID: String) {
         self.op = op
@@ -95,7 +104,7 @@ struct WireRequest: Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case op, game, player, move, version, action, home, away, court, rules, side
+        case op, game, player, move, version, action, home, away, court, rules, side, reason, result
         case clientID = "client_id"
         case commandID = "command_id"
     }
@@ -142,11 +151,15 @@ struct WireRequest: Codable {
         case "schedule": operation = .schedule
         case "standings": operation = .standings
         case "log": operation = .log(game: try require(game, "game"))
+        case "forfeit": operation = .forfeit(game: try require(game, "game"), side: try require(side, "side"), reason: reason)
+        case "end_game":
+            operation = .endGame(
+                game: try require(game, "game"), result: try require(result, "result"), reason: try require(reason, "reason"))
         default:
             throw ProtocolError(
                 .unknownOperation,
-                "unknown operation \(op); expected move, retract, clock, timeout, create_game, list_games, snapshot, "
-                    + "schedule, standings or log")
+                "unknown operation \(op); expected move, retract, clock, timeout, create_game, forfeit, end_game, "
+                    + "list_games, snapshot, schedule, standings or log")
         }
         return Request(origin: CommandOrigin(clientID: clientID, commandID: commandID), operation: operation)
     }
@@ -190,6 +203,14 @@ extension WireRequest: JSONWritable {
         if let player {
             writer.key("player")
             writer.value(player)
+        }
+        if let reason {
+            writer.key("reason")
+            writer.value(reason)
+        }
+        if let result {
+            writer.key("result")
+            writer.value(result)
         }
         if let rules {
             writer.key("rules")

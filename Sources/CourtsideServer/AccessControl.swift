@@ -136,7 +136,7 @@ final class AccessControl: Sendable {
             if client.games.contains(game) { return client.name }
             if let court = court(game), client.courts.contains(court) { return client.name }
             throw CourtsideError(.forbidden, "key \(client.name) may not \(operation.name) in \(game); it is a \(client.summary)")
-        case (.keeper, .creation), (.display, _):
+        case (.keeper, .creation), (.keeper, .decision), (.display, _):
             throw CourtsideError(.forbidden, "key \(client.name) may not \(operation.name); it is a \(client.summary)")
         }
     }
@@ -146,6 +146,8 @@ final class AccessControl: Sendable {
         case read
         case gameCommand(GameID)
         case creation
+        /// The organiser's decisions on a game: a forfeit, an early end.
+        case decision
 
         init(_ operation: Request.Operation) {
             switch operation {
@@ -153,6 +155,7 @@ final class AccessControl: Sendable {
             case .move(let game, _, _), .retract(let game, _), .clock(let game, _), .timeout(let game, _):
                 self = .gameCommand(game)
             case .createGame: self = .creation
+            case .forfeit, .endGame: self = .decision
             }
         }
     }
@@ -172,6 +175,8 @@ extension Request.Operation {
         case .schedule: "schedule"
         case .standings: "standings"
         case .log: "log"
+        case .forfeit: "forfeit"
+        case .endGame: "end_game"
         }
     }
 }

@@ -176,7 +176,7 @@ struct CommandService: Service {
                     incoming: incoming, clientID: origin.clientID, commandID: origin.commandID,
                     operation: request.operation, op: op))
             return nil
-        case .move, .retract, .clock, .timeout, .createGame:
+        case .move, .retract, .clock, .timeout, .createGame, .forfeit, .endGame:
             return Command(incoming: incoming, operation: request.operation, origin: origin, op: op)
         }
     }
@@ -194,6 +194,10 @@ struct CommandService: Service {
             pending = await library.submit(command, to: game, origin: origin)
         case .timeout(let game, let side):
             pending = await library.submit(.timeout(side: side), to: game, origin: origin)
+        case .forfeit(let game, let side, let reason):
+            pending = await library.submit(.forfeit(side: side, reason: reason), to: game, origin: origin)
+        case .endGame(let game, let result, let reason):
+            pending = await library.submit(.endEarly(result: result, reason: reason), to: game, origin: origin)
         case .createGame(let game, let home, let away, let court, let rules):
             do {
                 let setup = try tournament.setup(game: game, home: home, away: away, court: court, rules: rules)

@@ -215,7 +215,7 @@ final class ReadService: Sendable {
             case .standings:
                 let standings = library.standings()
                 (reply.sequence, reply.standings) = (standings.sequence, standings.value)
-            case .log, .move, .retract, .clock, .timeout, .createGame:
+            case .log, .move, .retract, .clock, .timeout, .createGame, .forfeit, .endGame:
                 preconditionFailure("\(read.op) is not a read of the committed state")
             }
             return (reply, [])

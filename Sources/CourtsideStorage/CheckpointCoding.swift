@@ -12,7 +12,7 @@ public import CourtsideModel
 /// a tripwire on the number of fields of every encoded type.
 public enum CheckpointCoding {
     /// The layout's version, stored with each checkpoint.
-    public static let format = 1
+    public static let format = 2
 
     public static func encode(_ game: Game) -> [UInt8] {
         var writer = Writer()
@@ -142,6 +142,7 @@ private struct Writer {
         }
         optional(rules.shotClockSeconds) { $0.int($1) }
         optional(rules.timeoutsPerTeam) { $0.int($1) }
+        optional(rules.forfeitScore) { $0.int($1) }
         optional(rules.preset) { $0.string($1) }
     }
 
@@ -200,10 +201,13 @@ private enum Tags {
         case .cap: 1
         case .time: 2
         case .overtime: 3
+        case .forfeit: 4
+        case .abandoned: 5
+        case .noResult: 6
         }
     }
 
-    static func endReason(_ tag: UInt8) -> EndReason? { [.score, .cap, .time, .overtime][safe: tag] }
+    static func endReason(_ tag: UInt8) -> EndReason? { [.score, .cap, .time, .overtime, .forfeit, .abandoned, .noResult][safe: tag] }
 
     static func move(_ move: MoveKind) -> UInt8 {
         switch move {
@@ -359,7 +363,7 @@ private struct Reader {
                 TeamFoulRules(freeThrowsFrom: try r.int(), possessionFrom: try r.int())
             },
             shotClockSeconds: try optional { r in try r.int() },
-            timeoutsPerTeam: try optional { r in try r.int() },
+            timeoutsPerTeam: try optional { r in try r.int() }, forfeitScore: try optional { r in try r.int() },
             preset: try optional { r in try r.string() })
     }
 

@@ -107,7 +107,7 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
             }
         let winner = live.winner.map { setup.team($0).name }
         self.winner = winner
-        statusText = winner.map { [statusLabel] in "\(statusLabel): \($0) won" } ?? statusLabel
+        statusText = Self.statusText(statusLabel, winner: winner, endReason: live.endReason)
         shotClock = setup.rules.shotClockSeconds.map { "shot clock \($0)" }
         rules = setup.rules.preset
         plays = state.plays.suffix(count).reversed().map { play in
@@ -127,6 +127,18 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
     }
 
     /// Milliseconds as "mm:ss.t" (tenths rounded down, so the display never runs ahead).
+    /// The status with how the game was decided: "LIVE", "FINAL: Lions won", "FINAL: Lions won
+    /// by forfeit", "FINAL (abandoned): Lions won", "FINAL (abandoned): no result".
+    public static func statusText(_ label: String, winner: String?, endReason: EndReason?) -> String {
+        switch (endReason, winner) {
+        case (.forfeit, let winner?): "\(label): \(winner) won by forfeit"
+        case (.abandoned, let winner?): "\(label) (abandoned): \(winner) won"
+        case (.abandoned, nil), (.noResult, _): "\(label) (abandoned): no result"
+        case (_, let winner?): "\(label): \(winner) won"
+        case (_, nil): label
+        }
+    }
+
     public static func clockText(milliseconds: Int64) -> String {
         let tenths = max(0, milliseconds) / 100
         let minutes = tenths / 600

@@ -67,6 +67,9 @@ public enum TournamentTables {
                 case .timeExpired: "time expired"
                 case .timeout(let side): "time-out \(side.rawValue)"
                 case .teamsAssigned(let home, let away): "teams assigned: \(home.name) vs \(away.name)"
+                case .forfeit(let side, let reason): "forfeit by \(side.rawValue)\(reason.map { ": \($0)" } ?? "")"
+                case .ended(let result, let reason):
+                    "ended early, \(result == .noResult ? "no result" : "as it stood"): \(reason)"
                 }
             return "v\(event.version)".padded(5) + " #\(event.sequence)".padded(9) + "  \(time)  "
                 + "\(event.origin.clientID)/\(event.origin.commandID)".padded(34) + "  \(what)"

@@ -226,6 +226,25 @@ private enum EncodingFixtures {
         court.run(.assignTeams(home: tigers, away: lions), in: later, client: "courtside.bracket")
         court.run(.timeout(side: .away), in: later)
         court.run(.assignTeams(home: bears, away: wolves), in: later, client: "courtside.bracket")  // bracket_locked
+
+        // The organiser's decisions: a forfeit at a score of the rules' own, moves retracted after it.
+        let forfeited = GameID("g6")
+        court.create(GameSetup(id: forfeited, home: bears, away: wolves, rules: RuleSet(forfeitScore: 21)))
+        court.run(.move(player: "b1", move: .twoPoints), in: forfeited)
+        court.run(.forfeit(side: .home, reason: "no show: \"late\"/\n😀"), in: forfeited, client: "organiser")
+        court.run(.move(player: "w1", move: .twoPoints), in: forfeited)  // game_finished
+        court.run(.retract(version: 2), in: forfeited)  // counts change, the forfeit's score stays
+        court.run(.forfeit(side: .away, reason: nil), in: forfeited, client: "organiser")  // game_finished
+        // Ended early: as it stands (the leader wins), and with no result.
+        let abandoned = GameID("g7")
+        court.create(GameSetup(id: abandoned, home: lions, away: tigers))
+        court.run(.move(player: "ann", move: .onePoint), in: abandoned)
+        court.run(.endEarly(result: .asItStands, reason: " "), in: abandoned, client: "organiser")  // invalid_reason
+        court.run(.endEarly(result: .asItStands, reason: "injury"), in: abandoned, client: "organiser")
+        let void = GameID("g8")
+        court.create(GameSetup(id: void, home: wolves, away: lions))
+        court.run(.forfeit(side: .away, reason: String(repeating: "x", count: 501)), in: void, client: "organiser")  // invalid_reason
+        court.run(.endEarly(result: .noResult, reason: "the gym closed"), in: void, client: "organiser")
         return court
     }
 
@@ -342,6 +361,8 @@ private func kindIndex(_ kind: GameEvent.Kind) -> Int {
     case .timeExpired: 5
     case .timeout: 6
     case .teamsAssigned: 7
+    case .forfeit: 8
+    case .ended: 9
     }
 }
 
@@ -412,8 +433,8 @@ struct FastEncodingTests {
     @Test("every event of scripted games, each kind and each ending, as published (and written from event and game) and logged")
     func scriptedGames() throws {
         let court = EncodingFixtures.tournament()
-        #expect(Set(court.events.map { kindIndex($0.kind) }) == Set(0..<8), "a kind of event is not covered")
-        #expect(Set(court.games.values.compactMap(\.endReason)) == [.score, .cap, .time, .overtime])
+        #expect(Set(court.events.map { kindIndex($0.kind) }) == Set(0..<10), "a kind of event is not covered")
+        #expect(Set(court.games.values.compactMap(\.endReason)) == Set(EndReason.allCases))
         #expect(court.games.values.contains { $0.overtimeTargets != nil && !$0.isFinished })
         #expect(court.messages.contains { $0.state.clock.isRunning })
         #expect(court.games.values.contains { $0.plays.contains { $0.retractedBy != nil } })
@@ -450,6 +471,7 @@ struct FastEncodingTests {
                 teamFouls: TeamFoulRules(freeThrowsFrom: 1, possessionFrom: 1), shotClockSeconds: 3600, timeoutsPerTeam: 0,
                 preset: ""),
             RuleSet(timeoutsPerTeam: 3), RuleSet(shotClockSeconds: 24), RuleSet(teamFouls: TeamFoulRules()),
+            RuleSet(forfeitScore: 21),
         ]
         for rules in all {
             try expectSameJSON(rules)
@@ -577,7 +599,7 @@ struct FastEncodingTests {
             (game.setup.home.players[0], ["id", "name"]),
             (
                 game.rules,
-                ["targetScore", "winBy", "hardCap", "timeLimit", "teamFouls", "shotClockSeconds", "timeoutsPerTeam", "preset"]
+                ["targetScore", "winBy", "hardCap", "timeLimit", "teamFouls", "shotClockSeconds", "timeoutsPerTeam", "forfeitScore", "preset"]
             ),
             (TimeLimit(milliseconds: 1), ["milliseconds", "atTime", "overtimePoints"]),
             (TeamFoulRules(), ["freeThrowsFrom", "possessionFrom"]),

@@ -15,7 +15,7 @@ enum CheckpointFixtures {
         rules: RuleSet(
             targetScore: 21, winBy: 1, hardCap: 25, timeLimit: .minutes(10, atTime: .overtime, overtimePoints: 3),
             teamFouls: TeamFoulRules(freeThrowsFrom: 6, possessionFrom: 9), shotClockSeconds: 12, timeoutsPerTeam: 1,
-            preset: "fiba3x3"),
+            forfeitScore: 20, preset: "fiba3x3"),
         court: "Center")
 
     static let plain = GameSetup(
@@ -55,7 +55,13 @@ enum CheckpointFixtures {
                     origin: .init(clientID: "k", commandID: "\(index)"),
                     kind: .move(player: index.isMultiple(of: 2) ? "p1" : "p2", move: move)))
         }
-        return [full, replayed, Game(setup: plain)]
+        // The organiser's decisions, each end reason the binary form knows.
+        let decided = [EndReason.forfeit, .abandoned, .noResult].map { reason in
+            var game = replayed
+            (game.status, game.endReason, game.winner) = (.finished, reason, reason == .noResult ? nil : .home)
+            return game
+        }
+        return [full, replayed, Game(setup: plain)] + decided
     }
 }
 
@@ -93,7 +99,7 @@ struct CheckpointStorageTests {
         #expect(fields(game.setup) == 5, "GameSetup")
         #expect(fields(game.setup.home) == 3, "Team")
         #expect(fields(game.setup.home.players[0]) == 2, "Player")
-        #expect(fields(game.setup.rules) == 8, "RuleSet")
+        #expect(fields(game.setup.rules) == 9, "RuleSet")
         #expect(fields(game.setup.rules.timeLimit!) == 3, "TimeLimit")
         #expect(fields(game.setup.rules.teamFouls!) == 2, "TeamFoulRules")
         #expect(fields(game.clock) == 2, "GameClock")
