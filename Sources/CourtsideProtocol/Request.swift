@@ -71,7 +71,8 @@ public struct Request: Sendable {
         case .schedule: wire.op = "schedule"
         case .standings: wire.op = "standings"
         case .log(let game): (wire.op, wire.game) = ("log", game)
-        case .forfeit(let game, let side, let reason): (wire.op, wire.game, wire.side, wire.reason) = ("forfeit", game, side, reason)
+        case .forfeit(let game, let side, let reason):
+            (wire.op, wire.game, wire.side, wire.reason) = ("forfeit", game, side, reason)
         case .endGame(let game, let result, let reason):
             (wire.op, wire.game, wire.result, wire.reason) = ("end_game", game, result, reason)
         }

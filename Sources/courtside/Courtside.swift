@@ -27,6 +27,8 @@ struct Courtside: ParsableCommand {
               courtside score g1 ann 2
               courtside undo g1
               courtside keeper g1
+              courtside forfeit g2 away --reason "no show"
+              courtside end-early g1 --result as-it-stands --reason "injury"
               courtside board
               courtside simulate --games 100 --keepers 16 --duration 20
               courtside schedule
@@ -37,7 +39,7 @@ struct Courtside: ParsableCommand {
             """,
         subcommands: [
             Score.self, Record<FreeThrowMove>.self, Record<AssistMove>.self, Record<ReboundMove>.self, Record<FoulMove>.self,
-            Undo.self, Clock.self, Timeout.self, Keeper.self,
+            Undo.self, Clock.self, Timeout.self, Keeper.self, Forfeit.self, EndEarly.self,
             Games.self, Show.self, Board.self, Schedule.self, Standings.self, Log.self, Export.self, Simulate.self, Keys.self,
         ])
 }

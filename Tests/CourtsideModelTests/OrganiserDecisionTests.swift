@@ -61,7 +61,9 @@ struct OrganiserDecisionTests {
 
     @Test("standings count a forfeit like any result, an early end with no result for nobody, and the group still completes")
     func standings() throws {
-        let teams = ["a", "b", "c"].map { Team(id: TeamID($0), name: $0.uppercased(), players: [Player(id: PlayerID("\($0)-p"), name: "P")]) }
+        let teams = ["a", "b", "c"].map {
+            Team(id: TeamID($0), name: $0.uppercased(), players: [Player(id: PlayerID("\($0)-p"), name: "P")])
+        }
         let schedule = Schedule(
             teams: Dictionary(uniqueKeysWithValues: teams.map { ($0.id, $0) }),
             groups: [Group(id: "X", teams: ["a", "b", "c"])],
