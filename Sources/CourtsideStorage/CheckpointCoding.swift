@@ -207,7 +207,9 @@ private enum Tags {
         }
     }
 
-    static func endReason(_ tag: UInt8) -> EndReason? { [.score, .cap, .time, .overtime, .forfeit, .abandoned, .noResult][safe: tag] }
+    static func endReason(_ tag: UInt8) -> EndReason? {
+        [.score, .cap, .time, .overtime, .forfeit, .abandoned, .noResult][safe: tag]
+    }
 
     static func move(_ move: MoveKind) -> UInt8 {
         switch move {

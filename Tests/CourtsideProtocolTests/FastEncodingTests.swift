@@ -243,7 +243,8 @@ private enum EncodingFixtures {
         court.run(.endEarly(result: .asItStands, reason: "injury"), in: abandoned, client: "organiser")
         let void = GameID("g8")
         court.create(GameSetup(id: void, home: wolves, away: lions))
-        court.run(.forfeit(side: .away, reason: String(repeating: "x", count: 501)), in: void, client: "organiser")  // invalid_reason
+        // invalid_reason: too long.
+        court.run(.forfeit(side: .away, reason: String(repeating: "x", count: 501)), in: void, client: "organiser")
         court.run(.endEarly(result: .noResult, reason: "the gym closed"), in: void, client: "organiser")
         return court
     }
@@ -599,7 +600,10 @@ struct FastEncodingTests {
             (game.setup.home.players[0], ["id", "name"]),
             (
                 game.rules,
-                ["targetScore", "winBy", "hardCap", "timeLimit", "teamFouls", "shotClockSeconds", "timeoutsPerTeam", "forfeitScore", "preset"]
+                [
+                    "targetScore", "winBy", "hardCap", "timeLimit", "teamFouls", "shotClockSeconds", "timeoutsPerTeam",
+                    "forfeitScore", "preset",
+                ]
             ),
             (TimeLimit(milliseconds: 1), ["milliseconds", "atTime", "overtimePoints"]),
             (TeamFoulRules(), ["freeThrowsFrom", "possessionFrom"]),
