@@ -260,6 +260,30 @@ struct DaemonTests {
         #expect(try eventually { try keeper.send(.listGames).games?.map(\.game) == ["g1", "g2", "g3"] })
     }
 
+    @Test("SIGHUP that changes an existing team and game logs each change it does not apply, and applies none")
+    func reloadReportsUnapplied() throws {
+        let daemon = try DaemonProcess()
+        let keeper = try Keeper(daemon.commandEndpoint)
+        try daemon.reload {
+            $0.replacingOccurrences(of: "{id: cy, name: Cy}] }", with: "{id: cy, name: Cy}, {id: zoe, name: Zoe}] }")
+                .replacingOccurrences(of: "away: tigers, court: Court 1", with: "away: tigers, court: Court 2")
+        }
+        let expected = [
+            "team lions: players differ from the running tournament (added: zoe); not applied: the log decides",
+            "game g1: court differs from the running tournament (court: Court 1 → Court 2); not applied: the log decides",
+        ]
+        #expect(
+            eventually { daemon.log().contains("tournament reloaded") && expected.allSatisfy(daemon.log().contains) },
+            "\(daemon.log())")
+        let warnings = daemon.log().split(separator: "\n").filter { $0.contains("not applied") }
+        #expect(
+            warnings.count == 2 && warnings.allSatisfy { $0.contains("warning") && $0.contains("reload.kind=") }, "\(warnings)")
+        #expect(daemon.log().contains("reload.not_applied=2"), "\(daemon.log())")
+        // The running tournament is as it was: zoe is on no team, g1 is still on Court 1.
+        #expect(try keeper.send(.move(game: "g1", player: "zoe", move: .onePoint)).error?.code == .unknownPlayer)
+        #expect(try keeper.send(.listGames).games?.first { $0.game == "g1" }?.court == "Court 1")
+    }
+
     @Test("a broken config names the file, the key and the problem, and exits non-zero")
     func brokenConfig() throws {
         let (status, message, path) = try Self.start(

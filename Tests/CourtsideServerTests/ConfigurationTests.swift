@@ -199,6 +199,42 @@ struct ConfigurationTests {
         #expect(configuration.tournament.schedule.game("g2")?.rules.winBy == 2)
     }
 
+    @Test("a reload names each change it does not apply to what exists, and nothing new or unchanged")
+    func unappliedChanges() throws {
+        let running = try DaemonConfiguration.parse(
+            Self.teams + "games:\n  - { id: g1, home: a, away: b, court: X, start: \"10:00\" }\n"
+                + "  - { id: g2, home: b, away: c }\n",
+            file: "t.yaml"
+        ).tournament
+        #expect(UnappliedChange.between(running: running, file: running).isEmpty)
+        let file = try DaemonConfiguration.parse(
+            """
+            tie_breakers: [points_scored]
+            teams:
+              - { id: a, name: Aces, players: [{id: p, name: P}, {id: z, name: Zoe}] }
+              - { id: b, name: B, players: [{id: q, name: Quinn}] }
+              - { id: c, name: C, players: [{id: r, name: R}] }
+              - { id: d, name: D, players: [{id: s, name: S}] }
+            games:
+              - { id: g1, home: a, away: b, court: Y, start: "10:00", rules: fiba3x3 }
+              - { id: g3, home: c, away: d }
+
+            """, file: "t.yaml"
+        ).tournament
+        #expect(
+            UnappliedChange.between(running: running, file: file).map(\.description) == [
+                "team a: name, players differ from the running tournament (name: A → Aces; added: z); not applied: the log decides",
+                "team b: players differ from the running tournament (renamed: q (Q → Quinn)); not applied: the log decides",
+                "game g1: court, rules differ from the running tournament (court: X → Y; rules: pickup-15w2 → fiba3x3); "
+                    + "not applied: the log decides",
+                "game g2: no longer in the file; not applied: the log decides",
+                "tournament: tie_breakers differ from the running tournament "
+                    + "(tie_breakers: head_to_head, point_difference, points_scored → points_scored); not applied: the log decides",
+            ])
+        let change = try #require(UnappliedChange.between(running: running, file: file).first)
+        #expect(change.metadata["reload.kind"] == "team" && change.metadata["reload.fields"] == "name,players")
+    }
+
     @Test("suggestions: close typos only")
     func nearest() {
         #expect(ConfigurationKeys.nearest(to: "tiebreakers", among: ["tie_breakers", "teams"]) == "tie_breakers")
