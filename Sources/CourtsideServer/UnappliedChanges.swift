@@ -35,7 +35,8 @@ struct UnappliedChange: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// What `file` would change in `running`: teams, games, groups and presets that both have
-    /// but that differ, those the file no longer has, and the tie-breakers.
+    /// but that differ, those the file no longer has, the tie-breakers, and courts and rounds
+    /// the file dropped.
     static func between(running: TournamentConfiguration, file: TournamentConfiguration) -> [UnappliedChange] {
         var changes: [UnappliedChange] = []
         // A thing the file no longer has is kept: one line says so; otherwise only what differs.
@@ -99,6 +100,13 @@ struct UnappliedChange: Equatable, Sendable, CustomStringConvertible {
         tournament.compare(
             "tie_breakers", old.tieBreakers.map(\.rawValue).joined(separator: ", "),
             new.tieBreakers.map(\.rawValue).joined(separator: ", "))
+        // New courts and rounds are added; those the file dropped stay.
+        for (field, before, after) in [("courts", old.courts, new.courts), ("rounds", old.rounds, new.rounds)] {
+            let dropped = before.filter { !after.contains($0) }
+            guard !dropped.isEmpty else { continue }
+            tournament.fields.append(field)
+            tournament.details.append("\(field): no longer in the file: \(dropped.joined(separator: ", "))")
+        }
         record(tournament)
         return changes
     }

@@ -202,7 +202,7 @@ struct ConfigurationTests {
     @Test("a reload names each change it does not apply to what exists, and nothing new or unchanged")
     func unappliedChanges() throws {
         let running = try DaemonConfiguration.parse(
-            Self.teams + "games:\n  - { id: g1, home: a, away: b, court: X, start: \"10:00\" }\n"
+            "courts: [X, Y]\n" + Self.teams + "games:\n  - { id: g1, home: a, away: b, court: X, start: \"10:00\" }\n"
                 + "  - { id: g2, home: b, away: c }\n",
             file: "t.yaml"
         ).tournament
@@ -210,6 +210,7 @@ struct ConfigurationTests {
         let file = try DaemonConfiguration.parse(
             """
             tie_breakers: [points_scored]
+            courts: [Y]
             teams:
               - { id: a, name: Aces, players: [{id: p, name: P}, {id: z, name: Zoe}] }
               - { id: b, name: B, players: [{id: q, name: Quinn}] }
@@ -228,8 +229,9 @@ struct ConfigurationTests {
                 "game g1: court, rules differ from the running tournament (court: X → Y; rules: pickup-15w2 → fiba3x3); "
                     + "not applied: the log decides",
                 "game g2: no longer in the file; not applied: the log decides",
-                "tournament: tie_breakers differ from the running tournament "
-                    + "(tie_breakers: head_to_head, point_difference, points_scored → points_scored); not applied: the log decides",
+                "tournament: tie_breakers, courts differ from the running tournament (tie_breakers: head_to_head, "
+                    + "point_difference, points_scored → points_scored; courts: no longer in the file: X); "
+                    + "not applied: the log decides",
             ])
         let change = try #require(UnappliedChange.between(running: running, file: file).first)
         #expect(change.metadata["reload.kind"] == "team" && change.metadata["reload.fields"] == "name,players")
