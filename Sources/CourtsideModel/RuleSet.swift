@@ -63,7 +63,7 @@ public struct RuleSet: Hashable, Codable, Sendable {
         return nil
     }
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case targetScore = "target_score"
         case winBy = "win_by"
         case hardCap = "hard_cap"
@@ -130,7 +130,7 @@ public struct TeamFoulRules: Hashable, Codable, Sendable {
         return .none
     }
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case freeThrowsFrom = "free_throws_from"
         case possessionFrom = "possession_from"
     }
@@ -191,7 +191,7 @@ public struct TimeLimit: Hashable, Codable, Sendable {
         TimeLimit(milliseconds: Int64(minutes) * 60_000, atTime: atTime, overtimePoints: overtimePoints)
     }
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case milliseconds
         case atTime = "at_time"
         case overtimePoints = "overtime_points"

@@ -24,7 +24,7 @@ public enum Slot: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension Slot: Codable {
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case team, group, rank
         case winnerOf = "winner_of"
         case loserOf = "loser_of"
@@ -108,7 +108,7 @@ public struct Group: Hashable, Codable, Sendable {
         self.teams = teams
     }
 
-    enum CodingKeys: String, CodingKey { case id, name, teams }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case id, name, teams }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)

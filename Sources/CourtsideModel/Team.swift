@@ -7,6 +7,8 @@ public struct Player: Hashable, Codable, Sendable {
         self.id = id
         self.name = name
     }
+
+    package enum CodingKeys: String, CodingKey, CaseIterable { case id, name }
 }
 
 /// A team and its roster.
@@ -23,4 +25,6 @@ public struct Team: Hashable, Codable, Sendable {
 
     /// Whether the player is on this team's roster.
     public func has(_ player: PlayerID) -> Bool { players.contains { $0.id == player } }
+
+    package enum CodingKeys: String, CodingKey, CaseIterable { case id, name, players }
 }

@@ -268,9 +268,11 @@ final class LoadedTournament: Sendable {
 
     /// Takes a reloaded tournament: new teams and scheduled games are added; existing ones stay
     /// as they were, so that a game in progress never changes under the scorekeeper.
-    /// Returns the new teams and the schedule now in force.
-    func merge(_ reloaded: TournamentConfiguration) -> (teams: [TeamID], schedule: Schedule) {
+    /// Returns the new teams, what the file would have changed in existing ones, and the
+    /// schedule now in force.
+    func merge(_ reloaded: TournamentConfiguration) -> (teams: [TeamID], unapplied: [UnappliedChange], schedule: Schedule) {
         current.withLock { current in
+            let unapplied = UnappliedChange.between(running: current, file: reloaded)
             let added = reloaded.teams.keys.filter { current.schedule.teams[$0] == nil }
             current.schedule.teams.merge(reloaded.teams) { old, _ in old }
             let known = Set(current.schedule.games.map(\.id))
@@ -282,7 +284,7 @@ final class LoadedTournament: Sendable {
             current.presets.merge(reloaded.presets) { old, _ in old }
             current.rules = reloaded.rules
             current.name = reloaded.name
-            return (added.sorted(), current.schedule)
+            return (added.sorted(), unapplied, current.schedule)
         }
     }
 

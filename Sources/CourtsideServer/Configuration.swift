@@ -150,6 +150,8 @@ extension DaemonConfiguration {
             let parser = try Yams.Parser(yaml: text, resolver: Yams.Resolver.basic.appending(.merge))
             let node = try parser.singleRoot() ?? ""
             try YAMLTreeCheck.check(node, file: file)
+            // Yams ignores keys no type reads: refuse them first, so that a typo is never silent.
+            try ConfigurationKeys.file.check(node, file: file)
             raw = try withExtendedLifetime(parser) { try YAMLDecoder().decode(RawConfiguration.self, from: node) }
         } catch let error as ConfigurationError {
             throw error
@@ -198,11 +200,11 @@ extension ConfigurationError {
 
 /// A `rules:` value: a preset's name, or fields laid over a preset (`inherits:`, default
 /// pickup-15w2).
-private enum RuleSpec: Decodable {
+enum RuleSpec: Decodable {
     case preset(String)
     case overlay(inherits: String?, RuleOverlay)
 
-    enum CodingKeys: String, CodingKey { case inherits }
+    enum CodingKeys: String, CodingKey, CaseIterable { case inherits }
 
     init(from decoder: any Decoder) throws {
         if let name = try? decoder.singleValueContainer().decode(String.self) {
@@ -232,10 +234,12 @@ private enum RuleSpec: Decodable {
 }
 
 /// The file as written: snake_case keys, optional sections, teams and games by id.
-private struct RawConfiguration: Decodable {
+struct RawConfiguration: Decodable {
     struct Endpoints: Decodable {
         var command: String?
         var events: String?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case command, events }
     }
 
     struct Transport: Decodable {
@@ -245,7 +249,7 @@ private struct RawConfiguration: Decodable {
         var heartbeatMs: Int?
         var tournamentReadsMbPerS: Double?
 
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case eventHighWaterMark = "event_high_water_mark"
             case commandHighWaterMark = "command_high_water_mark"
             case lingerMs = "linger_ms"
@@ -259,7 +263,7 @@ private struct RawConfiguration: Decodable {
         var inherits: String?
         var overlay: RuleOverlay
 
-        enum CodingKeys: String, CodingKey { case name, inherits }
+        enum CodingKeys: String, CodingKey, CaseIterable { case name, inherits }
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -277,11 +281,15 @@ private struct RawConfiguration: Decodable {
         var group: String?
         var start: String?
         var rules: RuleSpec?
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case id, home, away, court, group, start, rules }
     }
 
     struct RawRound: Decodable {
         var name: String
         var games: [RawGame]
+
+        enum CodingKeys: String, CodingKey, CaseIterable { case name, games }
     }
 
     struct RawSecurity: Decodable {
@@ -289,7 +297,7 @@ private struct RawConfiguration: Decodable {
         var anonymous: String?
         var clients: [RawClient]?
 
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case anonymous, clients
             case serverCertificate = "server_certificate"
         }
@@ -303,7 +311,7 @@ private struct RawConfiguration: Decodable {
         var courts: [String]?
         var games: [String]?
 
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case name, certificate, role, courts, games
             case publicKey = "public_key"
         }
@@ -323,7 +331,7 @@ private struct RawConfiguration: Decodable {
     var rounds: [RawRound]?
     var games: [RawGame]?
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case tournament, endpoints, transport, security, rules, presets, courts, teams, groups, rounds, games
         case dataDir = "data_dir"
         case tieBreakers = "tie_breakers"

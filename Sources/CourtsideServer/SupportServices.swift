@@ -119,7 +119,8 @@ struct NotifierService: Service {
 }
 
 /// Reloads the tournament on SIGHUP: new teams and games are added; nothing is removed, and a
-/// game that exists is never touched. The allowlist is replaced whole, and the event
+/// team or game that exists is never touched (each change the file makes to one is logged as a
+/// warning, not applied). The allowlist is replaced whole, and the event
 /// connections of the keys it no longer lists are cut.
 struct ReloadService: Service {
     let configurationPath: String?
@@ -156,11 +157,15 @@ struct ReloadService: Service {
                     }
                 }
                 reloadAccess(reloaded.security)
-                let (teams, schedule) = tournament.merge(reloaded.tournament)
+                let (teams, unapplied, schedule) = tournament.merge(reloaded.tournament)
+                for change in unapplied { logger.warning("\(change)", metadata: change.metadata) }
                 let games = await library.useSchedule(schedule)
                 logger.info(
                     "tournament reloaded",
-                    metadata: ["reload.new_teams": "\(teams.map(\.rawValue))", "reload.new_games": "\(games.map(\.rawValue))"])
+                    metadata: [
+                        "reload.new_teams": "\(teams.map(\.rawValue))", "reload.new_games": "\(games.map(\.rawValue))",
+                        "reload.not_applied": "\(unapplied.count)",
+                    ])
             } catch {
                 logger.error("reload failed; keeping the running tournament", metadata: ["error": "\(error)"])
             }

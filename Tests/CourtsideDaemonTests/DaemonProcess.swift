@@ -128,6 +128,13 @@ final class DaemonProcess {
         if launcher.isEmpty { process.signal(number) } else { kill(-process.processIdentifier, number) }
     }
 
+    /// Rewrites the config file through `edit` and sends SIGHUP, as an organiser reloading it.
+    func reload(_ edit: (String) -> String) throws {
+        let config = try String(contentsOfFile: configPath, encoding: .utf8)
+        try edit(config).write(toFile: configPath, atomically: true, encoding: .utf8)
+        signal(SIGHUP)
+    }
+
     /// Waits for the process to exit; returns the seconds it took, or nil on timeout.
     func waitForExit(seconds: Double) -> Double? {
         let start = Date()

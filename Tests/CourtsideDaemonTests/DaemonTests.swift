@@ -230,10 +230,7 @@ struct DaemonTests {
         let daemon = try DaemonProcess()
         let keeper = try Keeper(daemon.commandEndpoint)
         try keeper.send(.move(game: "g1", player: "ann", move: .twoPoints))
-        var config = try String(contentsOfFile: daemon.configPath, encoding: .utf8)
-        config = config.replacingOccurrences(of: "games:\n", with: "games:\n  - { id: g3, home: wolves, away: lions }\n")
-        try config.write(toFile: daemon.configPath, atomically: true, encoding: .utf8)
-        daemon.signal(SIGHUP)
+        try daemon.reload { $0.replacingOccurrences(of: "games:\n", with: "games:\n  - { id: g3, home: wolves, away: lions }\n") }
         var ids: [GameID] = []
         for _ in 0..<100 where ids.count < 3 {
             ids = try keeper.send(.listGames).games?.map(\.game) ?? []
@@ -244,21 +241,84 @@ struct DaemonTests {
         #expect(g1?.score.home == 2)
     }
 
+    @Test("SIGHUP with a key the config does not know keeps the running tournament and logs the key")
+    func reloadRefusesUnknownKey() throws {
+        let daemon = try DaemonProcess()
+        let keeper = try Keeper(daemon.commandEndpoint)
+        try keeper.send(.move(game: "g1", player: "ann", move: .twoPoints))
+        let newGame = "games:\n  - { id: g3, home: wolves, away: lions, cuort: Court 1 }\n"
+        try daemon.reload { $0.replacingOccurrences(of: "games:\n", with: newGame) }
+        #expect(
+            eventually {
+                daemon.log().contains("reload failed")
+                    && daemon.log().contains("\(daemon.configPath): games.0.cuort: unknown key; did you mean court?")
+            }, "\(daemon.log())")
+        #expect(try keeper.send(.listGames).games?.map(\.game) == ["g1", "g2"])
+        #expect(try keeper.send(.snapshot(game: "g1")).snapshot?.first?.score.home == 2)
+        // The same file with the key spelled right is taken whole.
+        try daemon.reload { $0.replacingOccurrences(of: "cuort:", with: "court:") }
+        #expect(try eventually { try keeper.send(.listGames).games?.map(\.game) == ["g1", "g2", "g3"] })
+    }
+
+    @Test("SIGHUP that changes an existing team and game logs each change it does not apply, and applies none")
+    func reloadReportsUnapplied() throws {
+        let daemon = try DaemonProcess()
+        let keeper = try Keeper(daemon.commandEndpoint)
+        try daemon.reload {
+            $0.replacingOccurrences(of: "{id: cy, name: Cy}] }", with: "{id: cy, name: Cy}, {id: zoe, name: Zoe}] }")
+                .replacingOccurrences(of: "away: tigers, court: Court 1", with: "away: tigers, court: Court 2")
+        }
+        let expected = [
+            "team lions: players differ from the running tournament (added: zoe); not applied: the log decides",
+            "game g1: court differs from the running tournament (court: Court 1 → Court 2); not applied: the log decides",
+        ]
+        #expect(
+            eventually { daemon.log().contains("tournament reloaded") && expected.allSatisfy(daemon.log().contains) },
+            "\(daemon.log())")
+        let warnings = daemon.log().split(separator: "\n").filter { $0.contains("not applied") }
+        #expect(
+            warnings.count == 2 && warnings.allSatisfy { $0.contains("warning") && $0.contains("reload.kind=") }, "\(warnings)")
+        #expect(daemon.log().contains("reload.not_applied=2"), "\(daemon.log())")
+        // The running tournament is as it was: zoe is on no team, g1 is still on Court 1.
+        #expect(try keeper.send(.move(game: "g1", player: "zoe", move: .onePoint)).error?.code == .unknownPlayer)
+        #expect(try keeper.send(.listGames).games?.first { $0.game == "g1" }?.court == "Court 1")
+    }
+
     @Test("a broken config names the file, the key and the problem, and exits non-zero")
     func brokenConfig() throws {
+        let (status, message, path) = try Self.start(
+            config: """
+                teams:
+                  - { id: lions, name: Lions, players: [{id: ann, name: Ann}] }
+                games:
+                  - { id: g1, home: lions, away: sharks }
+                """)
+        #expect(status == 78)
+        #expect(message.contains("\(path): games.0.away: unknown team \"sharks\""))
+    }
+
+    @Test("a key the config does not know stops the start with exit 78, naming it and the nearest known key")
+    func unknownKeyAtStart() throws {
+        let (status, message, path) = try Self.start(
+            config: """
+                tiebreakers: [points_scored, head_to_head]
+                teams:
+                  - { id: lions, name: Lions, players: [{id: ann, name: Ann}] }
+                """)
+        #expect(status == 78)
+        #expect(message.contains("\(path): tiebreakers: unknown key; did you mean tie_breakers?"), "\(message)")
+    }
+
+    /// Runs courtsided on `config` in a fresh directory until it exits: its status, its output
+    /// and the config's path.
+    static func start(config: String) throws -> (status: Int32, message: String, path: String) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courtside-bad-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("bad.yaml").path
-        try """
-        teams:
-          - { id: lions, name: Lions, players: [{id: ann, name: Ann}] }
-        games:
-          - { id: g1, home: lions, away: sharks }
-        """.write(toFile: path, atomically: true, encoding: .utf8)
+        try config.write(toFile: path, atomically: true, encoding: .utf8)
         let (status, message) = try ChildProcess.run(DaemonProcess.executable.path, ["--config", path], mergeError: true)
-        #expect(status == 78)
-        #expect(message.contains("\(path): games.0.away: unknown team \"sharks\""))
+        return (status, message, path)
     }
 
     @Test("a display written in Python from docs/PROTOCOL.md converges too")

@@ -69,6 +69,22 @@ struct FuzzRegressionTests {
         }
     }
 
+    @Test("no seed of the config fuzzer has a key the config does not know, which would stop it at the first check")
+    func configSeedKeys() throws {
+        let corpus = Self.regressions.deletingLastPathComponent().appendingPathComponent("Corpus/config")
+        let seeds = try FileManager.default.contentsOfDirectory(atPath: corpus.path).filter { $0.hasSuffix(".yaml") }
+        #expect(seeds.count >= 8)
+        for seed in seeds {
+            let text = try String(contentsOf: corpus.appendingPathComponent(seed), encoding: .utf8)
+            do {
+                _ = try DaemonConfiguration.parse(text, file: Self.configPath)
+            } catch {
+                // Some seeds hold bounds on purpose (linger_ms: 10000); none may hold a stray key.
+                #expect(!error.problem.hasPrefix("unknown key"), "\(seed): \(error)")
+            }
+        }
+    }
+
     @Test("the fuzzer's security seed loads with the throwaway certificates, so the fuzzer reaches the clients")
     func securitySeed() throws {
         let seed = Self.regressions.deletingLastPathComponent().appendingPathComponent("Corpus/config/security.yaml")
@@ -127,8 +143,11 @@ struct FuzzRegressionTests {
             }
         }
         // Aliases as people use them are fine.
+        // (An anchor is set where it is first used: a key the config does not know is refused.)
         let configuration = try DaemonConfiguration.parse(
-            "x: &rules { target_score: 11 }\nrules: { <<: *rules, win_by: 1 }\n" + team, file: "t.yaml")
-        #expect(configuration.tournament.rules.targetScore == 11 && configuration.tournament.rules.winBy == 1)
+            "rules: &rules { target_score: 11 }\n" + team
+                + "games: [{ id: g, home: a, away: a, rules: { <<: *rules, win_by: 1 } }]\n", file: "t.yaml")
+        let rules = configuration.tournament.schedule.games.first?.rules
+        #expect(rules?.targetScore == 11 && rules?.winBy == 1)
     }
 }

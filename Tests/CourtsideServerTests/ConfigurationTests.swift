@@ -1,7 +1,8 @@
-import CourtsideServer
 import Foundation
 import Testing
 import ZeroMQ
+
+@testable import CourtsideServer
 
 /// The config checks that keep a venue's mistakes from becoming a restart loop or an open door.
 @Suite("the config file's checks")
@@ -102,6 +103,148 @@ struct ConfigurationTests {
         let after = try DaemonConfiguration.parse(
             "endpoints: { events: \"tcp://127.0.0.1:6000\" }\ntransport: { heartbeat_ms: 100 }\n" + Self.teams, file: "t.yaml")
         #expect(after.settingsNeedingRestart(comparedWith: before) == ["endpoints.events", "transport.heartbeat_ms"])
+    }
+
+    @Test(
+        "an unknown key at any level is refused with its path and the nearest known key",
+        arguments: [
+            ("tiebreakers: [points_scored]\n" + teams, "tiebreakers", "tie_breakers"),
+            ("endpoints: { comand: \"tcp://127.0.0.1:1\" }\n" + teams, "endpoints.comand", "command"),
+            ("transport: { heartbeat: 100 }\n" + teams, "transport.heartbeat", "heartbeat_ms"),
+            ("rules: { target: 11 }\n" + teams, "rules.target", "target_score"),
+            ("rules: { time_limit: { milliseconds: 1000, at_tme: overtime } }\n" + teams, "rules.time_limit.at_tme", "at_time"),
+            ("rules: { team_fouls: { free_throws: 5 } }\n" + teams, "rules.team_fouls.free_throws", "free_throws_from"),
+            ("presets: [{ name: x, inherit: fiba3x3 }]\n" + teams, "presets.0.inherit", "inherits"),
+            ("teams:\n  - { id: a, name: A, plyers: [{id: p, name: P}] }\n", "teams.0.plyers", "players"),
+            ("teams:\n  - { id: a, name: A, players: [{id: p, nmae: P}] }\n", "teams.0.players.0.nmae", "name"),
+            ("groups: [{ id: A, team: [a, b] }]\n" + teams, "groups.0.team", "teams"),
+            (teams + "games: [{ id: g, home: a, away: b, cort: X }]\n", "games.0.cort", "court"),
+            (teams + "games: [{ id: g, home: {winner: g0}, away: b }]\n", "games.0.home.winner", "winner_of"),
+            (teams + "games: [{ id: g, home: a, away: {loser_off: g0} }]\n", "games.0.away.loser_off", "loser_of"),
+            (teams + "games: [{ id: g, home: {group: A, rnak: 1}, away: b }]\n", "games.0.home.rnak", "rank"),
+            (teams + "games: [{ id: g, home: {teams: a}, away: b }]\n", "games.0.home.teams", "team"),
+            (teams + "games: [{ id: g, home: a, away: b, rules: { win_bye: 1 } }]\n", "games.0.rules.win_bye", "win_by"),
+            (teams + "rounds: [{ nme: R, games: [] }]\n", "rounds.0.nme", "name"),
+            (
+                teams + "rounds: [{ name: R, games: [{ id: g, home: a, away: b, strat: x }] }]\n", "rounds.0.games.0.strat",
+                "start"
+            ),
+            (teams + "Teams: []\n", "Teams", "teams"),
+        ] as [(String, String, String)])
+    func unknownKey(text: String, key: String, suggestion: String) {
+        let message = problem(text)
+        #expect(message == "t.yaml: \(key): unknown key; did you mean \(suggestion)?", "\(message ?? "accepted")")
+    }
+
+    @Test("an unknown key in a security client, or merged in with <<, is refused too")
+    func unknownKeyInSecurityAndMerges() {
+        let security = problem(
+            "security: { server_certificate: s, clients: [{ name: c, role: display, rol: x }] }\n" + Self.teams)
+        #expect(security == "t.yaml: security.clients.0.rol: unknown key; did you mean role?", "\(security ?? "accepted")")
+        let anchored = problem("rules: &r { target_score: 11, hard_capp: 20 }\n" + Self.teams)
+        #expect(anchored == "t.yaml: rules.hard_capp: unknown key; did you mean hard_cap?", "\(anchored ?? "accepted")")
+        let throughMerge = problem(
+            Self.teams + "x-base: &base { court: X }\ngames: [{ <<: *base, id: g, home: a, away: b }]\n")
+        #expect(throughMerge?.hasPrefix("t.yaml: x-base: unknown key") == true, "\(throughMerge ?? "accepted")")
+        let inMerged = problem(
+            "rules: &base { target_score: 11 }\n" + Self.teams
+                + "games: [{ id: g, home: a, away: b, rules: { <<: [*base, { win_byy: 1 }] } }]\n")
+        #expect(inMerged == "t.yaml: games.0.rules.win_byy: unknown key; did you mean win_by?", "\(inMerged ?? "accepted")")
+    }
+
+    @Test("a key nothing known is near gets the list of the known ones, and no guess")
+    func unknownKeyWithoutSuggestion() {
+        let message = problem("sponsor: ACME\n" + Self.teams)
+        #expect(
+            message?.hasPrefix("t.yaml: sponsor: unknown key (known here: courts, data_dir, endpoints,") == true,
+            "\(message ?? "accepted")")
+        #expect(message?.contains("did you mean") == false)
+        let player = problem("teams:\n  - { id: a, name: A, players: [{id: p, name: P, number: 7}] }\n")
+        #expect(player == "t.yaml: teams.0.players.0.number: unknown key (known here: id, name)", "\(player ?? "accepted")")
+    }
+
+    @Test("every known key at every level loads, merges included")
+    func knownKeysLoad() throws {
+        let text = """
+            tournament: T
+            data_dir: d
+            endpoints: { command: "tcp://127.0.0.1:1", events: "tcp://127.0.0.1:2" }
+            transport:
+              { event_high_water_mark: 5, command_high_water_mark: 5, linger_ms: 0, heartbeat_ms: 100, tournament_reads_mb_per_s: 1 }
+            rules: &base
+              inherits: pickup-15w2
+              target_score: 11
+              win_by: 1
+              hard_cap: 13
+              time_limit: { milliseconds: 60000, at_time: overtime, overtime_points: 1 }
+              team_fouls: { free_throws_from: 3, possession_from: 4 }
+              shot_clock_seconds: 12
+              timeouts_per_team: 1
+              preset: mine
+            presets: [{ name: p1, inherits: fiba3x3, target_score: 9, team_fouls: { free_throws_from: 2, possession_from: 3 } }]
+            tie_breakers: [points_scored]
+            courts: [X]
+            \(Self.teams)groups: [{ id: A, name: Group A, teams: [a, b] }]
+            rounds:
+              - name: R1
+                games:
+                  - { id: g1, home: { team: a }, away: b, court: X, group: A, start: "10:00", rules: p1 }
+                  - { id: g2, home: { group: A, rank: 1 }, away: c, rules: { <<: *base, win_by: 2 } }
+            games:
+              - { id: g3, home: { winner_of: g1 }, away: { loser_of: g1 } }
+            """
+        let configuration = try DaemonConfiguration.parse(text, file: "t.yaml")
+        #expect(configuration.tournament.schedule.games.count == 3)
+        #expect(configuration.tournament.schedule.tieBreakers == [.pointsScored])
+        #expect(configuration.tournament.schedule.game("g2")?.rules.winBy == 2)
+    }
+
+    @Test("a reload names each change it does not apply to what exists, and nothing new or unchanged")
+    func unappliedChanges() throws {
+        let running = try DaemonConfiguration.parse(
+            "courts: [X, Y]\n" + Self.teams + "games:\n  - { id: g1, home: a, away: b, court: X, start: \"10:00\" }\n"
+                + "  - { id: g2, home: b, away: c }\n",
+            file: "t.yaml"
+        ).tournament
+        #expect(UnappliedChange.between(running: running, file: running).isEmpty)
+        let file = try DaemonConfiguration.parse(
+            """
+            tie_breakers: [points_scored]
+            courts: [Y]
+            teams:
+              - { id: a, name: Aces, players: [{id: p, name: P}, {id: z, name: Zoe}] }
+              - { id: b, name: B, players: [{id: q, name: Quinn}] }
+              - { id: c, name: C, players: [{id: r, name: R}] }
+              - { id: d, name: D, players: [{id: s, name: S}] }
+            games:
+              - { id: g1, home: a, away: b, court: Y, start: "10:00", rules: fiba3x3 }
+              - { id: g3, home: c, away: d }
+
+            """, file: "t.yaml"
+        ).tournament
+        #expect(
+            UnappliedChange.between(running: running, file: file).map(\.description) == [
+                "team a: name, players differ from the running tournament (name: A → Aces; added: z); not applied: the log decides",
+                "team b: players differ from the running tournament (renamed: q (Q → Quinn)); not applied: the log decides",
+                "game g1: court, rules differ from the running tournament (court: X → Y; rules: pickup-15w2 → fiba3x3); "
+                    + "not applied: the log decides",
+                "game g2: no longer in the file; not applied: the log decides",
+                "tournament: tie_breakers, courts differ from the running tournament (tie_breakers: head_to_head, "
+                    + "point_difference, points_scored → points_scored; courts: no longer in the file: X); "
+                    + "not applied: the log decides",
+            ])
+        let change = try #require(UnappliedChange.between(running: running, file: file).first)
+        #expect(change.metadata["reload.kind"] == "team" && change.metadata["reload.fields"] == "name,players")
+    }
+
+    @Test("suggestions: close typos only")
+    func nearest() {
+        #expect(ConfigurationKeys.nearest(to: "tiebreakers", among: ["tie_breakers", "teams"]) == "tie_breakers")
+        #expect(ConfigurationKeys.nearest(to: "tieBreakers", among: ["tie_breakers", "teams"]) == "tie_breakers")
+        #expect(ConfigurationKeys.nearest(to: "colour", among: ["court", "group"]) == nil)
+        #expect(ConfigurationKeys.nearest(to: "x", among: ["id"]) == nil)
+        #expect(ConfigurationKeys.nearest(to: "rnak", among: ["rank", "group"]) == "rank")
+        #expect(ConfigurationKeys.nearest(to: "winner", among: ["winner_of", "loser_of"]) == "winner_of")
     }
 }
 
