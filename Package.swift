@@ -177,6 +177,7 @@ let package = Package(
             dependencies: [
                 "CourtsideClient", "CourtsideViewModels", "CourtsideTerminal", "CourtsideSimulator", "CourtsideExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -426,3 +426,18 @@ extension GroupStandings: JSONWritable {
         writer.endObject()
     }
 }
+
+extension TieBreaker: JSONWritable {}
+
+extension Group: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("id")
+        writer.value(id)
+        writer.key("name")
+        writer.value(name)
+        writer.key("teams")
+        writer.value(teams)
+        writer.endObject()
+    }
+}

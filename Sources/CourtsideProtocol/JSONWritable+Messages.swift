@@ -219,6 +219,10 @@ extension Reply: JSONWritable {
             writer.key("standings")
             writer.value(standings)
         }
+        if let tournament {
+            writer.key("tournament")
+            writer.value(tournament)
+        }
         if let version {
             writer.key("version")
             writer.value(version)

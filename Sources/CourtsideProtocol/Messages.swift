@@ -216,6 +216,8 @@ public struct Reply: Hashable, Codable, Sendable {
     public var bracket: [BracketEntry]?
     /// For `log`: the game's events, oldest first.
     public var events: [GameEvent]?
+    /// For `tournament`: the tournament's setup, as a config file would start it.
+    public var tournament: TournamentSetup?
 
     public init(commandID: String?, epoch: String) {
         ok = true
@@ -231,7 +233,7 @@ public struct Reply: Hashable, Codable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case ok, epoch, error, game, version, sequence, games, snapshot, standings, bracket, events
+        case ok, epoch, error, game, version, sequence, games, snapshot, standings, bracket, events, tournament
         case commandID = "command_id"
     }
 }

@@ -19,6 +19,8 @@ public struct Request: Sendable {
         case standings
         /// A game's full trail from the log.
         case log(game: GameID)
+        /// The tournament's setup (teams, players, groups, rounds, games, rules, courts).
+        case tournament
         /// The organiser's: a team forfeits the game.
         case forfeit(game: GameID, side: Side, reason: String?)
         /// The organiser's: the game ends early, with its score or with no result.
@@ -71,6 +73,7 @@ public struct Request: Sendable {
         case .schedule: wire.op = "schedule"
         case .standings: wire.op = "standings"
         case .log(let game): (wire.op, wire.game) = ("log", game)
+        case .tournament: wire.op = "tournament"
         case .forfeit(let game, let side, let reason):
             (wire.op, wire.game, wire.side, wire.reason) = ("forfeit", game, side, reason)
         case .endGame(let game, let result, let reason):
@@ -152,6 +155,7 @@ struct WireRequest: Codable {
         case "schedule": operation = .schedule
         case "standings": operation = .standings
         case "log": operation = .log(game: try require(game, "game"))
+        case "tournament": operation = .tournament
         case "forfeit": operation = .forfeit(game: try require(game, "game"), side: try require(side, "side"), reason: reason)
         case "end_game":
             operation = .endGame(
@@ -160,7 +164,7 @@ struct WireRequest: Codable {
             throw ProtocolError(
                 .unknownOperation,
                 "unknown operation \(op); expected move, retract, clock, timeout, create_game, forfeit, end_game, "
-                    + "list_games, snapshot, schedule, standings or log")
+                    + "list_games, snapshot, schedule, standings, log or tournament")
         }
         return Request(origin: CommandOrigin(clientID: clientID, commandID: commandID), operation: operation)
     }

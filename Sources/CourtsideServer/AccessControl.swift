@@ -151,7 +151,7 @@ final class AccessControl: Sendable {
 
         init(_ operation: Request.Operation) {
             switch operation {
-            case .listGames, .snapshot, .schedule, .standings, .log: self = .read
+            case .listGames, .snapshot, .schedule, .standings, .log, .tournament: self = .read
             case .move(let game, _, _), .retract(let game, _), .clock(let game, _), .timeout(let game, _):
                 self = .gameCommand(game)
             case .createGame: self = .creation
@@ -175,6 +175,7 @@ extension Request.Operation {
         case .schedule: "schedule"
         case .standings: "standings"
         case .log: "log"
+        case .tournament: "tournament"
         case .forfeit: "forfeit"
         case .endGame: "end_game"
         }

@@ -35,7 +35,9 @@ struct CommandService: Service {
         self.epoch = epoch
         self.logger = logger
         responder = Responder(transport: transport, epoch: epoch, metrics: CommandMetrics(), logger: logger)
-        reads = ReadService(library: library, responder: responder, limit: readQueueLimit, pace: tournamentReadsPace)
+        reads = ReadService(
+            library: library, responder: responder, limit: readQueueLimit, pace: tournamentReadsPace,
+            setup: { [tournament] in tournament.configuration })
     }
 
     /// The most commands of one poll cycle decided on the I/O thread itself, when no commit is
@@ -170,7 +172,7 @@ struct CommandService: Service {
             origin.clientID = "\(name)/\(origin.clientID)"
         }
         switch request.operation {
-        case .listGames, .snapshot, .schedule, .standings, .log:
+        case .listGames, .snapshot, .schedule, .standings, .log, .tournament:
             reads.append(
                 .init(
                     incoming: incoming, clientID: origin.clientID, commandID: origin.commandID,
@@ -206,7 +208,7 @@ struct CommandService: Service {
                 responder.fail(incoming, error, commandID: origin.commandID, op: op)
                 return
             }
-        case .listGames, .snapshot, .schedule, .standings, .log:
+        case .listGames, .snapshot, .schedule, .standings, .log, .tournament:
             preconditionFailure("\(op) is a read, handed to the read service")
         }
         pending.whenSettled { [responder, logger, origin] result in

@@ -47,6 +47,8 @@ final class ReadService: Sendable {
     static let trimAfterBytes = 4 << 20
 
     private let library: GameLibrary
+    /// The tournament's config as it stands now, for the `tournament` read.
+    private let setup: @Sendable () -> TournamentConfiguration
     private let responder: Responder
     private let limit: Int
     /// The pace of whole-tournament replies, in bytes per second (0: unpaced).
@@ -61,7 +63,11 @@ final class ReadService: Sendable {
 
     /// `limit` reads may wait in each queue; replies go out at most `pace` bytes a second, and
     /// whole-tournament reads of a display that asked for one within 5 s wait for it (0: none).
-    init(library: GameLibrary, responder: Responder, limit: Int, pace: Double) {
+    init(
+        library: GameLibrary, responder: Responder, limit: Int, pace: Double,
+        setup: @escaping @Sendable () -> TournamentConfiguration
+    ) {
+        self.setup = setup
         self.library = library
         self.responder = responder
         self.limit = limit
@@ -215,6 +221,14 @@ final class ReadService: Sendable {
             case .standings:
                 let standings = library.standings()
                 (reply.sequence, reply.standings) = (standings.sequence, standings.value)
+            case .tournament:
+                // The config as it stands (reloads merged), and the games created at run time.
+                let configuration = setup()
+                let games = library.committedGames()
+                let scheduled = Set(configuration.schedule.games.map(\.id))
+                let others = games.value.ids.filter { !scheduled.contains($0) }.compactMap { games.value[$0]?.setup }
+                reply.sequence = games.sequence
+                reply.tournament = TournamentSetup(name: configuration.name, schedule: configuration.schedule, otherGames: others)
             case .log, .move, .retract, .clock, .timeout, .createGame, .forfeit, .endGame:
                 preconditionFailure("\(read.op) is not a read of the committed state")
             }

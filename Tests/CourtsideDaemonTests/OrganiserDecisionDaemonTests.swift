@@ -100,3 +100,55 @@ struct OrganiserDecisionDaemonTests {
         #expect(ended.error?.code == .forbidden)
     }
 }
+
+@Suite("courtside tournament dump", .serialized, .timeLimit(.minutes(2)))
+struct TournamentDumpTests {
+    @Test("the dump starts an equal tournament: teams, groups, rounds, slots, rules, and a game created at run time")
+    func roundTrip() throws {
+        let daemon = try DaemonProcess(schedule: TournamentProtocolTests.schedule)
+        let organiser = try Keeper(daemon.commandEndpoint, clientID: "organiser")
+        let created = try organiser.send(
+            .createGame(
+                game: "friendly", home: "tigers", away: "wolves", court: "Court 2", rules: RuleSet(targetScore: 11, hardCap: 13)))
+        #expect(created.ok, "\(created)")
+        let dump = daemon.directory.appendingPathComponent("dump.yaml").path
+        let (status, output) = try ChildProcess.run(
+            DaemonProcess.executable.deletingLastPathComponent().appendingPathComponent("courtside").path,
+            ["tournament", "dump", "--output", dump, "--command-endpoint", daemon.commandEndpoint], mergeError: true)
+        #expect(status == 0 && output.contains("wrote"), "\(output)")
+        let original = try #require(try organiser.send(.tournament).tournament)
+        #expect(original.games.map(\.id) == ["friendly"] && original.rounds.map(\.name) == ["Group stage", "Final"])
+
+        // A fresh daemon from the dump alone.
+        let (command, events) = ("tcp://127.0.0.1:\(try freePort())", "tcp://127.0.0.1:\(try freePort())")
+        let copy = try ChildProcess(
+            DaemonProcess.executable.path,
+            [
+                "--config", dump, "--data-dir", daemon.directory.appendingPathComponent("copy").path, "--command-endpoint",
+                command, "--event-endpoint", events,
+            ], output: .file(daemon.directory.appendingPathComponent("copy.log").path),
+            error: .file(daemon.directory.appendingPathComponent("copy.log").path))
+        defer {
+            copy.signal(SIGTERM)
+            _ = copy.wait(seconds: 5)
+        }
+        let reader = CommandClient(endpoint: command, clientID: "organiser", timeoutMilliseconds: 1000, attempts: 10)
+        var copied = try #require(try reader.command(.tournament).tournament)
+        // Rules given to create_game name no preset; a config's fields are laid over the
+        // tournament's preset and take its name. Only that name may differ.
+        #expect(copied.games.first?.rules.preset == "pickup-15w2")
+        copied.games[0].rules.preset = nil
+        #expect(copied == original)
+        // The games that exist at once in both: the scheduled ones whose teams are known (the
+        // runtime game exists in the copy as a game of its config).
+        let games = { (client: CommandClient) throws -> [GameID: GameSetup] in
+            Dictionary(
+                uniqueKeysWithValues: (try client.snapshot().games).map { game in
+                    var setup = game.setup
+                    if game.id == "friendly" { setup.rules.preset = nil }
+                    return (game.id, setup)
+                })
+        }
+        #expect(try games(reader) == games(CommandClient(endpoint: daemon.commandEndpoint, clientID: "organiser")))
+    }
+}

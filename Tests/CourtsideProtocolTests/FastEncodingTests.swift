@@ -134,6 +134,25 @@ private enum EncodingFixtures {
         teamFouls: TeamFoulRules(freeThrowsFrom: 7, possessionFrom: 10), shotClockSeconds: 12, timeoutsPerTeam: 1,
         preset: "fiba3x3 \"/\\\u{2028}")
 
+    /// A tournament's setup with every optional field present and absent, and awkward strings.
+    static let setup = TournamentSetup(
+        name: "Cup \"/\\\u{2028}😀",
+        schedule: Schedule(
+            teams: [lions.id: lions, tigers.id: tigers, bears.id: bears, wolves.id: wolves], courts: ["Court 1", "Cour\"t/2"],
+            groups: [
+                Group(id: "A", name: "Group \"A\"", teams: ["lions", "tigers"]), Group(id: "B", teams: ["bears", "wolves"]),
+            ],
+            rounds: ["Groups", "Final"],
+            games: [
+                ScheduledGame(
+                    id: "ga", home: .team("lions"), away: .team("tigers"), court: "Court 1", group: "A", round: "Groups",
+                    start: "10:00"),
+                ScheduledGame(id: "gb", home: .team("bears"), away: .team("wolves"), group: "B", round: "Groups", rules: fiba),
+                ScheduledGame(id: "f", home: .winner(of: "ga"), away: .groupRank(group: "B", rank: 1), round: "Final"),
+                ScheduledGame(id: "p3", home: .loser(of: "ga"), away: .groupRank(group: "B", rank: 2)),
+            ], tieBreakers: [.pointsScored, .headToHead]),
+        otherGames: [GameSetup(id: "x", home: lions, away: wolves, rules: RuleSet(forfeitScore: 9), court: "c")])
+
     /// A tournament of scripted games: every event kind, every end, refusals, retractions.
     static func tournament() -> ScoredGames {
         var court = ScoredGames(epoch: "epoch \"/\\\n\u{2028}😀")
@@ -523,6 +542,7 @@ struct FastEncodingTests {
         full.standings = tables.standings
         full.bracket = tables.bracket
         full.events = court.events
+        full.tournament = EncodingFixtures.setup
         // Every optional field of the reply is present.
         for child in Mirror(reflecting: full).children {
             let mirror = Mirror(reflecting: child.value)
@@ -543,7 +563,13 @@ struct FastEncodingTests {
         var log = Reply(commandID: "6", epoch: epoch)
         log.events = court.events.filter { $0.gameID == "final" }
         let unread = Reply(commandID: nil, epoch: epoch)
-        for reply in [command, list, one, all, empty, log, unread] { try expectSameJSON(reply) }
+        try expectSameJSON(EncodingFixtures.setup)
+        var setup = Reply(commandID: "7", epoch: epoch)
+        (setup.tournament, setup.sequence) = (EncodingFixtures.setup, 3)
+        var bare = Reply(commandID: "8", epoch: epoch)
+        bare.tournament = TournamentSetup(
+            name: "", schedule: Schedule(teams: [:], games: []), otherGames: [])
+        for reply in [command, list, one, all, empty, log, unread, setup, bare] { try expectSameJSON(reply) }
 
         for code in allErrorCodes + court.refusals.map(\.code) {
             try expectSameJSON(Reply.failure(CourtsideError(code, "why: \(code)"), commandID: "c", epoch: epoch))
@@ -579,7 +605,7 @@ struct FastEncodingTests {
                 [
                     "ok", "commandID", "epoch", "error", "game", "version", "sequence", "games", "snapshot", "standings",
                     "bracket",
-                    "events",
+                    "events", "tournament",
                 ]
             ),
             (StandingsMessage(epoch: "", sequence: 0, groups: []), ["type", "epoch", "sequence", "groups"]),

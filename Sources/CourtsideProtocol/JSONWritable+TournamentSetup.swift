@@ -1,0 +1,65 @@
+public import CourtsideModel
+
+// The `tournament` read's answer written as Foundation would, with sorted keys: a Reply writes
+// its own JSON, so every value in it does too.
+
+extension TournamentSetup.SetupGame: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("away")
+        writer.value(away)
+        if let court {
+            writer.key("court")
+            writer.value(court)
+        }
+        if let group {
+            writer.key("group")
+            writer.value(group)
+        }
+        writer.key("home")
+        writer.value(home)
+        writer.key("id")
+        writer.value(id)
+        writer.key("rules")
+        writer.value(rules)
+        if let start {
+            writer.key("start")
+            writer.value(start)
+        }
+        writer.endObject()
+    }
+}
+
+extension TournamentSetup.Round: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("games")
+        writer.value(games)
+        writer.key("name")
+        writer.value(name)
+        writer.endObject()
+    }
+}
+
+extension TournamentSetup: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("courts")
+        writer.beginArray()
+        for court in courts { writer.value(court) }
+        writer.endArray()
+        writer.key("games")
+        writer.value(games)
+        writer.key("groups")
+        writer.value(groups)
+        writer.key("rounds")
+        writer.value(rounds)
+        writer.key("teams")
+        writer.value(teams)
+        writer.key("tie_breakers")
+        writer.value(tieBreakers)
+        writer.key("tournament")
+        writer.value(tournament)
+        writer.endObject()
+    }
+}

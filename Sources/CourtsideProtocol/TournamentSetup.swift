@@ -1,0 +1,78 @@
+public import CourtsideModel
+
+/// The tournament as it stands, shaped as the config file that would start an equal one: what
+/// the `tournament` read answers and `courtside tournament dump` writes. Results are not in it
+/// (they are the log's); every game's rules are written out whole.
+public struct TournamentSetup: Hashable, Codable, Sendable {
+    /// One game as the config writes it: slots for its teams, and its rules in full.
+    public struct SetupGame: Hashable, Codable, Sendable {
+        public var id: GameID
+        public var home: Slot
+        public var away: Slot
+        public var court: String?
+        public var group: String?
+        public var start: String?
+        public var rules: RuleSet
+
+        public init(
+            id: GameID, home: Slot, away: Slot, court: String? = nil, group: String? = nil, start: String? = nil,
+            rules: RuleSet
+        ) {
+            (self.id, self.home, self.away, self.court, self.group, self.start, self.rules) = (
+                id, home, away, court, group, start, rules
+            )
+        }
+    }
+
+    /// A round and its games, in playing order.
+    public struct Round: Hashable, Codable, Sendable {
+        public var name: String
+        public var games: [SetupGame]
+
+        public init(name: String, games: [SetupGame]) { (self.name, self.games) = (name, games) }
+    }
+
+    public var tournament: String
+    public var tieBreakers: [TieBreaker]
+    public var courts: [String]
+    /// By id.
+    public var teams: [Team]
+    public var groups: [Group]
+    public var rounds: [Round]
+    /// Games outside any round: the config's, and those `create_game` added.
+    public var games: [SetupGame]
+
+    public init(
+        tournament: String, tieBreakers: [TieBreaker], courts: [String], teams: [Team], groups: [Group], rounds: [Round],
+        games: [SetupGame]
+    ) {
+        (self.tournament, self.tieBreakers, self.courts, self.teams, self.groups, self.rounds, self.games) = (
+            tournament, tieBreakers, courts, teams, groups, rounds, games
+        )
+    }
+
+    /// The setup of a tournament of `name` with this `schedule`, plus the games that exist
+    /// outside it (created at run time), each with its teams and rules as they were created.
+    public init(name: String, schedule: Schedule, otherGames: [GameSetup]) {
+        func game(_ scheduled: ScheduledGame) -> SetupGame {
+            SetupGame(
+                id: scheduled.id, home: scheduled.home, away: scheduled.away, court: scheduled.court, group: scheduled.group,
+                start: scheduled.start, rules: scheduled.rules)
+        }
+        let rounds = schedule.rounds.map { name in Round(name: name, games: schedule.games.filter { $0.round == name }.map(game))
+        }
+        let loose =
+            schedule.games.filter { $0.round.map { !schedule.rounds.contains($0) } ?? true }.map(game)
+            + otherGames.sorted { $0.id < $1.id }.map {
+                SetupGame(id: $0.id, home: .team($0.home.id), away: .team($0.away.id), court: $0.court, rules: $0.rules)
+            }
+        self.init(
+            tournament: name, tieBreakers: schedule.tieBreakers, courts: schedule.courts,
+            teams: schedule.teams.values.sorted { $0.id < $1.id }, groups: schedule.groups, rounds: rounds, games: loose)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case tournament, courts, teams, groups, rounds, games
+        case tieBreakers = "tie_breakers"
+    }
+}
