@@ -168,6 +168,7 @@ public struct Game: Hashable, Codable, Sendable {
             self.version = version
         case .forfeit(let side, _):
             score = rules.forfeitResult(winner: side.opponent)
+            overtimeTargets = nil
             finish(side.opponent, .forfeit, at: event.at)
         case .ended(let result, _):
             clock.stop(at: event.at)

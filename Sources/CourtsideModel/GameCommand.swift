@@ -92,7 +92,13 @@ extension Game {
         if reason.count > GameCommand.maxReasonLength {
             return CourtsideError(.invalidReason, "a reason is at most \(GameCommand.maxReasonLength) characters")
         }
-        if reason.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" }) {
+        // Control characters (a line break aside) and bidirectional overrides would garble the
+        // log and the screens that show it.
+        let refused: (Unicode.Scalar) -> Bool = { scalar in
+            (scalar.value < 0x20 && scalar != "\n") || (0x7F...0x9F).contains(scalar.value)
+                || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+        }
+        if reason.unicodeScalars.contains(where: refused) {
             return CourtsideError(.invalidReason, "a reason may not contain control characters")
         }
         return nil

@@ -158,8 +158,8 @@ struct WireRequest: Codable {
         case "tournament": operation = .tournament
         case "forfeit": operation = .forfeit(game: try require(game, "game"), side: try require(side, "side"), reason: reason)
         case "end_game":
-            operation = .endGame(
-                game: try require(game, "game"), result: try require(result, "result"), reason: try require(reason, "reason"))
+            // A missing reason is the game's to refuse (invalid_reason), as an empty one is.
+            operation = .endGame(game: try require(game, "game"), result: try require(result, "result"), reason: reason ?? "")
         default:
             throw ProtocolError(
                 .unknownOperation,

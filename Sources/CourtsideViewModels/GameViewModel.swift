@@ -126,7 +126,6 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
         return "\(id)\(place)  \(homeName) \(score) \(awayName)  \(clock)  \(statusLabel)\(result)"
     }
 
-    /// Milliseconds as "mm:ss.t" (tenths rounded down, so the display never runs ahead).
     /// The status with how the game was decided: "LIVE", "FINAL: Lions won", "FINAL: Lions won
     /// by forfeit", "FINAL (abandoned): Lions won", "FINAL (abandoned): no result".
     public static func statusText(_ label: String, winner: String?, endReason: EndReason?) -> String {
@@ -139,6 +138,7 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
         }
     }
 
+    /// Milliseconds as "mm:ss.t" (tenths rounded down, so the display never runs ahead).
     public static func clockText(milliseconds: Int64) -> String {
         let tenths = max(0, milliseconds) / 100
         let minutes = tenths / 600

@@ -28,12 +28,17 @@ public final class KeeperGateway: Sendable {
     /// How long a joined device stays joined without a new code: a tournament weekend.
     static let sessionLifetime: Duration = .seconds(3 * 24 * 3600)
     static let cookieName = "courtside_keeper"
+    /// Names the browser for good, across joins: its device keeps its name, so its queued
+    /// commands keep their client id (the daemon's retry memory is per client id).
+    static let installCookie = "courtside_install"
+    let secureCookies: Bool
 
     /// `secureCookies` when served over HTTPS: the cookie then never travels in the clear.
     public init(live: LiveTournament, store: GatewayStore, relay: CommandRelay, secureCookies: Bool) {
         self.live = live
         self.store = store
         self.relay = relay
+        self.secureCookies = secureCookies
         sessions = SessionStorage(
             SQLitePersistDriver(store),
             configuration: .init(
@@ -47,34 +52,40 @@ public final class KeeperGateway: Sendable {
         router.get("/keep/join/:token") { request, context -> Response in
             // The token leaves the address bar at once: the redirect carries only the cookie.
             let token = try context.parameters.require("token")
-            guard let device = try await self.store.join(token: token, name: nil) else {
+            let install = self.install(of: request)
+            guard let device = try await self.store.join(token: token, name: nil, install: install.id) else {
                 return Self.redirect(to: "/keep?link=expired")
             }
-            return try await self.joined(device, redirect: true)
+            return try await self.joined(device, redirect: true, install: install)
         }
         router.post("/keep/join") { request, context -> Response in
             if let refusal = Self.crossSite(request) { return refusal }
-            let address = context.remoteAddress?.ipAddress ?? "unknown"
             let form = request.headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true
-            if case .wait(let wait) = self.throttle.withLock({ $0.decision(for: address, now: .now) }) {
+            // The body first: a try is counted when it is heard whole, so that tries opened at
+            // once on many connections cannot all pass the throttle before any is counted.
+            guard let body = try? await request.body.collect(upTo: JoinForm.maxBytes),
+                let fields = JoinForm(body: Array(buffer: body), form: form)
+            else {
+                return form
+                    ? Self.redirect(to: "/keep?pin=wrong")
+                    : Self.error(.badRequest, "send {\"pin\": \"...\", \"name\": \"...\"} (name optional)", status: .badRequest)
+            }
+            let address = context.remoteAddress?.ipAddress ?? "unknown"
+            if case .wait(let wait) = self.throttle.withLock({ $0.attempt(address, now: .now) }) {
                 let seconds = max(1, Int(wait.components.seconds) + 1)
                 var response = Self.error(
                     .tooManyAttempts, "too many wrong PINs from this device: try again in \(seconds) s", status: .tooManyRequests)
                 response.headers[.retryAfter] = "\(seconds)"
                 return form ? Self.redirect(to: "/keep?pin=wait&seconds=\(seconds)") : response
             }
-            var request = request
-            guard let fields = try await Self.joinFields(&request, form: form) else {
-                return Self.error(.badRequest, "send {\"pin\": \"...\", \"name\": \"...\"} (name optional)", status: .badRequest)
-            }
-            let device = try await self.store.join(pin: fields.pin, name: fields.name)
-            self.throttle.withLock { $0.record(address, right: device != nil, now: .now) }
-            guard let device else {
+            let install = self.install(of: request)
+            guard let device = try await self.store.join(pin: fields.pin, name: fields.name, install: install.id) else {
                 return form
                     ? Self.redirect(to: "/keep?pin=wrong")
                     : Self.error(.wrongCode, "that PIN is no court's current code: check the sheet", status: .unauthorized)
             }
-            return try await self.joined(device, redirect: form)
+            self.throttle.withLock { $0.succeeded(address, now: .now) }
+            return try await self.joined(device, redirect: form, install: install)
         }
         router.post("/keep/leave") { request, _ -> Response in
             if let refusal = Self.crossSite(request) { return refusal }
@@ -108,13 +119,30 @@ public final class KeeperGateway: Sendable {
         }
     }
 
-    /// A session for a device that just joined.
-    private func joined(_ device: KeeperDevice, redirect: Bool) async throws -> Response {
+    /// The browser's install id (its own cookie), and whether it is new and must be set.
+    private func install(of request: Request) -> (id: String, new: Bool) {
+        if let id = request.cookies[Self.installCookie]?.value, id.count == 32,
+            id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+        {
+            return (String(id), false)
+        }
+        return (JoinCode.randomToken(bytes: 24), true)
+    }
+
+    /// A session for a device that just joined, and the browser's install id if it is new.
+    private func joined(_ device: KeeperDevice, redirect: Bool, install: (id: String, new: Bool)) async throws -> Response {
         let cookie = try await sessions.save(session: KeeperSession(device: device.id), expiresIn: Self.sessionLifetime)
         var response =
             redirect
             ? Self.redirect(to: "/keep") : WebGateway.json(JoinBody(ok: true, court: device.court, device: device.name))
         response.headers[values: .setCookie].append(cookie.description)
+        if install.new {
+            // Lax, not Strict: a QR code opened from the camera is a navigation from no site.
+            let cookie = Cookie(
+                name: Self.installCookie, value: install.id, maxAge: 400 * 24 * 3600, path: "/", secure: secureCookies,
+                httpOnly: true, sameSite: .lax)
+            response.headers[values: .setCookie].append(cookie.description)
+        }
         return response
     }
 
@@ -158,12 +186,26 @@ public final class KeeperGateway: Sendable {
         } catch {
             return Self.error(error.code, error.message, status: error.code == .forbidden ? .forbidden : .badRequest)
         }
-        // On a plaintext daemon no key limits the gateway, so it keeps each device to its court itself.
-        if !relay.isKeyed, let game = command.operation.game, let court = live.current.games[game]?.setup.court,
-            court != device.court
-        {
-            return Self.error(
-                .forbidden, "this device keeps score on \(device.court); \(game) is on \(court)", status: .forbidden)
+        // On a plaintext daemon no key limits the gateway, so it keeps each device to its court
+        // itself, and refuses what it cannot vouch for.
+        if !relay.isKeyed, let game = command.operation.game {
+            let view = live.current
+            guard view.inSync else {
+                var response = Self.error(
+                    .unreachable, "the gateway is catching up with courtsided; the command is kept and sent again",
+                    status: .serviceUnavailable)
+                response.headers[.retryAfter] = "1"
+                return response
+            }
+            guard let known = view.games[game] else {
+                let error = CourtsideError(.unknownGame, "no game has id \(game)")
+                return WebGateway.json(Reply.failure(error, commandID: command.origin.commandID, epoch: view.epoch))
+            }
+            if known.setup.court != device.court {
+                return Self.error(
+                    .forbidden, "this device keeps score on \(device.court); \(game) is on \(known.setup.court ?? "no court")",
+                    status: .forbidden)
+            }
         }
         do {
             let reply = try await relay.send(command.operation, origin: command.origin, court: device.court)
@@ -196,38 +238,13 @@ public final class KeeperGateway: Sendable {
         }
     }
 
-    /// The PIN and name of a join, from JSON or a form.
-    private static func joinFields(_ request: inout Request, form: Bool) async throws -> (pin: String, name: String?)? {
-        guard let body = try? await request.body.collect(upTo: 4096) else { return nil }
-        let text = String(buffer: body)
-        let fields: [String: String]
-        if form {
-            var components = URLComponents()
-            components.percentEncodedQuery = text.replacingOccurrences(of: "+", with: "%20")
-            fields = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }) { first, _ in first }
-        } else {
-            guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else { return nil }
-            fields = object.compactMapValues { $0 as? String }
-        }
-        guard let pin = fields["pin"], !pin.isEmpty else { return nil }
-        let name = fields["name"].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : String($0.prefix(40)) }
-        return (pin, name)
-    }
-
     /// A refusal for a request from another site: a page elsewhere must not keep score with a
     /// volunteer's session (the cookie is SameSite=Strict as well).
     static func crossSite(_ request: Request) -> Response? {
-        let fetchSite = request.headers[HTTPField.Name("Sec-Fetch-Site")!]
-        var cross = fetchSite == "cross-site"
-        if let origin = request.headers[.origin] {
-            let host =
-                URLComponents(string: origin).map { components in
-                    components.host.map { host in components.port.map { "\(host):\($0)" } ?? host }
-                } ?? nil
-            cross = cross || host == nil || host != request.head.authority
-        }
-        guard cross else { return nil }
-        return error(.forbidden, "a request from another site is refused", status: .forbidden)
+        let cross = CrossSiteCheck.isCrossSite(
+            origin: request.headers[.origin], fetchSite: request.headers[HTTPField.Name("Sec-Fetch-Site")!],
+            host: request.head.authority)
+        return cross ? error(.forbidden, "a request from another site is refused", status: .forbidden) : nil
     }
 
     static func error(_ code: CourtsideError.Code, _ message: String, status: HTTPResponse.Status) -> Response {

@@ -1,7 +1,11 @@
-/// Slows down PIN guessing: a few wrong PINs are free (people mistype), then every further
-/// wrong one from the same address doubles the wait before the next try is heard, up to
-/// ``maximumWait``. A right PIN clears the address. Pure: the caller passes the time and keeps
-/// the value under its lock.
+/// Slows down PIN guessing: a few wrong PINs are free (people mistype), then every further try
+/// from the same address waits twice as long as the last, up to ``maximumWait``.
+///
+/// A try counts as wrong from the moment it is heard (``attempt(_:now:)``), before the PIN is
+/// checked, so tries sent at once on many connections are all counted; a right one is then
+/// taken back (``succeeded(_:now:)``) but clears nothing: knowing one court's PIN must not buy
+/// endless guesses at the others'. Pure: the caller passes the time and keeps the value under
+/// its lock.
 public struct PINThrottle: Sendable {
     /// Wrong PINs an address may send before it must wait.
     public var freeTries = 5
@@ -30,27 +34,32 @@ public struct PINThrottle: Sendable {
         case wait(Duration)
     }
 
-    public func decision(for address: String, now: ContinuousClock.Instant) -> Decision {
-        guard let record = records[address], now - record.last < forgetAfter, now < record.notBefore else { return .allowed }
-        return .wait(record.notBefore - now)
-    }
-
-    /// Notes a try that was heard: a right PIN clears the address, a wrong one counts.
-    public mutating func record(_ address: String, right: Bool, now: ContinuousClock.Instant) {
-        guard !right else {
-            records[address] = nil
-            return
-        }
+    /// Whether a try from `address` is heard now; one that is counts as wrong until
+    /// ``succeeded(_:now:)`` says otherwise.
+    public mutating func attempt(_ address: String, now: ContinuousClock.Instant) -> Decision {
         var record =
             records[address].flatMap { now - $0.last < forgetAfter ? $0 : nil } ?? Record(wrong: 0, last: now, notBefore: now)
+        if now < record.notBefore { return .wait(record.notBefore - now) }
         record.wrong += 1
         record.last = now
-        if record.wrong >= freeTries {
-            let doublings = min(record.wrong - freeTries, 20)
-            record.notBefore = now + min(maximumWait, firstWait * (1 << doublings))
-        }
+        record.notBefore = notBefore(after: record.wrong, now: now)
         if records[address] == nil, records.count >= capacity { forgetOldest() }
         records[address] = record
+        return .allowed
+    }
+
+    /// The try just heard from `address` was a right PIN: it is not counted as wrong.
+    public mutating func succeeded(_ address: String, now: ContinuousClock.Instant) {
+        guard var record = records[address] else { return }
+        record.wrong = max(0, record.wrong - 1)
+        record.notBefore = notBefore(after: record.wrong, now: now)
+        records[address] = record
+    }
+
+    /// When the next try is heard after `wrong` wrong ones.
+    private func notBefore(after wrong: Int, now: ContinuousClock.Instant) -> ContinuousClock.Instant {
+        guard wrong >= freeTries else { return now }
+        return now + min(maximumWait, firstWait * (1 << min(wrong - freeTries, 20)))
     }
 
     private mutating func forgetOldest() {

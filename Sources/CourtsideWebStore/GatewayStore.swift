@@ -37,6 +37,14 @@ public final class GatewayStore: Sendable {
                     CREATE TABLE sessions (key TEXT PRIMARY KEY, value BLOB NOT NULL, expires_at DOUBLE);
                     """)
         }
+        migrator.registerMigration("v2: a browser's install id, so a device that joins again keeps its name") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE devices ADD COLUMN install TEXT;
+                    CREATE UNIQUE INDEX devices_by_install ON devices(install) WHERE install IS NOT NULL;
+                    CREATE INDEX sessions_by_expiry ON sessions(expires_at);
+                    """)
+        }
         return migrator
     }
 }

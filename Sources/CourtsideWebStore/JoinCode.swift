@@ -19,7 +19,7 @@ public struct JoinCode: Sendable, Equatable, Codable {
     /// The characters a PIN is made of: no 0/O, 1/I/L, 2/Z, 5/S, 6/G or 8/B, which volunteers
     /// read off a sheet in a noisy hall would confuse.
     public static let pinAlphabet = Array("ACDEFHJKMNPQRTUVWXY3479")
-    /// Six of them: 23⁶, about 148 million, against a rate of ten wrong tries before slowing down.
+    /// Six of them: 23⁶, about 148 million, against five wrong tries an address before it is slowed down.
     public static let pinLength = 6
 
     /// A new code for a court, from the system's secure random source.

@@ -33,9 +33,15 @@ extension GatewayStore {
     }
 
     /// The device joining with a link's token or a typed PIN, or nil when neither is a court's
-    /// current one. `name` is what the volunteer called it ("Ann's phone"), or nil.
-    public func join(token: String? = nil, pin: String? = nil, name: String?, now: Date = Date()) async throws -> KeeperDevice? {
+    /// current one. `name` is what the volunteer called it ("Ann's phone"), or nil. `install`
+    /// names the browser (a long-lived cookie of its own): a browser that joins again keeps its
+    /// device name, so the commands it still has queued keep their client id and a retry of one
+    /// already applied is still recognised by the daemon.
+    public func join(token: String? = nil, pin: String? = nil, name: String?, install: String? = nil, now: Date = Date())
+        async throws -> KeeperDevice?
+    {
         try await database.write { db in
+            try Self.purge(db, now: now)
             let row: Row?
             if let token {
                 row = try Row.fetchOne(db, sql: "SELECT court, generation FROM join_codes WHERE token = ?", arguments: [token])
@@ -48,14 +54,21 @@ extension GatewayStore {
             }
             guard let row else { return nil }
             let id = JoinCode.randomToken(bytes: 12)
+            let known = try install.flatMap {
+                try String.fetchOne(db, sql: "SELECT name FROM devices WHERE install = ?", arguments: [$0])
+            }
             // Unique however many devices share a name: the id's first characters follow it.
             let device = KeeperDevice(
                 id: id, court: row["court"], generation: row["generation"],
-                name: "\(JoinCode.slug(name ?? "device"))-\(id.prefix(4).lowercased())", joinedAt: now, lastSeen: now)
+                name: known ?? "\(JoinCode.slug(name ?? "device"))-\(id.prefix(4).lowercased())", joinedAt: now, lastSeen: now)
+            // A browser that joins again takes over its row: its old sessions end with it.
+            try db.execute(sql: "DELETE FROM devices WHERE install = ?", arguments: [install])
             try db.execute(
-                sql: "INSERT INTO devices (id, court, generation, name, joined_at, last_seen) VALUES (?, ?, ?, ?, ?, ?)",
+                sql:
+                    "INSERT INTO devices (id, court, generation, name, joined_at, last_seen, install) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 arguments: [
                     device.id, device.court, device.generation, device.name, now.timeIntervalSince1970, now.timeIntervalSince1970,
+                    install,
                 ])
             return device
         }
@@ -72,25 +85,38 @@ extension GatewayStore {
 
     /// Whether the device may keep score, noting that it was seen.
     public func standing(ofDevice id: String, now: Date = Date()) async throws -> Standing {
+        // A read first: most requests come within seconds of the last, and need no write.
+        let standing = try await database.read { db in try Self.standing(ofDevice: id, in: db) }
+        guard case .joined(let device) = standing, now.timeIntervalSince(device.lastSeen) >= 10 else { return standing }
         try await database.write { db in
-            guard
-                let row = try Row.fetchOne(
-                    db,
-                    sql: """
-                        SELECT d.id, d.court, d.generation, d.name, d.joined_at, d.last_seen, c.generation AS current
-                        FROM devices d LEFT JOIN join_codes c ON c.court = d.court WHERE d.id = ?
-                        """, arguments: [id])
-            else { return .unknown }
-            var device = Self.device(row)
-            guard row["current"] as Int? == device.generation else { return .revoked(court: device.court) }
-            // Seen is worth a write only now and then: each command would otherwise cost one.
-            if now.timeIntervalSince(device.lastSeen) >= 10 {
-                device.lastSeen = now
-                try db.execute(
-                    sql: "UPDATE devices SET last_seen = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, id])
-            }
-            return .joined(device)
+            try db.execute(sql: "UPDATE devices SET last_seen = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, id])
         }
+        return standing
+    }
+
+    private static func standing(ofDevice id: String, in db: Database) throws -> Standing {
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT d.id, d.court, d.generation, d.name, d.joined_at, d.last_seen, c.generation AS current
+                    FROM devices d LEFT JOIN join_codes c ON c.court = d.court WHERE d.id = ?
+                    """, arguments: [id])
+        else { return .unknown }
+        let device = Self.device(row)
+        return row["current"] as Int? == device.generation ? .joined(device) : .revoked(court: device.court)
+    }
+
+    /// Forgets expired sessions, and devices revoked or unseen for a week: run at each join, so
+    /// the file stays the size of a tournament's devices however many links are opened.
+    static func purge(_ db: Database, now: Date) throws {
+        let time = now.timeIntervalSince1970
+        try db.execute(sql: "DELETE FROM sessions WHERE expires_at <= ?", arguments: [time])
+        try db.execute(
+            sql: """
+                DELETE FROM devices WHERE last_seen < ?1 - 604800 OR (generation != COALESCE(
+                    (SELECT generation FROM join_codes c WHERE c.court = devices.court), -1) AND last_seen < ?1 - 86400)
+                """, arguments: [time])
     }
 
     /// The devices of a court (every court when nil), newest first, revoked ones included.

@@ -41,11 +41,13 @@ public struct SQLitePersistDriver: PersistDriver {
     public func getWithTTL<Object: Codable & Sendable>(key: String, as object: Object.Type) async throws -> (
         object: Object, ttl: Duration?
     )? {
-        let row = try await store.database.write { db -> (Data, Double?)? in
-            try Self.deleteIfExpired(key, in: db)
-            return try Row.fetchOne(db, sql: "SELECT value, expires_at FROM sessions WHERE key = ?", arguments: [key]).map {
-                ($0["value"], $0["expires_at"])
-            }
+        // A read: every keeper request loads its session, and expired rows go at the next join.
+        let now = Date().timeIntervalSince1970
+        let row = try await store.database.read { db -> (Data, Double?)? in
+            try Row.fetchOne(
+                db, sql: "SELECT value, expires_at FROM sessions WHERE key = ? AND (expires_at IS NULL OR expires_at > ?)",
+                arguments: [key, now]
+            ).map { ($0["value"], $0["expires_at"]) }
         }
         guard let (data, expiresAt) = row else { return nil }
         guard let value = try? JSONDecoder().decode(Object.self, from: data) else { throw PersistError.invalidConversion }

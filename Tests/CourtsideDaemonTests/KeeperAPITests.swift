@@ -13,7 +13,19 @@ import Testing
 /// redirects not followed, so the test sees what the gateway answered.
 final class Phone: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
     let base: String
-    var cookie: String?
+    /// The cookies the gateway set, by name.
+    var jar: [String: String] = [:]
+    /// The `Cookie` header this phone sends; set it to send a forged one.
+    var cookie: String? {
+        get { jar.isEmpty ? nil : jar.keys.sorted().map { "\($0)=\(jar[$0]!)" }.joined(separator: "; ") }
+        set {
+            jar = [:]
+            for pair in newValue?.split(separator: ";") ?? [] {
+                let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+                if parts.count == 2 { jar[String(parts[0])] = String(parts[1]) }
+            }
+        }
+    }
     private var session: URLSession!
 
     init(_ base: String) {
@@ -47,8 +59,9 @@ final class Phone: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await session.data(for: request)
         let http = response as! HTTPURLResponse
-        if let set = http.value(forHTTPHeaderField: "Set-Cookie"), let pair = set.split(separator: ";").first {
-            cookie = String(pair)
+        let fields = http.allHeaderFields.reduce(into: [String: String]()) { $0["\($1.key)"] = "\($1.value)" }
+        for cookie in HTTPCookie.cookies(withResponseHeaderFields: fields, for: URL(string: base)!) {
+            jar[cookie.name] = cookie.value
         }
         let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
         return (http.statusCode, json, http.allHeaderFields)
@@ -102,8 +115,7 @@ struct KeeperAPITests {
 
         let device = try #require(try await phone.join(pin: court1.printedPIN.lowercased(), name: "Ann's phone"))
         #expect(device.hasPrefix("ann-s-phone-"))
-        let cookie = try #require(phone.cookie)
-        #expect(cookie.hasPrefix("courtside_keeper="))
+        #expect(phone.jar["courtside_keeper"] != nil && phone.jar["courtside_install"] != nil, "\(phone.jar)")
         let session = try await phone.send("GET", "/api/keep/session")
         #expect(session.json["court"] as? String == "Court 1")
         #expect(((session.json["lineup"] as? [String: Any])?["current"] as? String) == "g1", "\(session.json)")
@@ -164,7 +176,35 @@ struct KeeperAPITests {
         #expect(await web.waitInSync(), "\(web.log())")
         #expect(try await phone.move("g1", "ann").json["ok"] as? Bool == true)
 
-        // Wrong PINs: heard at first, then slowed down.
+        // A new code for the court: the phone is revoked at its next request.
+        _ = try await store.renewCode(for: "Court 1")
+        let queued = UUID().uuidString
+        let revoked = try await phone.move("g1", "ann", id: queued)
+        #expect(revoked.status == 401 && revoked.json.code == "revoked", "\(revoked)")
+        #expect(try keeper.send(.snapshot(game: "g1")).snapshot?.first?.score.home == 8)
+
+        // It joins again with the new code and keeps its name, so the moves it still has queued
+        // keep their client id: one that was applied before (its reply lost) is not applied twice.
+        let renewed = try await store.code(for: "Court 1")
+        #expect(try await phone.join(pin: renewed.pin, name: "another name") == device)
+        #expect(try await phone.move("g1", "ann", id: id).json["version"] as? Int == first.json["version"] as? Int)
+        #expect(try await phone.move("g1", "ann", id: queued).json["ok"] as? Bool == true)
+        #expect(try keeper.send(.snapshot(game: "g1")).snapshot?.first?.score.home == 10)
+
+        // A form that is not one (bad percent-encoding) is refused, and the gateway lives on.
+        let broken = try await Phone(web.base).send(
+            "POST", "/keep/join", body: Data("pin=%zz&name=%E0%A4%A".utf8), contentType: "application/x-www-form-urlencoded")
+        #expect(broken.status == 303 && broken.headers["Location"] as? String == "/keep?pin=wrong")
+        let formJoin = Phone(web.base)
+        let joinedByForm = try await formJoin.send(
+            "POST", "/keep/join", body: Data("pin=\(renewed.printedPIN.lowercased())&name=Court+tablet".utf8),
+            contentType: "application/x-www-form-urlencoded")
+        #expect(joinedByForm.status == 303 && joinedByForm.headers["Location"] as? String == "/keep")
+        let tablet = try await formJoin.send("GET", "/api/keep/session").json["device"] as? String
+        #expect(tablet?.hasPrefix("court-tablet-") == true, "\(String(describing: tablet))")
+        #expect(web.process.isRunning)
+
+        // Wrong PINs (every phone here shares one address): heard at first, then slowed down.
         let guesser = Phone(web.base)
         var statuses: [Int] = []
         for _ in 0..<10 { statuses.append(try await guesser.post("/keep/join", ["pin": "AAAAAA"]).status) }
@@ -172,11 +212,6 @@ struct KeeperAPITests {
         let slowed = try await guesser.post("/keep/join", ["pin": court1.pin])
         #expect(slowed.status == 429 && slowed.json.code == "too_many_attempts" && slowed.headers["Retry-After"] != nil)
 
-        // A new code for the court: the phone is revoked at its next request.
-        _ = try await store.renewCode(for: "Court 1")
-        let revoked = try await phone.move("g1", "ann")
-        #expect(revoked.status == 401 && revoked.json.code == "revoked", "\(revoked)")
-        #expect(try keeper.send(.snapshot(game: "g1")).snapshot?.first?.score.home == 8)
     }
 
     @Test(

@@ -78,7 +78,7 @@ struct OrganiserDecisionDaemonTests {
         let missing = try after.sendRaw([
             Array(#"{"op":"end_game","client_id":"o","command_id":"x","game":"final","result":"no_result"}"#.utf8)
         ])
-        #expect(missing.error?.code == .badRequest && missing.error?.message.contains("reason") == true)
+        #expect(missing.error?.code == .invalidReason && missing.error?.message.contains("reason") == true)
         let (badStatus, badOutput) = try courtside(daemon, ["end-early", "final", "--result", "maybe", "--reason", "x"])
         #expect(badStatus != 0 && badOutput.contains("as-it-stands"), "\(badOutput)")
         #expect(try after.send(.snapshot(game: "final")).snapshot?.first?.isFinished == false)

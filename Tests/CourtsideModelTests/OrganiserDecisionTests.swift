@@ -56,6 +56,8 @@ struct OrganiserDecisionTests {
         #expect(book.refusal(.endEarly(result: .noResult, reason: "  ")) == .invalidReason)
         #expect(book.refusal(.endEarly(result: .noResult, reason: String(repeating: "x", count: 501))) == .invalidReason)
         #expect(book.refusal(.forfeit(side: .home, reason: "late\u{0}")) == .invalidReason)
+        #expect(book.refusal(.forfeit(side: .home, reason: "late\u{202E}")) == .invalidReason)
+        #expect(book.refusal(.forfeit(side: .home, reason: "late\u{7F}")) == .invalidReason)
         #expect(book.refusal(.forfeit(side: .home, reason: "late,\nthen left")) == nil)
     }
 

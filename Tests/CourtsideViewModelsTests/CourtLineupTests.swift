@@ -49,3 +49,16 @@ struct CourtLineupTests {
         #expect(CourtLineup(court: "Court 9", bracket: bracket, games: games).current == nil)
     }
 }
+
+@Suite("how a decided game reads")
+struct DecidedStatusTests {
+    @Test("a forfeit, an early end and a game with no result say so")
+    func statusText() {
+        #expect(GameViewModel.statusText("FINAL", winner: "Lions", endReason: .score) == "FINAL: Lions won")
+        #expect(GameViewModel.statusText("FINAL", winner: "Lions", endReason: .forfeit) == "FINAL: Lions won by forfeit")
+        #expect(GameViewModel.statusText("FINAL", winner: "Lions", endReason: .abandoned) == "FINAL (abandoned): Lions won")
+        #expect(GameViewModel.statusText("FINAL", winner: nil, endReason: .abandoned) == "FINAL (abandoned): no result")
+        #expect(GameViewModel.statusText("FINAL", winner: nil, endReason: .noResult) == "FINAL (abandoned): no result")
+        #expect(GameViewModel.statusText("LIVE", winner: nil, endReason: nil) == "LIVE")
+    }
+}
