@@ -73,13 +73,14 @@ public final class DisplaySync {
     /// Set while a resync is owed but the daemon could not be reached: the display is stale
     /// and tries again at every ``pump(timeoutMilliseconds:)``.
     public private(set) var owedResync: (reason: ResyncReason, error: CourtsideError)?
-    /// When set, every event applied is kept, in order, until ``takeAppliedEvents()``: for a
-    /// relay (a web gateway) that passes each one on.
+    /// When set, every event applied is kept, in order, with its game right after it, until
+    /// ``takeAppliedEvents()``: for a relay (a web gateway) that passes each one on.
     public var recordsAppliedEvents = false
-    private var applied: [EventMessage] = []
+    private var applied: [(message: EventMessage, game: Game)] = []
 
-    /// The events applied since the last call, in sequence order (with ``recordsAppliedEvents``).
-    public func takeAppliedEvents() -> [EventMessage] {
+    /// The events applied since the last call, in sequence order, each with its game as the
+    /// event left it (with ``recordsAppliedEvents``).
+    public func takeAppliedEvents() -> [(message: EventMessage, game: Game)] {
         defer { applied = [] }
         return applied
     }
@@ -287,7 +288,7 @@ public final class DisplaySync {
         games[event.game] = state
         sequence = event.sequence
         eventsApplied += 1
-        if recordsAppliedEvents { applied.append(event) }
+        if recordsAppliedEvents { applied.append((event, state.game)) }
         return true
     }
 

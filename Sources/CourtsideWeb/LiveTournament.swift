@@ -146,8 +146,9 @@ public final class LiveTournament: Sendable {
                 publish(everything: sync)
                 continue
             }
-            var updates = Self.withViews(
-                sync.takeAppliedEvents(), after: before.games, now: Timestamp(Date()).adding(milliseconds: sync.clockOffset))
+            let now = Timestamp(Date()).adding(milliseconds: sync.clockOffset)
+            // Each event with the view of its game right after it, as the display folded it.
+            var updates: [Update] = sync.takeAppliedEvents().map { .event($0.message, view: GameViewModel($0.game, now: now)) }
             let tablesMoved = sync.standingsSequence != before.standingsSequence || sync.bracketSequence != before.bracketSequence
             let inSync = !sync.isStale
             guard !updates.isEmpty || tablesMoved || inSync != before.inSync || sync.sequence != before.sequence else { continue }
@@ -162,29 +163,6 @@ public final class LiveTournament: Sendable {
             if tablesMoved { updates.append(.tables(after)) }
             if inSync != before.inSync { updates.append(.sync(inSync)) }
             broadcast(updates)
-        }
-    }
-
-    /// Each event with the view of its game right after it: the events folded in order onto
-    /// the games as they were before them, as the display folded them (it resyncs on a gap, so
-    /// they follow on).
-    static func withViews(_ events: [EventMessage], after before: [GameID: Game], now: Timestamp) -> [Update] {
-        var games = before
-        return events.compactMap { message in
-            var game: Game
-            if let known = games[message.game] {
-                game = known
-            } else if case .gameCreated(let setup) = message.event {
-                game = Game(setup: setup)
-            } else {
-                return nil
-            }
-            game.apply(
-                GameEvent(
-                    gameID: message.game, version: message.version, sequence: message.sequence, at: message.at,
-                    origin: message.origin, kind: message.event))
-            games[message.game] = game
-            return .event(message, view: GameViewModel(game, now: now))
         }
     }
 
