@@ -30,7 +30,7 @@ public final class SQLiteEventLog: EventLog {
 
     /// Opens (creating if needed) the log in `directory`.
     public init(directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try DurableDirectory.create(directory)
         path = directory.appendingPathComponent(Self.fileName).path
         var configuration = Configuration()
         configuration.label = "courtside.events"
@@ -50,6 +50,8 @@ public final class SQLiteEventLog: EventLog {
         // close, and a read-only connection leaves the WAL behind.
         identity = try pool.writeWithoutTransaction { db in try String.fetchOne(db, sql: "SELECT id FROM identity") ?? "" }
         checkpoints = try SQLiteCheckpointFile(path: directory.appendingPathComponent(Self.checkpointFileName).path)
+        // The log's files are new entries of the directory: synced before the first commit is acknowledged.
+        try DurableDirectory.sync(directory)
     }
 
     /// How many events an existing log in `directory` holds when opening it will first upgrade

@@ -105,3 +105,21 @@ struct SQLiteEventLogTests {
         try check.close()
     }
 }
+
+@Suite("directories that survive a power loss")
+struct DurableDirectoryTests {
+    @Test("nested data directories are created and synced into their parents; an impossible one throws")
+    func create() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("courtside-dir-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let nested = root.appendingPathComponent("a/b/data")
+        try DurableDirectory.create(nested)
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: nested.path, isDirectory: &isDirectory) && isDirectory.boolValue)
+        try DurableDirectory.create(nested)  // already there: fine
+        let file = root.appendingPathComponent("file")
+        try Data("x".utf8).write(to: file)
+        #expect(throws: (any Error).self) { try DurableDirectory.create(file.appendingPathComponent("data")) }
+        #expect(throws: (any Error).self) { try DurableDirectory.sync(root.appendingPathComponent("missing")) }
+    }
+}
