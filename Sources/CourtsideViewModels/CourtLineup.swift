@@ -42,10 +42,14 @@ public struct CourtLineup: Hashable, Sendable, Encodable {
         let scheduled = Set(entries.map(\.game))
         for id in games.keys.sorted() where !scheduled.contains(id) {
             guard let game = games[id], game.setup.court == court else { continue }
-            let state: BracketState = game.isFinished ? .final : game.hasStarted ? .live : .ready
+            // A game outside the schedule is ready from its creation; the bracket's rule does the rest.
+            let unscheduled = BracketEntry(
+                game: id, round: nil, group: nil, court: court, start: nil, home: .team(game.setup.home.id),
+                away: .team(game.setup.away.id), homeTeam: nil, awayTeam: nil, state: .ready, score: nil, winner: nil)
             entries.append(
                 Entry(
-                    game: id, title: "\(game.setup.home.name) v \(game.setup.away.name)", start: nil, state: state, exists: true))
+                    game: id, title: "\(game.setup.home.name) v \(game.setup.away.name)", start: nil,
+                    state: unscheduled.following(game).state, exists: true))
         }
         self.entries = entries
         current =
