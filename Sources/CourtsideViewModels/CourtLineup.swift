@@ -13,6 +13,14 @@ public struct CourtLineup: Hashable, Sendable, Encodable {
         public var state: BracketState
         /// Whether the game exists yet: a bracket game waits for its teams.
         public var exists: Bool
+        /// The game as the keeper page lists it: "g1: Lions v Tigers", with its start when the
+        /// schedule gives one ("g1: Lions v Tigers, 10:00").
+        public var label: String
+
+        init(game: GameID, title: String, start: String?, state: BracketState, exists: Bool) {
+            (self.game, self.title, self.start, self.state, self.exists) = (game, title, start, state, exists)
+            label = "\(game): \(title)\(start.map { ", \($0)" } ?? "")"
+        }
     }
 
     public var court: String
@@ -27,7 +35,9 @@ public struct CourtLineup: Hashable, Sendable, Encodable {
         self.court = court
         // A team known to the bracket but in no game yet is named as any game of it names it.
         var names: [TeamID: String] = [:]
-        for game in games.values { (names[game.setup.home.id], names[game.setup.away.id]) = (game.setup.home.name, game.setup.away.name) }
+        for game in games.values {
+            (names[game.setup.home.id], names[game.setup.away.id]) = (game.setup.home.name, game.setup.away.name)
+        }
         let side = { (team: TeamID?, slot: Slot) in team.map { names[$0] ?? $0.rawValue } ?? slot.description }
         var entries: [Entry] = []
         for scheduled in bracket where scheduled.court == court {
@@ -42,7 +52,8 @@ public struct CourtLineup: Hashable, Sendable, Encodable {
             guard let game = games[id], game.setup.court == court else { continue }
             let state: BracketState = game.isFinished ? .final : game.hasStarted ? .live : .ready
             entries.append(
-                Entry(game: id, title: "\(game.setup.home.name) v \(game.setup.away.name)", start: nil, state: state, exists: true))
+                Entry(
+                    game: id, title: "\(game.setup.home.name) v \(game.setup.away.name)", start: nil, state: state, exists: true))
         }
         self.entries = entries
         current =

@@ -14,7 +14,8 @@ struct CourtLineupTests {
             awayTeam: nil, state: .pending, score: nil, winner: nil)
     }
 
-    @Test("in the schedule's order, opening on the first game not final; a game still waiting for its teams is named by its slots")
+    @Test(
+        "in the schedule's order, opening on the first game not final; a game still waiting for its teams is named by its slots")
     func order() {
         let lions = Self.team("lions", "Lions")
         let tigers = Self.team("tigers", "Tigers")
@@ -31,6 +32,8 @@ struct CourtLineupTests {
         #expect(lineup.entries.map(\.game) == ["g1", "final", "g3"])
         #expect(lineup.entries.map(\.title) == ["Lions v Tigers", "winner of g1 v 1st of group B", "Tigers v Lions"])
         #expect(lineup.entries.map(\.exists) == [true, false, true])
+        #expect(
+            lineup.entries.map(\.label) == ["g1: Lions v Tigers", "final: winner of g1 v 1st of group B", "g3: Tigers v Lions"])
         #expect(lineup.current == "g1")
 
         // g1 over: the final cannot be kept yet, so the page opens on g3.
@@ -38,7 +41,8 @@ struct CourtLineupTests {
             g1.apply(
                 GameEvent(
                     gameID: "g1", version: version, at: Timestamp(milliseconds: 0),
-                    origin: CommandOrigin(clientID: "t", commandID: "\(version)"), kind: .move(player: "lions-p", move: .twoPoints)))
+                    origin: CommandOrigin(clientID: "t", commandID: "\(version)"),
+                    kind: .move(player: "lions-p", move: .twoPoints)))
         }
         games["g1"] = g1
         lineup = CourtLineup(court: "Court 1", bracket: bracket, games: games)
