@@ -4,8 +4,8 @@ public import CourtsideProtocol
 public import CourtsideViewModels
 public import CourtsideWebStore
 import Foundation
-public import Hummingbird
 import HTTPTypes
+public import Hummingbird
 import HummingbirdAuth
 import Synchronization
 
@@ -42,8 +42,9 @@ public final class KeeperGateway: Sendable {
     }
 
     /// Adds `/keep/join/TOKEN`, `POST /keep/join`, `POST /keep/leave`, `/api/keep/session` and
-    /// `POST /api/keep/commands`.
+    /// `POST /api/keep/commands`, and the pages of ``addPages(to:)``.
     public func addRoutes(to router: Router<GatewayRequestContext>) {
+        addPages(to: router)
         router.get("/keep/join/:token") { request, context -> Response in
             // The token leaves the address bar at once: the redirect carries only the cookie.
             let token = try context.parameters.require("token")
@@ -119,11 +120,12 @@ public final class KeeperGateway: Sendable {
     }
 
     /// The device a request's session stands for, or the answer that refuses it.
-    private func device(of request: Request) async throws -> Result<KeeperDevice, RefusalResponse> {
+    func device(of request: Request) async throws -> Result<KeeperDevice, RefusalResponse> {
         guard let session = try? await sessions.load(request: request) else {
             return .failure(
                 RefusalResponse(
-                    Self.error(.notJoined, "this device has not joined a court: scan the court's code or type its PIN at /keep",
+                    Self.error(
+                        .notJoined, "this device has not joined a court: scan the court's code or type its PIN at /keep",
                         status: .unauthorized)))
         }
         switch try await store.standing(ofDevice: session.device) {
@@ -137,7 +139,8 @@ public final class KeeperGateway: Sendable {
         case .unknown:
             return .failure(
                 RefusalResponse(
-                    Self.error(.notJoined, "this device's session is not one this gateway gave: join again", status: .unauthorized)))
+                    Self.error(
+                        .notJoined, "this device's session is not one this gateway gave: join again", status: .unauthorized)))
         }
     }
 
@@ -160,14 +163,16 @@ public final class KeeperGateway: Sendable {
         if !relay.isKeyed, let game = command.operation.game, let court = live.current.games[game]?.setup.court,
             court != device.court
         {
-            return Self.error(.forbidden, "this device keeps score on \(device.court); \(game) is on \(court)", status: .forbidden)
+            return Self.error(
+                .forbidden, "this device keeps score on \(device.court); \(game) is on \(court)", status: .forbidden)
         }
         do {
             let reply = try await relay.send(command.operation, origin: command.origin, court: device.court)
             return WebGateway.json(reply)
         } catch {
             // The page keeps the command and retries it with the same ids: the daemon applies it once.
-            var response = Self.error(error.code, error.message, status: error.code == .forbidden ? .forbidden : .serviceUnavailable)
+            var response = Self.error(
+                error.code, error.message, status: error.code == .forbidden ? .forbidden : .serviceUnavailable)
             if error.code != .forbidden { response.headers[.retryAfter] = "1" }
             return response
         }
@@ -216,9 +221,10 @@ public final class KeeperGateway: Sendable {
         let fetchSite = request.headers[HTTPField.Name("Sec-Fetch-Site")!]
         var cross = fetchSite == "cross-site"
         if let origin = request.headers[.origin] {
-            let host = URLComponents(string: origin).map { components in
-                components.host.map { host in components.port.map { "\(host):\($0)" } ?? host }
-            } ?? nil
+            let host =
+                URLComponents(string: origin).map { components in
+                    components.host.map { host in components.port.map { "\(host):\($0)" } ?? host }
+                } ?? nil
             cross = cross || host == nil || host != request.head.authority
         }
         guard cross else { return nil }

@@ -140,7 +140,8 @@ enum Pages {
             "court": PackageResources.court_mustache, "court-team": PackageResources.court_team_mustache,
             "play": PackageResources.play_mustache, "overlay": PackageResources.overlay_mustache,
             "box": PackageResources.box_mustache, "box-team": PackageResources.box_team_mustache,
-            "results": PackageResources.results_mustache,
+            "results": PackageResources.results_mustache, "join": PackageResources.join_mustache,
+            "keeper": PackageResources.keeper_mustache,
         ]
         do {
             return MustacheLibrary(
