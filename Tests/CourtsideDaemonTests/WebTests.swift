@@ -13,17 +13,26 @@ final class WebProcess {
     let process: ChildProcess
     let base: String
     let logPath: String
+    /// Its join codes, devices and sessions (`--state-dir`), in the daemon's directory.
+    let stateDirectory: String
 
-    init(_ daemon: DaemonProcess) throws {
+    /// The built courtside-web next to this test binary.
+    static var executable: String {
+        DaemonProcess.executable.deletingLastPathComponent().appendingPathComponent("courtside-web").path
+    }
+
+    /// courtside-web following `daemon`, with `arguments` after the usual ones.
+    init(_ daemon: DaemonProcess, arguments: [String] = []) throws {
         let port = try freePort()
         base = "http://127.0.0.1:\(port)"
         logPath = daemon.directory.appendingPathComponent("courtside-web.log").path
+        stateDirectory = daemon.directory.appendingPathComponent("web-data").path
         process = try ChildProcess(
-            DaemonProcess.executable.deletingLastPathComponent().appendingPathComponent("courtside-web").path,
+            Self.executable,
             [
                 "--command-endpoint", daemon.commandEndpoint, "--event-endpoint", daemon.eventEndpoint, "--listen",
-                "127.0.0.1:\(port)",
-            ], output: .file(logPath), error: .file(logPath))
+                "127.0.0.1:\(port)", "--state-dir", stateDirectory,
+            ] + arguments, output: .file(logPath), error: .file(logPath))
     }
 
     /// GET a path: the status and the body.
@@ -149,8 +158,12 @@ struct MetricsTests {
 struct WebTests {
     struct GamesBody: Decodable {
         var sequence: Int64
-        var in_sync: Bool
+        var inSync: Bool
         var games: [GameSummary]
+        enum CodingKeys: String, CodingKey {
+            case sequence, games
+            case inSync = "in_sync"
+        }
     }
 
     /// g1 counts team fouls in tiers (2 FT from the 2nd, 2 FT and the ball from the 4th) and
@@ -299,7 +312,7 @@ struct WebTests {
         #expect(status == 200)
         let games = try JSONDecoder().decode(GamesBody.self, from: data)
         #expect(games.games.map(\.game) == ["g1", "g2"])
-        #expect(games.in_sync)
+        #expect(games.inSync)
 
         try Keeper(daemon.commandEndpoint).send(.move(game: "g1", player: "ann", move: .twoPoints))
         let score = try await poll {
