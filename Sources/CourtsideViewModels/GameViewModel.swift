@@ -19,8 +19,8 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
         init(id: PlayerID, name: String, side: Side, counts: MoveCounts) {
             (self.id, self.name, self.side, self.counts, points) = (id, name, side, counts, counts.points)
             let others: [(MoveKind, String)] = [(.freeThrow, "FT"), (.assist, "ast"), (.rebound, "reb"), (.foul, "foul")]
-            countsText = (["\(counts.points) pts"] + others.filter { counts[$0.0] > 0 }.map { "\(counts[$0.0]) \($0.1)" })
-                .joined(separator: " · ")
+            let made = others.filter { counts[$0.0] > 0 }.map { "\(counts[$0.0]) \($0.1)" }
+            countsText = (["\(counts.points) \(counts.points == 1 ? "pt" : "pts")"] + made).joined(separator: " · ")
         }
     }
 
@@ -150,6 +150,18 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
         let seconds = (tenths / 10) % 60
         let tenth = tenths % 10
         return "\(minutes < 10 ? "0" : "")\(minutes):\(seconds < 10 ? "0" : "")\(seconds).\(tenth)"
+    }
+
+    /// A move's button on the keeper page, short enough for a thumb: "+2", "FT", "REB".
+    public static func moveButtonText(_ move: MoveKind) -> String {
+        switch move {
+        case .onePoint: "+1"
+        case .twoPoints: "+2"
+        case .freeThrow: "FT"
+        case .assist: "AST"
+        case .rebound: "REB"
+        case .foul: "FOUL"
+        }
     }
 
     /// How a move reads in the play-by-play.

@@ -72,10 +72,20 @@ extension KeeperGateway {
             var exists: Bool
             var current: Bool
         }
+        /// A move's button: the protocol's name, its label, and how the outbox lists it.
+        struct Move {
+            var move: String
+            var button: String
+            var text: String
+        }
         var title: String
         var court: String
         var device: String
         var games: [Game]
+        /// Points first, then the rest, as a keeper reaches for them.
+        var moves: [Move] = [MoveKind.onePoint, .twoPoints, .freeThrow, .assist, .rebound, .foul].map {
+            Move(move: $0.rawValue, button: GameViewModel.moveButtonText($0), text: GameViewModel.moveText($0))
+        }
 
         init(device: String, lineup: CourtLineup) {
             title = "Courtside: keep score on \(lineup.court)"

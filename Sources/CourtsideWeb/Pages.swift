@@ -157,4 +157,7 @@ enum Pages {
 
     /// The script every page runs, as written in `Resources/static/app.js`.
     static let script = PackageResources.app_js
+
+    /// The running clock every page ticks, as written in `Resources/static/clock.js`.
+    static let clockScript = PackageResources.clock_js
 }

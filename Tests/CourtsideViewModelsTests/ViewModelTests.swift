@@ -214,6 +214,8 @@ struct PageViewTests {
     func keeperWords() {
         var table = Table()
         #expect(GameViewModel(table.state, now: table.now).home.players[0].countsText == "0 pts")
+        table.record(.move(player: "bo", move: .onePoint))
+        #expect(GameViewModel(table.state, now: table.now).home.players[1].countsText == "1 pt")
         table.record(.move(player: "ann", move: .twoPoints))
         table.record(.move(player: "ann", move: .freeThrow))
         table.record(.move(player: "ann", move: .rebound))
@@ -228,6 +230,7 @@ struct PageViewTests {
         for _ in 0..<8 { table.record(.move(player: "di", move: .twoPoints)) }
         view = GameViewModel(table.state, now: table.now)
         #expect(view.clockAction == "" && view.clockActionText == "Game over")
+        #expect(MoveKind.allCases.map(GameViewModel.moveButtonText) == ["+1", "+2", "AST", "REB", "FOUL", "FT"])
     }
 
     @Test("encoded with its property names as keys: the names the pages' script reads")

@@ -164,7 +164,7 @@
     const player = [...g.view.home.players, ...g.view.away.players].find((p) => p.id === selected);
     const id = newID();
     queue({ id, state: "queued", court, game: current, tapped: Date.now(),
-      label: (player ? player.name : selected) + " " + button.textContent,
+      label: (player ? player.name : selected) + " " + button.dataset.text,
       command: { command_id: id, op: "move", game: current, player: selected, move: kind } });
     selected = null;
   }
@@ -197,15 +197,7 @@
   }
 
   // ---- Drawing: the view's words as they are.
-  function clockText(ms) {  // as GameViewModel.clockText writes it
-    const tenths = Math.floor(Math.max(0, ms) / 100), seconds = Math.floor(tenths / 10);
-    return String(Math.floor(seconds / 60)).padStart(2, "0") + ":" + String(seconds % 60).padStart(2, "0") + "." + (tenths % 10);
-  }
-  function clock(g) {
-    const c = g.clock;
-    if (!g.view.isRunning || !c || c.running_since == null) return g.view.clock;
-    return clockText(c.accumulated_ms + Math.max(0, Date.now() + offset - c.running_since));
-  }
+  const clock = (g) => window.courtsideClock(g, offset);  // clock.js
 
   function playerButton(p) {
     const b = el("button", "player");
