@@ -3,6 +3,7 @@
 
     keeper_check.py --web http://127.0.0.1:PORT --command EP --pin K7M-4PX --web-bin PATH
                     --state-dir DIR [--offline-seconds 60] [--shots DIR]
+    keeper_check.py --web http://127.0.0.1:PORT --command EP --pin K7M-4PX --figures 200
 
 The browsers reach the gateway through a TCP proxy of this script, which it stops (every open
 connection cut, the event stream too: CDP's offline mode leaves open streams flowing) and
@@ -13,6 +14,10 @@ once; g5 offline for --offline-seconds with 30 taps, the undo of a queued one an
 by the service worker, then exactly 29 applied, once each, in tap order, all confirmed; two
 keepers in g4 at once, and an undo on one page of the other's play; a revoked device (a new code
 for the court) keeps its unsent move. Ends with "N passed, N failed".
+
+With --figures N it only measures, in the court's current game: N taps, each timed in the page
+from the tap to its line turning "confirmed"; N moves over ZeroMQ, the daemon's own round trip,
+in the same run; and the page's weight in bytes.
 
 Needs Debian's chromium, chromium-driver, python3-selenium and python3-zmq.
 """
@@ -236,16 +241,92 @@ def applied(endpoint, game, device):
             if e["origin"]["client_id"].endswith(device) and e["kind"]["type"] == "move"]
 
 
+# In the page: n taps of one player's rebound (no points, so no game ever ends), each timed from
+# the tap to its line in the outbox turning "confirmed" (a MutationObserver, no polling).
+TIMED_TAPS = """
+const [n, done] = [arguments[0], arguments[arguments.length - 1]];
+const outbox = document.getElementById("outbox"), times = (window.keeperTimes = []);
+const player = document.querySelector("button[data-player]").dataset.player;
+(async () => {
+  for (let i = 0; i < n; i++) {
+    const before = new Set([...outbox.querySelectorAll("li")].map((li) => li.dataset.id));
+    const confirmed = () => [...outbox.querySelectorAll('li[data-state="confirmed"]')].some((li) => !before.has(li.dataset.id));
+    const start = performance.now();
+    await new Promise((resolve) => {
+      const observer = new MutationObserver(() => { if (confirmed()) { observer.disconnect(); resolve(); } });
+      observer.observe(outbox, { childList: true, subtree: true, attributes: true });
+      document.querySelector('button[data-player="' + player + '"]').click();
+      document.querySelector('[data-move="rebound"]').click();
+    });
+    times.push(performance.now() - start);
+  }
+  return times;
+})().then(done, (e) => done(String(e)));
+"""
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def figures(args):
+    """Prints the figures: tap to confirmed in the page, the daemon's own round trip, the page's weight."""
+    import zmq
+    keeper = Keeper(args.web)
+    try:
+        if not keeper.join(args.pin, "figures"):
+            print("could not join with PIN %s" % args.pin)
+            return 1
+        game = keeper.js("return document.getElementById('game').value")
+        keeper.browser.set_script_timeout(max(60, args.figures))
+        page = keeper.browser.execute_async_script(TIMED_TAPS, args.figures)
+        player = keeper.js("return document.querySelector('button[data-player]').dataset.player")
+        dealer = zmq.Context.instance().socket(zmq.DEALER)
+        dealer.setsockopt(zmq.LINGER, 0)
+        dealer.connect(args.command)
+        daemon = []
+        for i in range(args.figures):
+            start = time.perf_counter()
+            dealer.send_json(dict(op="move", client_id="keeper-figures", command_id="f%d-%f" % (i, start),
+                                  game=game, player=player, move="rebound"))
+            if not dealer.poll(5000):
+                break
+            dealer.recv()
+            daemon.append((time.perf_counter() - start) * 1000)
+        dealer.close()
+        weight = keeper.js("""
+            const entries = [...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")]
+              .filter((e) => !e.name.includes("/api/"));
+            return entries.map((e) => [new URL(e.name).pathname, e.encodedBodySize]);""")
+        print("tap to confirmed on the page, %d taps in %s: p50 %.1f ms, p99 %.1f ms" % (
+            len(page), game, percentile(page, 50), percentile(page, 99)))
+        print("the daemon's own round trip (ZeroMQ, same run), %d moves: p50 %.2f ms, p99 %.2f ms" % (
+            len(daemon), percentile(daemon, 50), percentile(daemon, 99)))
+        print("page weight: %d bytes (%s), uncompressed" % (
+            sum(size for _, size in weight), ", ".join("%s %d" % (path, size) for path, size in weight)))
+        return 0
+    finally:
+        keeper.quit()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--web", required=True)
     parser.add_argument("--command", required=True)
     parser.add_argument("--pin", required=True)
-    parser.add_argument("--web-bin", required=True, help="courtside-web, to give the court a new code")
-    parser.add_argument("--state-dir", required=True, help="the gateway's --state-dir")
+    parser.add_argument("--web-bin", help="courtside-web, to give the court a new code (needed unless --figures)")
+    parser.add_argument("--state-dir", help="the gateway's --state-dir (needed unless --figures)")
     parser.add_argument("--offline-seconds", type=float, default=60)
     parser.add_argument("--shots", help="folder for keeper-phone.png and keeper-tablet.png")
+    parser.add_argument("--figures", type=int, default=0,
+                        help="only measure: this many taps, each timed to confirmed; prints p50 and p99, the "
+                             "daemon's own round trip and the page's weight")
     args = parser.parse_args()
+    if args.figures:
+        return figures(args)
+    if not (args.web_bin and args.state_dir):
+        parser.error("--web-bin and --state-dir are needed unless --figures is given")
     run = Run()
     proxy = Proxy(urllib.parse.urlparse(args.web).port)
     proxy.start()

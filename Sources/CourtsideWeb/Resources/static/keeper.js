@@ -109,6 +109,8 @@
     } finally {
       pumping = false;
       draw();
+      // A tap made while this pass was ending found it busy: it goes now, not with the next tap.
+      if (online && !halted && entries.some((e) => e.state === "queued")) setTimeout(pump, 0);
     }
   }
 
@@ -361,7 +363,10 @@
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/keep/sw.js", { scope: "/keep" }).catch(() => { /* plain HTTP on a LAN: no worker, the outbox still lives in IndexedDB */ });
 
   store("readonly", (s) => s.getAll()).then((all) => {
-    entries = (all || []).filter((e) => e.court === court);
+    // Taps made while this read was under way are in the list already (and may be out): they
+    // stay as they are, after the ones stored before.
+    const now = new Set(entries.map((e) => e.id));
+    entries = (all || []).filter((e) => e.court === court && !now.has(e.id)).concat(entries);
     draw();
     pump();
   });
