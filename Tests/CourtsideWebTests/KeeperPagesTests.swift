@@ -33,5 +33,9 @@ struct KeeperPagesTests {
         #expect(page.contains(#"<option value="g3">g3: Tigers v Lions &amp; Co</option>"#))
         #expect(page.contains(#"<button type="button" data-move="free_throw" data-text="free throw">FT</button>"#), "\(page)")
         #expect(page.contains(#"<script src="/static/clock.js"></script><script src="/static/keeper.js"></script>"#))
+        #expect(!page.contains("no-games"))
+        let empty = CourtLineup(court: "Court 9", bracket: [], games: games)
+        let waiting = Pages.render("keeper", KeeperGateway.KeeperPage(device: "d", lineup: empty))
+        #expect(waiting.contains("No game is on Court 9 yet"))
     }
 }

@@ -473,6 +473,12 @@ def main():
             phone(a.browser)
             a.js("document.querySelector('button[data-player=\"ann\"]').click()")
 
+        # A game made for the court while the pages are open: both lineups list it.
+        made = command(args.command, "create_game", game="g9", home="wolves", away="tigers", court="Court 1")
+        run.check("a game created on the court appears in the pages' lineups", made and made.get("ok") and wait(lambda: all(
+            k.js("return [...document.getElementById('game').options].some((o) => o.value === 'g9')") for k in (a, b)), 10),
+            str(made))
+
         # A new code for the court: the next tap gets 401, the page says so and keeps the move.
         new = subprocess.run([args.web_bin, "codes", "new", "--state-dir", args.state_dir, "--court", "Court 1"],
                              capture_output=True, text=True, timeout=30)

@@ -142,7 +142,21 @@
       option.disabled = !entry.exists;
       return option;
     });
-    if (lines.some((o) => o.value === current)) { picker.replaceChildren(...lines); picker.value = current; }
+    if (!lines.length) return;
+    picker.replaceChildren(...lines);
+    // A page that had no game yet opens on the court's current one once there is one.
+    if (!lines.some((o) => o.value === current)) current = s.lineup.current || lines[0].value;
+    picker.value = current;
+    const none = document.getElementById("no-games");
+    if (none) none.remove();
+    draw();
+  }
+  function refreshSession() {
+    return fetch("/api/keep/session", { credentials: "same-origin", cache: "no-store" }).then(async (response) => {
+      const reply = await response.json();
+      if (response.status === 401) halt(reply.error.message);
+      else if (response.ok) session(reply);
+    });
   }
 
   const versionOf = (game) => (games[game] ? games[game].version : 0);
@@ -336,6 +350,9 @@
       }
       body.dataset.sequence = m.sequence;
       if (m.view.court === court) keepGames();
+      // A game of this court created, or a bracket game given its teams: the lineup changed.
+      const kind = m.event && m.event.type;
+      if (m.view.court === court && (kind === "game_created" || kind === "teams_assigned")) refreshSession().catch(() => {});
       draw();
     });
   }
@@ -370,12 +387,7 @@
     draw();
     pump();
   });
-  fetch("/api/keep/session", { credentials: "same-origin", cache: "no-store" })
-    .then(async (response) => {
-      const reply = await response.json();
-      if (response.status === 401) halt(reply.error.message);
-      else if (response.ok) session(reply);
-    })
+  refreshSession()
     .catch(() => { const s = saved("session:" + court, null); if (s) device = s.device; setOnline(false); retryLater(); });
   draw();
   follow();
