@@ -30,7 +30,7 @@
   let halted = null;         // revoked or not joined: the server's words
   let entries = [];          // the outbox, in tap order (a mirror of IndexedDB)
   let notice = "";           // the last refusal of a clock or time-out command
-  const seen = new Set();    // command ids whose events arrived
+  const seen = new Set();    // ids of our commands whose events arrived (maybe before their answers)
 
   // ---- IndexedDB: the outbox survives a reload and a closed tab.
   const opened = new Promise((resolve, reject) => {
@@ -341,8 +341,8 @@
       const m = JSON.parse(e.data);
       games[m.game] = { clock: m.state.clock, view: m.view, version: m.state.version };
       const origin = m.origin || {};
-      seen.add(origin.command_id);
       const entry = entries.find((x) => x.id === origin.command_id);
+      if (entry) seen.add(entry.id);
       const who = origin.client_id || "";
       if (entry && (who === (entry.device || device) || who.endsWith("/" + (entry.device || device)))) {
         entry.version = m.version;
