@@ -368,6 +368,10 @@ def main():
         refused = lambda: a.js("const li = document.querySelector('#outbox li[data-state=\"refused\"]');"
                                "return li ? li.querySelector('.why').textContent : ''")
         run.check("a move after the end is refused with the daemon's words", wait(lambda: refused() != "", 5), refused())
+        small, width, inner = a.js(LAYOUT)
+        run.check("phone, with taps, plays and their undo buttons: every control at least 44x44, no sideways scroll",
+                  not small and width <= inner and a.js("return document.querySelectorAll('button.undo').length") > 10,
+                  "%s %s/%s" % (small, width, inner))
         g1 = snapshot(args.command, "g1")
         shown = a.js("return [...document.querySelectorAll('button[data-player]')].map((b) => "
                      "[b.dataset.player, b.querySelector('.counts').textContent]);")
@@ -408,6 +412,9 @@ def main():
         run.check("offline: clock and time-outs are disabled and say why", a.js(
             "return document.getElementById('clock').disabled && [...document.querySelectorAll('.timeout')]"
             ".every((b) => b.disabled) && !document.querySelector('[data-field=\"controls-why\"]').hidden"))
+        small, width, inner = a.js(LAYOUT)
+        run.check("phone, offline: every control at least 44x44, no sideways scroll", not small and width <= inner,
+                  "%s %s/%s" % (small, width, inner))
         a.browser.refresh()
         run.check("reload while offline: the service worker serves the page, with its queue", wait(lambda: a.js(
             "return document.body.classList.contains('keeper')") and [i for i, s in a.taps() if s == "queued"] == wanted,
@@ -462,6 +469,7 @@ def main():
             k.field("clock-button") == "Pause clock" and k.field("status") == "LIVE" for k in (a, b)), 5),
             "%s %s" % (a.field("clock-button"), b.field("timeouts-home")))
         if args.shots:
+            time.sleep(1.5)  # the clock shows it runs
             a.js("document.querySelector('button[data-player=\"ann\"]').click()")  # a player picked, waiting for the move
             a.browser.save_screenshot(os.path.join(args.shots, "keeper-phone.png"))
             tablet(a.browser)
