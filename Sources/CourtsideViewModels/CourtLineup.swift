@@ -13,6 +13,14 @@ public struct CourtLineup: Hashable, Sendable, Encodable {
         public var state: BracketState
         /// Whether the game exists yet: a bracket game waits for its teams.
         public var exists: Bool
+        /// The game as the keeper page lists it: "g1: Lions v Tigers", with its start when the
+        /// schedule gives one ("g1: Lions v Tigers, 10:00").
+        public var label: String
+
+        init(game: GameID, title: String, start: String?, state: BracketState, exists: Bool) {
+            (self.game, self.title, self.start, self.state, self.exists) = (game, title, start, state, exists)
+            label = "\(game): \(title)\(start.map { ", \($0)" } ?? "")"
+        }
     }
 
     public var court: String

@@ -12,6 +12,16 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
         public var side: Side
         public var counts: MoveCounts
         public var points: Int
+        /// The counts beside the player's name on the keeper page: "7 pts · 2 FT · 1 ast · 1 foul",
+        /// points always, each other move once it happened.
+        public var countsText: String
+
+        init(id: PlayerID, name: String, side: Side, counts: MoveCounts) {
+            (self.id, self.name, self.side, self.counts, points) = (id, name, side, counts, counts.points)
+            let others: [(MoveKind, String)] = [(.freeThrow, "FT"), (.assist, "ast"), (.rebound, "reb"), (.foul, "foul")]
+            let made = others.filter { counts[$0.0] > 0 }.map { "\(counts[$0.0]) \($0.1)" }
+            countsText = (["\(counts.points) \(counts.points == 1 ? "pt" : "pts")"] + made).joined(separator: " · ")
+        }
     }
 
     /// One team: its name, score, players and board.
@@ -49,6 +59,11 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
     public var isRunning: Bool
     public var isPaused: Bool
     public var isFinished: Bool
+    /// What the clock button does now, as the protocol's `clock` action names it: "pause" while
+    /// the clock runs, else "start"; empty once the game is final.
+    public var clockAction: String
+    /// The clock button's words: "Start clock", "Pause clock", or "Game over".
+    public var clockActionText: String
     /// "SCHEDULED", "LIVE", "PAUSED", "OVERTIME" or "FINAL".
     public var statusLabel: String
     /// The status with the winner once there is one: "LIVE", "FINAL: Lions won".
@@ -86,7 +101,7 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
             let team = setup.team(side)
             let players = team.players.map { player in
                 let counts = live.counts[player.id] ?? MoveCounts()
-                return PlayerLine(id: player.id, name: player.name, side: side, counts: counts, points: counts.points)
+                return PlayerLine(id: player.id, name: player.name, side: side, counts: counts)
             }
             return TeamLine(
                 side: side, name: team.name, score: live.score[side], players: players, board: TeamBoard(state.game, side))
@@ -98,6 +113,8 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
         isRunning = live.clock.isRunning && live.status != .finished
         isFinished = live.status == .finished
         isPaused = live.status == .paused
+        (clockAction, clockActionText) =
+            isFinished ? ("", "Game over") : isRunning ? ("pause", "Pause clock") : ("start", "Start clock")
         statusLabel =
             switch live.status {
             case .scheduled: "SCHEDULED"
@@ -145,6 +162,18 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
         let seconds = (tenths / 10) % 60
         let tenth = tenths % 10
         return "\(minutes < 10 ? "0" : "")\(minutes):\(seconds < 10 ? "0" : "")\(seconds).\(tenth)"
+    }
+
+    /// A move's button on the keeper page, short enough for a thumb: "+2", "FT", "REB".
+    public static func moveButtonText(_ move: MoveKind) -> String {
+        switch move {
+        case .onePoint: "+1"
+        case .twoPoints: "+2"
+        case .freeThrow: "FT"
+        case .assist: "AST"
+        case .rebound: "REB"
+        case .foul: "FOUL"
+        }
     }
 
     /// How a move reads in the play-by-play.

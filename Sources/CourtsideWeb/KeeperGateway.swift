@@ -47,8 +47,9 @@ public final class KeeperGateway: Sendable {
     }
 
     /// Adds `/keep/join/TOKEN`, `POST /keep/join`, `POST /keep/leave`, `/api/keep/session` and
-    /// `POST /api/keep/commands`.
+    /// `POST /api/keep/commands`, and the pages of ``addPages(to:)``.
     public func addRoutes(to router: Router<GatewayRequestContext>) {
+        addPages(to: router)
         router.get("/keep/join/:token") { request, context -> Response in
             // The token leaves the address bar at once: the redirect carries only the cookie.
             let token = try context.parameters.require("token")
@@ -147,7 +148,7 @@ public final class KeeperGateway: Sendable {
     }
 
     /// The device a request's session stands for, or the answer that refuses it.
-    private func device(of request: Request) async throws -> Result<KeeperDevice, RefusalResponse> {
+    func device(of request: Request) async throws -> Result<KeeperDevice, RefusalResponse> {
         guard let session = try? await sessions.load(request: request) else {
             return .failure(
                 RefusalResponse(

@@ -141,6 +141,7 @@ enum Pages {
             "play": PackageResources.play_mustache, "overlay": PackageResources.overlay_mustache,
             "box": PackageResources.box_mustache, "box-team": PackageResources.box_team_mustache,
             "results": PackageResources.results_mustache, "join-sheet": PackageResources.join_sheet_mustache,
+            "join": PackageResources.join_mustache, "keeper": PackageResources.keeper_mustache,
         ]
         do {
             return MustacheLibrary(
@@ -156,4 +157,7 @@ enum Pages {
 
     /// The script every page runs, as written in `Resources/static/app.js`.
     static let script = PackageResources.app_js
+
+    /// The running clock every page ticks, as written in `Resources/static/clock.js`.
+    static let clockScript = PackageResources.clock_js
 }

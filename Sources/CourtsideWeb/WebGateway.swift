@@ -76,6 +76,9 @@ public enum WebGateway {
         router.get("/static/app.js") { _, _ -> Response in
             file(Pages.script, type: "text/javascript; charset=utf-8")
         }
+        router.get("/static/clock.js") { _, _ -> Response in
+            file(Pages.clockScript, type: "text/javascript; charset=utf-8")
+        }
         router.get("/static/style.css") { _, _ -> Response in
             file(Pages.style, type: "text/css; charset=utf-8")
         }

@@ -13,20 +13,28 @@ final class WebProcess {
     let process: ChildProcess
     let base: String
     let logPath: String
+    /// Its join codes, devices and sessions (`--state-dir`), in the daemon's directory.
+    let stateDirectory: String
 
     /// The gateway's state (join codes, devices, sessions) beside the daemon's data.
     static func stateDirectory(_ daemon: DaemonProcess) -> URL { daemon.directory.appendingPathComponent("web-data") }
+
+    /// The built courtside-web next to this test binary.
+    static var executable: String {
+        DaemonProcess.executable.deletingLastPathComponent().appendingPathComponent("courtside-web").path
+    }
 
     /// Starts courtside-web for `daemon`, on `port` (a free one when nil), with `arguments` added.
     init(_ daemon: DaemonProcess, arguments: [String] = [], port: Int? = nil) throws {
         let port = try port.map(UInt16.init) ?? freePort()
         base = "http://127.0.0.1:\(port)"
         logPath = daemon.directory.appendingPathComponent("courtside-web.log").path
+        stateDirectory = Self.stateDirectory(daemon).path
         process = try ChildProcess(
-            DaemonProcess.executable.deletingLastPathComponent().appendingPathComponent("courtside-web").path,
+            Self.executable,
             [
                 "--command-endpoint", daemon.commandEndpoint, "--event-endpoint", daemon.eventEndpoint, "--listen",
-                "127.0.0.1:\(port)", "--state-dir", Self.stateDirectory(daemon).path,
+                "127.0.0.1:\(port)", "--state-dir", stateDirectory,
             ] + arguments, output: .file(logPath), error: .file(logPath))
     }
 
@@ -156,8 +164,12 @@ struct MetricsTests {
 struct WebTests {
     struct GamesBody: Decodable {
         var sequence: Int64
-        var in_sync: Bool
+        var inSync: Bool
         var games: [GameSummary]
+        enum CodingKeys: String, CodingKey {
+            case sequence, games
+            case inSync = "in_sync"
+        }
     }
 
     /// g1 counts team fouls in tiers (2 FT from the 2nd, 2 FT and the ball from the 4th) and
@@ -306,7 +318,7 @@ struct WebTests {
         #expect(status == 200)
         let games = try JSONDecoder().decode(GamesBody.self, from: data)
         #expect(games.games.map(\.game) == ["g1", "g2"])
-        #expect(games.in_sync)
+        #expect(games.inSync)
 
         try Keeper(daemon.commandEndpoint).send(.move(game: "g1", player: "ann", move: .twoPoints))
         let score = try await poll {

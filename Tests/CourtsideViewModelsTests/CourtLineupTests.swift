@@ -32,6 +32,8 @@ struct CourtLineupTests {
         #expect(lineup.entries.map(\.game) == ["g1", "final", "g3"])
         #expect(lineup.entries.map(\.title) == ["Lions v Tigers", "winner of g1 v 1st of group B", "Tigers v Lions"])
         #expect(lineup.entries.map(\.exists) == [true, false, true])
+        #expect(
+            lineup.entries.map(\.label) == ["g1: Lions v Tigers", "final: winner of g1 v 1st of group B", "g3: Tigers v Lions"])
         #expect(lineup.current == "g1")
 
         // g1 over: the final cannot be kept yet, so the page opens on g3.

@@ -210,6 +210,29 @@ struct PageViewTests {
         #expect(GameViewModel(table.state, now: table.now).statusText == "FINAL: Tigers won")
     }
 
+    @Test("the keeper page's words: each player's counts beside the name, and what the clock button does")
+    func keeperWords() {
+        var table = Table()
+        #expect(GameViewModel(table.state, now: table.now).home.players[0].countsText == "0 pts")
+        table.record(.move(player: "bo", move: .onePoint))
+        #expect(GameViewModel(table.state, now: table.now).home.players[1].countsText == "1 pt")
+        table.record(.move(player: "ann", move: .twoPoints))
+        table.record(.move(player: "ann", move: .freeThrow))
+        table.record(.move(player: "ann", move: .rebound))
+        table.record(.move(player: "ann", move: .foul))
+        table.record(.move(player: "ann", move: .foul))
+        var view = GameViewModel(table.state, now: table.now)
+        #expect(view.home.players[0].countsText == "3 pts · 1 FT · 1 reb · 2 foul")
+        #expect(view.clockAction == "start" && view.clockActionText == "Start clock")
+        table.record(.clockStarted)
+        view = GameViewModel(table.state, now: table.now)
+        #expect(view.clockAction == "pause" && view.clockActionText == "Pause clock")
+        for _ in 0..<8 { table.record(.move(player: "di", move: .twoPoints)) }
+        view = GameViewModel(table.state, now: table.now)
+        #expect(view.clockAction == "" && view.clockActionText == "Game over")
+        #expect(MoveKind.allCases.map(GameViewModel.moveButtonText) == ["+1", "+2", "AST", "REB", "FOUL", "FT"])
+    }
+
     @Test("encoded with its property names as keys: the names the pages' script reads")
     func json() throws {
         var table = TeamBoardTests.tiered()

@@ -1,21 +1,11 @@
 // Follows /api/events: a full state first, then each game that changed. Every text it shows is
 // the game's view (GameViewModel, sent in each game of the state and in each event as `view`),
-// bound as it is; the script only ticks a running clock, from state.clock and the daemon's time.
+// bound as it is; the script only ticks a running clock (clock.js), from state.clock and the daemon's time.
 (function () {
   const body = document.body, kind = body.dataset.kind, only = body.dataset.game;
   // Each game: its clock (the protocol's state.clock) and its view.
   let games = {}, offset = 0;
-  // As GameViewModel.clockText writes it: mm:ss.t, tenths rounded down.
-  function clockText(ms) {
-    const tenths = Math.floor(Math.max(0, ms) / 100), seconds = Math.floor(tenths / 10);
-    return String(Math.floor(seconds / 60)).padStart(2, "0") + ":" + String(seconds % 60).padStart(2, "0") + "." + (tenths % 10);
-  }
-  // The view's clock, moved on to now while it runs: elapsed = accumulated + (now - running_since).
-  function clock(g) {
-    const c = g.clock;
-    if (!g.view.isRunning || c.running_since == null) return g.view.clock;
-    return clockText(c.accumulated_ms + Math.max(0, Date.now() + offset - c.running_since));
-  }
+  const clock = (g) => window.courtsideClock(g, offset);  // clock.js
   const text = (el, value) => { if (el && el.textContent !== value) el.textContent = value; };
   const field = (name) => document.querySelector('[data-field="' + name + '"]');
   const span = (name, value) => { const s = document.createElement("span"); s.className = name; s.textContent = value; return s; };

@@ -1,0 +1,98 @@
+import CourtsideModel
+import CourtsideViewModels
+import HTTPTypes
+import Hummingbird
+
+/// The keeper's pages: `/keep` (the join page, or the keeper page of the court the session
+/// joined), and the script, style and service worker they load. The page binds the games'
+/// ``GameViewModel`` from `/api/events` and keeps its outbox in the browser; the server side
+/// only renders the court's frame and its lineup.
+extension KeeperGateway {
+    /// Adds `/keep`, `/keep/sw.js`, `/static/keeper.js` and `/static/keeper.css`.
+    func addPages(to router: Router<GatewayRequestContext>) {
+        router.get("/keep") { request, _ -> Response in
+            guard case .success(let device) = try await self.device(of: request) else {
+                let query = request.uri.queryParameters
+                let join = JoinPage(
+                    link: query["link"].map(String.init), pin: query["pin"].map(String.init),
+                    seconds: query["seconds"].map(String.init))
+                return Self.page(Pages.render("join", join), kind: "join")
+            }
+            let view = self.live.current
+            let lineup = CourtLineup(court: device.court, bracket: view.bracket, games: view.games)
+            return Self.page(Pages.render("keeper", KeeperPage(device: device.name, lineup: lineup)), kind: "keeper")
+        }
+        router.get("/keep/sw.js") { _, _ -> Response in
+            var response = WebGateway.file(PackageResources.sw_js, type: "text/javascript; charset=utf-8")
+            // The worker lives under /keep/ but serves /keep itself, one level up.
+            response.headers[HTTPField.Name("Service-Worker-Allowed")!] = "/keep"
+            response.headers[.cacheControl] = "no-cache"
+            return response
+        }
+        router.get("/static/keeper.js") { _, _ -> Response in
+            WebGateway.file(PackageResources.keeper_js, type: "text/javascript; charset=utf-8")
+        }
+        router.get("/static/keeper.css") { _, _ -> Response in
+            WebGateway.file(PackageResources.keeper_css, type: "text/css; charset=utf-8")
+        }
+    }
+
+    /// A keeper page; `X-Courtside-Page` tells the service worker which one it is, since both
+    /// live at `/keep`: only the keeper page is kept for a reload while offline.
+    private static func page(_ html: String, kind: String) -> Response {
+        var response = WebGateway.html(html)
+        response.headers[.cacheControl] = "no-cache"
+        response.headers[HTTPField.Name("X-Courtside-Page")!] = kind
+        return response
+    }
+
+    /// The join page, with what the last try came to (`?link=expired`, `?pin=wrong`, `?pin=wait&seconds=N`).
+    struct JoinPage {
+        var title = "Courtside: keep score"
+        var message: String?
+
+        init(link: String?, pin: String?, seconds: String?) {
+            switch (link, pin) {
+            case ("expired", _):
+                message = "That join link is no longer valid: the court has a new code. Type the PIN from the sheet."
+            case (_, "wrong"): message = "That PIN is no court's current code: check the sheet and try again."
+            case (_, "wait"):
+                let wait = seconds.flatMap { Int($0) }.map { "\($0) s" } ?? "a moment"
+                message = "Too many wrong PINs from this device: try again in \(wait)."
+            default: message = nil
+            }
+        }
+    }
+
+    /// The keeper page's frame: the court, the device, and the court's games to switch between.
+    struct KeeperPage {
+        struct Game {
+            var game: String
+            var label: String
+            var exists: Bool
+            var current: Bool
+        }
+        /// A move's button: the protocol's name, its label, and how the outbox lists it.
+        struct Move {
+            var move: String
+            var button: String
+            var text: String
+        }
+        var title: String
+        var court: String
+        var device: String
+        var games: [Game]
+        /// Points first, then the rest, as a keeper reaches for them.
+        var moves: [Move] = [MoveKind.onePoint, .twoPoints, .freeThrow, .assist, .rebound, .foul].map {
+            Move(move: $0.rawValue, button: GameViewModel.moveButtonText($0), text: GameViewModel.moveText($0))
+        }
+
+        init(device: String, lineup: CourtLineup) {
+            title = "Courtside: keep score on \(lineup.court)"
+            (court, self.device) = (lineup.court, device)
+            games = lineup.entries.map {
+                Game(game: $0.game.rawValue, label: $0.label, exists: $0.exists, current: $0.game == lineup.current)
+            }
+        }
+    }
+}

@@ -1,0 +1,394 @@
+// The keeper page: binds each game's view (GameViewModel, from /api/events), ticks the running
+// clock, and keeps the outbox. Every text about a game is the view's; this script computes none.
+//
+// The outbox: a move gets its command_id when tapped and goes into IndexedDB at once, then is
+// sent in tap order, one at a time, by POST /api/keep/commands; a retry reuses the id, so the
+// daemon's retry memory applies it once. An entry is queued, then sent (the daemon's ok), then
+// confirmed (its event arrived, or a state that contains its version). Connectivity is judged by
+// whether requests succeed, never by navigator.onLine. Clock and time-outs are never queued.
+(function () {
+  "use strict";
+  const body = document.body, court = body.dataset.court;
+  let device = body.dataset.device;
+  const field = (name) => document.querySelector('[data-field="' + name + '"]');
+  const text = (el, value) => { if (el && el.textContent !== value) el.textContent = value; };
+  const el = (tag, cls, value) => { const e = document.createElement(tag); if (cls) e.className = cls; if (value != null) e.textContent = value; return e; };
+  const newID = () => (crypto.randomUUID ? crypto.randomUUID() : Date.now().toString(36) + Math.random().toString(36).slice(2));
+
+  // What the page last knew, kept for a reload while offline (the service worker serves the frame).
+  const saved = (key, fallback) => { try { return JSON.parse(localStorage.getItem("courtside." + key)) || fallback; } catch (e) { return fallback; } };
+  const save = (key, value) => { try { localStorage.setItem("courtside." + key, JSON.stringify(value)); } catch (e) { /* full: the live copy still works */ } };
+
+  // Each game: {clock, view, version}, from the stream; the offset turns our time into the daemon's.
+  let games = saved("games:" + court, {}), offset = 0;
+  const picker = document.getElementById("game");
+  let current = sessionStorage.getItem("courtside.game") || picker.value;
+  if (![...picker.options].some((o) => o.value === current)) current = picker.value;
+  picker.value = current;
+  let selected = null;       // the player tapped, waiting for a move
+  let online = true;         // the last request got an answer
+  let halted = null;         // revoked or not joined: the server's words
+  let entries = [];          // the outbox, in tap order (a mirror of IndexedDB)
+  let notice = "";           // the last refusal of a clock or time-out command
+  const seen = new Set();    // ids of our commands whose events arrived (maybe before their answers)
+
+  // ---- IndexedDB: the outbox survives a reload and a closed tab.
+  const opened = new Promise((resolve, reject) => {
+    const request = indexedDB.open("courtside-keeper", 1);
+    request.onupgradeneeded = () => request.result.createObjectStore("outbox", { keyPath: "seq", autoIncrement: true });
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  function store(mode, work) {
+    return opened.then((db) => new Promise((resolve, reject) => {
+      const t = db.transaction("outbox", mode), request = work(t.objectStore("outbox"));
+      t.oncomplete = () => resolve(request && request.result);
+      t.onerror = () => reject(t.error);
+    }));
+  }
+  const put = (entry) => store("readwrite", (s) => s.put(entry)).then((seq) => { entry.seq = seq; return entry; });
+  const drop = (entry) => store("readwrite", (s) => s.delete(entry.seq));
+
+  // Finished entries are kept a while to be seen, then forgotten; unsent ones never are.
+  async function prune() {
+    const done = entries.filter((e) => e.state === "confirmed" || e.state === "refused");
+    for (const e of done.slice(0, Math.max(0, done.length - 80))) { await drop(e); entries.splice(entries.indexOf(e), 1); }
+  }
+
+  // ---- Sending.
+  async function post(command) {
+    const abort = new AbortController(), timer = setTimeout(() => abort.abort(), 10000);
+    try {
+      const response = await fetch("/api/keep/commands", {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(command),
+        credentials: "same-origin", cache: "no-store", signal: abort.signal });
+      let reply = null;
+      try { reply = await response.json(); } catch (e) { /* a proxy's page, say: not the gateway's answer */ }
+      const error = reply && reply.error;
+      if (response.status === 200 && reply && reply.ok) return { kind: "ok", reply };
+      if (response.status === 200 && error) return { kind: "refused", message: error.message };
+      if (response.status === 401 && error) return { kind: "halt", message: error.message, code: error.code };
+      if ([400, 403, 413].includes(response.status) && error) return { kind: "refused", message: error.message };
+      return { kind: "retry" };
+    } catch (e) {
+      return { kind: "retry" };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  let pumping = false, retryTimer = null;
+  function retryLater() { if (!retryTimer) retryTimer = setTimeout(() => { retryTimer = null; pump(); probe(); }, 1500); }
+
+  async function pump() {
+    if (pumping || halted) return;
+    pumping = true;
+    try {
+      for (;;) {
+        const next = entries.find((e) => e.state === "queued");
+        if (!next) break;
+        next.tried = true;
+        next.device = device;
+        const result = await post(next.command);
+        if (result.kind === "retry") { setOnline(false); retryLater(); break; }
+        setOnline(true);
+        if (result.kind === "halt") { halt(result.message); break; }
+        if (result.kind === "ok") {
+          next.version = result.reply.version;
+          next.state = seen.has(next.id) || versionOf(next.command.game) >= next.version ? "confirmed" : "sent";
+          // Undone while its request was out: it was applied, so its undo is a retraction.
+          if (next.undo) { delete next.undo; await queue(retraction(next.command.game, next.version, next.label)); }
+        } else {
+          next.state = "refused";
+          next.message = result.message;
+        }
+        await put(next);
+        draw();
+      }
+      await prune();
+    } finally {
+      pumping = false;
+      draw();
+      // A tap made while this pass was ending found it busy: it goes now, not with the next tap.
+      if (online && !halted && entries.some((e) => e.state === "queued")) setTimeout(pump, 0);
+    }
+  }
+
+  // While requests fail, a light request tells when the gateway answers again.
+  let probing = false;
+  async function probe() {
+    if (probing || online || halted) return;
+    probing = true;
+    try {
+      const response = await fetch("/api/keep/session", { credentials: "same-origin", cache: "no-store" });
+      const reply = await response.json();
+      if (response.status === 401) { setOnline(true); halt(reply.error.message); return; }
+      if (response.ok) { setOnline(true); session(reply); pump(); return; }
+    } catch (e) { /* still offline */ } finally { probing = false; }
+    retryLater();
+  }
+
+  function setOnline(yes) { if (online !== yes) { online = yes; draw(); } }
+  function halt(message) { halted = message; draw(); }
+
+  // The court's games as the gateway lists them now: a bracket game appears once its teams are known.
+  function session(s) {
+    device = s.device;
+    body.dataset.device = device;
+    save("session:" + court, s);
+    const lines = s.lineup.entries.map((entry) => {
+      const option = el("option", null, entry.label);
+      option.value = entry.game;
+      option.disabled = !entry.exists;
+      return option;
+    });
+    if (!lines.length) return;
+    picker.replaceChildren(...lines);
+    // A page that had no game yet opens on the court's current one once there is one.
+    if (!lines.some((o) => o.value === current)) current = s.lineup.current || lines[0].value;
+    picker.value = current;
+    const none = document.getElementById("no-games");
+    if (none) none.remove();
+    draw();
+  }
+  function refreshSession() {
+    return fetch("/api/keep/session", { credentials: "same-origin", cache: "no-store" }).then(async (response) => {
+      const reply = await response.json();
+      if (response.status === 401) halt(reply.error.message);
+      else if (response.ok) session(reply);
+    });
+  }
+
+  const versionOf = (game) => (games[game] ? games[game].version : 0);
+
+  // ---- Taps.
+  async function queue(entry) {
+    entries.push(entry);
+    await put(entry);
+    draw();
+    pump();
+  }
+  function retraction(game, version, label) {
+    const id = newID();
+    return { id, state: "queued", court, game, label: "undo " + label, tapped: Date.now(),
+      command: { command_id: id, op: "retract", game, version } };
+  }
+
+  function tapMove(kind, button) {
+    const g = games[current];
+    if (!selected || !g) { text(field("hint"), "Pick a player first, then the move."); return; }
+    const player = [...g.view.home.players, ...g.view.away.players].find((p) => p.id === selected);
+    const id = newID();
+    queue({ id, state: "queued", court, game: current, tapped: Date.now(),
+      label: (player ? player.name : selected) + " " + button.dataset.text,
+      command: { command_id: id, op: "move", game: current, player: selected, move: kind } });
+    selected = null;
+  }
+
+  // Undo: a move still in the outbox just leaves it; one the daemon has is retracted by version.
+  async function undo(entry) {
+    if (entry.state === "queued" && !entry.tried) {
+      entries.splice(entries.indexOf(entry), 1);
+      await drop(entry);
+      draw();
+    } else if (entry.state === "queued") {
+      // It may have reached the daemon with its answer lost: send it, then retract it.
+      entry.undo = true;
+      await put(entry);
+    } else if (entry.version) {
+      await queue(retraction(entry.command.game, entry.version, entry.label));
+    }
+  }
+
+  // Clock and time-outs are sent now or not at all: late, they would be wrong.
+  async function direct(command) {
+    if (!online || halted) return;
+    notice = "";
+    const result = await post(Object.assign({ command_id: newID(), game: current }, command));
+    if (result.kind === "retry") { setOnline(false); notice = "Not sent: no connection to the gateway."; retryLater(); }
+    else if (result.kind === "halt") halt(result.message);
+    else if (result.kind === "refused") notice = "Refused: " + result.message;
+    else setOnline(true);
+    draw();
+  }
+
+  // ---- Drawing: the view's words as they are.
+  const clock = (g) => window.courtsideClock(g, offset);  // clock.js
+
+  function playerButton(p) {
+    const b = el("button", "player");
+    b.type = "button";
+    b.dataset.player = p.id;
+    b.setAttribute("aria-pressed", String(p.id === selected));
+    b.append(el("span", "who", p.name), el("span", "counts", p.countsText));
+    const li = el("li");
+    li.append(b);
+    return li;
+  }
+
+  // The same buttons stay while the game's players do: a finger on one is never lost to a redraw.
+  function players(list, lines) {
+    const buttons = [...list.querySelectorAll("button[data-player]")];
+    if (buttons.map((b) => b.dataset.player).join("\n") !== lines.map((p) => p.id).join("\n")) {
+      list.replaceChildren(...lines.map(playerButton));
+      return;
+    }
+    lines.forEach((p, i) => {
+      text(buttons[i].querySelector(".who"), p.name);
+      text(buttons[i].querySelector(".counts"), p.countsText);
+      buttons[i].setAttribute("aria-pressed", String(p.id === selected));
+    });
+  }
+
+  const stateWords = { queued: "queued", sent: "sent", confirmed: "confirmed", refused: "refused" };
+  function tapItem(e) {
+    const li = el("li");
+    li.dataset.id = e.id;
+    li.dataset.state = e.state;
+    const what = el("span", "what", e.label);
+    if (e.state === "refused") what.append(el("span", "why", e.message));
+    li.append(what, el("span", "state", stateWords[e.state]));
+    if (e.state !== "refused" && e.command.op === "move" && !e.undo) {
+      const b = el("button", "undo", e.state === "queued" && !e.tried ? "Drop" : "Undo");
+      b.type = "button";
+      b.addEventListener("click", () => undo(e));
+      li.append(b);
+    }
+    return li;
+  }
+
+  function playItem(p) {
+    const li = el("li", p.side + (p.isUndone ? " undone" : ""));
+    li.dataset.version = p.version;
+    li.append(el("span", "what", p.playerName + " " + p.moveText + (p.isUndone ? " (undone)" : "")));
+    if (!p.isUndone) {
+      const b = el("button", "undo", "Undo");
+      b.type = "button";
+      b.addEventListener("click", () => queue(retraction(current, p.version, p.playerName + " " + p.moveText)));
+      li.append(b);
+    }
+    return li;
+  }
+
+  function draw() {
+    const g = games[current], v = g && g.view;
+    if (v) {
+      text(field("home"), v.home.name); text(field("away"), v.away.name); text(field("score"), v.score);
+      text(field("clock"), clock(g)); text(field("status"), v.statusText);
+      for (const side of ["home", "away"]) {
+        const team = v[side], board = team.board;
+        text(field(side + "-name"), team.name);
+        text(field("fouls-" + side), board.foulsLine || "fouls " + board.fouls);
+        text(field("timeouts-" + side), board.timeoutsLabel + " " + board.timeouts + (board.timeoutPips ? " " + board.timeoutPips : ""));
+        players(field("players-" + side), team.players);
+        text(field("timeout-" + side), "Time-out " + team.name);
+      }
+      text(field("clock-button"), v.clockActionText);
+      document.getElementById("plays").replaceChildren(...v.plays.map(playItem));
+    }
+    const waiting = entries.filter((e) => e.state === "queued").length;
+    const banner = document.getElementById("banner");
+    let message = "";
+    if (halted) message = halted + " Your unsent moves stay listed below.";
+    else if (!online) message = "offline: " + waiting + " move" + (waiting === 1 ? "" : "s") + " saved on this device";
+    banner.hidden = !message;
+    banner.classList.toggle("halted", !!halted);
+    if (halted && !banner.querySelector("a")) {
+      banner.replaceChildren(el("span", null, message + " "));
+      const a = el("a", null, "Join again");
+      a.href = "/keep";
+      banner.append(a);
+    } else if (!halted) text(banner, message);
+    body.dataset.online = String(online);
+    body.dataset.queued = String(waiting);
+    const blocked = !online || !!halted;
+    const clockButton = field("clock-button");
+    clockButton.disabled = blocked || !v || !v.clockAction;
+    for (const b of document.querySelectorAll(".timeout")) b.disabled = blocked || !v || v.isFinished;
+    field("controls-why").hidden = !blocked && !notice;
+    if (!blocked && notice) text(field("controls-why"), notice);
+    else if (blocked) text(field("controls-why"), "Clock and time-outs wait for the connection: sent late, they would be wrong.");
+    const mine = entries.filter((e) => e.game === current).slice().reverse();
+    document.getElementById("outbox").replaceChildren(...mine.map(tapItem));
+  }
+
+  // ---- The stream: a full state, then each event with the game's view right after it.
+  function confirm(game, version) {
+    let changed = false;
+    for (const e of entries) {
+      if (e.state === "sent" && e.game === game && e.version && e.version <= version) { e.state = "confirmed"; put(e); changed = true; }
+    }
+    return changed;
+  }
+  function keepGames() {
+    const mine = {};
+    for (const id of Object.keys(games)) if (games[id].view.court === court) mine[id] = games[id];
+    save("games:" + court, mine);
+  }
+  function follow() {
+    const source = new EventSource("/api/events");
+    source.addEventListener("state", (e) => {
+      const s = JSON.parse(e.data);
+      games = {};
+      for (const g of s.games) games[g.game] = { clock: g.state.clock, view: g.view, version: g.state.version };
+      offset = s.daemon_now - Date.now();
+      for (const id of Object.keys(games)) confirm(id, games[id].version);
+      body.dataset.sequence = s.sequence;
+      keepGames();
+      draw();
+    });
+    source.addEventListener("event", (e) => {
+      const m = JSON.parse(e.data);
+      games[m.game] = { clock: m.state.clock, view: m.view, version: m.state.version };
+      const origin = m.origin || {};
+      const entry = entries.find((x) => x.id === origin.command_id);
+      if (entry) seen.add(entry.id);
+      const who = origin.client_id || "";
+      if (entry && (who === (entry.device || device) || who.endsWith("/" + (entry.device || device)))) {
+        entry.version = m.version;
+        if (entry.state === "sent" || entry.state === "queued") { entry.state = "confirmed"; put(entry); }
+      }
+      body.dataset.sequence = m.sequence;
+      if (m.view.court === court) keepGames();
+      // A game of this court created, or a bracket game given its teams: the lineup changed.
+      const kind = m.event && m.event.type;
+      if (m.view.court === court && (kind === "game_created" || kind === "teams_assigned")) refreshSession().catch(() => {});
+      draw();
+    });
+  }
+
+  // ---- Wiring.
+  document.querySelector(".teams").addEventListener("click", (e) => {
+    const b = e.target.closest("button[data-player]");
+    if (!b) return;
+    selected = selected === b.dataset.player ? null : b.dataset.player;
+    text(field("hint"), selected ? "Now the move." : "Tap a player, then a move.");
+    draw();
+  });
+  for (const b of document.querySelectorAll("[data-move]")) b.addEventListener("click", () => { tapMove(b.dataset.move, b); text(field("hint"), "Tap a player, then a move."); });
+  field("clock-button").addEventListener("click", () => {
+    const g = games[current];
+    if (g && g.view.clockAction) direct({ op: "clock", action: g.view.clockAction });
+  });
+  for (const b of document.querySelectorAll(".timeout")) b.addEventListener("click", () => direct({ op: "timeout", side: b.dataset.side }));
+  picker.addEventListener("change", () => { current = picker.value; sessionStorage.setItem("courtside.game", current); selected = null; draw(); });
+  document.getElementById("leave").addEventListener("click", async () => {
+    try { await fetch("/keep/leave", { method: "POST", credentials: "same-origin" }); } finally { location.href = "/keep"; }
+  });
+  setInterval(() => { const g = games[current]; if (g) text(field("clock"), clock(g)); }, 100);
+
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/keep/sw.js", { scope: "/keep" }).catch(() => { /* plain HTTP on a LAN: no worker, the outbox still lives in IndexedDB */ });
+
+  store("readonly", (s) => s.getAll()).then((all) => {
+    // Taps made while this read was under way are in the list already (and may be out): they
+    // stay as they are, after the ones stored before.
+    const now = new Set(entries.map((e) => e.id));
+    entries = (all || []).filter((e) => e.court === court && !now.has(e.id)).concat(entries);
+    draw();
+    pump();
+  });
+  refreshSession()
+    .catch(() => { const s = saved("session:" + court, null); if (s) device = s.device; setOnline(false); retryLater(); });
+  draw();
+  follow();
+})();

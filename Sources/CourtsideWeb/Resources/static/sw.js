@@ -1,0 +1,39 @@
+// The keeper page's service worker (scope /keep, on HTTPS or loopback): the page's frame,
+// script and style come from the network while it answers, and from this cache when it does
+// not, so a reload while offline brings the page back; its outbox lives in IndexedDB.
+// Live data (/api/...) never comes from a cache.
+const CACHE = "courtside-keeper-1";
+const FILES = ["/static/clock.js", "/static/keeper.js", "/static/keeper.css"];
+
+// Only the keeper page is kept: the join page lives at /keep too (X-Courtside-Page says which).
+const keepable = (path, response) =>
+  response.ok && (path !== "/keep" || response.headers.get("X-Courtside-Page") === "keeper");
+
+async function fill() {
+  const cache = await caches.open(CACHE);
+  for (const path of ["/keep", ...FILES]) {
+    const response = await fetch(path, { credentials: "same-origin", cache: "no-store" });
+    if (keepable(path, response)) await cache.put(path, response);
+  }
+}
+
+self.addEventListener("install", (event) => { self.skipWaiting(); event.waitUntil(fill().catch(() => {})); });
+self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+self.addEventListener("fetch", (event) => {
+  const url = new URL(event.request.url);
+  if (event.request.method !== "GET" || url.origin !== self.location.origin) return;
+  const path = url.pathname;
+  if (path !== "/keep" && !FILES.includes(path)) return;
+  event.respondWith((async () => {
+    try {
+      const response = await fetch(event.request);
+      if (keepable(path, response)) {
+        const copy = response.clone();
+        event.waitUntil(caches.open(CACHE).then((cache) => cache.put(path, copy)));
+      }
+      return response;
+    } catch (error) {
+      return (await caches.match(path)) || Response.error();
+    }
+  })());
+});

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+/// The keeper page in real Chromium (Tests/python/keeper_check.py, through selenium) against
+/// the real courtsided and courtside-web, the browser reaching the gateway through a TCP proxy
+/// the script stops and restarts to cut the network.
+@Suite("The keeper page in a real browser", .serialized)
+struct KeeperPageTests {
+    /// Four games on Court 1, so that each part of the check has a game of its own, and one on Court 2.
+    static let courtGames = """
+        games:
+          - { id: g1, home: lions, away: tigers, court: Court 1 }
+          - { id: g3, home: bears, away: wolves, court: Court 1 }
+          - { id: g4, home: lions, away: bears, court: Court 1 }
+          - { id: g5, home: tigers, away: wolves, court: Court 1 }
+          - { id: g2, home: bears, away: wolves, court: Court 2 }
+        """
+
+    /// Seconds the network stays cut; the issue asks for a 60-second Wi-Fi drop.
+    static let offlineSeconds = ProcessInfo.processInfo.environment["COURTSIDE_KEEPER_OFFLINE_SECONDS"] ?? "60"
+
+    @Test(
+        "join by PIN on a phone; a game to 15-13; 60 s offline and a reload; a lost reply; two keepers; a revoked device"
+    )
+    func keeperPage() async throws {
+        let daemon = try DaemonProcess(schedule: Self.courtGames)
+        let web = try WebProcess(daemon)
+        #expect(await web.waitInSync(), "\(web.log())")
+        let shown = try ChildProcess(
+            WebProcess.executable, ["codes", "show", "--state-dir", web.stateDirectory, "--court", "Court 1"], output: .capture)
+        let line = shown.readOutput(seconds: 30)
+        let pin = try #require(line.components(separatedBy: "PIN ").dropFirst().first?.split(separator: " ").first, "\(line)")
+        // Screenshots land next to the build, for a person to look at after the run.
+        let shots = DaemonProcess.executable.deletingLastPathComponent().appendingPathComponent("keeper-screenshots")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("python/keeper_check.py")
+        let check = try ChildProcess(
+            "/usr/bin/python3",
+            [
+                script.path, "--web", web.base, "--command", daemon.commandEndpoint, "--pin", String(pin), "--web-bin",
+                WebProcess.executable, "--state-dir", web.stateDirectory, "--offline-seconds", Self.offlineSeconds, "--shots",
+                shots.path,
+            ], output: .capture, error: .capture)
+        let output = check.readOutput(seconds: 240)
+        print(output)  // the figures for whoever reads the log
+        #expect(check.wait(seconds: 10) == 0, "\(output)\n\(web.log().suffix(3000))")
+        #expect(output.contains(" passed, 0 failed"), "\(output)")
+    }
+}
