@@ -24,7 +24,7 @@ public enum JoinSheet {
     /// The sheet for `codes`, whose links start with `baseURL` (the address phones reach the
     /// gateway at, such as `http://192.168.1.20:8080`).
     public static func html(_ codes: [JoinCode], baseURL: String, tournament: String, now: Date = Date()) throws -> String {
-        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        let base = trimmed(baseURL)
         let printed = ISO8601DateFormatter().string(from: now)
         let cards = try codes.map { code in
             Card(
@@ -37,5 +37,8 @@ public enum JoinSheet {
     }
 
     /// The link a court's QR code holds: opening it joins the court.
-    public static func link(_ code: JoinCode, baseURL: String) -> String { "\(baseURL)/keep/join/\(code.token)" }
+    public static func link(_ code: JoinCode, baseURL: String) -> String { "\(trimmed(baseURL))/keep/join/\(code.token)" }
+
+    /// The base address without a trailing slash, so links never hold `//`.
+    static func trimmed(_ baseURL: String) -> String { baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL }
 }

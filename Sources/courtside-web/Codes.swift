@@ -56,9 +56,9 @@ struct Codes: AsyncParsableCommand {
                 print("no court has a code yet: courtside-web codes show --court \"Court 1\" makes one")
                 return
             }
-            let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
             for code in codes.sorted(by: { $0.court < $1.court }) {
-                print("\(code.court)  PIN \(code.printedPIN)  \(base)/keep/join/\(code.token)  (code \(code.generation))")
+                print(
+                    "\(code.court)  PIN \(code.printedPIN)  \(JoinSheet.link(code, baseURL: baseURL))  (code \(code.generation))")
             }
         }
     }
