@@ -53,26 +53,66 @@ public enum TournamentTables {
 
     /// A game's audit trail: every event, who sent it and when.
     public static func trail(_ events: [GameEvent]) -> [String] {
+        AuditTrail(events).rows.map { row in
+            "v\(row.version)".padded(5) + " #\(row.sequence)".padded(9) + "  \(row.at)  " + row.origin.padded(34)
+                + "  \(row.what)"
+        }
+    }
+}
+
+/// A game's audit trail as rows: what each event did, who sent it and when; the desk filters
+/// them by origin and kind, the terminal pads them into lines.
+public struct AuditTrail: Sendable {
+    public struct Row: Sendable, Hashable {
+        public var game: String
+        public var version: Int
+        public var sequence: Int64
+        /// When, in ISO 8601 with milliseconds (UTC).
+        public var at: String
+        /// `client_id/command_id`: on a secured daemon the key's name leads, `court-1/...`.
+        public var origin: String
+        /// The event's type on the wire: `move`, `retraction`, `forfeit`, ...
+        public var kind: String
+        /// What happened, in words.
+        public var what: String
+    }
+
+    public var rows: [Row]
+
+    public init(_ events: [GameEvent]) {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return events.map { event in
-            let time = formatter.string(from: Date(timeIntervalSince1970: Double(event.at.rawValue) / 1000))
-            let what: String =
-                switch event.kind {
-                case .gameCreated(let setup): "game created: \(setup.home.name) vs \(setup.away.name)"
-                case .move(let player, let move): "\(player) \(GameViewModel.moveText(move))"
-                case .retraction(let version): "retraction of v\(version)"
-                case .clockStarted: "clock started"
-                case .clockPaused: "clock paused"
-                case .timeExpired: "time expired"
-                case .timeout(let side): "time-out \(side.rawValue)"
-                case .teamsAssigned(let home, let away): "teams assigned: \(home.name) vs \(away.name)"
-                case .forfeit(let side, let reason): "forfeit by \(side.rawValue)\(reason.map { ": \($0)" } ?? "")"
-                case .ended(let result, let reason):
-                    "ended early, \(result == .noResult ? "no result" : "as it stood"): \(reason)"
-                }
-            return "v\(event.version)".padded(5) + " #\(event.sequence)".padded(9) + "  \(time)  "
-                + "\(event.origin.clientID)/\(event.origin.commandID)".padded(34) + "  \(what)"
+        rows = events.map { event in
+            Row(
+                game: event.gameID.rawValue, version: event.version, sequence: event.sequence,
+                at: formatter.string(from: Date(timeIntervalSince1970: Double(event.at.rawValue) / 1000)),
+                origin: "\(event.origin.clientID)/\(event.origin.commandID)", kind: event.kind.typeName,
+                what: Self.describe(event.kind))
+        }
+    }
+
+    /// The rows whose origin contains `origin` and whose kind is `kind` (either may be nil or empty).
+    public func filtered(origin: String?, kind: String?) -> [Row] {
+        rows.filter { row in
+            (origin.map { $0.isEmpty || row.origin.localizedCaseInsensitiveContains($0) } ?? true)
+                && (kind.map { $0.isEmpty || row.kind == $0 } ?? true)
+        }
+    }
+
+    /// An event's kind in words.
+    public static func describe(_ kind: GameEvent.Kind) -> String {
+        switch kind {
+        case .gameCreated(let setup): "game created: \(setup.home.name) vs \(setup.away.name)"
+        case .move(let player, let move): "\(player) \(GameViewModel.moveText(move))"
+        case .retraction(let version): "retraction of v\(version)"
+        case .clockStarted: "clock started"
+        case .clockPaused: "clock paused"
+        case .timeExpired: "time expired"
+        case .timeout(let side): "time-out \(side.rawValue)"
+        case .teamsAssigned(let home, let away): "teams assigned: \(home.name) vs \(away.name)"
+        case .forfeit(let side, let reason): "forfeit by \(side.rawValue)\(reason.map { ": \($0)" } ?? "")"
+        case .ended(let result, let reason):
+            "ended early, \(result == .noResult ? "no result" : "as it stood"): \(reason)"
         }
     }
 }

@@ -63,7 +63,7 @@ public final class CommandRelay: Sendable {
         var curve: CurveClientKeys?
         if let courtKeys {
             guard let keys = courtKeys[court] else {
-                throw CourtsideError(.forbidden, "this gateway was given no keeper key for \(court)")
+                throw CourtsideError(.forbidden, "this gateway was given no key for \(court)")
             }
             curve = keys
         }

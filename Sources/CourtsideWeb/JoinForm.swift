@@ -20,16 +20,7 @@ struct JoinForm: Equatable {
     init?(body: [UInt8], form: Bool) {
         let fields: [String: String]
         if form {
-            guard let text = String(validating: body, as: UTF8.self) else { return nil }
-            var parsed: [String: String] = [:]
-            // application/x-www-form-urlencoded: `+` is a space, the rest percent-encoded.
-            for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
-                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                guard let key = Self.decode(parts[0]), let value = Self.decode(parts.count > 1 ? parts[1] : "") else {
-                    return nil
-                }
-                if parsed[key] == nil { parsed[key] = value }
-            }
+            guard let parsed = FormFields.parse(body) else { return nil }
             fields = parsed
         } else {
             guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else { return nil }
@@ -37,9 +28,5 @@ struct JoinForm: Equatable {
         }
         guard let pin = fields["pin"], !pin.isEmpty, pin.count <= 64 else { return nil }
         self.init(pin: pin, name: fields["name"])
-    }
-
-    private static func decode(_ component: Substring) -> String? {
-        component.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
     }
 }

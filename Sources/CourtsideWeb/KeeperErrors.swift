@@ -11,4 +11,6 @@ extension CourtsideError.Code {
     public static let wrongCode = CourtsideError.Code(rawValue: "wrong_code")
     /// Too many wrong PINs from this address lately: wait as `Retry-After` says.
     public static let tooManyAttempts = CourtsideError.Code(rawValue: "too_many_attempts")
+    /// The organiser's desk: no session, or an expired or forged one: sign in with the passphrase.
+    public static let notSignedIn = CourtsideError.Code(rawValue: "not_signed_in")
 }

@@ -142,6 +142,8 @@ enum Pages {
             "box": PackageResources.box_mustache, "box-team": PackageResources.box_team_mustache,
             "results": PackageResources.results_mustache, "join-sheet": PackageResources.join_sheet_mustache,
             "join": PackageResources.join_mustache, "keeper": PackageResources.keeper_mustache,
+            "desk-login": PackageResources.desk_login_mustache, "desk": PackageResources.desk_mustache,
+            "desk-confirm": PackageResources.desk_confirm_mustache, "desk-audit": PackageResources.desk_audit_mustache,
         ]
         do {
             return MustacheLibrary(

@@ -24,7 +24,7 @@ struct CourtsideWebCommand: AsyncParsableCommand {
             Without a subcommand it serves (see `courtside-web serve --help`). `courtside-web codes` \
             shows, renews and prints the courts' join codes.
             """,
-        subcommands: [Serve.self, Codes.self], defaultSubcommand: Serve.self)
+        subcommands: [Serve.self, Codes.self, Desk.self], defaultSubcommand: Serve.self)
 }
 
 /// Follow a daemon, serve its games to browsers and its keepers' pages to phones.
@@ -93,6 +93,18 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The private key (PEM) of --tls-certificate.", valueName: "file"))
     var tlsKey: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Turns on the organiser's desk at /desk: a file holding the bcrypt hash of its passphrase "
+                + "(courtside-web desk passphrase makes one).", valueName: "file"))
+    var deskPassphraseFile: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The organiser's secret certificate: the desk's commands go under it on a secured daemon (needs --server-key).",
+            valueName: "file"))
+    var organiserKey: String?
+
     /// The flag, or else the environment: an optional option cannot have a default of its own.
     var key: String? { keyFlag ?? ProcessInfo.processInfo.environment["COURTSIDE_KEY"] }
     var serverKey: String? { serverKeyFlag ?? ProcessInfo.processInfo.environment["COURTSIDE_SERVER_KEY"] }
@@ -111,6 +123,9 @@ struct Serve: AsyncParsableCommand {
         }
         if (tlsCertificate == nil) != (tlsKey == nil) {
             throw ValidationError("--tls-certificate and --tls-key go together: the certificate chain and its private key")
+        }
+        if organiserKey != nil, serverKey == nil {
+            throw ValidationError("--organiser-key needs --key and --server-key: it talks to a secured daemon")
         }
         if !courtKeys.isEmpty, serverKey == nil {
             throw ValidationError("--court-key needs --key and --server-key: the courts' keys talk to a secured daemon")
@@ -160,10 +175,16 @@ struct Serve: AsyncParsableCommand {
         let logger = Logger(label: "courtside-web")
         var endpoints = Endpoints(command: commandEndpoint, events: eventEndpoint)
         var keys: [String: CurveClientKeys]?
+        var organiser: [String: CurveClientKeys]?
         if let key, let serverKey {
             do {
                 endpoints.curve = try CurveClientKeys.load(certificate: key, serverKey: serverKey)
                 keys = try loadCourtKeys(serverKey: serverKey)
+                // No organiser key: the gateway holds no organiser power, and the desk can do nothing.
+                organiser = [:]
+                if let organiserKey {
+                    organiser?[DeskGateway.lane] = try CurveClientKeys.load(certificate: organiserKey, serverKey: serverKey)
+                }
             } catch {
                 FileHandle.standardError.write(Data("courtside-web: \(error.message)\n".utf8))
                 throw ExitCode(78)
@@ -193,6 +214,30 @@ struct Serve: AsyncParsableCommand {
             live: live, store: store, relay: CommandRelay(endpoint: commandEndpoint, courtKeys: keys),
             secureCookies: tlsCertificate != nil
         ).addRoutes(to: router)
+        if let deskPassphraseFile {
+            let hash: String
+            do {
+                hash = try String(contentsOfFile: deskPassphraseFile, encoding: .utf8).trimmingCharacters(
+                    in: .whitespacesAndNewlines)
+            } catch {
+                FileHandle.standardError.write(
+                    Data("courtside-web: --desk-passphrase-file \(deskPassphraseFile): \(error.localizedDescription)\n".utf8))
+                throw ExitCode(78)
+            }
+            guard hash.hasPrefix("$2") else {
+                FileHandle.standardError.write(
+                    Data(
+                        "courtside-web: --desk-passphrase-file \(deskPassphraseFile) holds no bcrypt hash: make one with courtside-web desk passphrase\n"
+                            .utf8))
+                throw ExitCode(78)
+            }
+            DeskGateway(
+                live: live, store: store, relay: CommandRelay(endpoint: commandEndpoint, courtKeys: organiser),
+                passphraseHash: hash, secureCookies: tlsCertificate != nil
+            ).addRoutes(to: router)
+        } else {
+            DeskGateway.addDisabledRoute(to: router)
+        }
         let app = Application(
             router: router, server: server,
             configuration: .init(

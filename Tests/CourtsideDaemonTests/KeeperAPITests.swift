@@ -67,6 +67,18 @@ final class Phone: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
         return (http.statusCode, json, http.allHeaderFields)
     }
 
+    /// A request whose answer is a page: its status and text.
+    func html(_ method: String, _ path: String, body: Data?) async throws -> (Int, String) {
+        var request = URLRequest(url: URL(string: base + path)!)
+        request.httpMethod = method
+        request.timeoutInterval = 10
+        request.httpBody = body
+        if body != nil { request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type") }
+        if let cookie { request.setValue(cookie, forHTTPHeaderField: "Cookie") }
+        let (data, response) = try await session.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
     func post(_ path: String, _ object: [String: Any], headers: [String: String] = [:]) async throws -> (
         status: Int, json: [String: Any], headers: [AnyHashable: Any]
     ) {

@@ -1,0 +1,57 @@
+import CourtsideModel
+import CourtsideProtocol
+
+/// A decision the organiser makes at the desk, read from its form: a forfeit or an early end,
+/// with the reason, and the command id given when the organiser was asked to confirm it (so a
+/// confirmation sent twice is one command to the daemon).
+struct DeskAction: Equatable {
+    var game: GameID
+    var operation: Request.Operation
+    var commandID: String?
+
+    /// The action a form stands for, or why it is none.
+    static func parse(_ fields: [String: String]) -> Result<DeskAction, CourtsideError> {
+        guard let game = fields["game"], !game.isEmpty else { return .failure(CourtsideError(.badRequest, "which game?")) }
+        let id = GameID(game)
+        let reason = fields["reason"].map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let operation: Request.Operation
+        switch fields["action"] {
+        case "forfeit":
+            guard let side = fields["side"].flatMap(Side.init(rawValue:)) else {
+                return .failure(CourtsideError(.badRequest, "which team forfeits: home or away?"))
+            }
+            operation = .forfeit(game: id, side: side, reason: reason.flatMap { $0.isEmpty ? nil : $0 })
+        case "end_game":
+            guard let result = fields["result"].flatMap(EarlyResult.init(rawValue:)) else {
+                return .failure(CourtsideError(.badRequest, "end it as it stands, or with no result?"))
+            }
+            operation = .endGame(game: id, result: result, reason: reason ?? "")
+        default:
+            return .failure(CourtsideError(.badRequest, "the desk records a forfeit or an early end"))
+        }
+        let commandID = fields["command_id"].flatMap { $0.isEmpty || $0.count > 64 ? nil : $0 }
+        return .success(DeskAction(game: id, operation: operation, commandID: commandID))
+    }
+
+    /// The action in words, for the organiser to confirm: "Wolves forfeit g2 (reason: …)".
+    func summary(home: String, away: String) -> String {
+        switch operation {
+        case .forfeit(_, let side, let reason):
+            "\(side == .home ? home : away) forfeit \(game) (\(home) v \(away))" + (reason.map { ": \($0)" } ?? "")
+        case .endGame(_, let result, let reason):
+            "\(game) (\(home) v \(away)) ends now, \(result == .noResult ? "with no result" : "with its score as it stands"): \(reason)"
+        default: ""
+        }
+    }
+
+    /// The form's fields, to send again with the confirmation.
+    var fields: [(name: String, value: String)] {
+        switch operation {
+        case .forfeit(_, let side, let reason):
+            [("action", "forfeit"), ("game", game.rawValue), ("side", side.rawValue), ("reason", reason ?? "")]
+        case .endGame(_, let result, let reason):
+            [("action", "end_game"), ("game", game.rawValue), ("result", result.rawValue), ("reason", reason)]
+        default: []
+        }
+    }
+}

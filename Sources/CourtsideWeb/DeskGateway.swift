@@ -1,0 +1,273 @@
+public import CourtsideClient
+public import CourtsideModel
+import CourtsideProtocol
+import CourtsideViewModels
+public import CourtsideWebStore
+import Dispatch
+import Foundation
+public import Hummingbird
+import HummingbirdAuth
+import HummingbirdBcrypt
+import Synchronization
+
+/// Who signed in at the desk: the client id its commands go under (the log shows
+/// `organiser/<desk>` on a secured daemon).
+struct DeskSession: Codable, Sendable {
+    var desk: String
+}
+
+/// The organiser's desk: a passphrase sign-in, then every court's games with a forfeit and an
+/// early end for each game still open (each asking for confirmation first), and the audit trail
+/// of any game. Commands go under the organiser's key, so the daemon's roles decide.
+public final class DeskGateway: Sendable {
+    let live: LiveTournament
+    let relay: CommandRelay
+    /// The passphrase's bcrypt hash (`courtside-web desk passphrase` makes one).
+    let passphraseHash: String
+    let sessions: SessionStorage<DeskSession>
+    let secureCookies: Bool
+    private let throttle = Mutex(PINThrottle())
+    /// The relay's one lane: the organiser's key (or plaintext).
+    public static let lane = "organiser"
+    static let cookieName = "courtside_desk"
+    /// A desk stays signed in for a tournament day.
+    static let sessionLifetime: Duration = .seconds(16 * 3600)
+
+    /// `relay` sends under the organiser's key: build it with `courtKeys: [DeskGateway.lane: keys]`
+    /// on a secured daemon, nil on a plaintext one.
+    public init(live: LiveTournament, store: GatewayStore, relay: CommandRelay, passphraseHash: String, secureCookies: Bool) {
+        self.live = live
+        self.relay = relay
+        self.passphraseHash = passphraseHash
+        self.secureCookies = secureCookies
+        sessions = SessionStorage(
+            SQLitePersistDriver(store),
+            configuration: .init(
+                sessionCookieParameters: .init(name: Self.cookieName, path: "/desk", secure: secureCookies, sameSite: .strict),
+                keyPrefix: "desk."))
+    }
+
+    /// `/desk` when no passphrase was given: it says how to turn the desk on.
+    public static func addDisabledRoute(to router: Router<GatewayRequestContext>) {
+        router.get("/desk") { _, _ -> Response in
+            WebGateway.text(
+                "The desk is off: start courtside-web with --desk-passphrase-file (see courtside-web desk passphrase --help).\n",
+                status: .notFound)
+        }
+    }
+
+    /// A passphrase's hash for `--desk-passphrase-file`.
+    public static func hash(passphrase: String) -> String { Bcrypt.hash(passphrase, cost: 11) }
+
+    /// Adds `/desk`, `POST /desk/login`, `POST /desk/logout`, `POST /desk/review`,
+    /// `POST /desk/confirm`, `/desk/audit` and `/static/desk.css`.
+    public func addRoutes(to router: Router<GatewayRequestContext>) {
+        router.get("/desk") { request, _ -> Response in
+            guard let session = try? await self.sessions.load(request: request) else {
+                return WebGateway.html(Pages.render("desk-login", LoginPage(query: request.uri.queryParameters)))
+            }
+            return WebGateway.html(
+                Pages.render("desk", self.deskPage(session, message: request.uri.queryParameters["done"].map(String.init))))
+        }
+        router.post("/desk/login") { request, context -> Response in
+            if let refusal = KeeperGateway.crossSite(request) { return refusal }
+            guard let body = try? await request.body.collect(upTo: 4096), let fields = FormFields.parse(Array(buffer: body)),
+                let passphrase = fields["passphrase"], !passphrase.isEmpty, passphrase.count <= 200
+            else { return KeeperGateway.redirect(to: "/desk?login=wrong") }
+            let address = context.remoteAddress?.ipAddress ?? "unknown"
+            if case .wait(let wait) = self.throttle.withLock({ $0.attempt(address, now: .now) }) {
+                return KeeperGateway.redirect(to: "/desk?login=wait&seconds=\(max(1, Int(wait.components.seconds) + 1))")
+            }
+            // Bcrypt takes a tenth of a second on purpose: off Swift's cooperative pool.
+            guard await Self.verify(passphrase, hash: self.passphraseHash) else {
+                return KeeperGateway.redirect(to: "/desk?login=wrong")
+            }
+            self.throttle.withLock { $0.succeeded(address, now: .now) }
+            let name = JoinCode.slug(fields["name"].flatMap { $0.isEmpty ? nil : $0 } ?? "desk")
+            let desk = "\(name)-\(JoinCode.randomToken(bytes: 3).lowercased())"
+            let cookie = try await self.sessions.save(session: DeskSession(desk: desk), expiresIn: Self.sessionLifetime)
+            var response = KeeperGateway.redirect(to: "/desk")
+            response.headers[values: .setCookie].append(cookie.description)
+            return response
+        }
+        router.post("/desk/logout") { request, _ -> Response in
+            if let refusal = KeeperGateway.crossSite(request) { return refusal }
+            var response = KeeperGateway.redirect(to: "/desk")
+            if let cookie = try? await self.sessions.delete(request: request) {
+                response.headers[values: .setCookie].append(cookie.description)
+            }
+            return response
+        }
+        router.post("/desk/review") { request, _ -> Response in
+            if let refusal = KeeperGateway.crossSite(request) { return refusal }
+            guard (try? await self.sessions.load(request: request)) != nil else { return Self.signInFirst() }
+            let action: DeskAction
+            switch await Self.action(request) {
+            case .success(let found): action = found
+            case .failure(let error): return KeeperGateway.redirect(to: "/desk?done=\(Self.query(error.message))")
+            }
+            guard let game = self.live.current.games[action.game] else {
+                return KeeperGateway.redirect(to: "/desk?done=\(Self.query("no game has id \(action.game)"))")
+            }
+            // The id is made now, once: a confirmation sent twice is one command to the daemon.
+            let page = ConfirmPage(
+                summary: action.summary(home: game.setup.home.name, away: game.setup.away.name),
+                fields: action.fields.map { ConfirmPage.Field(name: $0.name, value: $0.value) }
+                    + [ConfirmPage.Field(name: "command_id", value: JoinCode.randomToken(bytes: 12))])
+            return WebGateway.html(Pages.render("desk-confirm", page))
+        }
+        router.post("/desk/confirm") { request, _ -> Response in
+            if let refusal = KeeperGateway.crossSite(request) { return refusal }
+            guard let session = try? await self.sessions.load(request: request) else { return Self.signInFirst() }
+            let action: DeskAction
+            switch await Self.action(request) {
+            case .success(let found): action = found
+            case .failure(let error): return KeeperGateway.redirect(to: "/desk?done=\(Self.query(error.message))")
+            }
+            guard let commandID = action.commandID else {
+                return KeeperGateway.redirect(to: "/desk?done=\(Self.query("confirm from the desk's own page"))")
+            }
+            let origin = CommandOrigin(clientID: self.clientID(session), commandID: commandID)
+            let message: String
+            do throws(CourtsideError) {
+                let reply = try await self.relay.send(action.operation, origin: origin, court: Self.lane)
+                message = reply.error.map { "Refused (\($0.code.rawValue)): \($0.message)" } ?? "Done: \(action.game) is final."
+            } catch {
+                message = "Not sent (\(error.code.rawValue)): \(error.message). Confirm again: it is applied once."
+            }
+            return KeeperGateway.redirect(to: "/desk?done=\(Self.query(message))")
+        }
+        router.get("/desk/audit") { request, _ -> Response in
+            guard let session = try? await self.sessions.load(request: request) else { return Self.signInFirst() }
+            let query = request.uri.queryParameters
+            let view = self.live.current
+            let game = query["game"].map(String.init).flatMap { $0.isEmpty ? nil : GameID($0) } ?? view.games.keys.sorted().first
+            var page = AuditPage(
+                games: view.games.keys.sorted().map { AuditPage.Option(value: $0.rawValue, selected: $0 == game) },
+                origin: query["origin"].map(String.init) ?? "", kind: query["kind"].map(String.init) ?? "")
+            if let game {
+                let origin = CommandOrigin(clientID: self.clientID(session), commandID: "log-\(JoinCode.randomToken(bytes: 6))")
+                do throws(CourtsideError) {
+                    let reply = try await self.relay.send(.log(game: game), origin: origin, court: Self.lane)
+                    if let error = reply.error {
+                        page.message = "\(error.code.rawValue): \(error.message)"
+                    } else {
+                        page.rows = AuditTrail(reply.events ?? []).filtered(origin: page.origin, kind: page.kind).reversed()
+                    }
+                } catch {
+                    page.message = "\(error.code.rawValue): \(error.message)"
+                }
+            }
+            return WebGateway.html(Pages.render("desk-audit", page))
+        }
+        router.get("/static/desk.css") { _, _ -> Response in
+            WebGateway.file(PackageResources.desk_css, type: "text/css; charset=utf-8")
+        }
+    }
+
+    /// The desk's client id toward the daemon; plaintext, the gateway names the organiser itself.
+    private func clientID(_ session: DeskSession) -> String {
+        relay.isKeyed ? session.desk : "\(Self.lane)/\(session.desk)"
+    }
+
+    private func deskPage(_ session: DeskSession, message: String?) -> DeskPage {
+        let view = live.current
+        let courts = (view.bracket.compactMap(\.court) + view.games.values.compactMap(\.setup.court)).reduce(into: [String]()) {
+            if !$0.contains($1) { $0.append($1) }
+        }
+        let now = Timestamp(milliseconds: view.daemonNow)
+        return DeskPage(
+            desk: session.desk, message: message,
+            courts: courts.map { court in
+                let lineup = CourtLineup(court: court, bracket: view.bracket, games: view.games)
+                return DeskPage.Court(
+                    name: court,
+                    games: lineup.entries.map { entry in
+                        let model = view.games[entry.game].map { GameViewModel(GameState($0), now: now, lastPlays: 0) }
+                        return DeskPage.Game(
+                            game: entry.game.rawValue, title: entry.title, start: entry.start, score: model?.score ?? "",
+                            status: model?.statusText ?? entry.state.rawValue, open: entry.exists && model?.isFinished == false,
+                            home: model?.home.name ?? "", away: model?.away.name ?? "")
+                    })
+            })
+    }
+
+    private static func action(_ request: Request) async -> Result<DeskAction, CourtsideError> {
+        guard let body = try? await request.body.collect(upTo: 8192), let fields = FormFields.parse(Array(buffer: body)) else {
+            return .failure(CourtsideError(.badRequest, "the form could not be read"))
+        }
+        return DeskAction.parse(fields)
+    }
+
+    private static func verify(_ passphrase: String, hash: String) async -> Bool {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: Bcrypt.verify(passphrase, hash: hash)) }
+        }
+    }
+
+    private static func signInFirst() -> Response {
+        KeeperGateway.error(.notSignedIn, "sign in at /desk with the organiser's passphrase first", status: .unauthorized)
+    }
+
+    private static func query(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    }
+
+    struct LoginPage {
+        var title = "Courtside: the desk"
+        var message: String?
+
+        init(query: Parameters) {
+            switch query["login"].map(String.init) {
+            case "wrong": message = "That is not the organiser's passphrase."
+            case "wait": message = "Too many wrong passphrases: try again in \(query["seconds"].map(String.init) ?? "a few") s."
+            default: message = nil
+            }
+        }
+    }
+
+    struct DeskPage {
+        struct Game {
+            var game: String
+            var title: String
+            var start: String?
+            var score: String
+            var status: String
+            /// Whether the organiser may still decide it: it exists and is not final.
+            var open: Bool
+            var home: String
+            var away: String
+        }
+        struct Court {
+            var name: String
+            var games: [Game]
+        }
+        var title = "Courtside: the desk"
+        var desk: String
+        var message: String?
+        var courts: [Court]
+    }
+
+    struct ConfirmPage {
+        struct Field {
+            var name: String
+            var value: String
+        }
+        var title = "Courtside: confirm"
+        var summary: String
+        var fields: [Field]
+    }
+
+    struct AuditPage {
+        struct Option {
+            var value: String
+            var selected: Bool
+        }
+        var title = "Courtside: audit"
+        var games: [Option]
+        var origin: String
+        var kind: String
+        var message: String?
+        var rows: [AuditTrail.Row] = []
+    }
+}

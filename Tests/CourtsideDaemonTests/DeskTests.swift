@@ -1,0 +1,127 @@
+import CourtsideClient
+import CourtsideModel
+import CourtsideProtocol
+import Foundation
+import Testing
+
+/// The organiser's desk in courtside-web against the real daemon, read over HTTP as a browser
+/// posts its forms.
+@Suite("the organiser's desk", .serialized, .timeLimit(.minutes(3)))
+struct DeskTests {
+    static let passphrase = "correct horse battery staple"
+
+    /// A passphrase file made as the README says.
+    static func passphraseFile(in directory: URL) throws -> String {
+        let path = directory.appendingPathComponent("desk.hash").path
+        let process = try ChildProcess(WebProcess.executable, ["desk", "passphrase"], pipeInput: true, output: .capture)
+        process.write(passphrase + "\n")
+        let hash = process.readOutput(seconds: 20).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(hash.hasPrefix("$2"), "\(hash)")
+        try hash.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    static func form(_ fields: [(String, String)]) -> Data {
+        Data(
+            fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }
+                .joined(separator: "&").utf8)
+    }
+
+    @Test(
+        "sign in, record a forfeit after confirming it (confirmed twice: applied once, origin organiser/<desk>), read it in the audit; a wrong passphrase and a cross-site post are refused"
+    )
+    func desk() async throws {
+        let daemon = try DaemonProcess()
+        let web = try WebProcess(daemon, arguments: ["--desk-passphrase-file", try Self.passphraseFile(in: daemon.directory)])
+        #expect(await web.waitInSync(), "\(web.log())")
+        let desk = Phone(web.base)
+        let post = { (path: String, fields: [(String, String)], headers: [String: String]) in
+            try await desk.send(
+                "POST", path, body: Self.form(fields), headers: headers, contentType: "application/x-www-form-urlencoded")
+        }
+        // Not signed in: the sign-in page, and no decision.
+        let (loginStatus, loginPage) = try await httpGet(web.base + "/desk")
+        #expect(loginStatus == 200 && loginPage.contains("passphrase"))
+        let early = try await post("/desk/review", [("action", "forfeit"), ("game", "g2"), ("side", "away")], [:])
+        #expect(early.status == 401 && early.json.code == "not_signed_in")
+        let wrong = try await post("/desk/login", [("passphrase", "not it at all")], [:])
+        #expect(wrong.status == 303 && wrong.headers["Location"] as? String == "/desk?login=wrong")
+
+        let signed = try await post("/desk/login", [("passphrase", Self.passphrase), ("name", "Main desk")], [:])
+        #expect(signed.status == 303 && desk.jar["courtside_desk"] != nil, "\(signed)")
+        let (_, deskPage) = try await Self.getHTML(desk, "/desk")
+        #expect(deskPage.contains("data-game=\"g2\"") && deskPage.contains("/desk/review"), "\(deskPage.prefix(400))")
+
+        // Review, then confirm: the confirmation carries the command's id, made once.
+        let (_, confirm) = try await Self.postHTML(
+            desk, "/desk/review", [("action", "forfeit"), ("game", "g2"), ("side", "away"), ("reason", "Wolves did not show up")])
+        #expect(confirm.contains("Wolves forfeit g2"), "\(confirm)")
+        let hidden = Self.hiddenFields(confirm)
+        #expect(hidden.contains { $0.0 == "command_id" && !$0.1.isEmpty })
+        for _ in 0..<2 {
+            let done = try await post("/desk/confirm", hidden, [:])
+            #expect(done.status == 303 && (done.headers["Location"] as? String ?? "").hasPrefix("/desk?done="), "\(done)")
+        }
+        let keeper = try Keeper(daemon.commandEndpoint)
+        let g2 = try #require(try keeper.send(.snapshot(game: "g2")).snapshot?.first)
+        #expect(g2.endReason == .forfeit && g2.winner == .home && g2.score == SideValues(home: 15, away: 0))
+        let forfeits = try #require(try keeper.send(.log(game: "g2")).events).filter {
+            if case .forfeit = $0.kind { true } else { false }
+        }
+        #expect(forfeits.count == 1)
+        #expect(forfeits.first?.origin.clientID.hasPrefix("organiser/main-desk-") == true, "\(String(describing: forfeits.first))")
+
+        // The audit shows who did it.
+        let (_, audit) = try await Self.getHTML(desk, "/desk/audit?game=g2&kind=forfeit")
+        #expect(audit.contains("forfeit by away: Wolves did not show up") && audit.contains("organiser/main-desk-"))
+        #expect(!audit.contains("data-kind=\"game_created\""), "filtered by kind")
+
+        // Another site's form is refused and changes nothing.
+        let (_, review) = try await Self.postHTML(
+            desk, "/desk/review", [("action", "end_game"), ("game", "g1"), ("result", "no_result"), ("reason", "x")])
+        let forged = try await post("/desk/confirm", Self.hiddenFields(review), ["Origin": "http://evil.example"])
+        #expect(forged.status == 403 && forged.json.code == "forbidden")
+        #expect(try keeper.send(.snapshot(game: "g1")).snapshot?.first?.isFinished == false)
+
+        // Wrong passphrases from one address: heard at first, then slowed down.
+        var locations: [String] = []
+        for _ in 0..<7 {
+            locations.append(try await Phone(web.base).send(
+                "POST", "/desk/login", body: Self.form([("passphrase", "guess guess guess")]),
+                contentType: "application/x-www-form-urlencoded").headers["Location"] as? String ?? "")
+        }
+        #expect(locations.first == "/desk?login=wrong" && locations.last?.hasPrefix("/desk?login=wait") == true, "\(locations)")
+    }
+
+    @Test("without --desk-passphrase-file the desk is off and says how to turn it on; a passphrase too short is refused")
+    func off() async throws {
+        let daemon = try DaemonProcess()
+        let web = try WebProcess(daemon)
+        #expect(await web.waitInSync())
+        let (status, body) = try await httpGet(web.base + "/desk")
+        #expect(status == 404 && body.contains("--desk-passphrase-file"))
+        let short = try ChildProcess(WebProcess.executable, ["desk", "passphrase"], pipeInput: true, output: .capture, error: .capture)
+        short.write("short\n")
+        #expect(short.readOutput(seconds: 20).contains("at least 10 characters"))
+    }
+
+    static func getHTML(_ phone: Phone, _ path: String) async throws -> (Int, String) {
+        try await phone.html("GET", path, body: nil)
+    }
+
+    static func postHTML(_ phone: Phone, _ path: String, _ fields: [(String, String)]) async throws -> (Int, String) {
+        try await phone.html("POST", path, body: form(fields))
+    }
+
+    /// The hidden inputs of a form, as a browser would send them back.
+    static func hiddenFields(_ html: String) -> [(String, String)] {
+        let pattern = #/<input type="hidden" name="([^"]*)" value="([^"]*)">/#
+        return html.matches(of: pattern).map { (String($0.output.1), Self.unescape(String($0.output.2))) }
+    }
+
+    static func unescape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&quot;", with: "\"")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&amp;", with: "&")
+    }
+}
