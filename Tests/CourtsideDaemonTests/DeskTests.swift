@@ -69,7 +69,8 @@ struct DeskTests {
             if case .forfeit = $0.kind { true } else { false }
         }
         #expect(forfeits.count == 1)
-        #expect(forfeits.first?.origin.clientID.hasPrefix("organiser/main-desk-") == true, "\(String(describing: forfeits.first))")
+        #expect(
+            forfeits.first?.origin.clientID.hasPrefix("organiser/main-desk-") == true, "\(String(describing: forfeits.first))")
 
         // The audit shows who did it.
         let (_, audit) = try await Self.getHTML(desk, "/desk/audit?game=g2&kind=forfeit")
@@ -86,11 +87,30 @@ struct DeskTests {
         // Wrong passphrases from one address: heard at first, then slowed down.
         var locations: [String] = []
         for _ in 0..<7 {
-            locations.append(try await Phone(web.base).send(
-                "POST", "/desk/login", body: Self.form([("passphrase", "guess guess guess")]),
-                contentType: "application/x-www-form-urlencoded").headers["Location"] as? String ?? "")
+            locations.append(
+                try await Phone(web.base).send(
+                    "POST", "/desk/login", body: Self.form([("passphrase", "guess guess guess")]),
+                    contentType: "application/x-www-form-urlencoded"
+                ).headers["Location"] as? String ?? "")
         }
         #expect(locations.first == "/desk?login=wrong" && locations.last?.hasPrefix("/desk?login=wait") == true, "\(locations)")
+    }
+
+    @Test("in Chromium: a wrong passphrase refused, a forfeit recorded, and the desk, a court's TV and the big screen follow")
+    func browser() async throws {
+        let daemon = try DaemonProcess()
+        let web = try WebProcess(daemon, arguments: ["--desk-passphrase-file", try Self.passphraseFile(in: daemon.directory)])
+        #expect(await web.waitInSync(), "\(web.log())")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("python/desk_check.py")
+        let check = try ChildProcess(
+            "/usr/bin/python3", [script.path, "--web", web.base, "--passphrase", Self.passphrase], output: .capture,
+            error: .capture)
+        let output = check.readOutput(seconds: 90)
+        #expect(check.wait(seconds: 10) == 0, "\(output)")
+        #expect(output.contains(" passed, 0 failed"), "\(output)")
+        let g2 = try #require(try Keeper(daemon.commandEndpoint).send(.snapshot(game: "g2")).snapshot?.first)
+        #expect(g2.endReason == .forfeit && g2.winner == .home)
     }
 
     @Test("without --desk-passphrase-file the desk is off and says how to turn it on; a passphrase too short is refused")
@@ -100,7 +120,8 @@ struct DeskTests {
         #expect(await web.waitInSync())
         let (status, body) = try await httpGet(web.base + "/desk")
         #expect(status == 404 && body.contains("--desk-passphrase-file"))
-        let short = try ChildProcess(WebProcess.executable, ["desk", "passphrase"], pipeInput: true, output: .capture, error: .capture)
+        let short = try ChildProcess(
+            WebProcess.executable, ["desk", "passphrase"], pipeInput: true, output: .capture, error: .capture)
         short.write("short\n")
         #expect(short.readOutput(seconds: 20).contains("at least 10 characters"))
     }
