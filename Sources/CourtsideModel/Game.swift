@@ -90,6 +90,11 @@ public struct Game: Hashable, Codable, Sendable {
     public var teamFouls: SideValues
     /// Time-outs each team has called.
     public var timeoutsUsed: SideValues
+    /// When the game really started: its first move, time-out or clock start (or the organiser's
+    /// decision, for a game decided before it started). What a court's delay is measured by.
+    public var startedAt: Timestamp?
+    /// When it ended; nil while it is not finished (a retraction that reopens it clears it).
+    public var endedAt: Timestamp?
 
     /// A new game, as its `game_created` event (version 1) leaves it.
     public init(setup: GameSetup) {
@@ -108,6 +113,8 @@ public struct Game: Hashable, Codable, Sendable {
         plays = []
         teamFouls = SideValues(home: 0, away: 0)
         timeoutsUsed = SideValues(home: 0, away: 0)
+        startedAt = nil
+        endedAt = nil
     }
 
     public var id: GameID { setup.id }
@@ -124,6 +131,17 @@ public struct Game: Hashable, Codable, Sendable {
     /// Folds one event into the game. Events must come in version order; they are trusted,
     /// since ``decide(_:at:)`` checked them before they were committed.
     public mutating func apply(_ event: GameEvent) {
+        fold(event)
+        if hasStarted, startedAt == nil { startedAt = event.at }
+        if !isFinished {
+            endedAt = nil
+        } else if endedAt == nil {
+            endedAt = event.at
+        }
+    }
+
+    /// What the event does to the score, the clock and the rest; ``apply(_:)`` then notes the times.
+    private mutating func fold(_ event: GameEvent) {
         version = event.version
         switch event.kind {
         case .gameCreated(let setup):
@@ -273,5 +291,7 @@ public struct Game: Hashable, Codable, Sendable {
         case overtimeTargets = "overtime_targets"
         case teamFouls = "team_fouls"
         case timeoutsUsed = "timeouts_used"
+        case startedAt = "started_at"
+        case endedAt = "ended_at"
     }
 }

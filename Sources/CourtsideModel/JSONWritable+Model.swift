@@ -225,6 +225,10 @@ extension Game: JSONWritable {
             writer.key("end_reason")
             writer.value(endReason)
         }
+        if let endedAt {
+            writer.key("ended_at")
+            writer.value(endedAt)
+        }
         if let overtimeTargets {
             writer.key("overtime_targets")
             writer.value(overtimeTargets)
@@ -235,6 +239,10 @@ extension Game: JSONWritable {
         writer.value(score)
         writer.key("setup")
         writer.value(setup)
+        if let startedAt {
+            writer.key("started_at")
+            writer.value(startedAt)
+        }
         writer.key("status")
         writer.value(status)
         writer.key("team_fouls")

@@ -115,6 +115,8 @@ private struct Writer {
         }
         sides(game.teamFouls)
         sides(game.timeoutsUsed)
+        optional(game.startedAt) { $0.int($1.rawValue) }
+        optional(game.endedAt) { $0.int($1.rawValue) }
     }
 
     mutating func team(_ team: Team) {
@@ -342,6 +344,8 @@ private struct Reader {
         }
         game.teamFouls = try sides()
         game.timeoutsUsed = try sides()
+        game.startedAt = try optional { r in Timestamp(milliseconds: try r.int64()) }
+        game.endedAt = try optional { r in Timestamp(milliseconds: try r.int64()) }
         return game
     }
 

@@ -102,3 +102,32 @@ struct OrganiserDecisionTests {
         #expect(schedule.bracket(games).first { $0.game == "x1" }?.state == .final)
     }
 }
+
+@Suite("when a game really started and ended")
+struct GameTimesTests {
+    @Test("started at its first move, time-out or clock start; ended when decided; a reopening clears the end")
+    func times() throws {
+        var book = Scorebook()
+        #expect(book.game.startedAt == nil && book.game.endedAt == nil)
+        book.advance(seconds: 60)
+        let start = book.now
+        try book.run(.timeout(side: .home))
+        #expect(book.game.startedAt == start)
+        book.advance(seconds: 30)
+        try book.run(.startClock)
+        #expect(book.game.startedAt == start, "the first one counts")
+        try book.score(.home, 14)
+        book.advance(seconds: 300)
+        let winning = try book.run(.move(player: "h1", move: .onePoint))
+        #expect(book.game.isFinished && book.game.endedAt == book.now)
+        book.advance(seconds: 5)
+        try book.run(.retract(version: winning))
+        #expect(!book.game.isFinished && book.game.endedAt == nil)
+        try book.run(.move(player: "h1", move: .onePoint))
+        #expect(book.game.endedAt == book.now)
+
+        var noShow = Scorebook()
+        try noShow.run(.forfeit(side: .away, reason: nil))
+        #expect(noShow.game.startedAt == noShow.now && noShow.game.endedAt == noShow.now)
+    }
+}

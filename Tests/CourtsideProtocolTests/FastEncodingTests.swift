@@ -618,7 +618,7 @@ struct FastEncodingTests {
                 [
                     "setup", "version", "score", "counts", "clock", "status", "winner", "endReason", "timeExpired",
                     "overtimeTargets",
-                    "plays", "teamFouls", "timeoutsUsed",
+                    "plays", "teamFouls", "timeoutsUsed", "startedAt", "endedAt",
                 ]
             ),
             (game.setup, ["id", "home", "away", "rules", "court"]),

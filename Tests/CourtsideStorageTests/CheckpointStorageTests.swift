@@ -45,6 +45,8 @@ enum CheckpointFixtures {
         ]
         full.teamFouls = SideValues(home: 0, away: 2)
         full.timeoutsUsed = SideValues(home: 1, away: 0)
+        full.startedAt = Timestamp(milliseconds: 1_700_000_000_000)
+        full.endedAt = Timestamp(milliseconds: -3)
 
         var replayed = Game(setup: plain)
         let moves: [MoveKind] = [.onePoint, .twoPoints, .assist, .rebound, .foul, .freeThrow]
@@ -95,7 +97,7 @@ struct CheckpointStorageTests {
     func fieldCounts() {
         let game = CheckpointFixtures.games[0]
         func fields(_ value: Any) -> Int { Mirror(reflecting: value).children.count }
-        #expect(fields(game) == 13, "Game")
+        #expect(fields(game) == 15, "Game")
         #expect(fields(game.setup) == 5, "GameSetup")
         #expect(fields(game.setup.home) == 3, "Team")
         #expect(fields(game.setup.home.players[0]) == 2, "Player")
