@@ -180,8 +180,12 @@ public final class DeskGateway: Sendable {
             desk: session.desk, message: message,
             courts: courts.map { court in
                 let lineup = CourtLineup(court: court, bracket: view.bracket, games: view.games)
+                // The schedule's times are the venue's: this machine's time zone.
+                let state = CourtNow(
+                    lineup: lineup, games: view.games, now: Date(timeIntervalSince1970: Double(view.daemonNow) / 1000),
+                    calendar: .current)
                 return DeskPage.Court(
-                    name: court,
+                    name: court, delay: state.delayText, next: state.nextLine,
                     games: lineup.entries.map { entry in
                         let model = view.games[entry.game].map { GameViewModel(GameState($0), now: now, lastPlays: 0) }
                         return DeskPage.Game(
@@ -240,6 +244,10 @@ public final class DeskGateway: Sendable {
         }
         struct Court {
             var name: String
+            /// "12 min behind", from the games' real start times.
+            var delay: String?
+            /// "next on Court 2: Bears v Wolves, about 10:50".
+            var next: String?
             var games: [Game]
         }
         var title = "Courtside: the desk"
