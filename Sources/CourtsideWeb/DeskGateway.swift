@@ -25,7 +25,6 @@ public final class DeskGateway: Sendable {
     /// The passphrase's bcrypt hash (`courtside-web desk passphrase` makes one).
     let passphraseHash: String
     let sessions: SessionStorage<DeskSession>
-    let secureCookies: Bool
     private let throttle = Mutex(PINThrottle())
     /// The relay's one lane: the organiser's key (or plaintext).
     public static let lane = "organiser"
@@ -39,7 +38,6 @@ public final class DeskGateway: Sendable {
         self.live = live
         self.relay = relay
         self.passphraseHash = passphraseHash
-        self.secureCookies = secureCookies
         sessions = SessionStorage(
             SQLitePersistDriver(store),
             configuration: .init(
