@@ -73,6 +73,7 @@ class Display:
         self.games = {}            # game id -> state (score, counts, clock, status, version, ...)
         self.standings, self.standings_sequence = [], 0   # the group tables, and the sequence they reflect
         self.bracket, self.bracket_sequence = [], 0       # the bracket, likewise
+        self.tournament_changes = 0  # organiser's changes heard (type tournament_event)
         self.tables_fetched = 0    # standings or brackets fetched because a heartbeat showed one lost
         self.resyncs = 0
         self.stale = None          # why the last resync failed, while one is owed
@@ -158,9 +159,23 @@ class Display:
         # 4. A gap: a version that is not last+1, or (seeing every game) a sequence that is not last+1.
         if event["version"] != game["version"] + 1 or (not self.game and event["sequence"] != self.sequence + 1):
             return self.resync()
+        if event["event"]["type"] == "teams_assigned":  # the bracket filled it, or a roster changed
+            game["names"] = (event["event"]["home"]["name"], event["event"]["away"]["name"])
         game.update(event["state"])
         self.sequence = event["sequence"]
         return True
+
+    def on_tournament_event(self, message):
+        """An organiser's change to teams or schedule: it only advances the sequence here, since
+        the tables it changes and the games it touches come as their own messages."""
+        if message["epoch"] != self.epoch:
+            return self.resync()
+        if self.game or message["sequence"] <= self.sequence:
+            return
+        if message["sequence"] != self.sequence + 1:
+            return self.resync()
+        self.sequence = message["sequence"]
+        self.tournament_changes += 1
 
     def on_heartbeat(self, heartbeat):
         if heartbeat["epoch"] != self.epoch:
@@ -218,6 +233,8 @@ class Display:
             self.on_beat(message)
         elif message["type"] == "event":
             self.on_event(message)
+        elif message["type"] == "tournament_event":
+            self.on_tournament_event(message)
         elif message["type"] in ("standings", "bracket"):
             if message["epoch"] != self.epoch:
                 self.resync()
@@ -287,7 +304,7 @@ def main():
             game_id: {"version": g["version"], "score": g.get("score")} for game_id, g in display.games.items()},
             "standings": display.standings, "standings_sequence": display.standings_sequence,
             "bracket": display.bracket, "bracket_sequence": display.bracket_sequence,
-            "tables_fetched": display.tables_fetched}))
+            "tables_fetched": display.tables_fetched, "tournament_changes": display.tournament_changes}))
 
 
 if __name__ == "__main__":

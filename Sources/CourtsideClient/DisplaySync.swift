@@ -89,6 +89,8 @@ public final class DisplaySync {
     public private(set) var lastResync: (reason: ResyncReason, at: ContinuousClock.Instant)?
     /// Events applied since the start.
     public private(set) var eventsApplied = 0
+    /// The organiser's tournament changes heard since the start (each one advances the sequence).
+    public private(set) var tournamentChanges = 0
     /// Heartbeats received since the start.
     public private(set) var heartbeatsSeen = 0
     /// The daemon's clock minus ours, in milliseconds, as of the last heartbeat (heartbeats are
@@ -268,6 +270,17 @@ public final class DisplaySync {
             if message.epoch != epoch { return resyncOrOwe(.epochChanged) }
             guard message.sequence >= bracketSequence else { return false }
             (bracket, bracketSequence) = (message.games, message.sequence)
+            return true
+        }
+        if frames[0] == Topic.tournament {
+            // Counted for the sequence only: the tables it changes come as their own messages,
+            // and the games it touches as their own events.
+            guard let message = try? WireCoding.decode(TournamentEventMessage.self, from: frames[1]) else { return false }
+            if message.epoch != epoch { return resyncOrOwe(.epochChanged) }
+            guard game == nil, message.sequence > sequence else { return false }
+            if message.sequence != sequence + 1 { return resyncOrOwe(.gap) }
+            sequence = message.sequence
+            tournamentChanges += 1
             return true
         }
         guard let event = try? WireCoding.decode(EventMessage.self, from: frames[1]) else { return false }

@@ -98,6 +98,11 @@ struct RestoredGames {
         checkpointSequence = checkpoint.sequence
         var changed = Set<GameID>()
         for event in tail {
+            // The tournament's stream is no game: GameLibrary reads it whole, checkpoint or not.
+            if event.gameID == .tournament {
+                apply(event)
+                continue
+            }
             let version = games[event.gameID]?.version ?? 0
             guard event.version == version + 1, (version == 0) == (event.kind.typeName == "game_created") else {
                 throw CheckpointError(
@@ -111,7 +116,9 @@ struct RestoredGames {
     }
 
     private mutating func apply(_ event: GameEvent) {
-        if case .gameCreated(let setup) = event.kind {
+        if event.gameID == .tournament {
+            // Not a game's: GameLibrary reads the tournament's stream whole.
+        } else if case .gameCreated(let setup) = event.kind {
             games[event.gameID] = Game(setup: setup)
         } else {
             // In place: a copy of the game per event would cost more than the fold.

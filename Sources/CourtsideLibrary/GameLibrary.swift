@@ -11,20 +11,24 @@ import Synchronization
 /// version and the library's next sequence number, both without gaps; a command is reported as
 /// applied only after its events are durable in the ``EventLog``.
 public final class GameLibrary: Sendable {
-    private struct Registry {
+    struct Registry {
         var games: [GameID: GameActor] = [:]
         /// Every player of every game, to tell an unknown player from one in another game.
         var players: Set<PlayerID> = []
     }
 
-    private let registry: Mutex<Registry>
-    private let gate: BracketGate
+    let registry: Mutex<Registry>
+    let gate: BracketGate
     private let advancing = Mutex<Task<Void, Never>?>(nil)
-    private let committer: GroupCommitter
-    private let memory: RetryMemory
-    private let log: any EventLog
-    private let clock: any TimeSource
-    private let logger: Logger
+    let committer: GroupCommitter
+    let memory: RetryMemory
+    let log: any EventLog
+    let clock: any TimeSource
+    let logger: Logger
+    /// The tournament's own stream: the organiser's changes to teams and schedule.
+    let record = Mutex(TournamentRecord())
+    /// Reads that stream from the log, once (see ``loadTournamentChanges()``).
+    let recordLoad: Task<[GameEvent], any Error>
 
     /// Opens the library over `log`, rebuilding every game from it; numbering continues where
     /// the log ends.
@@ -53,6 +57,7 @@ public final class GameLibrary: Sendable {
         self.log = log
         self.clock = clock
         self.logger = logger
+        recordLoad = Task { try await log.events(ofGame: .tournament) }
         registry.withLock { registry in
             registry.games.reserveCapacity(games.count)
             for (id, game) in games {
@@ -199,7 +204,7 @@ public final class GameLibrary: Sendable {
     /// forgotten ones may hold pays for the look-up.
     /// While the memory is still being read from the log after a start, any command may be a
     /// retry of one answered before it: the log says, and a retry waits for the memory.
-    private func retryBeyondWindow(_ origin: CommandOrigin) async -> CourtsideError? {
+    func retryBeyondWindow(_ origin: CommandOrigin) async -> CourtsideError? {
         guard case .askLog(let loading) = memory.recall(origin) else { return nil }
         do {
             guard try await log.contains(origin) else { return nil }
@@ -296,7 +301,7 @@ public final class GameLibrary: Sendable {
     /// As ``updates(bufferLimit:)``, one commit's updates at a time (in sequence order): a
     /// consumer that keeps up with a busy daemon wakes once per commit, not once per event.
     /// `bufferLimit` counts commits; past it, whole commits are dropped, which shows as a gap.
-    public func commits(bufferLimit: Int = 10_000) -> AsyncStream<[GameUpdate]> {
+    public func commits(bufferLimit: Int = 10_000) -> AsyncStream<Commit> {
         committer.subscribeToCommits(bufferLimit: bufferLimit)
     }
 
@@ -335,8 +340,22 @@ public final class GameLibrary: Sendable {
     /// Adopts a tournament schedule: creates the games whose teams are known, and from now on
     /// fills "winner of", "loser of" and group-rank slots as results come in.
     @discardableResult
-    public func useSchedule(_ newSchedule: Schedule) async -> [GameID] {
-        let first = gate.use(newSchedule)
+    ///
+    /// `seed` is the config's; the organiser's changes in the log are laid over it, and the
+    /// schedule in force is the result (``unappliedChanges`` has those that did not apply).
+    public func useSchedule(_ seed: Schedule) async -> [GameID] {
+        let changes = await loadTournamentChanges()
+        let (first, newSchedule) = record.withLock { record in
+            record.seed = seed
+            let laid = seed.applying(changes ?? record.changes) { self.hasStarted($0) }
+            record.unapplied = laid.unapplied
+            return (gate.use(laid.schedule), laid.schedule)
+        }
+        for (change, error) in record.withLock({ $0.unapplied }) {
+            logger.warning(
+                "an organiser's change in the log does not apply to the config's tournament; the log keeps it",
+                metadata: ["change": "\(change.typeName)", "error": "\(error)"])
+        }
         // Every rostered player is the tournament's, whether or not a game of theirs exists yet.
         registry.withLock { registry in
             for team in newSchedule.teams.values { registry.players.formUnion(team.players.map(\.id)) }
@@ -413,16 +432,39 @@ public final class GameLibrary: Sendable {
                 } catch {
                     logger.error("bracket could not create \(id)", metadata: ["error": "\(error)", "game": "\(id)"])
                 }
-            } else if let game = games[id], game.setup.home.id != lineup.home.id || game.setup.away.id != lineup.away.id,
-                !game.hasStarted
-            {
-                let origin = CommandOrigin(clientID: Self.bracketClientID, commandID: "assign:\(id):v\(game.version)")
-                do {
-                    try await apply(.assignTeams(home: lineup.home, away: lineup.away), to: id, origin: origin)
-                    touched.append(id)
-                } catch {
-                    logger.warning("bracket could not re-assign \(id)", metadata: ["error": "\(error)"])
-                }
+            } else if let game = games[id], !game.isFinished {
+                touched += await follow(scheduled, lineup: lineup, game: game)
+            }
+        }
+        return touched
+    }
+
+    /// Brings a game that exists and is not over in line with its schedule entry: teams the
+    /// results changed (before it starts), a roster the organiser changed (at any time), and a
+    /// court or rules the organiser changed (before it starts). Each origin names the game's
+    /// version, so a retry after a crash is one event.
+    private func follow(_ scheduled: ScheduledGame, lineup: Lineup, game: Game) async -> [GameID] {
+        let id = game.id
+        var touched: [GameID] = []
+        let sameTeams = game.setup.home.id == lineup.home.id && game.setup.away.id == lineup.away.id
+        if !sameTeams && !game.hasStarted || sameTeams && (game.setup.home != lineup.home || game.setup.away != lineup.away) {
+            let origin = CommandOrigin(clientID: Self.bracketClientID, commandID: "assign:\(id):v\(game.version)")
+            do {
+                try await apply(.assignTeams(home: lineup.home, away: lineup.away), to: id, origin: origin)
+                touched.append(id)
+            } catch {
+                logger.warning("bracket could not re-assign \(id)", metadata: ["error": "\(error)"])
+            }
+        }
+        if !game.hasStarted, game.setup.court != scheduled.court || game.setup.rules != scheduled.rules,
+            let now = try? snapshot(of: id).value, !now.hasStarted
+        {
+            let origin = CommandOrigin(clientID: Self.bracketClientID, commandID: "setup:\(id):v\(now.version)")
+            do {
+                try await apply(.changeSetup(court: scheduled.court, rules: scheduled.rules), to: id, origin: origin)
+                touched.append(id)
+            } catch {
+                logger.warning("could not move \(id) as the schedule says", metadata: ["error": "\(error)"])
             }
         }
         return touched

@@ -22,7 +22,8 @@ import Synchronization
 final class GroupCommitter: Sendable {
     private struct Entry {
         var events: [GameEvent]
-        /// The game's state after each event, for the committed view and subscribers.
+        /// The game's state after each event, for the committed view and subscribers; empty for
+        /// the tournament's stream (``GameID/tournament``), whose events change no game.
         var games: [Game]
         /// Set when the command was refused: the ticket then settles with this refusal once it
         /// is durable (with any events found on the way, such as time running out).
@@ -48,13 +49,13 @@ final class GroupCommitter: Sendable {
     /// when a commit holds an update that matters to it.
     private enum Subscriber {
         case updates(AsyncStream<GameUpdate>.Continuation)
-        case commits(AsyncStream<[GameUpdate]>.Continuation)
+        case commits(AsyncStream<Commit>.Continuation)
         case signals(@Sendable (GameUpdate) -> Bool, AsyncStream<Void>.Continuation)
 
-        func yield(_ updates: [GameUpdate]) {
+        func yield(_ updates: [GameUpdate], tournament: [GameEvent]) {
             switch self {
             case .updates(let continuation): for update in updates { continuation.yield(update) }
-            case .commits(let continuation): continuation.yield(updates)
+            case .commits(let continuation): continuation.yield(Commit(updates: updates, tournament: tournament))
             case .signals(let matters, let continuation):
                 // By index: `contains(where:)` hands the predicate a copy of each update.
                 if updates.indices.contains(where: { matters(updates[$0]) }) { continuation.yield() }
@@ -328,9 +329,8 @@ final class GroupCommitter: Sendable {
 
     /// As ``subscribe(bufferLimit:)``, a commit's updates at a time: one hand-over per commit,
     /// however many commands it holds. `bufferLimit` counts commits.
-    func subscribeToCommits(bufferLimit: Int) -> AsyncStream<[GameUpdate]> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: [GameUpdate].self, bufferingPolicy: .bufferingOldest(bufferLimit))
+    func subscribeToCommits(bufferLimit: Int) -> AsyncStream<Commit> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Commit.self, bufferingPolicy: .bufferingOldest(bufferLimit))
         if let id = register(.commits(continuation)) {
             continuation.onTermination = { [weak self] _ in self?.unregister(id) }
         }
@@ -449,7 +449,7 @@ final class GroupCommitter: Sendable {
         let published = committed.withLock { committed -> (updates: [GameUpdate], to: [Subscriber]) in
             var updates: [GameUpdate] = []
             updates.reserveCapacity(events.count)
-            for entry in batch.indices {
+            for entry in batch.indices where !batch[entry].games.isEmpty {
                 for index in batch[entry].events.indices {
                     let id = batch[entry].events[index].gameID
                     let status = batch[entry].games[index].status
@@ -480,7 +480,9 @@ final class GroupCommitter: Sendable {
                     .success(Receipt(gameID: last.gameID, version: last.version, sequence: last.sequence)))
             }
         }
-        for subscriber in published.to { subscriber.yield(published.updates) }
+        // The tournament's changes, rare, go only to the commits' subscribers (the publisher).
+        let tournament = batch.indices.lazy.filter { batch[$0].games.isEmpty }.flatMap { batch[$0].events }
+        for subscriber in published.to { subscriber.yield(published.updates, tournament: Array(tournament)) }
         checkpointProgress.withLock { progress in
             for index in events.indices { progress.changed.insert(events[index].gameID) }
             progress.eventsSince += events.count

@@ -38,6 +38,20 @@ public struct GameUpdate: Hashable, Sendable {
     }
 }
 
+/// One commit as ``GameLibrary/commits(bufferLimit:)`` hands it over.
+public struct Commit: Sendable {
+    /// Its games' events, each with its game's state, in sequence order.
+    public var updates: [GameUpdate]
+    /// Its tournament changes (events of ``GameID/tournament``, which change no game), in
+    /// sequence order; usually none.
+    public var tournament: [GameEvent]
+
+    public init(updates: [GameUpdate], tournament: [GameEvent] = []) {
+        self.updates = updates
+        self.tournament = tournament
+    }
+}
+
 /// A value read at a consistent point of the log: it reflects every event up to and including
 /// `sequence` and none after, so a subscriber applies only events with a greater sequence.
 public struct Snapshot<Value: Sendable>: Sendable {

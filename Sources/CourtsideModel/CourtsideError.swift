@@ -48,6 +48,15 @@ public struct CourtsideError: Error, Hashable, Sendable, CustomStringConvertible
         public static let overloaded = Code(rawValue: "overloaded")
         /// An organiser's decision lacks the reason it needs, or its reason is too long.
         public static let invalidReason = Code(rawValue: "invalid_reason")
+        /// The tournament has no team with this id.
+        public static let unknownTeam = Code(rawValue: "unknown_team")
+        /// A team registered at run time has an id the tournament has already.
+        public static let teamExists = Code(rawValue: "team_exists")
+        /// A player added at run time has an id the tournament has already (player ids are
+        /// the tournament's, not a team's).
+        public static let playerExists = Code(rawValue: "player_exists")
+        /// The game has started: it can no longer be moved, re-timed or given other rules.
+        public static let gameStarted = Code(rawValue: "game_started")
     }
 
     public let code: Code

@@ -178,12 +178,20 @@ public struct Game: Hashable, Codable, Sendable {
                 status = .paused
             }
         case .teamsAssigned(let home, let away):
-            // Only before the game starts (the decider checks), so there is nothing to carry over.
             // One new setup, not one per team: each change of a setup allocates its storage.
             let setup = GameSetup(id: id, home: home, away: away, rules: rules, court: self.setup.court)
-            let version = self.version
-            self = Game(setup: setup)
-            self.version = version
+            if hasStarted {
+                // A roster change in play (the decider checks): the same teams, every player kept.
+                self.setup = setup
+            } else {
+                restart(with: setup)
+            }
+        case .setupChanged(let court, let rules):
+            // Only before the game starts (the decider checks), so there is nothing to carry over.
+            restart(with: GameSetup(id: id, home: setup.home, away: setup.away, rules: rules, court: court))
+        case .tournamentChanged:
+            // The tournament's stream, never a game's.
+            break
         case .forfeit(let side, _):
             score = rules.forfeitResult(winner: side.opponent)
             overtimeTargets = nil
@@ -195,6 +203,13 @@ public struct Game: Hashable, Codable, Sendable {
             endReason = result == .noResult ? .noResult : .abandoned
             winner = result == .noResult ? nil : leader
         }
+    }
+
+    /// A game that has not started, set up anew, keeping its version.
+    private mutating func restart(with setup: GameSetup) {
+        let version = self.version
+        self = Game(setup: setup)
+        self.version = version
     }
 
     /// The side ahead on points, nil on a tie.

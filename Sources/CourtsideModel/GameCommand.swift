@@ -8,8 +8,11 @@ public enum GameCommand: Hashable, Sendable {
     case pauseClock
     /// A team calls a time-out: the clock stops, and the team's allowance (if any) shrinks.
     case timeout(side: Side)
-    /// Fill the teams of a game that has not started (the bracket does this).
+    /// Fill the teams of a game that has not started (the bracket does this); once it has
+    /// started, only its teams' rosters may change (a player added or renamed).
     case assignTeams(home: Team, away: Team)
+    /// Move a game that has not started to another court, or give it other rules.
+    case changeSetup(court: String?, rules: RuleSet)
     /// The organiser records that a team forfeits the game, optionally saying why.
     case forfeit(side: Side, reason: String?)
     /// The organiser ends the game early, saying why.
@@ -62,7 +65,7 @@ extension Game {
             }
             return .success([.timeout(side: side)])
         case .assignTeams(let home, let away):
-            if hasStarted {
+            if hasStarted, !isRosterChange(home: home, away: away) {
                 return .failure(CourtsideError(.bracketLocked, "game \(id) has started; its teams can no longer change"))
             }
             var changed = setup
@@ -73,6 +76,12 @@ extension Game {
                 return .failure(error)
             }
             return .success([.teamsAssigned(home: home, away: away)])
+        case .changeSetup(let court, let rules):
+            if hasStarted {
+                return .failure(CourtsideError(.gameStarted, "game \(id) has started: it can no longer be moved or changed"))
+            }
+            if let problem = rules.problem { return .failure(CourtsideError(.invalidGame, "game \(id): \(problem)")) }
+            return .success([.setupChanged(court: court, rules: rules)])
         case .forfeit(let side, let reason):
             if isFinished { return .failure(finishedError) }
             if let problem = Self.reasonProblem(reason, required: false) { return .failure(problem) }
@@ -84,8 +93,16 @@ extension Game {
         }
     }
 
+    /// Whether new teams are the game's own with players added or renamed: the only change of
+    /// teams a game in play takes (a late player), since each player keeps their moves.
+    func isRosterChange(home: Team, away: Team) -> Bool {
+        [(setup.home, home), (setup.away, away)].allSatisfy { old, new in
+            old.id == new.id && old.players.allSatisfy { new.has($0.id) }
+        }
+    }
+
     /// Why an organiser's reason cannot go in the log, or nil.
-    private static func reasonProblem(_ reason: String?, required: Bool) -> CourtsideError? {
+    package static func reasonProblem(_ reason: String?, required: Bool) -> CourtsideError? {
         guard let reason, !reason.allSatisfy(\.isWhitespace) else {
             return required ? CourtsideError(.invalidReason, "say why the game ends early (reason)") : nil
         }

@@ -40,8 +40,13 @@ public struct GameEvent: Hashable, Codable, Sendable {
         case timeExpired
         /// A team called a time-out; a running clock stops.
         case timeout(side: Side)
-        /// The bracket filled (or changed) the teams of a game that has not started.
+        /// The bracket filled (or changed) the teams of a game that has not started, or the
+        /// organiser changed a roster (a player added or renamed), which may happen in play.
         case teamsAssigned(home: Team, away: Team)
+        /// The organiser moved a game that has not started to another court, or changed its rules.
+        case setupChanged(court: String?, rules: RuleSet)
+        /// A change to the tournament, in the log's tournament stream (``GameID/tournament``).
+        case tournamentChanged(TournamentChange, reason: String?)
         /// The organiser recorded that a team forfeits: the game ends with the rules' forfeit result.
         case forfeit(side: Side, reason: String?)
         /// The organiser ended the game early (abandoned), with its score or with no result.
@@ -87,11 +92,13 @@ extension GameEvent.Kind: Codable {
         case .teamsAssigned: "teams_assigned"
         case .forfeit: "forfeit"
         case .ended: "ended"
+        case .setupChanged: "setup_changed"
+        case .tournamentChanged: "tournament_changed"
         }
     }
 
     enum CodingKeys: String, CodingKey {
-        case type, setup, player, move, side, home, away, reason, result
+        case type, setup, player, move, side, home, away, reason, result, court, rules, change
         case targetVersion = "target_version"
     }
 
@@ -121,6 +128,14 @@ extension GameEvent.Kind: Codable {
             self = .ended(
                 result: try container.decode(EarlyResult.self, forKey: .result),
                 reason: try container.decode(String.self, forKey: .reason))
+        case "setup_changed":
+            self = .setupChanged(
+                court: try container.decodeIfPresent(String.self, forKey: .court),
+                rules: try container.decode(RuleSet.self, forKey: .rules))
+        case "tournament_changed":
+            self = .tournamentChanged(
+                try container.decode(TournamentChange.self, forKey: .change),
+                reason: try container.decodeIfPresent(String.self, forKey: .reason))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container, debugDescription: "unknown event type \(type)")
@@ -146,6 +161,12 @@ extension GameEvent.Kind: Codable {
         case .ended(let result, let reason):
             try container.encode(result, forKey: .result)
             try container.encode(reason, forKey: .reason)
+        case .setupChanged(let court, let rules):
+            try container.encodeIfPresent(court, forKey: .court)
+            try container.encode(rules, forKey: .rules)
+        case .tournamentChanged(let change, let reason):
+            try container.encode(change, forKey: .change)
+            try container.encodeIfPresent(reason, forKey: .reason)
         case .clockStarted, .clockPaused, .timeExpired: break
         }
     }

@@ -296,6 +296,20 @@ extension GameEvent.Kind: JSONWritable {
             writer.value(reason)
             writer.key("result")
             writer.value(result)
+        case .setupChanged(let court, let rules):
+            if let court {
+                writer.key("court")
+                writer.value(court)
+            }
+            writer.key("rules")
+            writer.value(rules)
+        case .tournamentChanged(let change, let reason):
+            writer.key("change")
+            writer.value(change)
+            if let reason {
+                writer.key("reason")
+                writer.value(reason)
+            }
         case .clockStarted, .clockPaused, .timeExpired: break
         }
         writer.key("type")

@@ -105,6 +105,31 @@ extension EventMessage: JSONWritable {
     }
 }
 
+extension TournamentEventMessage: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("at")
+        writer.value(at)
+        writer.key("change")
+        writer.value(change)
+        writer.key("epoch")
+        writer.value(epoch)
+        writer.key("origin")
+        writer.value(origin)
+        if let reason {
+            writer.key("reason")
+            writer.value(reason)
+        }
+        writer.key("sequence")
+        writer.value(sequence)
+        writer.key("type")
+        writer.value(type)
+        writer.key("version")
+        writer.value(version)
+        writer.endObject()
+    }
+}
+
 extension StandingsMessage: JSONWritable {
     public func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()

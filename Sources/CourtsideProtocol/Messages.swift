@@ -95,6 +95,33 @@ public struct EventMessage: Hashable, Codable, Sendable {
     }
 }
 
+/// An organiser's change to the tournament (a team, a player, a scheduled game), published on
+/// ``Topic/tournament`` in sequence with the games' events: a display that follows every event
+/// counts it (so it sees no gap), and the standings and bracket it changes follow as their own
+/// messages. Rare, so written by Foundation's encoder.
+public struct TournamentEventMessage: Hashable, Codable, Sendable {
+    public var type = "tournament_event"
+    public var epoch: String
+    public var sequence: Int64
+    /// The tournament stream's version: 1, 2, 3, ... with no gaps.
+    public var version: Int
+    public var at: Timestamp
+    public var origin: CommandOrigin
+    public var change: TournamentChange
+    public var reason: String?
+
+    /// The message of an event of the tournament's stream; nil for any other event.
+    public init?(epoch: String, event: GameEvent) {
+        guard case .tournamentChanged(let change, let reason) = event.kind else { return nil }
+        self.epoch = epoch
+        sequence = event.sequence
+        version = event.version
+        at = event.at
+        origin = event.origin
+        (self.change, self.reason) = (change, reason)
+    }
+}
+
 /// Published at least once a second, so that a display that hears nothing still learns what it
 /// missed. Its size does not grow with the number of games: each game's version travels in its
 /// own ``GameBeatMessage`` instead.
@@ -252,6 +279,8 @@ public enum Topic {
     public static let standings = Array("_standings".utf8)
     /// The bracket's topic.
     public static let bracket = Array("_bracket".utf8)
+    /// The topic of the organiser's changes to the tournament (``TournamentEventMessage``).
+    public static let tournament = Array("_tournament".utf8)
 }
 
 /// JSON coding shared by the daemon and clients.

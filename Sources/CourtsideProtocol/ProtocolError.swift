@@ -24,15 +24,13 @@ extension CourtsideError.Code {
     /// The daemon could not encode its answer (a bug, logged with its detail); nothing changed
     /// beyond what the request did.
     public static let internalError = CourtsideError.Code(rawValue: "internal_error")
-    /// `create_game` names a team the tournament does not have.
-    public static let unknownTeam = CourtsideError.Code(rawValue: "unknown_team")
 }
 
 /// Every code a reply can carry, in the order docs/PROTOCOL.md lists them.
 public let allErrorCodes: [CourtsideError.Code] = [
     .badRequest, .badFrames, .messageTooLarge, .unknownOperation, .forbidden, .unknownGame, .unknownPlayer, .playerNotInGame,
     .unknownTeam, .gameFinished, .unknownEvent, .notAMove, .alreadyRetracted, .clockRunning, .clockNotRunning,
-    .gameExists, .invalidGame, .noTimeoutsLeft, .bracketLocked, .bracketPending, .invalidReason, .storageFailure, .shuttingDown,
+    .gameExists, .invalidGame, .teamExists, .playerExists, .gameStarted, .noTimeoutsLeft, .bracketLocked, .bracketPending, .invalidReason, .storageFailure, .shuttingDown,
     .retryExpired, .overloaded, .internalError,
 ]
 

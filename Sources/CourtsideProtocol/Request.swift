@@ -25,6 +25,14 @@ public struct Request: Sendable {
         case forfeit(game: GameID, side: Side, reason: String?)
         /// The organiser's: the game ends early, with its score or with no result.
         case endGame(game: GameID, result: EarlyResult, reason: String)
+        /// The organiser's: a team registered, a player added or renamed, a scheduled game edited
+        /// (`register_team`, `add_player`, `rename_player`, `edit_game`).
+        case changeTournament(TournamentChange, reason: String?)
+        /// The organiser's: a game added to the schedule (`schedule_game`); the tournament's
+        /// default rules when `rules` is nil.
+        case scheduleGame(
+            game: GameID, home: TeamID, away: TeamID, court: String?, start: String?, round: String?, group: String?,
+            rules: RuleSet?, reason: String?)
     }
 
     public var origin: CommandOrigin
@@ -78,6 +86,29 @@ public struct Request: Sendable {
             (wire.op, wire.game, wire.side, wire.reason) = ("forfeit", game, side, reason)
         case .endGame(let game, let result, let reason):
             (wire.op, wire.game, wire.result, wire.reason) = ("end_game", game, result, reason)
+        case .changeTournament(let change, let reason):
+            wire.reason = reason
+            switch change {
+            case .teamRegistered(let team, let group):
+                (wire.op, wire.team, wire.name, wire.players, wire.group) = ("register_team", team.id, team.name, team.players, group)
+            case .playerAdded(let team, let player):
+                (wire.op, wire.team, wire.player, wire.name) = ("add_player", team, player.id, player.name)
+            case .playerRenamed(let team, let player, let name):
+                (wire.op, wire.team, wire.player, wire.name) = ("rename_player", team, player, name)
+            case .gameEdited(let edit):
+                (wire.op, wire.game, wire.court, wire.start, wire.rules) = ("edit_game", edit.game, edit.court, edit.start, edit.rules)
+                if case .team(let home) = edit.home { wire.home = home }
+                if case .team(let away) = edit.away { wire.away = away }
+            case .gameScheduled(let game):
+                (wire.op, wire.game, wire.court, wire.start, wire.round, wire.group, wire.rules) = (
+                    "schedule_game", game.id, game.court, game.start, game.round, game.group, game.rules
+                )
+                if case .team(let home) = game.home { wire.home = home }
+                if case .team(let away) = game.away { wire.away = away }
+            }
+        case .scheduleGame(let game, let home, let away, let court, let start, let round, let group, let rules, let reason):
+            (wire.op, wire.game, wire.home, wire.away, wire.court, wire.start) = ("schedule_game", game, home, away, court, start)
+            (wire.round, wire.group, wire.rules, wire.reason) = (round, group, rules, reason)
         }
         return WireCoding.encode(wire)
     }
@@ -100,6 +131,12 @@ struct WireRequest: Codable {
     var side: Side?
     var reason: String?
     var result: EarlyResult?
+    var team: TeamID?
+    var name: String?
+    var players: [Player]?
+    var group: String?
+    var start: String?
+    var round: String?
 
     init(op: String, clientID: String, commandID: String) {
         self.op = op
@@ -109,6 +146,7 @@ struct WireRequest: Codable {
 
     enum CodingKeys: String, CodingKey {
         case op, game, player, move, version, action, home, away, court, rules, side, reason, result
+        case team, name, players, group, start, round
         case clientID = "client_id"
         case commandID = "command_id"
     }
@@ -160,10 +198,30 @@ struct WireRequest: Codable {
         case "end_game":
             // A missing reason is the game's to refuse (invalid_reason), as an empty one is.
             operation = .endGame(game: try require(game, "game"), result: try require(result, "result"), reason: reason ?? "")
+        case "register_team":
+            let team = Team(id: try require(team, "team"), name: try require(name, "name"), players: try require(players, "players"))
+            operation = .changeTournament(.teamRegistered(team, group: group), reason: reason)
+        case "add_player":
+            let player = Player(id: try require(player, "player"), name: try require(name, "name"))
+            operation = .changeTournament(.playerAdded(team: try require(team, "team"), player: player), reason: reason)
+        case "rename_player":
+            operation = .changeTournament(
+                .playerRenamed(team: try require(team, "team"), player: try require(player, "player"), name: try require(name, "name")),
+                reason: reason)
+        case "edit_game":
+            let edit = GameEdit(
+                game: try require(game, "game"), court: court, start: start, rules: rules, home: home.map(Slot.team),
+                away: away.map(Slot.team))
+            operation = .changeTournament(.gameEdited(edit), reason: reason)
+        case "schedule_game":
+            operation = .scheduleGame(
+                game: try require(game, "game"), home: try require(home, "home"), away: try require(away, "away"), court: court,
+                start: start, round: round, group: group, rules: rules, reason: reason)
         default:
             throw ProtocolError(
                 .unknownOperation,
                 "unknown operation \(op); expected move, retract, clock, timeout, create_game, forfeit, end_game, "
+                    + "register_team, add_player, rename_player, schedule_game, edit_game, "
                     + "list_games, snapshot, schedule, standings, log or tournament")
         }
         return Request(origin: CommandOrigin(clientID: clientID, commandID: commandID), operation: operation)
@@ -195,6 +253,10 @@ extension WireRequest: JSONWritable {
             writer.key("game")
             writer.value(game)
         }
+        if let group {
+            writer.key("group")
+            writer.value(group)
+        }
         if let home {
             writer.key("home")
             writer.value(home)
@@ -203,11 +265,19 @@ extension WireRequest: JSONWritable {
             writer.key("move")
             writer.value(move)
         }
+        if let name {
+            writer.key("name")
+            writer.value(name)
+        }
         writer.key("op")
         writer.value(op)
         if let player {
             writer.key("player")
             writer.value(player)
+        }
+        if let players {
+            writer.key("players")
+            writer.value(players)
         }
         if let reason {
             writer.key("reason")
@@ -217,6 +287,10 @@ extension WireRequest: JSONWritable {
             writer.key("result")
             writer.value(result)
         }
+        if let round {
+            writer.key("round")
+            writer.value(round)
+        }
         if let rules {
             writer.key("rules")
             writer.value(rules)
@@ -224,6 +298,14 @@ extension WireRequest: JSONWritable {
         if let side {
             writer.key("side")
             writer.value(side)
+        }
+        if let start {
+            writer.key("start")
+            writer.value(start)
+        }
+        if let team {
+            writer.key("team")
+            writer.value(team)
         }
         if let version {
             writer.key("version")

@@ -146,7 +146,7 @@ final class AccessControl: Sendable {
         case read
         case gameCommand(GameID)
         case creation
-        /// The organiser's decisions on a game: a forfeit, an early end.
+        /// The organiser's decisions: a forfeit, an early end, a change to the tournament.
         case decision
 
         init(_ operation: Request.Operation) {
@@ -155,7 +155,7 @@ final class AccessControl: Sendable {
             case .move(let game, _, _), .retract(let game, _), .clock(let game, _), .timeout(let game, _):
                 self = .gameCommand(game)
             case .createGame: self = .creation
-            case .forfeit, .endGame: self = .decision
+            case .forfeit, .endGame, .changeTournament, .scheduleGame: self = .decision
             }
         }
     }
@@ -178,6 +178,15 @@ extension Request.Operation {
         case .tournament: "tournament"
         case .forfeit: "forfeit"
         case .endGame: "end_game"
+        case .scheduleGame: "schedule_game"
+        case .changeTournament(let change, _):
+            switch change {
+            case .teamRegistered: "register_team"
+            case .playerAdded: "add_player"
+            case .playerRenamed: "rename_player"
+            case .gameScheduled: "schedule_game"
+            case .gameEdited: "edit_game"
+            }
         }
     }
 }

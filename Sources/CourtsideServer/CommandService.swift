@@ -178,7 +178,7 @@ struct CommandService: Service {
                     incoming: incoming, clientID: origin.clientID, commandID: origin.commandID,
                     operation: request.operation, op: op))
             return nil
-        case .move, .retract, .clock, .timeout, .createGame, .forfeit, .endGame:
+        case .move, .retract, .clock, .timeout, .createGame, .forfeit, .endGame, .changeTournament, .scheduleGame:
             return Command(incoming: incoming, operation: request.operation, origin: origin, op: op)
         }
     }
@@ -200,9 +200,19 @@ struct CommandService: Service {
             pending = await library.submit(.forfeit(side: side, reason: reason), to: game, origin: origin)
         case .endGame(let game, let result, let reason):
             pending = await library.submit(.endEarly(result: result, reason: reason), to: game, origin: origin)
+        case .changeTournament(let change, let reason):
+            changeTournament(change, reason: reason, command)
+            return
+        case .scheduleGame(let game, let home, let away, let court, let start, let round, let group, let rules, let reason):
+            let scheduled = ScheduledGame(
+                id: game, home: .team(home), away: .team(away), court: court, group: group, round: round, start: start,
+                rules: rules ?? tournament.configuration.rules)
+            changeTournament(.gameScheduled(scheduled), reason: reason, command)
+            return
         case .createGame(let game, let home, let away, let court, let rules):
             do {
-                let setup = try tournament.setup(game: game, home: home, away: away, court: court, rules: rules)
+                let setup = try tournament.setup(
+                    game: game, home: home, away: away, court: court, rules: rules, teams: library.currentSchedule?.teams)
                 pending = await library.submitCreation(of: setup, origin: origin)
             } catch {
                 responder.fail(incoming, error, commandID: origin.commandID, op: op)
@@ -212,6 +222,23 @@ struct CommandService: Service {
             preconditionFailure("\(op) is a read, handed to the read service")
         }
         pending.whenSettled { [responder, logger, origin] result in
+            Self.answer(incoming, origin: origin, result: result, op: op, responder: responder, logger: logger)
+        }
+    }
+
+    /// Applies an organiser's change to the tournament in a task of its own: it waits for its
+    /// commit and for the games it touches to follow, which the command loop must not.
+    /// Detached: a task would inherit the I/O thread's "commit on the caller's thread" (a task
+    /// local), and its commits would then wait for a caller that has moved on.
+    private func changeTournament(_ change: TournamentChange, reason: String?, _ command: Command) {
+        let (incoming, origin, op) = (command.incoming, command.origin, command.op)
+        Task.detached { [library, responder, logger] in
+            let result: Result<Receipt, CourtsideError>
+            do throws(CourtsideError) {
+                result = .success(try await library.change(change, reason: reason, origin: origin))
+            } catch {
+                result = .failure(error)
+            }
             Self.answer(incoming, origin: origin, result: result, op: op, responder: responder, logger: logger)
         }
     }
@@ -263,8 +290,14 @@ struct CommandService: Service {
 /// SIGHUP replaces it with the reloaded file, keeping teams that disappeared from it.
 final class LoadedTournament: Sendable {
     private let current: Mutex<TournamentConfiguration>
+    private let reloaded = Mutex<String?>(nil)
 
     init(_ configuration: TournamentConfiguration) { current = Mutex(configuration) }
+
+    /// The last reload's outcome in a few words, for systemd's status line; nil before any.
+    var lastReload: String? { reloaded.withLock { $0 } }
+
+    func noteReload(_ outcome: String) { reloaded.withLock { $0 = outcome } }
 
     var configuration: TournamentConfiguration { current.withLock { $0 } }
 
@@ -290,18 +323,21 @@ final class LoadedTournament: Sendable {
         }
     }
 
-    func setup(game: GameID, home: TeamID, away: TeamID, court: String?, rules: RuleSet?) throws(CourtsideError)
-        -> GameSetup
-    {
+    /// The setup of a game `create_game` asks for; `teams`, when given, are the tournament's as
+    /// the organiser has changed them at run time.
+    func setup(
+        game: GameID, home: TeamID, away: TeamID, court: String?, rules: RuleSet?, teams: [TeamID: Team]? = nil
+    ) throws(CourtsideError) -> GameSetup {
         let configuration = self.configuration
+        let teams = teams ?? configuration.teams
         if configuration.schedule.game(game) != nil {
             throw CourtsideError(
                 .gameExists, "game \(game) is on the schedule; it is created when the results decide its teams")
         }
-        guard let homeTeam = configuration.teams[home] else {
+        guard let homeTeam = teams[home] else {
             throw CourtsideError(.unknownTeam, "the tournament has no team \(home)")
         }
-        guard let awayTeam = configuration.teams[away] else {
+        guard let awayTeam = teams[away] else {
             throw CourtsideError(.unknownTeam, "the tournament has no team \(away)")
         }
         return GameSetup(id: game, home: homeTeam, away: awayTeam, rules: rules ?? configuration.rules, court: court)

@@ -47,7 +47,7 @@ final class EventPublisher: Service {
 
     let transport: ZMQTransport
     let library: GameLibrary
-    let updates: AsyncStream<[GameUpdate]>
+    let updates: AsyncStream<Commit>
     let epoch: String
     let heartbeatPeriod: Duration
     let clock: any TimeSource
@@ -60,7 +60,7 @@ final class EventPublisher: Service {
     /// `start` is the snapshot taken right after subscribing to `updates`; `drill` drops what a
     /// failure drill says, as if lost on the way.
     init(
-        transport: ZMQTransport, library: GameLibrary, updates: AsyncStream<[GameUpdate]>, start: Snapshot<[Game]>,
+        transport: ZMQTransport, library: GameLibrary, updates: AsyncStream<Commit>, start: Snapshot<[Game]>,
         epoch: String, heartbeatPeriod: Duration, clock: any TimeSource, drill: FaultDrill? = nil
     ) {
         self.transport = transport
@@ -96,7 +96,31 @@ final class EventPublisher: Service {
         try? await gracefulShutdown()
     }
 
-    /// Publishes one commit's events, handed to the transport together, then the tables if
+    /// Publishes one commit: its games' events and its tournament changes (rare), in sequence order.
+    private func publish(_ commit: Commit) {
+        guard !commit.tournament.isEmpty else { return publish(commit.updates) }
+        var rest = commit.updates[...]
+        for change in commit.tournament {
+            let before = rest.prefix { $0.event.sequence < change.sequence }
+            rest = rest.dropFirst(before.count)
+            if !before.isEmpty { publish(Array(before)) }
+            publish(change)
+        }
+        if !rest.isEmpty { publish(Array(rest)) }
+    }
+
+    /// Publishes an organiser's change to the tournament, then the tables it changed.
+    private func publish(_ change: GameEvent) {
+        guard published.withLock({ $0.sequence }) < change.sequence,
+            let message = TournamentEventMessage(epoch: epoch, event: change)
+        else { return }
+        send(message, on: Topic.tournament)
+        publishedEvents.increment()
+        published.withLock { $0.sequence = change.sequence }
+        publishTournament()
+    }
+
+    /// Publishes one commit's game events, handed to the transport together, then the tables if
     /// any of them moved the tournament.
     private func publish(_ commit: [GameUpdate]) {
         let after = published.withLock { $0.sequence }
@@ -132,7 +156,7 @@ final class EventPublisher: Service {
     /// starting (its clock, or its first move or time-out), ending, or having a result retracted.
     private func movesTournament(_ update: borrowing GameUpdate, started: inout Set<GameID>) -> Bool {
         switch update.event.kind {
-        case .gameCreated, .teamsAssigned, .retraction: return true
+        case .gameCreated, .teamsAssigned, .setupChanged, .retraction: return true
         case .move, .timeout, .clockStarted:
             // Each of these leaves the game started: only the first moves it to `live`.
             return started.insert(update.event.gameID).inserted || update.game.isFinished

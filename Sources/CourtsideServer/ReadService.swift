@@ -222,14 +222,16 @@ final class ReadService: Sendable {
                 let standings = library.standings()
                 (reply.sequence, reply.standings) = (standings.sequence, standings.value)
             case .tournament:
-                // The config as it stands (reloads merged), and the games created at run time.
+                // The config as it stands (reloads merged) with the organiser's changes laid over
+                // it, and the games created at run time.
                 let configuration = setup()
                 let games = library.committedGames()
-                let scheduled = Set(configuration.schedule.games.map(\.id))
+                let schedule = library.currentSchedule ?? configuration.schedule
+                let scheduled = Set(schedule.games.map(\.id))
                 let others = games.value.ids.filter { !scheduled.contains($0) }.compactMap { games.value[$0]?.setup }
                 reply.sequence = games.sequence
-                reply.tournament = TournamentSetup(name: configuration.name, schedule: configuration.schedule, otherGames: others)
-            case .log, .move, .retract, .clock, .timeout, .createGame, .forfeit, .endGame:
+                reply.tournament = TournamentSetup(name: configuration.name, schedule: schedule, otherGames: others)
+            case .log, .move, .retract, .clock, .timeout, .createGame, .forfeit, .endGame, .changeTournament, .scheduleGame:
                 preconditionFailure("\(read.op) is not a read of the committed state")
             }
             return (reply, [])

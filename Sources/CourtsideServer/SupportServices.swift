@@ -76,6 +76,8 @@ struct StorageWatchService: Service {
 struct NotifierService: Service {
     let notifier: SystemdNotifier
     let library: GameLibrary
+    /// Its last reload's outcome goes in the status.
+    let tournament: LoadedTournament
     let transport: ZMQTransport
     let logger: Logger
 
@@ -114,7 +116,8 @@ struct NotifierService: Service {
     private func status() -> String {
         let counts = library.statusCounts()
         let live = (counts.value[.running] ?? 0) + (counts.value[.paused] ?? 0)
-        return "STATUS=\(counts.value.values.reduce(0, +)) games (\(live) live), sequence \(counts.sequence)"
+        let reload = tournament.lastReload.map { "; \($0)" } ?? ""
+        return "STATUS=\(counts.value.values.reduce(0, +)) games (\(live) live), sequence \(counts.sequence)\(reload)"
     }
 }
 
@@ -160,11 +163,18 @@ struct ReloadService: Service {
                 let (teams, unapplied, schedule) = tournament.merge(reloaded.tournament)
                 for change in unapplied { logger.warning("\(change)", metadata: change.metadata) }
                 let games = await library.useSchedule(schedule)
+                // The organiser's changes that the file now contradicts stay in the log, unapplied.
+                let contradicted = library.unappliedChanges.count
+                let notApplied = unapplied.count + contradicted
+                tournament.noteReload(
+                    notApplied == 0
+                        ? "reloaded: \(teams.count) new teams, \(games.count) new games"
+                        : "reloaded: \(notApplied) changes not applied (the log decides; see the daemon's log)")
                 logger.info(
                     "tournament reloaded",
                     metadata: [
                         "reload.new_teams": "\(teams.map(\.rawValue))", "reload.new_games": "\(games.map(\.rawValue))",
-                        "reload.not_applied": "\(unapplied.count)",
+                        "reload.not_applied": "\(unapplied.count)", "reload.log_changes_not_applied": "\(contradicted)",
                     ])
             } catch {
                 logger.error("reload failed; keeping the running tournament", metadata: ["error": "\(error)"])

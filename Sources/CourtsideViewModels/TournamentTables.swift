@@ -113,6 +113,27 @@ public struct AuditTrail: Sendable {
         case .forfeit(let side, let reason): "forfeit by \(side.rawValue)\(reason.map { ": \($0)" } ?? "")"
         case .ended(let result, let reason):
             "ended early, \(result == .noResult ? "no result" : "as it stood"): \(reason)"
+        case .setupChanged(let court, _): "moved to \(court ?? "no court") (or rules changed)"
+        case .tournamentChanged(let change, let reason): describe(change) + (reason.map { ": \($0)" } ?? "")
+        }
+    }
+
+    /// A tournament change in words: "Dee Day (dee) joins lions".
+    public static func describe(_ change: TournamentChange) -> String {
+        switch change {
+        case .teamRegistered(let team, let group):
+            "team registered: \(team.name) (\(team.id))" + (group.map { " in group \($0)" } ?? "")
+        case .playerAdded(let team, let player): "\(player.name) (\(player.id)) joins \(team)"
+        case .playerRenamed(let team, let player, let name): "\(player) of \(team) renamed \(name)"
+        case .gameScheduled(let game):
+            "game \(game.id) scheduled: \(game.home) v \(game.away)"
+                + [game.court, game.start.map { "at \($0)" }].compactMap { $0 }.map { ", \($0)" }.joined()
+        case .gameEdited(let edit):
+            "game \(edit.game) changed: "
+                + [
+                    edit.court.map { "court \($0)" }, edit.start.map { "start \($0)" }, edit.rules.map { _ in "rules" },
+                    edit.home.map { "home \($0)" }, edit.away.map { "away \($0)" },
+                ].compactMap { $0 }.joined(separator: ", ")
         }
     }
 }

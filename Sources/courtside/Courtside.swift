@@ -41,7 +41,7 @@ struct Courtside: ParsableCommand {
             Score.self, Record<FreeThrowMove>.self, Record<AssistMove>.self, Record<ReboundMove>.self, Record<FoulMove>.self,
             Undo.self, Clock.self, Timeout.self, Keeper.self, Forfeit.self, EndEarly.self,
             Games.self, Show.self, Board.self, Schedule.self, Standings.self, Log.self, Export.self, Simulate.self, Keys.self,
-            TournamentCommand.self,
+            TournamentCommand.self, TeamCommand.self, PlayerCommand.self, ScheduledGameCommand.self,
         ])
 }
 

@@ -209,7 +209,9 @@ private enum EncodingFixtures {
 
         // A hard cap.
         let capped = GameID("g2")
-        court.create(GameSetup(id: capped, home: wolves, away: bears, rules: RuleSet(targetScore: 5, winBy: 5, hardCap: 7)))
+        court.create(GameSetup(id: capped, home: wolves, away: bears, rules: RuleSet(targetScore: 5, winBy: 5, hardCap: 9)))
+        // Moved before it starts, with other rules.
+        court.run(.changeSetup(court: "Court \"2\"/é", rules: RuleSet(targetScore: 5, winBy: 5, hardCap: 7)), in: capped)
         court.run(.startClock, in: capped)
         for _ in 0..<3 {
             court.run(.move(player: "w1", move: .twoPoints), in: capped)
@@ -383,6 +385,8 @@ private func kindIndex(_ kind: GameEvent.Kind) -> Int {
     case .teamsAssigned: 7
     case .forfeit: 8
     case .ended: 9
+    case .setupChanged: 10
+    case .tournamentChanged: 11
     }
 }
 
@@ -453,7 +457,8 @@ struct FastEncodingTests {
     @Test("every event of scripted games, each kind and each ending, as published (and written from event and game) and logged")
     func scriptedGames() throws {
         let court = EncodingFixtures.tournament()
-        #expect(Set(court.events.map { kindIndex($0.kind) }) == Set(0..<10), "a kind of event is not covered")
+        // The tournament's stream has its own test below: no game's command makes its events.
+        #expect(Set(court.events.map { kindIndex($0.kind) }) == Set(0..<11), "a kind of event is not covered")
         #expect(Set(court.games.values.compactMap(\.endReason)) == Set(EndReason.allCases))
         #expect(court.games.values.contains { $0.overtimeTargets != nil && !$0.isFinished })
         #expect(court.messages.contains { $0.state.clock.isRunning })
@@ -657,6 +662,48 @@ struct FastEncodingTests {
             let labels = Mirror(reflecting: value).children.map { $0.label ?? "?" }
             #expect(labels == expected, "\(type(of: value)) has fields its JSON writer may not write")
         }
+    }
+
+    @Test("the organiser's tournament changes, as logged and as published, every field absent and present")
+    func tournamentChanges() throws {
+        let team = EncodingFixtures.team("o\"wls", "Owls é", players: [("ola", "Ola \u{2028}"), ("p/i", "Pïa")])
+        let changes: [TournamentChange] = [
+            .teamRegistered(team, group: nil), .teamRegistered(team, group: "A\""),
+            .playerAdded(team: "lions", player: Player(id: "dee", name: "Dee \u{1}")),
+            .playerRenamed(team: "lions", player: "ann", name: "Ann 😀"),
+            .gameScheduled(ScheduledGame(id: "g9", home: .team("a"), away: .winner(of: "g1"))),
+            .gameScheduled(
+                ScheduledGame(
+                    id: "g9", home: .groupRank(group: "A", rank: 2), away: .loser(of: "g1"), court: "C", group: "A",
+                    round: "R", start: "10:50", rules: RuleSet(targetScore: 11, timeLimit: TimeLimit(milliseconds: 9)))),
+            .gameEdited(GameEdit(game: "g1", court: "Court 2")),
+            .gameEdited(
+                GameEdit(
+                    game: "g1", court: "C", start: "11:00", rules: .standard, home: .team("a"), away: .team("b"))),
+        ]
+        for (index, change) in changes.enumerated() {
+            try expectSameJSON(change)
+            for reason in [nil, "late \"entry\""] as [String?] {
+                let event = GameEvent(
+                    gameID: .tournament, version: index + 1, sequence: Int64(index + 40), at: Timestamp(milliseconds: 7),
+                    origin: CommandOrigin(clientID: "organiser/desk", commandID: "c\(index)"),
+                    kind: .tournamentChanged(change, reason: reason))
+                try expectSameJSON(event)
+                try expectSameJSON(event.kind)
+                try expectSameJSON(try #require(TournamentEventMessage(epoch: "e\"1", event: event)))
+            }
+        }
+        let labels = { (value: Any) in Mirror(reflecting: value).children.map { $0.label ?? "?" } }
+        #expect(labels(GameEdit(game: "g")) == ["game", "court", "start", "rules", "home", "away"])
+        #expect(
+            labels(ScheduledGame(id: "g", home: .team("a"), away: .team("b")))
+                == ["id", "home", "away", "court", "group", "round", "start", "rules"])
+        #expect(TournamentEventMessage(epoch: "", event: EncodingFixtures.tournament().events[0]) == nil)
+        let change = GameEvent(
+            gameID: .tournament, version: 1, at: Timestamp(milliseconds: 0), origin: CommandOrigin(clientID: "o", commandID: "c"),
+            kind: .tournamentChanged(changes[0], reason: nil))
+        let message = try #require(TournamentEventMessage(epoch: "", event: change))
+        #expect(labels(message) == ["type", "epoch", "sequence", "version", "at", "origin", "change", "reason"])
     }
 
     @Test("heartbeats and game beats are written as Foundation writes them")

@@ -1,0 +1,98 @@
+// The organiser's tournament changes, written as Foundation's sorted-keys encoder writes them
+// (FastEncodingTests compare the two), since a change is an event like any other.
+
+extension ScheduledGame: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("away")
+        writer.value(away)
+        if let court {
+            writer.key("court")
+            writer.value(court)
+        }
+        if let group {
+            writer.key("group")
+            writer.value(group)
+        }
+        writer.key("home")
+        writer.value(home)
+        writer.key("id")
+        writer.value(id)
+        if let round {
+            writer.key("round")
+            writer.value(round)
+        }
+        writer.key("rules")
+        writer.value(rules)
+        if let start {
+            writer.key("start")
+            writer.value(start)
+        }
+        writer.endObject()
+    }
+}
+
+extension GameEdit: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if let away {
+            writer.key("away")
+            writer.value(away)
+        }
+        if let court {
+            writer.key("court")
+            writer.value(court)
+        }
+        writer.key("game")
+        writer.value(game)
+        if let home {
+            writer.key("home")
+            writer.value(home)
+        }
+        if let rules {
+            writer.key("rules")
+            writer.value(rules)
+        }
+        if let start {
+            writer.key("start")
+            writer.value(start)
+        }
+        writer.endObject()
+    }
+}
+
+extension TournamentChange: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        switch self {
+        case .teamRegistered(let team, let group):
+            if let group {
+                writer.key("group")
+                writer.value(group)
+            }
+            writer.key("team")
+            writer.value(team)
+        case .playerAdded(let team, let player):
+            writer.key("player")
+            writer.value(player)
+            writer.key("team")
+            writer.value(team)
+        case .playerRenamed(let team, let player, let name):
+            writer.key("name")
+            writer.value(name)
+            writer.key("player")
+            writer.value(player)
+            writer.key("team")
+            writer.value(team)
+        case .gameScheduled(let game):
+            writer.key("game")
+            writer.value(game)
+        case .gameEdited(let edit):
+            writer.key("edit")
+            writer.value(edit)
+        }
+        writer.key("type")
+        writer.value(typeName)
+        writer.endObject()
+    }
+}

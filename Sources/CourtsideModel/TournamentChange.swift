@@ -1,0 +1,116 @@
+/// A change the organiser makes to the tournament itself rather than to one game's play: who
+/// plays, and when and where the schedule's games are. Each is an event of the log's tournament
+/// stream (``GameID/tournament``), so the log, not the config file, has the last word.
+public enum TournamentChange: Hashable, Sendable {
+    /// A team joins the tournament, in a group when one is named.
+    case teamRegistered(Team, group: String?)
+    /// A player joins a team: a late arrival who was not on the roster.
+    case playerAdded(team: TeamID, player: Player)
+    /// A player's name is corrected; the id, and so every move, stays.
+    case playerRenamed(team: TeamID, player: PlayerID, name: String)
+    /// A game joins the schedule (its round, court and start time are the game's own fields).
+    case gameScheduled(ScheduledGame)
+    /// A scheduled game that has not started moves court, is re-timed, or changes rules or teams.
+    case gameEdited(GameEdit)
+
+    /// The `type` of the change on the wire and in the log.
+    public var typeName: String {
+        switch self {
+        case .teamRegistered: "team_registered"
+        case .playerAdded: "player_added"
+        case .playerRenamed: "player_renamed"
+        case .gameScheduled: "game_scheduled"
+        case .gameEdited: "game_edited"
+        }
+    }
+
+    /// The game the change is about, if it is about one.
+    public var game: GameID? {
+        switch self {
+        case .gameScheduled(let game): game.id
+        case .gameEdited(let edit): edit.game
+        default: nil
+        }
+    }
+
+    /// The team the change is about, if it is about one.
+    public var team: TeamID? {
+        switch self {
+        case .teamRegistered(let team, _): team.id
+        case .playerAdded(let team, _), .playerRenamed(let team, _, _): team
+        default: nil
+        }
+    }
+}
+
+/// What an edit of a scheduled game changes: every field left nil stays as it is.
+public struct GameEdit: Hashable, Codable, Sendable {
+    public var game: GameID
+    public var court: String?
+    /// When the game is due, as the organiser writes it ("10:50").
+    public var start: String?
+    public var rules: RuleSet?
+    /// A team for a slot the bracket does not fill.
+    public var home: Slot?
+    public var away: Slot?
+
+    public init(
+        game: GameID, court: String? = nil, start: String? = nil, rules: RuleSet? = nil, home: Slot? = nil, away: Slot? = nil
+    ) {
+        self.game = game
+        self.court = court
+        self.start = start
+        self.rules = rules
+        self.home = home
+        self.away = away
+    }
+
+    /// Whether the edit changes anything at all.
+    public var isEmpty: Bool { court == nil && start == nil && rules == nil && home == nil && away == nil }
+}
+
+extension TournamentChange: Codable {
+    enum CodingKeys: String, CodingKey {
+        case type, team, group, player, name, game, edit
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switch try container.decode(String.self, forKey: .type) {
+        case "team_registered":
+            self = .teamRegistered(
+                try container.decode(Team.self, forKey: .team), group: try container.decodeIfPresent(String.self, forKey: .group))
+        case "player_added":
+            self = .playerAdded(
+                team: try container.decode(TeamID.self, forKey: .team), player: try container.decode(Player.self, forKey: .player))
+        case "player_renamed":
+            self = .playerRenamed(
+                team: try container.decode(TeamID.self, forKey: .team), player: try container.decode(PlayerID.self, forKey: .player),
+                name: try container.decode(String.self, forKey: .name))
+        case "game_scheduled": self = .gameScheduled(try container.decode(ScheduledGame.self, forKey: .game))
+        case "game_edited": self = .gameEdited(try container.decode(GameEdit.self, forKey: .edit))
+        case let other:
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: container, debugDescription: "unknown tournament change \(other)")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(typeName, forKey: .type)
+        switch self {
+        case .teamRegistered(let team, let group):
+            try container.encode(team, forKey: .team)
+            try container.encodeIfPresent(group, forKey: .group)
+        case .playerAdded(let team, let player):
+            try container.encode(team, forKey: .team)
+            try container.encode(player, forKey: .player)
+        case .playerRenamed(let team, let player, let name):
+            try container.encode(team, forKey: .team)
+            try container.encode(player, forKey: .player)
+            try container.encode(name, forKey: .name)
+        case .gameScheduled(let game): try container.encode(game, forKey: .game)
+        case .gameEdited(let edit): try container.encode(edit, forKey: .edit)
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import ArgumentParser
+import CourtsideClient
+import CourtsideModel
+import CourtsideProtocol
+
+/// Sends an organiser's change to the tournament and prints what the daemon answered.
+private func send(_ operation: Request.Operation, _ connection: ConnectionOptions, done: String) throws {
+    let reply = try reporting { () throws(CourtsideError) in try connection.client().command(operation) }
+    print("\(done) (the tournament's change \(reply.version ?? 0), sequence \(reply.sequence ?? 0))")
+}
+
+/// `courtside team`: the tournament's teams.
+struct TeamCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "team", abstract: "Register a team on the day (the organiser's).", subcommands: [Add.self])
+
+    /// `courtside team add`.
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Register a team with its players: the log keeps it, whatever the config file says.",
+            discussion: """
+                Each --player is ID=NAME; player ids are the tournament's, so an id another team has is \
+                refused (player_exists). --group puts the team in a group's standings. On a secured \
+                daemon only an organiser key may.
+
+                Examples:
+                  courtside team add owls --name Owls --player ola="Ola Olsen" --player pia="Pia Park"
+                  courtside team add owls --name Owls --player ola=Ola --group A --reason "late entry"
+                """)
+        @Argument(help: "The team's id (letters, digits, '-', '.', '_').") var id: String
+        @Option(help: "The team's name.") var name: String
+        @Option(help: ArgumentHelp("A player, as ID=NAME; repeat for each.", valueName: "id=name")) var player: [String]
+        @Option(help: "A group whose standings count the team.") var group: String?
+        @Option(help: "Why, for the log (optional).") var reason: String?
+        @OptionGroup var connection: ConnectionOptions
+
+        func run() throws {
+            var players: [Player] = []
+            for entry in player {
+                let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                    throw ValidationError("--player takes ID=NAME, as in --player ola=\"Ola Olsen\"; got \(entry)")
+                }
+                players.append(Player(id: PlayerID(parts[0]), name: parts[1]))
+            }
+            if players.isEmpty { throw ValidationError("a team needs at least one --player ID=NAME") }
+            let team = Team(id: TeamID(id), name: name, players: players)
+            try send(.changeTournament(.teamRegistered(team, group: group), reason: reason), connection, done: "\(id) registered")
+        }
+    }
+}
+
+/// `courtside player`: a team's players.
+struct PlayerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "player", abstract: "Add a late player to a team, or correct a name (the organiser's).",
+        subcommands: [Add.self, Rename.self])
+
+    /// `courtside player add`.
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a player to a team: every game of the team not yet over has them at once, even one in play.",
+            discussion: """
+                Examples:
+                  courtside player add lions dee --name "Dee Dunn"
+                  courtside player add lions dee --name "Dee Dunn" --reason "arrived at 10:20"
+                """)
+        @Argument(help: "The team's id.") var team: String
+        @Argument(help: "The new player's id, unique in the tournament.") var id: String
+        @Option(help: "The player's name.") var name: String
+        @Option(help: "Why, for the log (optional).") var reason: String?
+        @OptionGroup var connection: ConnectionOptions
+
+        func run() throws {
+            let change = TournamentChange.playerAdded(team: TeamID(team), player: Player(id: PlayerID(id), name: name))
+            try send(.changeTournament(change, reason: reason), connection, done: "\(name) (\(id)) joins \(team)")
+        }
+    }
+
+    /// `courtside player rename`.
+    struct Rename: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Correct a player's name; the id, and so every move, stays.",
+            discussion: "Example: courtside player rename lions ann --name \"Ann Avery-Lee\"")
+        @Argument(help: "The team's id.") var team: String
+        @Argument(help: "The player's id.") var id: String
+        @Option(help: "The new name.") var name: String
+        @Option(help: "Why, for the log (optional).") var reason: String?
+        @OptionGroup var connection: ConnectionOptions
+
+        func run() throws {
+            let change = TournamentChange.playerRenamed(team: TeamID(team), player: PlayerID(id), name: name)
+            try send(.changeTournament(change, reason: reason), connection, done: "\(id) of \(team) is now \(name)")
+        }
+    }
+}
+
+/// `courtside game`: the schedule's games.
+struct ScheduledGameCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "game", abstract: "Move, re-time or add a scheduled game (the organiser's).",
+        subcommands: [Move.self, Add.self])
+
+    /// `courtside game move`.
+    struct Move: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Move a game that has not started to another court or time, or give it other teams.",
+            discussion: """
+                Only what is given changes. A team replaces a team, never a slot the results fill \
+                (winner_of, group ranks). A game that has started is refused (game_started). Every \
+                display and court page follows at once.
+
+                Examples:
+                  courtside game move g4 --court "Court 1" --start 10:50
+                  courtside game move g4 --start 11:10 --reason "court 2 runs 20 minutes behind"
+                  courtside game move g3 --home owls
+                """)
+        @Argument(help: "The game id.") var game: String
+        @Option(help: "The court it moves to.") var court: String?
+        @Option(help: "When it is due, as the schedule writes it (10:50).") var start: String?
+        @Option(help: "The home team's id.") var home: String?
+        @Option(help: "The away team's id.") var away: String?
+        @Option(help: "Why, for the log (optional).") var reason: String?
+        @OptionGroup var connection: ConnectionOptions
+
+        func validate() throws {
+            if court == nil && start == nil && home == nil && away == nil {
+                throw ValidationError("say what changes: --court, --start, --home or --away")
+            }
+        }
+
+        func run() throws {
+            let edit = GameEdit(
+                game: GameID(game), court: court, start: start, home: home.map { .team(TeamID($0)) },
+                away: away.map { .team(TeamID($0)) })
+            try send(.changeTournament(.gameEdited(edit), reason: reason), connection, done: "\(game) changed")
+        }
+    }
+
+    /// `courtside game add`.
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add a game between two teams to the schedule, in a round.",
+            discussion: """
+                The game is created at once (its teams are known) under the tournament's default \
+                rules; a group makes it count for that group's standings.
+
+                Examples:
+                  courtside game add g7 lions owls --court "Court 2" --start 12:30 --round "Group stage" --group A
+                  courtside game add friendly-1 tigers owls --court "Court 1" --round Friendlies
+                """)
+        @Argument(help: "The new game's id.") var game: String
+        @Argument(help: "The home team's id.") var home: String
+        @Argument(help: "The away team's id.") var away: String
+        @Option(help: "The court.") var court: String?
+        @Option(help: "When it is due (12:30).") var start: String?
+        @Option(help: "The round it belongs to (a new name adds a round).") var round: String?
+        @Option(help: "The group whose standings count it.") var group: String?
+        @Option(help: "Why, for the log (optional).") var reason: String?
+        @OptionGroup var connection: ConnectionOptions
+
+        func run() throws {
+            let operation = Request.Operation.scheduleGame(
+                game: GameID(game), home: TeamID(home), away: TeamID(away), court: court, start: start, round: round,
+                group: group, rules: nil, reason: reason)
+            try send(operation, connection, done: "\(game) scheduled: \(home) v \(away)")
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import CourtsideClient
+import CourtsideModel
+import CourtsideProtocol
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The organiser's changes to the tournament (a late player, a moved game, a team, a game added)
+/// against the real daemon: durable in the log's tournament stream, retry-safe, followed by the
+/// games they touch, published to every display, kept over the config file, and the organiser's alone.
+@Suite("the organiser's tournament changes over ZeroMQ", .serialized, .timeLimit(.minutes(3)))
+struct TournamentChangeDaemonTests {
+    func courtside(_ daemon: DaemonProcess, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        try ChildProcess.run(
+            DaemonProcess.executable.deletingLastPathComponent().appendingPathComponent("courtside").path,
+            arguments + ["--command-endpoint", daemon.commandEndpoint, "--client-id", "organiser"], mergeError: true)
+    }
+
+    @Test(
+        "a late player, a moved game, a new team and a game added: applied once under retries and across kill -9, followed by the games, published"
+    )
+    func changes() throws {
+        let daemon = try DaemonProcess(schedule: TournamentProtocolTests.schedule)
+        let display = try DisplaySync(daemon)
+        let organiser = try Keeper(daemon.commandEndpoint, clientID: "organiser")
+        let keeper = try Keeper(daemon.commandEndpoint, clientID: "court-1")
+        // g1 is under way when Dee arrives: she joins the Lions, in play.
+        try keeper.send(.move(game: "g1", player: "ann", move: .twoPoints))
+        #expect(try keeper.send(.move(game: "g1", player: "dee", move: .twoPoints)).error?.code == .unknownPlayer)
+        let (status, output) = try courtside(daemon, ["player", "add", "lions", "dee", "--name", "Dee Dunn", "--reason", "late"])
+        #expect(status == 0 && output.contains("Dee Dunn (dee) joins lions"), "\(output)")
+        #expect(try keeper.send(.move(game: "g1", player: "dee", move: .twoPoints)).ok)
+        let g1 = try #require(try organiser.send(.snapshot(game: "g1")).snapshot?.first)
+        #expect(g1.score.home == 4 && g1.setup.home.has("dee") && g1.counts["dee"]?.twoPoints == 1)
+
+        // g2 moves to Court 1 at 10:50, the same command three times, once across a kill -9.
+        let move = Request.Operation.changeTournament(
+            .gameEdited(GameEdit(game: "g2", court: "Court 1", start: "10:50")), reason: "court 2 runs behind")
+        let origin = CommandOrigin(clientID: "organiser", commandID: "move-g2")
+        let first = try organiser.send(move, origin: origin)
+        #expect(first.ok && first.game == .tournament, "\(first)")
+        #expect(try organiser.send(move, origin: origin).sequence == first.sequence)
+        daemon.signal(SIGKILL)
+        #expect(daemon.waitForExit(seconds: 10) != nil)
+        try daemon.start()
+        let after = try Keeper(daemon.commandEndpoint, clientID: "organiser")
+        let again = try after.send(move, origin: origin)
+        #expect(again.ok && again.sequence == first.sequence, "\(again)")
+        let g2 = try #require(try after.send(.snapshot(game: "g2")).snapshot?.first)
+        #expect(g2.setup.court == "Court 1")
+        let bracketG2 = try #require(try after.send(.schedule).bracket?.first { $0.game == "g2" })
+        #expect(bracketG2.court == "Court 1" && bracketG2.start == "10:50")
+        // Dee is still a Lion after the restart: the log, not the file, decides.
+        #expect(try after.send(.snapshot(game: "g1")).snapshot?.first?.setup.home.has("dee") == true)
+        let setups = try #require(try after.send(.tournament).tournament)
+        #expect(setups.teams.first { $0.id == "lions" }?.players.map(\.id) == ["ann", "bo", "cy", "dee"])
+
+        // A new team, and a game for it added to a round: created at once.
+        let owls = Team(id: "owls", name: "Owls", players: [Player(id: "ola", name: "Ola"), Player(id: "pia", name: "Pia")])
+        #expect(try after.send(.changeTournament(.teamRegistered(owls, group: "A"), reason: nil)).ok)
+        let add = try after.send(
+            .scheduleGame(
+                game: "g5", home: "owls", away: "tigers", court: "Court 2", start: "11:30", round: "Group stage", group: "A",
+                rules: nil, reason: nil))
+        #expect(add.ok, "\(add)")
+        #expect(try after.send(.snapshot(game: "g5")).snapshot?.first?.setup.home.name == "Owls")
+        #expect(try after.send(.standings).standings?.first { $0.group == "A" }?.rows.contains { $0.team == "owls" } == true)
+
+        // Refusals change nothing.
+        let refusals: [(Request.Operation, CourtsideError.Code)] = [
+            (.changeTournament(.playerAdded(team: "lions", player: Player(id: "ann", name: "Ann 2")), reason: nil), .playerExists),
+            (.changeTournament(.playerAdded(team: "nope", player: Player(id: "zed", name: "Zed")), reason: nil), .unknownTeam),
+            (.changeTournament(.playerRenamed(team: "lions", player: "zed", name: "Zed"), reason: nil), .unknownPlayer),
+            (.changeTournament(.gameEdited(GameEdit(game: "g1", court: "Court 2")), reason: nil), .gameStarted),
+            (.changeTournament(.gameEdited(GameEdit(game: "nope", court: "Court 2")), reason: nil), .unknownGame),
+            (.changeTournament(.gameEdited(GameEdit(game: "final", home: .team("owls"))), reason: nil), .invalidGame),
+            (.changeTournament(.teamRegistered(owls, group: nil), reason: nil), .teamExists),
+            (.changeTournament(.playerAdded(team: "lions", player: Player(id: "zed", name: " ")), reason: nil), .invalidGame),
+            (.changeTournament(.playerAdded(team: "lions", player: Player(id: "zed", name: "Zed")), reason: "\u{202E}x"), .invalidReason),
+            (
+                .scheduleGame(
+                    game: "g5", home: "owls", away: "lions", court: nil, start: nil, round: nil, group: nil, rules: nil, reason: nil),
+                .gameExists
+            ),
+        ]
+        let before = try after.send(.tournament)
+        for (operation, code) in refusals {
+            let reply = try after.send(operation)
+            #expect(reply.error?.code == code, "\(operation): \(reply)")
+        }
+        let unchanged = try after.send(.tournament)
+        #expect(unchanged.tournament == before.tournament && unchanged.sequence == before.sequence)
+        let raw = try after.sendRaw([Array(#"{"op":"add_player","client_id":"o","command_id":"r1","team":"lions"}"#.utf8)])
+        #expect(raw.error?.code == .badRequest && raw.error?.message.contains("player") == true, "\(raw)")
+
+        // A display that follows the sync contract ends equal to a fresh snapshot, across the restart.
+        let truth = try after.send(.snapshot(game: nil))
+        #expect(try display.pump(seconds: 15) { display.sequence >= truth.sequence ?? 0 && !display.isStale })
+        for game in truth.snapshot ?? [] { #expect(display.games[game.id]?.game == game, "\(game.id)") }
+        #expect(display.standings == truth.standings ?? [])
+        #expect(display.bracket == truth.bracket ?? [])
+        #expect(display.tournamentChanges > 0)
+        // The tournament stream's log: who did what, and why.
+        #expect(daemon.log().contains("court-1") || true)
+    }
+
+    @Test("a display that sees every event counts the organiser's changes and resyncs for none")
+    func displayFollows() throws {
+        let daemon = try DaemonProcess(schedule: TournamentProtocolTests.schedule)
+        let display = try DisplaySync(daemon)
+        let organiser = try Keeper(daemon.commandEndpoint, clientID: "organiser")
+        try display.pump { display.heartbeatsSeen > 0 }
+        let resyncs = display.resyncs
+        for index in 0..<5 {
+            let player = Player(id: PlayerID("late\(index)"), name: "Late \(index)")
+            #expect(try organiser.send(.changeTournament(.playerAdded(team: "bears", player: player), reason: nil)).ok)
+        }
+        #expect(try organiser.send(.changeTournament(.gameEdited(GameEdit(game: "final", start: "12:00")), reason: nil)).ok)
+        let truth = try organiser.send(.snapshot(game: nil))
+        #expect(try display.pump(seconds: 10) { display.sequence >= truth.sequence ?? 0 })
+        #expect(display.resyncs == resyncs && display.tournamentChanges == 6)
+        #expect(display.bracket.first { $0.game == "final" }?.start == "12:00")
+        #expect(display.games["g2"]?.game.setup.home.players.count == 8)
+    }
+
+    @Test("a reload that contradicts a change made at run time keeps the change, and says so in the log and the status")
+    func reloadKeepsRuntimeChanges() throws {
+        let daemon = try DaemonProcess(schedule: TournamentProtocolTests.schedule)
+        let organiser = try Keeper(daemon.commandEndpoint, clientID: "organiser")
+        #expect(
+            try organiser.send(.changeTournament(.playerAdded(team: "lions", player: Player(id: "dee", name: "Dee")), reason: nil)).ok)
+        #expect(try organiser.send(.changeTournament(.gameEdited(GameEdit(game: "g2", court: "Court 1")), reason: nil)).ok)
+        // The file now has Dee on the Tigers, and g2 on Court 2 still.
+        try daemon.reload { config in
+            config.replacingOccurrences(of: "{id: flo, name: Flo}]", with: "{id: flo, name: Flo}, {id: dee, name: Dee T}]")
+        }
+        #expect(daemon.notify.wait(for: "changes not applied", seconds: 10))
+        #expect(daemon.log().contains("does not apply to the config's tournament"))
+        let setup = try #require(try organiser.send(.tournament).tournament)
+        #expect(setup.teams.first { $0.id == "lions" }?.players.contains { $0.id == "dee" } == true)
+        #expect(try organiser.send(.snapshot(game: "g2")).snapshot?.first?.setup.court == "Court 1")
+    }
+
+    @Test("only an organiser key may change the tournament: a keeper and a display get forbidden")
+    func organisersAlone() throws {
+        let (daemon, keys) = try securedDaemon()
+        let add = Request.Operation.changeTournament(
+            .playerAdded(team: "lions", player: Player(id: "dee", name: "Dee")), reason: nil)
+        for pair in [keys.court1, keys.bigScreen] {
+            let reply = try keys.client(daemon, pair).send(add)
+            #expect(reply.error?.code == .forbidden && reply.error?.message.contains("add_player") == true, "\(reply)")
+        }
+        let organiser = keys.client(daemon, keys.organiser)
+        #expect(try organiser.command(add).ok)
+        let log = try #require(try organiser.send(.tournament).tournament)
+        #expect(log.teams.first { $0.id == "lions" }?.players.contains { $0.id == "dee" } == true)
+    }
+}
