@@ -170,20 +170,13 @@ public final class DeskGateway: Sendable {
 
     private func deskPage(_ session: DeskSession, message: String?) -> DeskPage {
         let view = live.current
-        let courts = (view.bracket.compactMap(\.court) + view.games.values.compactMap(\.setup.court)).reduce(into: [String]()) {
-            if !$0.contains($1) { $0.append($1) }
-        }
         let now = Timestamp(milliseconds: view.daemonNow)
         return DeskPage(
             desk: session.desk, message: message,
-            courts: courts.map { court in
-                let lineup = CourtLineup(court: court, bracket: view.bracket, games: view.games)
-                // The schedule's times are the venue's: this machine's time zone.
-                let state = CourtNow(
-                    lineup: lineup, games: view.games, now: Date(timeIntervalSince1970: Double(view.daemonNow) / 1000),
-                    calendar: .current)
+            courts: view.lineups.map { lineup in
+                let state = view.courtNow(lineup)
                 return DeskPage.Court(
-                    name: court, delay: state.delayText, next: state.nextLine,
+                    name: lineup.court, delay: state.delayText, next: state.nextLine,
                     games: lineup.entries.map { entry in
                         let model = view.games[entry.game].map { GameViewModel(GameState($0), now: now, lastPlays: 0) }
                         return DeskPage.Game(
