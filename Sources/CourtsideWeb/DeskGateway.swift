@@ -22,6 +22,8 @@ struct DeskSession: Codable, Sendable {
 public final class DeskGateway: Sendable {
     let live: LiveTournament
     let relay: CommandRelay
+    let store: GatewayStore
+    let secureCookies: Bool
     /// The passphrase's bcrypt hash (`courtside-web desk passphrase` makes one).
     let passphraseHash: String
     let sessions: SessionStorage<DeskSession>
@@ -37,6 +39,7 @@ public final class DeskGateway: Sendable {
     public init(live: LiveTournament, store: GatewayStore, relay: CommandRelay, passphraseHash: String, secureCookies: Bool) {
         self.live = live
         self.relay = relay
+        (self.store, self.secureCookies) = (store, secureCookies)
         self.passphraseHash = passphraseHash
         sessions = SessionStorage(
             SQLitePersistDriver(store),
@@ -58,8 +61,10 @@ public final class DeskGateway: Sendable {
     public static func hash(passphrase: String) -> String { Bcrypt.hash(passphrase, cost: 11) }
 
     /// Adds `/desk`, `POST /desk/login`, `POST /desk/logout`, `POST /desk/review`,
-    /// `POST /desk/confirm`, `/desk/audit` and `/static/desk.css`.
+    /// `POST /desk/confirm`, `/desk/audit`, `/static/desk.css`, and the join codes' pages
+    /// (``addCodeRoutes(to:)``).
     public func addRoutes(to router: Router<GatewayRequestContext>) {
+        addCodeRoutes(to: router)
         router.get("/desk") { request, _ -> Response in
             guard let session = try? await self.sessions.load(request: request) else {
                 return WebGateway.html(Pages.render("desk-login", LoginPage(query: request.uri.queryParameters)))
@@ -200,11 +205,11 @@ public final class DeskGateway: Sendable {
         }
     }
 
-    private static func signInFirst() -> Response {
+    static func signInFirst() -> Response {
         KeeperGateway.error(.notSignedIn, "sign in at /desk with the organiser's passphrase first", status: .unauthorized)
     }
 
-    private static func query(_ text: String) -> String {
+    static func query(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
     }
 
