@@ -157,7 +157,7 @@ public final class LiveTournament: Sendable {
             let inSync = !sync.isStale
             let changed = !updates.isEmpty || tablesMoved || inSync != before.inSync || sync.sequence != before.sequence
             guard changed else {
-                // The time alone moves a court's delay.
+                // A change a moment ago, or the time alone, may have moved a court's lines.
                 if let courts = lines.check(viewChanged: false, now: Date(), lines: { current.courtsNow() }) {
                     broadcast([.courts(courts)])
                 }

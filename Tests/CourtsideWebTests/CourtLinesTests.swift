@@ -68,7 +68,7 @@ struct CourtLinesTests {
         #expect(event.contains(#""court":"Court 1""#) && event.contains(#""nextLine":"next on Court 1: Tigers v Lions""#))
     }
 
-    @Test("the lines go out again when they changed: looked at after each change of the view, and every few seconds besides")
+    @Test("the lines go out again when they changed: looked at a second after a change of the view, every few seconds besides")
     func watch() {
         let start = Date(timeIntervalSince1970: 1_000)
         let before = [Self.line("Court 1", next: "g3")], after = [Self.line("Court 1", next: nil)]
@@ -80,13 +80,14 @@ struct CourtLinesTests {
                 return lines
             }
         }
-        #expect(watch.check(viewChanged: false, now: start.addingTimeInterval(1), lines: lines(after)) == nil)
-        #expect(looked == 0, "not time to look yet")
-        #expect(watch.check(viewChanged: true, now: start.addingTimeInterval(2), lines: lines(before)) == nil)
-        #expect(looked == 1, "the view changed, the lines did not")
-        #expect(watch.check(viewChanged: true, now: start.addingTimeInterval(3), lines: lines(after)) == after)
+        let at = { (seconds: TimeInterval) in start.addingTimeInterval(seconds) }
+        #expect(watch.check(viewChanged: false, now: at(1), lines: lines(after)) == nil && looked == 0, "not time yet")
+        #expect(watch.check(viewChanged: true, now: at(1.5), lines: lines(before)) == nil && looked == 1)
+        #expect(watch.sent == before, "the view changed, the lines did not")
+        #expect(watch.check(viewChanged: true, now: at(2), lines: lines(after)) == nil && looked == 1, "not twice a second")
+        #expect(watch.check(viewChanged: false, now: at(2.5), lines: lines(after)) == after && looked == 2, "the change, served")
         #expect(watch.sent == after)
-        let due = start.addingTimeInterval(3 + CourtLinesWatch.interval)
+        let due = at(2.5 + CourtLinesWatch.interval)
         #expect(watch.check(viewChanged: false, now: due.addingTimeInterval(-0.5), lines: lines(before)) == nil && looked == 2)
         #expect(watch.check(viewChanged: false, now: due, lines: lines(before)) == before, "the time alone moved them")
     }
