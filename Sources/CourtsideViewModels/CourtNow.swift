@@ -4,7 +4,7 @@ public import Foundation
 /// What a court is doing now and next, and how far it runs behind its schedule, from the games'
 /// real start times (``Game/startedAt``) against the times the schedule gives: the desk's "Now",
 /// and the line a screen shows ("next on Court 2: Bears v Wolves, about 10:50").
-public struct CourtNow: Hashable, Sendable {
+public struct CourtNow: Hashable, Sendable, Encodable {
     public var court: String
     /// The court's current game: the one in play, or the first still to play.
     public var current: CourtLineup.Entry?

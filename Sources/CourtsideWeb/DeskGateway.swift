@@ -22,6 +22,8 @@ struct DeskSession: Codable, Sendable {
 public final class DeskGateway: Sendable {
     let live: LiveTournament
     let relay: CommandRelay
+    let store: GatewayStore
+    let secureCookies: Bool
     /// The passphrase's bcrypt hash (`courtside-web desk passphrase` makes one).
     let passphraseHash: String
     let sessions: SessionStorage<DeskSession>
@@ -37,6 +39,7 @@ public final class DeskGateway: Sendable {
     public init(live: LiveTournament, store: GatewayStore, relay: CommandRelay, passphraseHash: String, secureCookies: Bool) {
         self.live = live
         self.relay = relay
+        (self.store, self.secureCookies) = (store, secureCookies)
         self.passphraseHash = passphraseHash
         sessions = SessionStorage(
             SQLitePersistDriver(store),
@@ -58,8 +61,10 @@ public final class DeskGateway: Sendable {
     public static func hash(passphrase: String) -> String { Bcrypt.hash(passphrase, cost: 11) }
 
     /// Adds `/desk`, `POST /desk/login`, `POST /desk/logout`, `POST /desk/review`,
-    /// `POST /desk/confirm`, `/desk/audit` and `/static/desk.css`.
+    /// `POST /desk/confirm`, `/desk/audit`, `/static/desk.css`, and the join codes' pages
+    /// (``addCodeRoutes(to:)``).
     public func addRoutes(to router: Router<GatewayRequestContext>) {
+        addCodeRoutes(to: router)
         router.get("/desk") { request, _ -> Response in
             guard let session = try? await self.sessions.load(request: request) else {
                 return WebGateway.html(Pages.render("desk-login", LoginPage(query: request.uri.queryParameters)))
@@ -170,20 +175,13 @@ public final class DeskGateway: Sendable {
 
     private func deskPage(_ session: DeskSession, message: String?) -> DeskPage {
         let view = live.current
-        let courts = (view.bracket.compactMap(\.court) + view.games.values.compactMap(\.setup.court)).reduce(into: [String]()) {
-            if !$0.contains($1) { $0.append($1) }
-        }
         let now = Timestamp(milliseconds: view.daemonNow)
         return DeskPage(
             desk: session.desk, message: message,
-            courts: courts.map { court in
-                let lineup = CourtLineup(court: court, bracket: view.bracket, games: view.games)
-                // The schedule's times are the venue's: this machine's time zone.
-                let state = CourtNow(
-                    lineup: lineup, games: view.games, now: Date(timeIntervalSince1970: Double(view.daemonNow) / 1000),
-                    calendar: .current)
+            courts: view.lineups.map { lineup in
+                let state = view.courtNow(lineup)
                 return DeskPage.Court(
-                    name: court, delay: state.delayText, next: state.nextLine,
+                    name: lineup.court, delay: state.delayText, next: state.nextLine,
                     games: lineup.entries.map { entry in
                         let model = view.games[entry.game].map { GameViewModel(GameState($0), now: now, lastPlays: 0) }
                         return DeskPage.Game(
@@ -207,11 +205,11 @@ public final class DeskGateway: Sendable {
         }
     }
 
-    private static func signInFirst() -> Response {
+    static func signInFirst() -> Response {
         KeeperGateway.error(.notSignedIn, "sign in at /desk with the organiser's passphrase first", status: .unauthorized)
     }
 
-    private static func query(_ text: String) -> String {
+    static func query(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
     }
 

@@ -39,6 +39,8 @@ public final class LiveTournament: Sendable {
         /// the game's view then.
         case event(EventMessage, view: GameViewModel)
         case tables(View)
+        /// Every court's current and next game and its delay, when they changed.
+        case courts([CourtNow])
         /// The gateway lost or regained the daemon.
         case sync(Bool)
     }
@@ -131,6 +133,7 @@ public final class LiveTournament: Sendable {
     /// Pumps until stopped or the subscriber breaks, relaying what changed.
     private func follow(_ sync: DisplaySync) {
         var resyncs = sync.resyncs
+        var lines = CourtLinesWatch(sent: current.courtsNow(), now: Date())
         while !stopping.load(ordering: .relaxed) {
             let before = view.withLock { $0 }
             do {
@@ -144,6 +147,7 @@ public final class LiveTournament: Sendable {
                 resyncs = sync.resyncs
                 resyncCount.increment()
                 publish(everything: sync)
+                lines = CourtLinesWatch(sent: current.courtsNow(), now: Date())
                 continue
             }
             let now = Timestamp(Date()).adding(milliseconds: sync.clockOffset)
@@ -151,7 +155,14 @@ public final class LiveTournament: Sendable {
             var updates: [Update] = sync.takeAppliedEvents().map { .event($0.message, view: GameViewModel($0.game, now: now)) }
             let tablesMoved = sync.standingsSequence != before.standingsSequence || sync.bracketSequence != before.bracketSequence
             let inSync = !sync.isStale
-            guard !updates.isEmpty || tablesMoved || inSync != before.inSync || sync.sequence != before.sequence else { continue }
+            let changed = !updates.isEmpty || tablesMoved || inSync != before.inSync || sync.sequence != before.sequence
+            guard changed else {
+                // A change a moment ago, or the time alone, may have moved a court's lines.
+                if let courts = lines.check(viewChanged: false, now: Date(), lines: { current.courtsNow() }) {
+                    broadcast([.courts(courts)])
+                }
+                continue
+            }
             let after = view.withLock { view in
                 for (id, state) in sync.games { view.games[id] = state.game }
                 (view.sequence, view.standings, view.bracket, view.inSync, view.clockOffset) = (
@@ -162,6 +173,9 @@ public final class LiveTournament: Sendable {
             }
             if tablesMoved { updates.append(.tables(after)) }
             if inSync != before.inSync { updates.append(.sync(inSync)) }
+            if let courts = lines.check(viewChanged: true, now: Date(), lines: { after.courtsNow() }) {
+                updates.append(.courts(courts))
+            }
             broadcast(updates)
         }
     }

@@ -20,9 +20,11 @@ enum Pages {
             var game = ""
             var inSync: Bool
             var games: [GameViewModel]
+            /// Each court's delay and next game, which the script binds from `courts` later.
+            var courts: [CourtNow]
         }
         let games = TournamentViewModel(view.games.values.map(GameState.init), now: Timestamp(milliseconds: view.daemonNow))
-        return render("all-games", Page(inSync: view.inSync, games: games.games))
+        return render("all-games", Page(inSync: view.inSync, games: games.games, courts: view.courtsNow()))
     }
 
     /// One team's place on a page; without its game yet (a bracket slot), its fields wait
@@ -41,10 +43,13 @@ enum Pages {
         var view: GameViewModel?
         var home: TeamPlace
         var away: TeamPlace
+        /// The game's court now: its delay and its next game (a court's TV shows them).
+        var courtNow: CourtNow?
 
         init(_ view: LiveTournament.View, game id: GameID, kind: String, title: String) {
             (self.title, self.kind, game, inSync) = (title, kind, id.rawValue, view.inSync)
             self.view = view.games[id].map { GameViewModel($0, now: Timestamp(milliseconds: view.daemonNow)) }
+            courtNow = view.court(of: id).map { view.courtNow(CourtLineup(court: $0, bracket: view.bracket, games: view.games)) }
             home = TeamPlace(side: Side.home.rawValue, team: self.view?.home)
             away = TeamPlace(side: Side.away.rawValue, team: self.view?.away)
         }
@@ -144,6 +149,7 @@ enum Pages {
             "join": PackageResources.join_mustache, "keeper": PackageResources.keeper_mustache,
             "desk-login": PackageResources.desk_login_mustache, "desk": PackageResources.desk_mustache,
             "desk-confirm": PackageResources.desk_confirm_mustache, "desk-audit": PackageResources.desk_audit_mustache,
+            "desk-codes": PackageResources.desk_codes_mustache,
         ]
         do {
             return MustacheLibrary(

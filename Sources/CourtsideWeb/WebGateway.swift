@@ -1,5 +1,6 @@
 import CourtsideModel
 import CourtsideProtocol
+import CourtsideViewModels
 import Foundation
 public import Hummingbird
 import Logging
@@ -174,7 +175,7 @@ struct EventStreamMessage: Sendable {
                         view.games[id].map { CourtGame($0, now: Timestamp(milliseconds: view.daemonNow)) }
                     },
                     standings: view.standings, bracket: view.bracket, standingsSequence: view.standingsSequence,
-                    bracketSequence: view.bracketSequence))
+                    bracketSequence: view.bracketSequence, courts: view.courtsNow()))
         case .event(let message, let view):
             // The protocol's own event message, which a program reads as docs/PROTOCOL.md says,
             // with the game's view for the pages.
@@ -186,6 +187,9 @@ struct EventStreamMessage: Sendable {
                 TablesBody(
                     standings: view.standings, bracket: view.bracket, standingsSequence: view.standingsSequence,
                     bracketSequence: view.bracketSequence))
+        case .courts(let courts):
+            name = "courts"
+            body = try? WireCoding.encode(CourtsBody(courts: courts))
         case .sync(let inSync):
             name = "sync"
             body = try? WireCoding.encode(SyncBody(inSync: inSync))
@@ -209,8 +213,10 @@ struct EventStreamMessage: Sendable {
         var bracket: [BracketEntry]
         var standingsSequence: Int64
         var bracketSequence: Int64
+        /// Each court's ``CourtNow``: its delay and the line of its next game.
+        var courts: [CourtNow]
         enum CodingKeys: String, CodingKey {
-            case sequence, games, standings, bracket
+            case sequence, games, standings, bracket, courts
             case inSync = "in_sync"
             case daemonNow = "daemon_now"
             case standingsSequence = "standings_sequence"
@@ -228,6 +234,11 @@ struct EventStreamMessage: Sendable {
             case standingsSequence = "standings_sequence"
             case bracketSequence = "bracket_sequence"
         }
+    }
+
+    /// Each court's ``CourtNow``, as the pages bind it (`delayText`, `nextLine`).
+    struct CourtsBody: Encodable {
+        var courts: [CourtNow]
     }
 
     struct SyncBody: Encodable {

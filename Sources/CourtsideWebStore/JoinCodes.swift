@@ -26,10 +26,23 @@ extension GatewayStore {
     /// next request.
     @discardableResult
     public func renewCode(for court: String) async throws -> JoinCode {
+        try await database.write { db in try Self.renew(court, in: db) }
+    }
+
+    /// A new code for the court if its current one is still code `generation` (0: it has none
+    /// yet), or nil when another came first: an organiser who confirms twice renews it once.
+    public func renewCode(for court: String, replacing generation: Int) async throws -> JoinCode? {
         try await database.write { db in
-            let generation = try Int.fetchOne(db, sql: "SELECT generation FROM join_codes WHERE court = ?", arguments: [court])
-            return try Self.store(Self.fresh(court: court, generation: (generation ?? 0) + 1, in: db), in: db)
+            try Self.generation(of: court, in: db) == generation ? try Self.renew(court, in: db) : nil
         }
+    }
+
+    private static func generation(of court: String, in db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT generation FROM join_codes WHERE court = ?", arguments: [court]) ?? 0
+    }
+
+    private static func renew(_ court: String, in db: Database) throws -> JoinCode {
+        try store(fresh(court: court, generation: generation(of: court, in: db) + 1, in: db), in: db)
     }
 
     /// The device joining with a link's token or a typed PIN, or nil when neither is a court's

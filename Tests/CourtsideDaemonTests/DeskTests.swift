@@ -1,6 +1,7 @@
 import CourtsideClient
 import CourtsideModel
 import CourtsideProtocol
+import CourtsideWebStore
 import Foundation
 import Testing
 
@@ -21,6 +22,21 @@ struct DeskTests {
         return path
     }
 
+    /// The daemon (its schedule `schedule`) and courtside-web with the desk on, in sync.
+    static func deskOn(schedule: String = DaemonProcess.twoGames) async throws -> (DaemonProcess, WebProcess) {
+        let daemon = try DaemonProcess(schedule: schedule)
+        let web = try WebProcess(daemon, arguments: ["--desk-passphrase-file", try passphraseFile(in: daemon.directory)])
+        #expect(await web.waitInSync(), "\(web.log())")
+        return (daemon, web)
+    }
+
+    /// A form posted as a browser posts it, answered with JSON or a redirect.
+    static func post(_ phone: Phone, _ path: String, _ fields: [(String, String)], headers: [String: String] = [:])
+        async throws -> (status: Int, json: [String: Any], headers: [AnyHashable: Any])
+    {
+        try await phone.send("POST", path, body: form(fields), headers: headers, contentType: "application/x-www-form-urlencoded")
+    }
+
     static func form(_ fields: [(String, String)]) -> Data {
         Data(
             fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }
@@ -31,13 +47,10 @@ struct DeskTests {
         "sign in, record a forfeit after confirming it (confirmed twice: applied once, origin organiser/<desk>), read it in the audit; a wrong passphrase and a cross-site post are refused"
     )
     func desk() async throws {
-        let daemon = try DaemonProcess()
-        let web = try WebProcess(daemon, arguments: ["--desk-passphrase-file", try Self.passphraseFile(in: daemon.directory)])
-        #expect(await web.waitInSync(), "\(web.log())")
+        let (daemon, web) = try await Self.deskOn()
         let desk = Phone(web.base)
         let post = { (path: String, fields: [(String, String)], headers: [String: String]) in
-            try await desk.send(
-                "POST", path, body: Self.form(fields), headers: headers, contentType: "application/x-www-form-urlencoded")
+            try await Self.post(desk, path, fields, headers: headers)
         }
         // Not signed in: the sign-in page, and no decision.
         let (loginStatus, loginPage) = try await httpGet(web.base + "/desk")
@@ -103,11 +116,25 @@ struct DeskTests {
         #expect(heard >= 4 && slowed >= 1 && heard + slowed == 7, "\(guesses)")
     }
 
-    @Test("in Chromium: a wrong passphrase refused, a forfeit recorded, and the desk, a court's TV and the big screen follow")
+    /// g1 then g3 on Court 1, at times around now in this machine's time zone (the venue's, for
+    /// the gateway beside it); g2 on Court 2, at no time.
+    static var courtSchedule: String {
+        let format = DateFormatter()
+        format.dateFormat = "HH:mm"
+        let first = Date().addingTimeInterval(-600)
+        return """
+            games:
+              - { id: g1, home: lions, away: tigers, court: Court 1, start: "\(format.string(from: first))" }
+              - { id: g2, home: bears, away: wolves, court: Court 2 }
+              - { id: g3, home: wolves, away: lions, court: Court 1, start: "\(format.string(from: first.addingTimeInterval(1200)))" }
+            """
+    }
+
+    @Test(
+        "in Chromium: a wrong passphrase refused, a forfeit recorded, and the desk, a court's TV and the big screen follow; the screens show each court's next game and follow it when a game starts; the desk makes a code, lists the phone that joined with it and revokes it"
+    )
     func browser() async throws {
-        let daemon = try DaemonProcess()
-        let web = try WebProcess(daemon, arguments: ["--desk-passphrase-file", try Self.passphraseFile(in: daemon.directory)])
-        #expect(await web.waitInSync(), "\(web.log())")
+        let (daemon, web) = try await Self.deskOn(schedule: Self.courtSchedule)
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("python/desk_check.py")
         let check = try ChildProcess(
@@ -118,6 +145,81 @@ struct DeskTests {
         #expect(output.contains(" passed, 0 failed"), "\(output)")
         let g2 = try #require(try Keeper(daemon.commandEndpoint).send(.snapshot(game: "g2")).snapshot?.first)
         #expect(g2.endReason == .forfeit && g2.winner == .home)
+    }
+
+    @Test(
+        "the join codes at the desk: a first and a new code each made once however often confirmed, the sheet with the links' address, the device that joined listed and revoked (its next request refused), cross-site posts and no session refused"
+    )
+    func codes() async throws {
+        let (daemon, web) = try await Self.deskOn()
+        let desk = Phone(web.base)
+        let post = { (path: String, fields: [(String, String)], headers: [String: String]) in
+            try await Self.post(desk, path, fields, headers: headers)
+        }
+        let (status, _) = try await Self.getHTML(desk, "/desk/codes")
+        #expect(status == 401, "signed in first")
+        let early = try await post(
+            "/desk/codes/confirm", [("action", "new_code"), ("court", "Court 1"), ("replacing", "0")], [:])
+        #expect(early.status == 401 && early.json.code == "not_signed_in")
+        _ = try await post("/desk/login", [("passphrase", Self.passphrase)], [:])
+        let (_, empty) = try await Self.getHTML(desk, "/desk/codes")
+        #expect(empty.contains(#"data-court="Court 1""#) && empty.contains(#"data-court="Court 2""#), "\(empty)")
+        #expect(empty.contains("No code yet.") && empty.contains(#"value="\#(web.base)""#), "the desk's own address by default")
+
+        // The first code: reviewed, then confirmed twice, made once.
+        let (_, review) = try await Self.postHTML(
+            desk, "/desk/codes/review", [("action", "new_code"), ("court", "Court 1"), ("replacing", "0")])
+        #expect(review.contains("Give Court 1 its first code"), "\(review)")
+        let store = try GatewayStore(directory: WebProcess.stateDirectory(daemon))
+        #expect(try await store.codes().isEmpty, "nothing changes before the confirmation")
+        var done: [String] = []
+        for _ in 0..<2 {
+            let answer = try await post("/desk/codes/confirm", Self.hiddenFields(review), [:])
+            done.append((answer.headers["Location"] as? String ?? "").removingPercentEncoding ?? "")
+        }
+        let first = try #require(try await store.codes().first)
+        #expect(first.court == "Court 1" && first.generation == 1)
+        #expect(done[0].contains("new PIN \(first.printedPIN)") && done[1].contains("has another code already"), "\(done)")
+
+        // The sheet: the links start with the desk's address, or the one typed.
+        let (_, sheet) = try await Self.getHTML(desk, "/desk/codes/sheet")
+        #expect(sheet.contains(first.printedPIN) && sheet.contains("\(web.base)/keep"), "\(sheet.prefix(300))")
+        #expect(sheet.contains("<svg") && sheet.contains(#"data-court="Court 2""#), "every court, a QR code each")
+        let (_, typed) = try await Self.getHTML(desk, "/desk/codes/sheet?base=http%3A%2F%2F192.168.1.20%3A8080")
+        #expect(typed.contains("http://192.168.1.20:8080/keep"))
+        let wrongBase = try await desk.send("GET", "/desk/codes/sheet?base=javascript%3Aalert(1)")
+        #expect(wrongBase.status == 303)
+
+        // A phone joins Court 1 with the PIN, and the desk lists it.
+        let phone = Phone(web.base)
+        let device = try #require(try await phone.join(pin: first.printedPIN, name: "Court 1 tablet"))
+        #expect(try await phone.move("g1", "ann").status == 200)
+        let (_, listed) = try await Self.getHTML(desk, "/desk/codes")
+        #expect(listed.contains(#"<tr data-device="\#(device)">"#) && listed.contains("(just now)"), "\(listed)")
+
+        // Another site's forms are refused and change nothing.
+        let revoke = [("action", "revoke"), ("device", device)]
+        for path in ["/desk/codes/review", "/desk/codes/confirm"] {
+            let forged = try await post(path, revoke, ["Origin": "http://evil.example"])
+            #expect(forged.status == 403 && forged.json.code == "forbidden")
+        }
+        #expect(try await phone.move("g1", "ann").status == 200, "still joined")
+
+        // Revoked after a confirmation: its next request is refused as revoked.
+        let (_, confirm) = try await Self.postHTML(desk, "/desk/codes/review", revoke)
+        #expect(confirm.contains("Revoke \(device)") && Self.hiddenFields(confirm).contains { $0 == ("device", device) })
+        let revoked = try await post("/desk/codes/confirm", Self.hiddenFields(confirm), [:])
+        #expect((revoked.headers["Location"] as? String ?? "").removingPercentEncoding?.contains("\(device) revoked") == true)
+        let refused = try await phone.move("g1", "ann")
+        #expect(refused.status == 401 && refused.json.code == "revoked", "\(refused)")
+        let (_, after) = try await Self.getHTML(desk, "/desk/codes")
+        #expect(!after.contains(#"name="device" value="\#(device)""#), "a revoked device has no revoke form")
+
+        // A new code for Court 1, confirmed twice: code 2 once.
+        let (_, renew) = try await Self.postHTML(
+            desk, "/desk/codes/review", [("action", "new_code"), ("court", "Court 1"), ("replacing", "1")])
+        for _ in 0..<2 { _ = try await post("/desk/codes/confirm", Self.hiddenFields(renew), [:]) }
+        #expect(try await store.codes().first?.generation == 2)
     }
 
     @Test("without --desk-passphrase-file the desk is off and says how to turn it on; a passphrase too short is refused")

@@ -63,6 +63,19 @@ struct GatewayStoreTests {
         #expect(listed.count == 3 && listed.allSatisfy(\.revoked))
     }
 
+    @Test("a new code that names the code it replaces is made once, however often it is asked for; the first from 0")
+    func renewOnce() async throws {
+        let (store, directory) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = try #require(try await store.renewCode(for: "Court 1", replacing: 0))
+        #expect(first.generation == 1)
+        #expect(try await store.renewCode(for: "Court 1", replacing: 0) == nil)
+        let second = try #require(try await store.renewCode(for: "Court 1", replacing: 1))
+        #expect(second.generation == 2 && second.pin != first.pin)
+        #expect(try await store.renewCode(for: "Court 1", replacing: 1) == nil, "confirmed twice: renewed once")
+        #expect(try await store.codes() == [second])
+    }
+
     @Test("sessions: create refuses a duplicate, set keeps the expiry, an expired one is gone, and all survive reopening")
     func sessions() async throws {
         let (store, directory) = try Self.store()

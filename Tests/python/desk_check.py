@@ -3,15 +3,24 @@
 
     desk_check.py --web http://127.0.0.1:PORT --passphrase PASS
 
-Opens g2's court TV and the big screen first, then in another window: a wrong passphrase is
-refused with a message; signs in; records that the Wolves forfeit g2 (reviewed, then confirmed);
-and checks that the desk, the court TV and the big screen, never reloaded, show g2 final by
-forfeit. Saves nothing. Ends with "N passed, N failed".
+Opens g2's and g1's court TVs and the big screen first, then in another window: a wrong
+passphrase is refused with a message; signs in; records that the Wolves forfeit g2 (reviewed,
+then confirmed); and checks that the desk, the court TV and the big screen, never reloaded, show
+g2 final by forfeit. Then the join codes: the desk makes Court 1's first code (confirmed first), a
+phone joins with its PIN through /keep/join and starts g3, and g1's TV and the big screen, never
+reloaded, follow Court 1's next game; the desk lists the phone, revokes it (confirmed first), and
+the phone's next request is refused as `revoked`. Expects the schedule of DeskTests: g1 then g3
+(Wolves v Lions) on Court 1, g2 on Court 2. Saves nothing. Ends with "N passed, N failed".
 
 Needs Debian's chromium, chromium-driver and python3-selenium.
 """
 import argparse
+import http.cookiejar
+import json
 import time
+import urllib.error
+import urllib.request
+import uuid
 
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
@@ -31,6 +40,23 @@ def wait(condition, seconds, step=0.05):
         if time.monotonic() >= deadline:
             return False
         time.sleep(step)
+
+
+class Phone:
+    """A keeper's phone without a browser: its own cookies, JSON in and out."""
+
+    def __init__(self, base):
+        self.base = base
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+    def send(self, path, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + path, data=data, headers={"Content-Type": "application/json"})
+        try:
+            with self.opener.open(request, timeout=10) as answer:
+                return answer.status, json.loads(answer.read() or b"{}")
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"{}")
 
 
 def main():
@@ -64,11 +90,24 @@ def main():
         big = browser.current_window_handle
         check("the big screen is open", wait(lambda: browser.find_element(By.CSS_SELECTOR, 'tr[data-game="g2"]'), 10))
         browser.execute_script("window.marker = 'never reloaded'")
+        court1 = lambda: browser.find_element(By.CSS_SELECTOR, '#courts li[data-court="Court 1"] .upcoming').text
+        check("the big screen shows Court 1's next game", wait(lambda: "next on Court 1: Wolves v Lions" in court1(), 10),
+              court1())
+        browser.switch_to.new_window("tab")
+        browser.get(args.web + "/games/g1")
+        tv1 = browser.current_window_handle
+        next_on = lambda: browser.find_element(By.CSS_SELECTOR, '[data-field="next-on"]').text
+        delay = lambda: browser.find_element(By.CSS_SELECTOR, '[data-field="delay"]').text
+        check("g1's TV shows its court's next game and delay",
+              wait(lambda: "next on Court 1: Wolves v Lions, about " in next_on(), 10) and
+              ("min behind" in delay() or delay() == "on time"), next_on() + " / " + delay())
+        browser.execute_script("window.marker = 'never reloaded'")
         browser.switch_to.window(tv)
         browser.execute_script("window.marker = 'never reloaded'")
 
         browser.switch_to.new_window("tab")
         browser.get(args.web + "/desk")
+        desk = browser.current_window_handle
         browser.find_element(By.ID, "passphrase").send_keys("not the passphrase")
         browser.find_element(By.ID, "sign-in").click()
         check("a wrong passphrase is refused, in words",
@@ -99,6 +138,54 @@ def main():
         big_status = lambda: browser.find_element(By.CSS_SELECTOR, 'tr[data-game="g2"] .status').text
         check("the big screen follows without a reload", wait(lambda: "won by forfeit" in big_status(), 10) and
               browser.execute_script("return window.marker") == "never reloaded", big_status())
+
+        # The join codes: Court 1's first code, made at the desk after a confirmation.
+        browser.switch_to.window(desk)
+        browser.get(args.web + "/desk/codes")
+        section = lambda: browser.find_element(By.CSS_SELECTOR, 'section[data-court="Court 1"]')
+        section().find_element(By.CSS_SELECTOR, "button.new-code").click()
+        check("a new code is shown for confirmation first", wait(lambda: "Give Court 1 its first code" in summary(), 10),
+              summary())
+        browser.find_element(By.ID, "confirm").click()
+        message = lambda: browser.find_element(By.ID, "codes-message").text
+        check("confirmed: Court 1 has a PIN", wait(lambda: "Court 1: new PIN" in message(), 10), message())
+        pin = section().find_element(By.CSS_SELECTOR, ".pin").text
+        phone = Phone(args.web)
+        status, joined = phone.send("/keep/join", {"pin": pin, "name": "Court 1 tablet"})
+        device = joined.get("device", "")
+        check("a phone joins Court 1 with the PIN the desk shows", status == 200 and device.startswith("court-1-tablet-"),
+              "%s %s" % (status, joined))
+
+        # The phone starts g3 ahead of g1: the screens follow Court 1's next game without a reload.
+        status, started = phone.send("/api/keep/commands", {"command_id": str(uuid.uuid4()), "op": "clock", "game": "g3",
+                                                            "action": "start"})
+        check("the phone starts g3", status == 200 and started.get("ok") is True, "%s %s" % (status, started))
+        browser.switch_to.window(tv1)
+        check("g1's TV follows Court 1's next game without a reload",
+              wait(lambda: "next on Court 1: Lions v Tigers" in next_on(), 10) and
+              browser.execute_script("return window.marker") == "never reloaded", next_on())
+        browser.switch_to.window(big)
+        check("the big screen follows Court 1's next game without a reload",
+              wait(lambda: "next on Court 1: Lions v Tigers" in court1(), 10) and
+              browser.execute_script("return window.marker") == "never reloaded", court1())
+
+        # The desk lists the phone, and revokes it after a confirmation.
+        browser.switch_to.window(desk)
+        browser.get(args.web + "/desk/codes")
+        row = lambda: browser.find_element(By.CSS_SELECTOR, 'section[data-court="Court 1"] tr[data-device="%s"]' % device)
+        check("the desk lists the phone, and when it was last seen",
+              wait(lambda: "(" in row().find_element(By.CSS_SELECTOR, ".last-seen").text, 10))
+        row().find_element(By.CSS_SELECTOR, "button.revoke").click()
+        check("a revoke is shown for confirmation first", wait(lambda: ("Revoke " + device) in summary(), 10), summary())
+        browser.find_element(By.ID, "confirm").click()
+        check("confirmed: the phone is revoked", wait(lambda: (device + " revoked") in message(), 10), message())
+        check("the desk shows it revoked", "revoked" in row().text and not row().find_elements(By.CSS_SELECTOR, "button"))
+        status, refused = phone.send("/api/keep/session")
+        check("the phone's next request is refused: revoked",
+              status == 401 and refused.get("error", {}).get("code") == "revoked", "%s %s" % (status, refused))
+        browser.get(args.web + "/desk/codes/sheet")
+        check("the printable sheet holds Court 1's PIN",
+              pin in [e.text for e in browser.find_elements(By.CSS_SELECTOR, '.card[data-court="Court 1"] .pin')])
     finally:
         browser.quit()
     print("%d passed, %d failed" % (passed, failed), flush=True)

@@ -1,6 +1,7 @@
 // Follows /api/events: a full state first, then each game that changed. Every text it shows is
 // the game's view (GameViewModel, sent in each game of the state and in each event as `view`),
-// bound as it is; the script only ticks a running clock (clock.js), from state.clock and the daemon's time.
+// bound as it is, and so is each court's delay and next game (CourtNow, in the state and in each
+// `courts`); the script only ticks a running clock (clock.js), from state.clock and the daemon's time.
 (function () {
   const body = document.body, kind = body.dataset.kind, only = body.dataset.game;
   // Each game: its clock (the protocol's state.clock) and its view.
@@ -54,6 +55,24 @@
     const list = field("plays");
     if (list) list.replaceChildren(...v.plays.map(playItem));
   }
+  // Each court's delay and next game: its CourtNow, computed by the server, bound as it is.
+  function drawCourts(courts) {
+    if (kind === "court") {
+      const line = field("court-now"), g = games[only];
+      if (!line) return;
+      const name = line.dataset.court || (g && g.view.court) || "", c = courts.find((c) => c.court === name);
+      text(field("delay"), (c && c.delayText) || ""); text(field("next-on"), (c && c.nextLine) || "");
+    } else if (kind === "all") {
+      const list = document.querySelector("#courts ul");
+      if (!list) return;
+      list.replaceChildren(...courts.map((c) => {
+        const li = document.createElement("li");
+        li.dataset.court = c.court;
+        li.append(span("name", c.court), " ", span("delay", c.delayText || ""), " ", span("upcoming", c.nextLine || ""));
+        return li;
+      }));
+    }
+  }
   // Only the running clocks move between events.
   function tick() {
     if (kind === "court" || kind === "overlay") {
@@ -84,7 +103,7 @@
     games = {}; for (const g of s.games) games[g.game] = { clock: g.state.clock, view: g.view };
     offset = s.daemon_now - Date.now();
     body.dataset.sequence = s.sequence;
-    stale(!s.in_sync); draw();
+    stale(!s.in_sync); draw(); drawCourts(s.courts);
   });
   source.addEventListener("event", (e) => {
     const m = JSON.parse(e.data);
@@ -96,6 +115,7 @@
       text(document.querySelector('#live tr[data-game="' + CSS.escape(m.game) + '"] td.score'), m.view.score);
     }
   });
+  source.addEventListener("courts", (e) => drawCourts(JSON.parse(e.data).courts));
   source.addEventListener("sync", (e) => stale(!JSON.parse(e.data).in_sync));
   source.addEventListener("tables", () => { if (kind === "results") refresh(); });
   // A lost connection shows nothing it cannot vouch for until the next full state.

@@ -1,0 +1,36 @@
+import CourtsideModel
+import CourtsideViewModels
+import Foundation
+
+/// Each court's lineup and "now" (``CourtNow``) from what the gateway holds: what the desk lists
+/// per court, and the line the big screen and a court's TV show ("next on Court 2: Bears v
+/// Wolves, about 10:50"). Computed here once, on the server; the pages' script only binds it.
+extension LiveTournament.View {
+    /// Every court the schedule and the games (by id) name, in order of first appearance.
+    var courts: [String] {
+        (bracket.compactMap(\.court) + games.keys.sorted().compactMap { games[$0]?.setup.court }).reduce(into: [String]()) {
+            if !$0.contains($1) { $0.append($1) }
+        }
+    }
+
+    /// Every court's games in playing order (``CourtLineup``), in the order of ``courts``.
+    var lineups: [CourtLineup] { courts.map { CourtLineup(court: $0, bracket: bracket, games: games) } }
+
+    /// The court that `game` is on: its own setup's, or the schedule's for a game not created yet.
+    func court(of game: GameID) -> String? {
+        games[game]?.setup.court ?? bracket.first { $0.game == game }?.court
+    }
+
+    /// What `lineup`'s court is doing at `now` (the daemon's time now when nil). The schedule's
+    /// times are the venue's: `calendar` is this machine's, whose time zone is the venue's.
+    func courtNow(_ lineup: CourtLineup, at now: Date? = nil, calendar: Calendar = .current) -> CourtNow {
+        CourtNow(
+            lineup: lineup, games: games, now: now ?? Date(timeIntervalSince1970: Double(daemonNow) / 1000),
+            calendar: calendar)
+    }
+
+    /// Every court's ``CourtNow``, in the order of ``courts``.
+    func courtsNow(at now: Date? = nil, calendar: Calendar = .current) -> [CourtNow] {
+        lineups.map { courtNow($0, at: now, calendar: calendar) }
+    }
+}

@@ -1,0 +1,50 @@
+import CourtsideModel
+
+/// A change the organiser makes to the join codes at the desk, read from its form: a new code
+/// for a court, or one device revoked (a lost phone). A new code names the code it replaces,
+/// so a confirmation sent twice renews the court's code once.
+enum DeskCodeAction: Equatable {
+    /// A new code for `court`, if its current one is still code `replacing` (0: it has none).
+    case newCode(court: String, replacing: Int)
+    /// One device revoked, by its name (the desk's pages never show a device's id).
+    case revoke(device: String)
+
+    /// The action a form stands for, or why it is none.
+    static func parse(_ fields: [String: String]) -> Result<DeskCodeAction, CourtsideError> {
+        switch fields["action"] {
+        case "new_code":
+            guard let court = fields["court"], !court.isEmpty, court.count <= 200 else {
+                return .failure(CourtsideError(.badRequest, "which court?"))
+            }
+            guard let generation = fields["replacing"].flatMap(Int.init), generation >= 0 else {
+                return .failure(CourtsideError(.badRequest, "which of the court's codes does the new one replace?"))
+            }
+            return .success(.newCode(court: court, replacing: generation))
+        case "revoke":
+            guard let device = fields["device"], !device.isEmpty, device.count <= 200 else {
+                return .failure(CourtsideError(.badRequest, "which device?"))
+            }
+            return .success(.revoke(device: device))
+        default:
+            return .failure(CourtsideError(.badRequest, "the desk's codes page makes a new code or revokes a device"))
+        }
+    }
+
+    /// The action in words, for the organiser to confirm.
+    var summary: String {
+        switch self {
+        case .newCode(let court, 0): "Give \(court) its first code"
+        case .newCode(let court, _):
+            "Give \(court) a new code: its PIN and link stop working, and every device that joined with them must join again"
+        case .revoke(let device): "Revoke \(device): its next request is refused, until it joins again with its court's code"
+        }
+    }
+
+    /// The form's fields, to send again with the confirmation.
+    var fields: [(name: String, value: String)] {
+        switch self {
+        case .newCode(let court, let generation): [("action", "new_code"), ("court", court), ("replacing", "\(generation)")]
+        case .revoke(let device): [("action", "revoke"), ("device", device)]
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import CourtsideModel
+import CourtsideWebStore
+import Foundation
+import Hummingbird
+
+/// The desk's join codes, behind its sign-in: each court's PIN and link and the devices that
+/// joined it, the printable sheet, and a new code or a revoked device, each confirmed first
+/// (review, then confirm) and refused from another site, as `courtside-web codes` does from a shell.
+extension DeskGateway {
+    /// Adds `/desk/codes`, `/desk/codes/sheet`, `POST /desk/codes/review` and `POST /desk/codes/confirm`.
+    func addCodeRoutes(to router: Router<GatewayRequestContext>) {
+        router.get("/desk/codes") { request, _ -> Response in
+            guard (try? await self.sessions.load(request: request)) != nil else { return Self.signInFirst() }
+            let query = request.uri.queryParameters
+            guard let base = self.baseURL(request) else { return Self.codesDone(Self.wrongBase) }
+            return WebGateway.html(
+                Pages.render("desk-codes", try await self.codesPage(baseURL: base, message: query["done"].map(String.init))))
+        }
+        router.get("/desk/codes/sheet") { request, _ -> Response in
+            guard (try? await self.sessions.load(request: request)) != nil else { return Self.signInFirst() }
+            guard let base = self.baseURL(request) else { return Self.codesDone(Self.wrongBase) }
+            // As `courtside-web codes sheet`: every court of the daemon's, each given a code if it has none.
+            var codes: [JoinCode] = []
+            for court in self.live.current.courts { codes.append(try await self.store.code(for: court)) }
+            for code in try await self.store.codes() where !codes.contains(where: { $0.court == code.court }) {
+                codes.append(code)
+            }
+            return WebGateway.html(try JoinSheet.html(codes, baseURL: base, tournament: "Courtside"))
+        }
+        router.post("/desk/codes/review") { request, _ -> Response in
+            if let refusal = KeeperGateway.crossSite(request) { return refusal }
+            guard (try? await self.sessions.load(request: request)) != nil else { return Self.signInFirst() }
+            let action: DeskCodeAction
+            switch await Self.codeAction(request) {
+            case .success(let found): action = found
+            case .failure(let error): return Self.codesDone(error.message)
+            }
+            // The page shows the confirmation alone.
+            var page = DeskCodesPage(courts: [], codes: [], devices: [], baseURL: "", message: nil, now: Date())
+            page.confirm = DeskCodesPage.Confirm(
+                summary: action.summary,
+                fields: action.fields.map { DeskGateway.ConfirmPage.Field(name: $0.name, value: $0.value) })
+            return WebGateway.html(Pages.render("desk-codes", page))
+        }
+        router.post("/desk/codes/confirm") { request, _ -> Response in
+            if let refusal = KeeperGateway.crossSite(request) { return refusal }
+            guard (try? await self.sessions.load(request: request)) != nil else { return Self.signInFirst() }
+            switch await Self.codeAction(request) {
+            case .success(let action): return Self.codesDone(try await self.perform(action))
+            case .failure(let error): return Self.codesDone(error.message)
+            }
+        }
+    }
+
+    /// Does what the organiser confirmed; what came of it, in words.
+    private func perform(_ action: DeskCodeAction) async throws -> String {
+        switch action {
+        case .newCode(let court, let generation):
+            guard let code = try await store.renewCode(for: court, replacing: generation) else {
+                return "\(court) has another code already: nothing changed."
+            }
+            return
+                "\(court): new PIN \(code.printedPIN) (code \(code.generation)). Devices that joined before must join again; print the sheet again."
+        case .revoke(let name):
+            guard let found = try await store.devices().first(where: { $0.device.name == name }) else {
+                return "No device is named \(name)."
+            }
+            _ = try await store.revoke(device: found.device.id)
+            return "\(name) revoked: its next request is refused; it may join again with \(found.device.court)'s code."
+        }
+    }
+
+    private func codesPage(baseURL: String, message: String?) async throws -> DeskCodesPage {
+        DeskCodesPage(
+            courts: live.current.courts, codes: try await store.codes(), devices: try await store.devices(), baseURL: baseURL,
+            message: message, now: Date())
+    }
+
+    private static let wrongBase = "The links start with an http:// or https:// address, such as http://192.168.1.20:8080."
+
+    /// The address the links start with: the page's `base` field, or the address the desk was reached at.
+    private func baseURL(_ request: Request) -> String? {
+        DeskCodesPage.baseURL(
+            typed: request.uri.queryParameters["base"].map(String.init), host: request.head.authority, secure: secureCookies)
+    }
+
+    private static func codeAction(_ request: Request) async -> Result<DeskCodeAction, CourtsideError> {
+        guard let body = try? await request.body.collect(upTo: 4096), let fields = FormFields.parse(Array(buffer: body)) else {
+            return .failure(CourtsideError(.badRequest, "the form could not be read"))
+        }
+        return DeskCodeAction.parse(fields)
+    }
+
+    private static func codesDone(_ message: String) -> Response {
+        KeeperGateway.redirect(to: "/desk/codes?done=\(query(message))")
+    }
+}

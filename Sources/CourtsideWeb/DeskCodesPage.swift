@@ -1,0 +1,88 @@
+import CourtsideWebStore
+import Foundation
+
+/// The desk's page of join codes: each court's PIN and link, the devices that joined it (when
+/// last seen, revoked or not), and the address the printable sheet's links start with. Built
+/// from the store's rows with the time passed in, so it is tested without a gateway.
+struct DeskCodesPage {
+    struct Device {
+        var name: String
+        /// "10:42 (3 min ago)": in the venue's time, and how long ago.
+        var joined: String
+        var lastSeen: String
+        var revoked: Bool
+    }
+
+    struct Court {
+        var name: String
+        /// "ACD-EFH", nil while the court has no code.
+        var pin: String?
+        var link: String?
+        /// The code's number (0: none yet), which a new code's form names.
+        var generation: Int
+        var devices: [Device]
+    }
+
+    /// A change shown for confirmation first, its fields sent again with it.
+    struct Confirm {
+        var summary: String
+        var fields: [DeskGateway.ConfirmPage.Field]
+    }
+
+    var title = "Courtside: join codes"
+    var message: String?
+    /// The address phones reach the gateway at, which the links start with.
+    var baseURL: String
+    var courts: [Court]
+    var confirm: Confirm?
+
+    /// The page for `courts` (the daemon's, in its order; courts of `codes` and `devices` that
+    /// it does not name follow), at `now`; `calendar` is the venue's.
+    init(
+        courts names: [String], codes: [JoinCode], devices: [(device: KeeperDevice, revoked: Bool)], baseURL: String,
+        message: String?, now: Date, calendar: Calendar = .current
+    ) {
+        (self.baseURL, self.message) = (baseURL, message)
+        let all = (names + codes.map(\.court).sorted() + devices.map(\.device.court).sorted()).reduce(into: [String]()) {
+            if !$0.contains($1) { $0.append($1) }
+        }
+        courts = all.map { name in
+            let code = codes.first { $0.court == name }
+            return Court(
+                name: name, pin: code?.printedPIN, link: code.map { JoinSheet.link($0, baseURL: baseURL) },
+                generation: code?.generation ?? 0,
+                devices: devices.filter { $0.device.court == name }.map { device, revoked in
+                    Device(
+                        name: device.name, joined: Self.time(device.joinedAt, now: now, calendar: calendar),
+                        lastSeen: Self.time(device.lastSeen, now: now, calendar: calendar), revoked: revoked)
+                })
+        }
+    }
+
+    /// "10:42 (3 min ago)": the time in `calendar`'s time zone, and how long before `now`.
+    static func time(_ date: Date, now: Date, calendar: Calendar) -> String {
+        let parts = calendar.dateComponents([.hour, .minute], from: date)
+        let clock = "\(parts.hour ?? 0):\(String(format: "%02d", parts.minute ?? 0))"
+        let seconds = Int(now.timeIntervalSince(date))
+        let ago =
+            switch seconds {
+            case ..<60: "just now"
+            case ..<3600: "\(seconds / 60) min ago"
+            case ..<86_400: "\(seconds / 3600) h ago"
+            default: "\(seconds / 86_400) d ago"
+            }
+        return "\(clock) (\(ago))"
+    }
+
+    /// The address the links start with: `typed` (from the page's form) when it is an http or
+    /// https address, else nil; or, when nothing was typed, the address the desk was reached at.
+    static func baseURL(typed: String?, host: String?, secure: Bool) -> String? {
+        guard let typed = typed?.trimmingCharacters(in: .whitespaces), !typed.isEmpty else {
+            return "\(secure ? "https" : "http")://\(host ?? "127.0.0.1:8080")"
+        }
+        guard typed.count <= 200, let url = URL(string: typed), url.scheme == "http" || url.scheme == "https",
+            url.host?.isEmpty == false, url.query == nil, url.fragment == nil
+        else { return nil }
+        return JoinSheet.trimmed(typed)
+    }
+}
