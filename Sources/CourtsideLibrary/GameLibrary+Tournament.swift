@@ -18,7 +18,12 @@ extension GameLibrary {
         }
         if let known = memory.answer(to: origin) { return try await PendingReceipt(known).value() }
         if let expired = await retryBeyondWindow(origin) { throw expired }
+        // Asked again: while the memory was still being read from the log after a start, the
+        // look-up above waited for it, and the command may be one answered before the start.
+        if let known = memory.answer(to: origin) { return try await PendingReceipt(known).value() }
         let ticket = try record.withLock { (record) throws(CourtsideError) -> CommitTicket in
+            // Under the lock that records it: the same command sent twice at once is applied once.
+            if let known = memory.answer(to: origin) { return known }
             guard let current = gate.schedule else {
                 throw CourtsideError(
                     .invalidGame, "the tournament has no schedule: start courtsided with the teams and games in its config")
@@ -50,10 +55,9 @@ extension GameLibrary {
     /// Every change the organiser has made to the tournament, in log order.
     public var tournamentChanges: [TournamentChange] { record.withLock { $0.changes } }
 
-    /// The changes in the log that the config's tournament, as last loaded, leaves unapplied.
-    public var unappliedChanges: [UnappliedTournamentChange] {
-        record.withLock { $0.unapplied.map { UnappliedTournamentChange(change: $0.change, error: $0.error) } }
-    }
+    /// The changes in the log that the config's tournament, as last loaded, disagrees with:
+    /// kept over the file, or not applied.
+    public var conflictingChanges: [LaidChange] { record.withLock { $0.conflicts } }
 
     /// Whether a committed game has started (a game not yet created has not).
     func hasStarted(_ id: GameID) -> Bool {
@@ -64,9 +68,16 @@ extension GameLibrary {
     /// read); afterwards those in memory, which the commands keep current.
     func loadTournamentChanges() async -> [TournamentChange]? {
         if record.withLock({ $0.loaded }) { return record.withLock { $0.changes } }
+        let load = recordLoad.withLock { load in
+            if let load { return load }
+            let log = self.log
+            let task = Task { try await log.events(ofGame: .tournament) }
+            load = task
+            return task
+        }
         let events: [GameEvent]
         do {
-            events = try await recordLoad.value
+            events = try await load.value
         } catch {
             logger.error("the tournament's changes could not be read from the event log", metadata: ["error": "\(error)"])
             return nil

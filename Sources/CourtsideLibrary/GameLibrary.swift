@@ -27,8 +27,8 @@ public final class GameLibrary: Sendable {
     let logger: Logger
     /// The tournament's own stream: the organiser's changes to teams and schedule.
     let record = Mutex(TournamentRecord())
-    /// Reads that stream from the log, once (see ``loadTournamentChanges()``).
-    let recordLoad: Task<[GameEvent], any Error>
+    /// Reads that stream from the log, once, when first needed (see ``loadTournamentChanges()``).
+    let recordLoad = Mutex<Task<[GameEvent], any Error>?>(nil)
 
     /// Opens the library over `log`, rebuilding every game from it; numbering continues where
     /// the log ends.
@@ -57,7 +57,6 @@ public final class GameLibrary: Sendable {
         self.log = log
         self.clock = clock
         self.logger = logger
-        recordLoad = Task { try await log.events(ofGame: .tournament) }
         registry.withLock { registry in
             registry.games.reserveCapacity(games.count)
             for (id, game) in games {
@@ -323,8 +322,9 @@ public final class GameLibrary: Sendable {
     public func close() async {
         advancing.withLock { $0?.cancel() }
         await committer.close()
-        // The memory's reader must be done with the log before it closes.
+        // The memory's reader, and the tournament stream's, must be done with the log before it closes.
         await memory.stopLoading()
+        if let load = recordLoad.withLock({ $0 }) { _ = try? await load.value }
         do {
             try log.close()
         } catch {
@@ -345,16 +345,23 @@ public final class GameLibrary: Sendable {
     /// schedule in force is the result (``unappliedChanges`` has those that did not apply).
     public func useSchedule(_ seed: Schedule) async -> [GameID] {
         let changes = await loadTournamentChanges()
-        let (first, newSchedule) = record.withLock { record in
+        let (first, newSchedule, conflicts) = record.withLock { record in
             record.seed = seed
-            let laid = seed.applying(changes ?? record.changes) { self.hasStarted($0) }
-            record.unapplied = laid.unapplied
-            return (gate.use(laid.schedule), laid.schedule)
+            let laid = seed.laying(changes ?? record.changes)
+            record.conflicts = laid.conflicts
+            return (gate.use(laid.schedule), laid.schedule, laid.conflicts)
         }
-        for (change, error) in record.withLock({ $0.unapplied }) {
-            logger.warning(
-                "an organiser's change in the log does not apply to the config's tournament; the log keeps it",
-                metadata: ["change": "\(change.typeName)", "error": "\(error)"])
+        for conflict in conflicts {
+            let what = "\(conflict.change.typeName) (\(conflict.change.subject))"
+            if let overrode = conflict.overrode {
+                logger.warning(
+                    "the config file disagrees with an organiser's change in the log; the change is kept over \(overrode): \(what)",
+                    metadata: ["change": "\(conflict.change.typeName)"])
+            } else {
+                logger.warning(
+                    "an organiser's change in the log does not apply to the config's tournament (\(conflict.error?.message ?? "")); the log keeps it: \(what)",
+                    metadata: ["change": "\(conflict.change.typeName)", "error.code": "\(conflict.error?.code.rawValue ?? "")"])
+            }
         }
         // Every rostered player is the tournament's, whether or not a game of theirs exists yet.
         registry.withLock { registry in

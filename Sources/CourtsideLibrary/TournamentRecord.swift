@@ -12,13 +12,6 @@ struct TournamentRecord: Sendable {
     var version = 0
     /// Whether the stream has been read from the log.
     var loaded = false
-    /// The changes that do not apply over the seed in force, each with why.
-    var unapplied: [(change: TournamentChange, error: CourtsideError)] = []
-}
-
-/// A change in the log that does not apply over the config's tournament, and why (the file
-/// now has the player the organiser added, say). The log keeps it; a start or reload reports it.
-public struct UnappliedTournamentChange: Sendable {
-    public var change: TournamentChange
-    public var error: CourtsideError
+    /// The changes the seed in force disagrees with: kept over it, or not applied.
+    var conflicts: [LaidChange] = []
 }

@@ -81,23 +81,59 @@ extension Schedule {
         return next
     }
 
-    /// The schedule with `changes` applied in order over this one (the config's), and what could
-    /// not be applied, each with why: a change the file now makes itself (a player the file has
-    /// added since), or one it contradicts. The log keeps them all; this is what a start or a
-    /// reload reports.
-    public func applying(_ changes: [TournamentChange], hasStarted: (GameID) -> Bool) -> (
-        schedule: Schedule, unapplied: [(change: TournamentChange, error: CourtsideError)]
-    ) {
+    /// The schedule with `changes` (the log's, each accepted when made) laid in order over this
+    /// one (the config's), and what each did that the file disagrees with: the log decides.
+    ///
+    /// A change the file now contradicts wins over the file: a team or game the file has since
+    /// added under the same id is replaced by the organiser's, a player the file has since put
+    /// on another team moves to the organiser's team. Each such case is a ``LaidChange`` with
+    /// `overrode` set; one that cannot apply at all (its team is gone) has `error` set instead.
+    /// Games are taken as not started: the change was checked when it was made.
+    public func laying(_ changes: [TournamentChange]) -> (schedule: Schedule, conflicts: [LaidChange]) {
         var schedule = self
-        var unapplied: [(TournamentChange, CourtsideError)] = []
+        var conflicts: [LaidChange] = []
         for change in changes {
             do throws(CourtsideError) {
-                schedule = try schedule.applying(change, hasStarted: hasStarted)
+                schedule = try schedule.applying(change) { _ in false }
             } catch {
-                unapplied.append((change, error))
+                if let (forced, overrode) = schedule.forcing(change) {
+                    schedule = forced
+                    conflicts.append(LaidChange(change: change, overrode: overrode, error: nil))
+                } else {
+                    conflicts.append(LaidChange(change: change, overrode: nil, error: error))
+                }
             }
         }
-        return (schedule, unapplied)
+        return (schedule, conflicts)
+    }
+
+    /// The schedule with `change` made over what the file says, and what of the file's it
+    /// replaced; nil when the change cannot be made even so.
+    private func forcing(_ change: TournamentChange) -> (Schedule, String)? {
+        var next = self
+        let overrode: String
+        switch change {
+        case .teamRegistered(let team, let group):
+            guard teams[team.id] != nil else { return nil }
+            next.teams[team.id] = team
+            if let group, let index = groups.firstIndex(where: { $0.id == group }), !groups[index].teams.contains(team.id) {
+                next.groups[index].teams.append(team.id)
+            }
+            overrode = "the file's team \(team.id)"
+        case .playerAdded(let team, let player):
+            guard teams[team] != nil, let other = players[player.id] else { return nil }
+            next.teams[other]?.players.removeAll { $0.id == player.id }
+            next.teams[team]?.players.append(player)
+            overrode = "the file's player \(player.id) of \(other)"
+        case .gameScheduled(let game):
+            guard let index = games.firstIndex(where: { $0.id == game.id }) else { return nil }
+            next.games[index] = game
+            if let round = game.round, !rounds.contains(round) { next.rounds.append(round) }
+            overrode = "the file's game \(game.id)"
+        default:
+            return nil
+        }
+        return next.problem == nil ? (next, overrode) : nil
     }
 
     /// Every player of every team.
@@ -140,4 +176,13 @@ extension TournamentChange {
         default: nil
         }
     }
+}
+
+/// A change of the log laid over a config file that disagrees with it (see
+/// ``Schedule/laying(_:)``): kept over the file (`overrode` says what of the file's it replaced),
+/// or not applied at all (`error` says why).
+public struct LaidChange: Hashable, Sendable {
+    public var change: TournamentChange
+    public var overrode: String?
+    public var error: CourtsideError?
 }

@@ -33,6 +33,17 @@ public enum TournamentChange: Hashable, Sendable {
         }
     }
 
+    /// What the change is about, in a few words for a log line: "player dee of lions", "game g4".
+    public var subject: String {
+        switch self {
+        case .teamRegistered(let team, _): "team \(team.id)"
+        case .playerAdded(let team, let player): "player \(player.id) of \(team)"
+        case .playerRenamed(let team, let player, _): "player \(player) of \(team)"
+        case .gameScheduled(let game): "game \(game.id)"
+        case .gameEdited(let edit): "game \(edit.game)"
+        }
+    }
+
     /// The team the change is about, if it is about one.
     public var team: TeamID? {
         switch self {

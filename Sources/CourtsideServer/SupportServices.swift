@@ -164,7 +164,7 @@ struct ReloadService: Service {
                 for change in unapplied { logger.warning("\(change)", metadata: change.metadata) }
                 let games = await library.useSchedule(schedule)
                 // The organiser's changes that the file now contradicts stay in the log, unapplied.
-                let contradicted = library.unappliedChanges.count
+                let contradicted = library.conflictingChanges.count
                 let notApplied = unapplied.count + contradicted
                 tournament.noteReload(
                     notApplied == 0

@@ -29,6 +29,8 @@ struct Courtside: ParsableCommand {
               courtside keeper g1
               courtside forfeit g2 away --reason "no show"
               courtside end-early g1 --result as-it-stands --reason "injury"
+              courtside player add lions dee --name "Dee Dunn"
+              courtside game move g2 --court "Court 1" --start 10:50
               courtside board
               courtside simulate --games 100 --keepers 16 --duration 20
               courtside schedule

@@ -224,6 +224,18 @@ final class NotifyListener {
         return received.contains { $0.split(separator: "\n").contains(Substring(line)) }
     }
 
+    /// Waits until a line containing `text` arrives (or has arrived): for a STATUS= line.
+    func wait(containing text: String, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if received.contains(where: { $0.contains(text) }) { return true }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count > 0 { received.append(String(decoding: buffer.prefix(count), as: UTF8.self)) }
+        }
+        return received.contains { $0.contains(text) }
+    }
+
     deinit {
         close(fd)
         unlink(path)

@@ -84,17 +84,23 @@ struct TournamentChangeTests {
         #expect(Self.code(of: .gameScheduled(ScheduledGame(id: "g3", home: .team("owls"), away: .team("nope")))) == .invalidGame)
     }
 
-    @Test("changes laid over a config that now makes them itself, or contradicts them, are reported and the rest still apply")
+    @Test("changes laid over a config that disagrees: the log wins over the file, and each disagreement is reported")
     func layOver() {
         let dee = Player(id: "dee", name: "Dee")
+        let owls = Team(id: "owls", name: "Owls (desk)", players: [Player(id: "o9", name: "Oz")])
         var file = Self.schedule
         file.teams["tigers"]?.players.append(dee)
         let changes: [TournamentChange] = [
             .playerAdded(team: "lions", player: dee), .gameEdited(GameEdit(game: "g1", court: "Court 2")),
+            .teamRegistered(owls, group: nil), .playerRenamed(team: "gone", player: "x", name: "X"),
         ]
-        let laid = file.applying(changes, hasStarted: Self.notStarted)
-        #expect(laid.unapplied.map(\.error.code) == [.playerExists])
-        #expect(laid.schedule.game("g1")?.court == "Court 2")
+        let laid = file.laying(changes)
+        #expect(laid.schedule.players["dee"] == "lions" && laid.schedule.teams["tigers"]?.has("dee") == false)
+        #expect(laid.schedule.game("g1")?.court == "Court 2" && laid.schedule.teams["owls"] == owls)
+        #expect(laid.conflicts.map(\.overrode) == ["the file's player dee of tigers", "the file's team owls", nil])
+        #expect(laid.conflicts.last?.error?.code == .unknownTeam)
+        // A game that started since its edit keeps the edit across a restart.
+        #expect(Self.schedule.laying([.gameEdited(GameEdit(game: "g1", start: "10:50"))]).conflicts.isEmpty)
     }
 
     @Test("a player added to a game in play keeps its score and moves; its court or rules change only before it starts")
