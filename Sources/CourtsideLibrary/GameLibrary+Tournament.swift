@@ -13,9 +13,6 @@ extension GameLibrary {
         -> Receipt
     {
         if let problem = Game.reasonProblem(reason, required: false) { throw problem }
-        guard await loadTournamentChanges() != nil else {
-            throw CourtsideError(.storageFailure, "the event log could not be read; courtsided's log has the detail")
-        }
         if let known = memory.answer(to: origin) { return try await PendingReceipt(known).value() }
         if let expired = await retryBeyondWindow(origin) { throw expired }
         // Asked again: while the memory was still being read from the log after a start, the
@@ -44,8 +41,11 @@ extension GameLibrary {
             memory.remember(origin, ticket, at: event.at)
             return ticket
         }
-        if let players = gate.schedule?.players.keys {
-            registry.withLock { $0.players.formUnion(players) }
+        if let schedule = gate.schedule {
+            registry.withLock { registry in
+                registry.players.formUnion(schedule.players.keys)
+                registry.inactive = schedule.inactivePlayers
+            }
         }
         let receipt = try await PendingReceipt(ticket).value()
         await advanceBracket()
@@ -62,36 +62,5 @@ extension GameLibrary {
     /// Whether a committed game has started (a game not yet created has not).
     func hasStarted(_ id: GameID) -> Bool {
         committer.snapshot(of: id).value?.hasStarted ?? false
-    }
-
-    /// The tournament stream's changes, read from the log the first time (nil when it cannot be
-    /// read); afterwards those in memory, which the commands keep current.
-    func loadTournamentChanges() async -> [TournamentChange]? {
-        if record.withLock({ $0.loaded }) { return record.withLock { $0.changes } }
-        let load = recordLoad.withLock { load in
-            if let load { return load }
-            let log = self.log
-            let task = Task { try await log.events(ofGame: .tournament) }
-            load = task
-            return task
-        }
-        let events: [GameEvent]
-        do {
-            events = try await load.value
-        } catch {
-            logger.error("the tournament's changes could not be read from the event log", metadata: ["error": "\(error)"])
-            return nil
-        }
-        return record.withLock { record in
-            if !record.loaded {
-                record.changes = events.compactMap { event in
-                    if case .tournamentChanged(let change, _) = event.kind { return change }
-                    return nil
-                }
-                record.version = events.last?.version ?? 0
-                record.loaded = true
-            }
-            return record.changes
-        }
     }
 }

@@ -15,6 +15,8 @@ public final class GameLibrary: Sendable {
         var games: [GameID: GameActor] = [:]
         /// Every player of every game, to tell an unknown player from one in another game.
         var players: Set<PlayerID> = []
+        /// The players the organiser marked inactive (the schedule's, kept here for the moves).
+        var inactive: Set<PlayerID> = []
     }
 
     let registry: Mutex<Registry>
@@ -26,9 +28,7 @@ public final class GameLibrary: Sendable {
     let clock: any TimeSource
     let logger: Logger
     /// The tournament's own stream: the organiser's changes to teams and schedule.
-    let record = Mutex(TournamentRecord())
-    /// Reads that stream from the log, once, when first needed (see ``loadTournamentChanges()``).
-    let recordLoad = Mutex<Task<[GameEvent], any Error>?>(nil)
+    let record: Mutex<TournamentRecord>
 
     /// Opens the library over `log`, rebuilding every game from it; numbering continues where
     /// the log ends.
@@ -43,6 +43,8 @@ public final class GameLibrary: Sendable {
         let started = ContinuousClock.now
         let restored = try RestoredGames.restore(from: log, policy: checkpoints, logger: logger)
         let games = restored.games
+        // Read whole, checkpoint or not: it is a few events a day, and no checkpoint holds it.
+        record = Mutex(TournamentRecord(stream: try log.readEvents(ofGame: .tournament)))
         let memory = RetryMemory(window: retryWindow, loading: true)
         memory.load(from: log, expected: Int(restored.lastSequence), logger: logger)
         self.memory = memory
@@ -182,10 +184,13 @@ public final class GameLibrary: Sendable {
     /// Commands submitted one after another to the same game apply in that order; await
     /// ``PendingReceipt/value()`` for the result.
     public func submit(_ command: GameCommand, to gameID: GameID, origin: CommandOrigin) async -> PendingReceipt {
-        let (actor, playerKnown) = registry.withLock { registry in
-            var known = true
-            if case .move(let player, _) = command { known = registry.players.contains(player) }
-            return (registry.games[gameID], known)
+        let (actor, playerKnown, playerInactive) = registry.withLock { registry in
+            var (known, inactive) = (true, false)
+            if case .move(let player, _) = command {
+                known = registry.players.contains(player)
+                inactive = !registry.inactive.isEmpty && registry.inactive.contains(player)
+            }
+            return (registry.games[gameID], known, inactive)
         }
         guard let actor else { return PendingReceipt(.failure(CourtsideError(.unknownGame, "no game has id \(gameID)"))) }
         if let expired = await retryBeyondWindow(origin) { return PendingReceipt(.failure(expired)) }
@@ -194,6 +199,14 @@ public final class GameLibrary: Sendable {
             if let retry = await actor.outcome(of: origin) { return retry }
             return PendingReceipt(
                 .failure(CourtsideError(.unknownPlayer, "no game of the tournament has a player with id \(player)")))
+        }
+        if playerInactive, case .move(let player, _) = command {
+            if let retry = await actor.outcome(of: origin) { return retry }
+            return PendingReceipt(
+                .failure(
+                    CourtsideError(
+                        .playerInactive, "the organiser marked \(player) inactive: their moves so far stay, new ones are refused")
+                ))
         }
         return await actor.submit(command, from: origin)
     }
@@ -322,9 +335,8 @@ public final class GameLibrary: Sendable {
     public func close() async {
         advancing.withLock { $0?.cancel() }
         await committer.close()
-        // The memory's reader, and the tournament stream's, must be done with the log before it closes.
+        // The memory's reader must be done with the log before it closes.
         await memory.stopLoading()
-        if let load = recordLoad.withLock({ $0 }) { _ = try? await load.value }
         do {
             try log.close()
         } catch {
@@ -344,10 +356,9 @@ public final class GameLibrary: Sendable {
     /// `seed` is the config's; the organiser's changes in the log are laid over it, and the
     /// schedule in force is the result (``unappliedChanges`` has those that did not apply).
     public func useSchedule(_ seed: Schedule) async -> [GameID] {
-        let changes = await loadTournamentChanges()
         let (first, newSchedule, conflicts) = record.withLock { record in
             record.seed = seed
-            let laid = seed.laying(changes ?? record.changes)
+            let laid = seed.laying(record.changes)
             record.conflicts = laid.conflicts
             return (gate.use(laid.schedule), laid.schedule, laid.conflicts)
         }
@@ -365,6 +376,7 @@ public final class GameLibrary: Sendable {
         }
         // Every rostered player is the tournament's, whether or not a game of theirs exists yet.
         registry.withLock { registry in
+            registry.inactive = newSchedule.inactivePlayers
             for team in newSchedule.teams.values { registry.players.formUnion(team.players.map(\.id)) }
         }
         if first {
@@ -453,26 +465,27 @@ public final class GameLibrary: Sendable {
     private func follow(_ scheduled: ScheduledGame, lineup: Lineup, game: Game) async -> [GameID] {
         let id = game.id
         var touched: [GameID] = []
-        let sameTeams = game.setup.home.id == lineup.home.id && game.setup.away.id == lineup.away.id
-        if !sameTeams && !game.hasStarted || sameTeams && (game.setup.home != lineup.home || game.setup.away != lineup.away) {
-            let origin = CommandOrigin(clientID: Self.bracketClientID, commandID: "assign:\(id):v\(game.version)")
+        func send(_ command: GameCommand, _ kind: String, at version: Int, failing: String) async {
+            let origin = CommandOrigin(clientID: Self.bracketClientID, commandID: "\(kind):\(id):v\(version)")
             do {
-                try await apply(.assignTeams(home: lineup.home, away: lineup.away), to: id, origin: origin)
+                try await apply(command, to: id, origin: origin)
                 touched.append(id)
             } catch {
-                logger.warning("bracket could not re-assign \(id)", metadata: ["error": "\(error)"])
+                logger.warning("\(failing) \(id)", metadata: ["error": "\(error)", "game": "\(id)"])
             }
+        }
+        let sameTeams = game.setup.home.id == lineup.home.id && game.setup.away.id == lineup.away.id
+        if !sameTeams && !game.hasStarted || sameTeams && (game.setup.home != lineup.home || game.setup.away != lineup.away) {
+            await send(
+                .assignTeams(home: lineup.home, away: lineup.away), "assign", at: game.version,
+                failing: "bracket could not re-assign")
         }
         if !game.hasStarted, game.setup.court != scheduled.court || game.setup.rules != scheduled.rules,
             let now = try? snapshot(of: id).value, !now.hasStarted
         {
-            let origin = CommandOrigin(clientID: Self.bracketClientID, commandID: "setup:\(id):v\(now.version)")
-            do {
-                try await apply(.changeSetup(court: scheduled.court, rules: scheduled.rules), to: id, origin: origin)
-                touched.append(id)
-            } catch {
-                logger.warning("could not move \(id) as the schedule says", metadata: ["error": "\(error)"])
-            }
+            await send(
+                .changeSetup(court: scheduled.court, rules: scheduled.rules), "setup", at: now.version,
+                failing: "could not move as the schedule says")
         }
         return touched
     }

@@ -10,8 +10,15 @@ struct TournamentRecord: Sendable {
     var changes: [TournamentChange] = []
     /// The stream's last version: 0 before its first change.
     var version = 0
-    /// Whether the stream has been read from the log.
-    var loaded = false
     /// The changes the seed in force disagrees with: kept over it, or not applied.
     var conflicts: [LaidChange] = []
+
+    /// The record of the stream's events, as read from the log.
+    init(stream events: [GameEvent]) {
+        changes = events.compactMap { event in
+            if case .tournamentChanged(let change, _) = event.kind { return change }
+            return nil
+        }
+        version = events.last?.version ?? 0
+    }
 }

@@ -55,6 +55,8 @@ public struct CourtsideError: Error, Hashable, Sendable, CustomStringConvertible
         /// A player added at run time has an id the tournament has already (player ids are
         /// the tournament's, not a team's).
         public static let playerExists = Code(rawValue: "player_exists")
+        /// The organiser marked the player inactive: no new move of theirs is taken.
+        public static let playerInactive = Code(rawValue: "player_inactive")
         /// The game has started: it can no longer be moved, re-timed or given other rules.
         public static let gameStarted = Code(rawValue: "game_started")
     }

@@ -84,6 +84,13 @@ extension TournamentChange: JSONWritable {
             writer.value(player)
             writer.key("team")
             writer.value(team)
+        case .playerActive(let team, let player, let active):
+            writer.key("active")
+            writer.value(active)
+            writer.key("player")
+            writer.value(player)
+            writer.key("team")
+            writer.value(team)
         case .gameScheduled(let game):
             writer.key("game")
             writer.value(game)

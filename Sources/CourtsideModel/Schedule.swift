@@ -137,11 +137,15 @@ public struct Schedule: Hashable, Codable, Sendable {
     public var rounds: [String]
     public var games: [ScheduledGame]
     public var tieBreakers: [TieBreaker]
+    /// Players the organiser marked inactive: on their rosters still (their moves stay), but no
+    /// new move of theirs is taken.
+    public var inactivePlayers: Set<PlayerID>
 
     public init(
         teams: [TeamID: Team], courts: [String] = [], groups: [Group] = [], rounds: [String] = [], games: [ScheduledGame],
-        tieBreakers: [TieBreaker] = [.headToHead, .pointDifference, .pointsScored]
+        tieBreakers: [TieBreaker] = [.headToHead, .pointDifference, .pointsScored], inactivePlayers: Set<PlayerID> = []
     ) {
+        self.inactivePlayers = inactivePlayers
         self.teams = teams
         self.courts = courts
         self.groups = groups
@@ -153,6 +157,19 @@ public struct Schedule: Hashable, Codable, Sendable {
     enum CodingKeys: String, CodingKey {
         case teams, courts, groups, rounds, games
         case tieBreakers = "tie_breakers"
+        case inactivePlayers = "inactive_players"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            teams: try container.decode([TeamID: Team].self, forKey: .teams),
+            courts: try container.decode([String].self, forKey: .courts),
+            groups: try container.decode([Group].self, forKey: .groups),
+            rounds: try container.decode([String].self, forKey: .rounds),
+            games: try container.decode([ScheduledGame].self, forKey: .games),
+            tieBreakers: try container.decode([TieBreaker].self, forKey: .tieBreakers),
+            inactivePlayers: try container.decodeIfPresent(Set<PlayerID>.self, forKey: .inactivePlayers) ?? [])
     }
 
     /// Why the schedule cannot be played, or nil: unknown teams, games or groups in slots,

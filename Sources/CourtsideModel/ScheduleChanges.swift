@@ -43,6 +43,10 @@ extension Schedule {
             try Self.checkName(name, of: "player \(player)")
             roster.players[index].name = name
             next.teams[team] = roster
+        case .playerActive(let team, let player, let active):
+            guard let roster = teams[team] else { throw Self.unknownTeam(team) }
+            guard roster.has(player) else { throw CourtsideError(.unknownPlayer, "team \(team) has no player with id \(player)") }
+            if active { next.inactivePlayers.remove(player) } else { next.inactivePlayers.insert(player) }
         case .gameScheduled(let game):
             if self.game(game.id) != nil || hasStarted(game.id) {
                 throw CourtsideError(.gameExists, "a game with id \(game.id) exists already")
@@ -61,7 +65,8 @@ extension Schedule {
             for (slot, now) in [(edit.home, game.home), (edit.away, game.away)] where slot != nil {
                 guard case .team = now, case .team = slot else {
                     throw CourtsideError(
-                        .invalidGame, "game \(edit.game): the results fill a slot that is not a team; only a team can replace a team")
+                        .invalidGame,
+                        "game \(edit.game): the results fill a slot that is not a team; only a team can replace a team")
                 }
             }
             if let court = edit.court { game.court = court }
@@ -159,7 +164,9 @@ extension Schedule {
 
     private static func checkName(_ name: String, of what: String) throws(CourtsideError) {
         if name.allSatisfy(\.isWhitespace) { throw CourtsideError(.invalidGame, "\(what) needs a name") }
-        if name.count > maxNameLength { throw CourtsideError(.invalidGame, "\(what): a name has at most \(maxNameLength) characters") }
+        if name.count > maxNameLength {
+            throw CourtsideError(.invalidGame, "\(what): a name has at most \(maxNameLength) characters")
+        }
     }
 
     private static func unknownTeam(_ team: TeamID) -> CourtsideError {

@@ -8,6 +8,9 @@ public enum TournamentChange: Hashable, Sendable {
     case playerAdded(team: TeamID, player: Player)
     /// A player's name is corrected; the id, and so every move, stays.
     case playerRenamed(team: TeamID, player: PlayerID, name: String)
+    /// A player is marked inactive (no more moves; their moves so far stay), or active again.
+    /// Nobody is removed: a player with moves keeps them in every record.
+    case playerActive(team: TeamID, player: PlayerID, active: Bool)
     /// A game joins the schedule (its round, court and start time are the game's own fields).
     case gameScheduled(ScheduledGame)
     /// A scheduled game that has not started moves court, is re-timed, or changes rules or teams.
@@ -19,6 +22,7 @@ public enum TournamentChange: Hashable, Sendable {
         case .teamRegistered: "team_registered"
         case .playerAdded: "player_added"
         case .playerRenamed: "player_renamed"
+        case .playerActive: "player_active"
         case .gameScheduled: "game_scheduled"
         case .gameEdited: "game_edited"
         }
@@ -38,7 +42,7 @@ public enum TournamentChange: Hashable, Sendable {
         switch self {
         case .teamRegistered(let team, _): "team \(team.id)"
         case .playerAdded(let team, let player): "player \(player.id) of \(team)"
-        case .playerRenamed(let team, let player, _): "player \(player) of \(team)"
+        case .playerRenamed(let team, let player, _), .playerActive(let team, let player, _): "player \(player) of \(team)"
         case .gameScheduled(let game): "game \(game.id)"
         case .gameEdited(let edit): "game \(edit.game)"
         }
@@ -48,7 +52,7 @@ public enum TournamentChange: Hashable, Sendable {
     public var team: TeamID? {
         switch self {
         case .teamRegistered(let team, _): team.id
-        case .playerAdded(let team, _), .playerRenamed(let team, _, _): team
+        case .playerAdded(let team, _), .playerRenamed(let team, _, _), .playerActive(let team, _, _): team
         default: nil
         }
     }
@@ -82,7 +86,7 @@ public struct GameEdit: Hashable, Codable, Sendable {
 
 extension TournamentChange: Codable {
     enum CodingKeys: String, CodingKey {
-        case type, team, group, player, name, game, edit
+        case type, team, group, player, name, game, edit, active
     }
 
     public init(from decoder: any Decoder) throws {
@@ -93,11 +97,18 @@ extension TournamentChange: Codable {
                 try container.decode(Team.self, forKey: .team), group: try container.decodeIfPresent(String.self, forKey: .group))
         case "player_added":
             self = .playerAdded(
-                team: try container.decode(TeamID.self, forKey: .team), player: try container.decode(Player.self, forKey: .player))
+                team: try container.decode(TeamID.self, forKey: .team), player: try container.decode(Player.self, forKey: .player)
+            )
         case "player_renamed":
             self = .playerRenamed(
-                team: try container.decode(TeamID.self, forKey: .team), player: try container.decode(PlayerID.self, forKey: .player),
+                team: try container.decode(TeamID.self, forKey: .team),
+                player: try container.decode(PlayerID.self, forKey: .player),
                 name: try container.decode(String.self, forKey: .name))
+        case "player_active":
+            self = .playerActive(
+                team: try container.decode(TeamID.self, forKey: .team),
+                player: try container.decode(PlayerID.self, forKey: .player),
+                active: try container.decode(Bool.self, forKey: .active))
         case "game_scheduled": self = .gameScheduled(try container.decode(ScheduledGame.self, forKey: .game))
         case "game_edited": self = .gameEdited(try container.decode(GameEdit.self, forKey: .edit))
         case let other:
@@ -120,6 +131,10 @@ extension TournamentChange: Codable {
             try container.encode(team, forKey: .team)
             try container.encode(player, forKey: .player)
             try container.encode(name, forKey: .name)
+        case .playerActive(let team, let player, let active):
+            try container.encode(active, forKey: .active)
+            try container.encode(team, forKey: .team)
+            try container.encode(player, forKey: .player)
         case .gameScheduled(let game): try container.encode(game, forKey: .game)
         case .gameEdited(let edit): try container.encode(edit, forKey: .edit)
         }

@@ -52,6 +52,10 @@ extension TournamentSetup: JSONWritable {
         writer.value(games)
         writer.key("groups")
         writer.value(groups)
+        if let inactivePlayers {
+            writer.key("inactive_players")
+            writer.value(inactivePlayers)
+        }
         writer.key("rounds")
         writer.value(rounds)
         writer.key("teams")

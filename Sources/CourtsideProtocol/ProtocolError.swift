@@ -29,8 +29,10 @@ extension CourtsideError.Code {
 /// Every code a reply can carry, in the order docs/PROTOCOL.md lists them.
 public let allErrorCodes: [CourtsideError.Code] = [
     .badRequest, .badFrames, .messageTooLarge, .unknownOperation, .forbidden, .unknownGame, .unknownPlayer, .playerNotInGame,
+    .playerInactive,
     .unknownTeam, .gameFinished, .unknownEvent, .notAMove, .alreadyRetracted, .clockRunning, .clockNotRunning,
-    .gameExists, .invalidGame, .teamExists, .playerExists, .gameStarted, .noTimeoutsLeft, .bracketLocked, .bracketPending, .invalidReason, .storageFailure, .shuttingDown,
+    .gameExists, .invalidGame, .teamExists, .playerExists, .gameStarted, .noTimeoutsLeft, .bracketLocked, .bracketPending,
+    .invalidReason, .storageFailure, .shuttingDown,
     .retryExpired, .overloaded, .internalError,
 ]
 

@@ -25,8 +25,9 @@ public struct Request: Sendable {
         case forfeit(game: GameID, side: Side, reason: String?)
         /// The organiser's: the game ends early, with its score or with no result.
         case endGame(game: GameID, result: EarlyResult, reason: String)
-        /// The organiser's: a team registered, a player added or renamed, a scheduled game edited
-        /// (`register_team`, `add_player`, `rename_player`, `edit_game`).
+        /// The organiser's: a team registered, a player added, renamed or marked (in)active, a
+        /// scheduled game edited (`register_team`, `add_player`, `rename_player`,
+        /// `set_player_active`, `edit_game`).
         case changeTournament(TournamentChange, reason: String?)
         /// The organiser's: a game added to the schedule (`schedule_game`); the tournament's
         /// default rules when `rules` is nil.
@@ -90,13 +91,19 @@ public struct Request: Sendable {
             wire.reason = reason
             switch change {
             case .teamRegistered(let team, let group):
-                (wire.op, wire.team, wire.name, wire.players, wire.group) = ("register_team", team.id, team.name, team.players, group)
+                (wire.op, wire.team, wire.name, wire.players, wire.group) = (
+                    "register_team", team.id, team.name, team.players, group
+                )
             case .playerAdded(let team, let player):
                 (wire.op, wire.team, wire.player, wire.name) = ("add_player", team, player.id, player.name)
             case .playerRenamed(let team, let player, let name):
                 (wire.op, wire.team, wire.player, wire.name) = ("rename_player", team, player, name)
+            case .playerActive(let team, let player, let active):
+                (wire.op, wire.team, wire.player, wire.active) = ("set_player_active", team, player, active)
             case .gameEdited(let edit):
-                (wire.op, wire.game, wire.court, wire.start, wire.rules) = ("edit_game", edit.game, edit.court, edit.start, edit.rules)
+                (wire.op, wire.game, wire.court, wire.start, wire.rules) = (
+                    "edit_game", edit.game, edit.court, edit.start, edit.rules
+                )
                 if case .team(let home) = edit.home { wire.home = home }
                 if case .team(let away) = edit.away { wire.away = away }
             case .gameScheduled(let game):
@@ -137,6 +144,7 @@ struct WireRequest: Codable {
     var group: String?
     var start: String?
     var round: String?
+    var active: Bool?
 
     init(op: String, clientID: String, commandID: String) {
         self.op = op
@@ -146,7 +154,7 @@ struct WireRequest: Codable {
 
     enum CodingKeys: String, CodingKey {
         case op, game, player, move, version, action, home, away, court, rules, side, reason, result
-        case team, name, players, group, start, round
+        case team, name, players, group, start, round, active
         case clientID = "client_id"
         case commandID = "command_id"
     }
@@ -199,14 +207,21 @@ struct WireRequest: Codable {
             // A missing reason is the game's to refuse (invalid_reason), as an empty one is.
             operation = .endGame(game: try require(game, "game"), result: try require(result, "result"), reason: reason ?? "")
         case "register_team":
-            let team = Team(id: try require(team, "team"), name: try require(name, "name"), players: try require(players, "players"))
+            let team = Team(
+                id: try require(team, "team"), name: try require(name, "name"), players: try require(players, "players"))
             operation = .changeTournament(.teamRegistered(team, group: group), reason: reason)
         case "add_player":
             let player = Player(id: try require(player, "player"), name: try require(name, "name"))
             operation = .changeTournament(.playerAdded(team: try require(team, "team"), player: player), reason: reason)
         case "rename_player":
             operation = .changeTournament(
-                .playerRenamed(team: try require(team, "team"), player: try require(player, "player"), name: try require(name, "name")),
+                .playerRenamed(
+                    team: try require(team, "team"), player: try require(player, "player"), name: try require(name, "name")),
+                reason: reason)
+        case "set_player_active":
+            operation = .changeTournament(
+                .playerActive(
+                    team: try require(team, "team"), player: try require(player, "player"), active: try require(active, "active")),
                 reason: reason)
         case "edit_game":
             let edit = GameEdit(
@@ -221,7 +236,7 @@ struct WireRequest: Codable {
             throw ProtocolError(
                 .unknownOperation,
                 "unknown operation \(op); expected move, retract, clock, timeout, create_game, forfeit, end_game, "
-                    + "register_team, add_player, rename_player, schedule_game, edit_game, "
+                    + "register_team, add_player, rename_player, set_player_active, schedule_game, edit_game, "
                     + "list_games, snapshot, schedule, standings, log or tournament")
         }
         return Request(origin: CommandOrigin(clientID: clientID, commandID: commandID), operation: operation)
@@ -236,6 +251,10 @@ extension WireRequest: JSONWritable {
         if let action {
             writer.key("action")
             writer.value(action)
+        }
+        if let active {
+            writer.key("active")
+            writer.value(active)
         }
         if let away {
             writer.key("away")

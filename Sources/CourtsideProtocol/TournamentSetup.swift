@@ -41,14 +41,17 @@ public struct TournamentSetup: Hashable, Codable, Sendable {
     public var rounds: [Round]
     /// Games outside any round: the config's, and those `create_game` added.
     public var games: [SetupGame]
+    /// Players marked inactive, sorted; nil when none is.
+    public var inactivePlayers: [PlayerID]?
 
     public init(
         tournament: String, tieBreakers: [TieBreaker], courts: [String], teams: [Team], groups: [Group], rounds: [Round],
-        games: [SetupGame]
+        games: [SetupGame], inactivePlayers: [PlayerID]? = nil
     ) {
         (self.tournament, self.tieBreakers, self.courts, self.teams, self.groups, self.rounds, self.games) = (
             tournament, tieBreakers, courts, teams, groups, rounds, games
         )
+        self.inactivePlayers = inactivePlayers
     }
 
     /// The setup of a tournament of `name` with this `schedule`, plus the games that exist
@@ -68,11 +71,13 @@ public struct TournamentSetup: Hashable, Codable, Sendable {
             }
         self.init(
             tournament: name, tieBreakers: schedule.tieBreakers, courts: schedule.courts,
-            teams: schedule.teams.values.sorted { $0.id < $1.id }, groups: schedule.groups, rounds: rounds, games: loose)
+            teams: schedule.teams.values.sorted { $0.id < $1.id }, groups: schedule.groups, rounds: rounds, games: loose,
+            inactivePlayers: schedule.inactivePlayers.isEmpty ? nil : schedule.inactivePlayers.sorted())
     }
 
     enum CodingKeys: String, CodingKey {
         case tournament, courts, teams, groups, rounds, games
         case tieBreakers = "tie_breakers"
+        case inactivePlayers = "inactive_players"
     }
 }

@@ -184,6 +184,7 @@ extension Request.Operation {
             case .teamRegistered: "register_team"
             case .playerAdded: "add_player"
             case .playerRenamed: "rename_player"
+            case .playerActive: "set_player_active"
             case .gameScheduled: "schedule_game"
             case .gameEdited: "edit_game"
             }

@@ -330,11 +330,13 @@ struct RawConfiguration: Decodable {
     var groups: [Group]?
     var rounds: [RawRound]?
     var games: [RawGame]?
+    var inactivePlayers: [PlayerID]?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case tournament, endpoints, transport, security, rules, presets, courts, teams, groups, rounds, games
         case dataDir = "data_dir"
         case tieBreakers = "tie_breakers"
+        case inactivePlayers = "inactive_players"
     }
 
     func checked(file: String, serverCertificate: String?) throws(ConfigurationError) -> DaemonConfiguration {
@@ -404,8 +406,12 @@ struct RawConfiguration: Decodable {
         }
         let schedule = Schedule(
             teams: teams, courts: courts ?? [], groups: groups ?? [], rounds: roundNames, games: games,
-            tieBreakers: tieBreakers ?? [.headToHead, .pointDifference, .pointsScored])
+            tieBreakers: tieBreakers ?? [.headToHead, .pointDifference, .pointsScored],
+            inactivePlayers: Set(inactivePlayers ?? []))
         if let problem = schedule.problem { throw fail("games", problem) }
+        for (index, player) in (inactivePlayers ?? []).enumerated() where schedule.players[player] == nil {
+            throw fail("inactive_players.\(index)", "no team has a player \(player)")
+        }
         for (key, endpoint) in [("endpoints.command", endpoints?.command), ("endpoints.events", endpoints?.events)] {
             if let endpoint, let problem = DaemonConfiguration.endpointProblem(endpoint) { throw fail(key, problem) }
         }

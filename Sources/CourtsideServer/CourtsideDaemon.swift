@@ -116,7 +116,11 @@ public enum CourtsideDaemon {
                     security: configuration.security, serverCertificate: serverCertificate, started: started,
                     hangups: hangups, logger: logger)
             ),
-            ("systemd notifier", NotifierService(notifier: notifier, library: library, tournament: tournament, transport: transport, logger: logger)),
+            (
+                "systemd notifier",
+                NotifierService(
+                    notifier: notifier, library: library, tournament: tournament, transport: transport, logger: logger)
+            ),
         ]
         let allServices =
             services

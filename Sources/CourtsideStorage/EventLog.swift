@@ -22,6 +22,9 @@ public protocol EventLog: Sendable {
 
     /// The events with a sequence greater than `sequence`, in order: what a checkpoint leaves to replay.
     func readEvents(after sequence: Int64) throws -> [GameEvent]
+    /// One game's events in order, read at once on the calling thread: the library reads the
+    /// tournament's stream (``GameID/tournament``) this way when it opens, checkpoint or not.
+    func readEvents(ofGame game: GameID) throws -> [GameEvent]
     /// Calls `body` with every command's answer the log holds, events and refusals, in the order
     /// of ``LoggedAnswer/merge(nextEvent:refusals:_:)``, without decoding the events' payloads:
     /// what the retry memory is rebuilt from. Streamed, since a long log holds millions.
@@ -44,6 +47,10 @@ extension EventLog {
     public func forEachAnswer(_ body: (LoggedAnswer) throws -> Void) throws {
         var events = try readAll().makeIterator()
         try LoggedAnswer.merge(nextEvent: { events.next().map(LoggedAnswer.init) }, refusals: try readRefusals(), body)
+    }
+
+    public func readEvents(ofGame game: GameID) throws -> [GameEvent] {
+        try readAll().filter { $0.gameID == game }
     }
 
     public func readCheckpoint() throws -> Checkpoint? { nil }

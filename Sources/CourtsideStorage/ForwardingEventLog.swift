@@ -24,6 +24,7 @@ extension ForwardingEventLog {
     public func contains(_ origin: CommandOrigin) async throws -> Bool { try await base.contains(origin) }
     public func close() throws { try base.close() }
     public func readEvents(after sequence: Int64) throws -> [GameEvent] { try base.readEvents(after: sequence) }
+    public func readEvents(ofGame game: GameID) throws -> [GameEvent] { try base.readEvents(ofGame: game) }
     public func forEachAnswer(_ body: (LoggedAnswer) throws -> Void) throws { try base.forEachAnswer(body) }
     public func readCheckpoint() throws -> Checkpoint? { try base.readCheckpoint() }
     public func writeCheckpoint(_ part: CheckpointPart) throws { try base.writeCheckpoint(part) }

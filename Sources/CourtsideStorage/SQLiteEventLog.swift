@@ -84,17 +84,23 @@ public final class SQLiteEventLog: EventLog {
     }
 
     public func events(ofGame game: GameID) async throws -> [GameEvent] {
-        try await pool.read { db in
-            let filed = try Self.filedThrough(db)
-            return try Self.events(
-                db,
-                sql: """
-                    SELECT e.game_id, e.version, e.sequence, e.recorded_at, e.client_id, e.command_id, e.payload
-                    FROM event_keys_by_game k JOIN events e ON e.sequence = k.sequence
-                    WHERE k.run IN (SELECT run FROM event_key_runs) AND k.game_id = ? ORDER BY k.sequence
-                    """, arguments: [game.rawValue])
-                + Self.events(db, where: "sequence > ? AND game_id = ?", arguments: [filed, game.rawValue])
-        }
+        try await pool.read { db in try Self.events(db, ofGame: game) }
+    }
+
+    public func readEvents(ofGame game: GameID) throws -> [GameEvent] {
+        try pool.read { db in try Self.events(db, ofGame: game) }
+    }
+
+    private static func events(_ db: Database, ofGame game: GameID) throws -> [GameEvent] {
+        let filed = try filedThrough(db)
+        return try events(
+            db,
+            sql: """
+                SELECT e.game_id, e.version, e.sequence, e.recorded_at, e.client_id, e.command_id, e.payload
+                FROM event_keys_by_game k JOIN events e ON e.sequence = k.sequence
+                WHERE k.run IN (SELECT run FROM event_key_runs) AND k.game_id = ? ORDER BY k.sequence
+                """, arguments: [game.rawValue])
+            + events(db, where: "sequence > ? AND game_id = ?", arguments: [filed, game.rawValue])
     }
 
     private static func events(_ db: Database, where condition: String = "1", arguments: StatementArguments = []) throws

@@ -125,6 +125,7 @@ public struct AuditTrail: Sendable {
             "team registered: \(team.name) (\(team.id))" + (group.map { " in group \($0)" } ?? "")
         case .playerAdded(let team, let player): "\(player.name) (\(player.id)) joins \(team)"
         case .playerRenamed(let team, let player, let name): "\(player) of \(team) renamed \(name)"
+        case .playerActive(let team, let player, let active): "\(player) of \(team) marked \(active ? "active" : "inactive")"
         case .gameScheduled(let game):
             "game \(game.id) scheduled: \(game.home) v \(game.away)"
                 + [game.court, game.start.map { "at \($0)" }].compactMap { $0 }.map { ", \($0)" }.joined()

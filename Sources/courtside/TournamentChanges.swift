@@ -54,7 +54,7 @@ struct TeamCommand: ParsableCommand {
 struct PlayerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "player", abstract: "Add a late player to a team, or correct a name (the organiser's).",
-        subcommands: [Add.self, Rename.self])
+        subcommands: [Add.self, Rename.self, Inactive.self, Active.self])
 
     /// `courtside player add`.
     struct Add: ParsableCommand {
@@ -91,6 +91,44 @@ struct PlayerCommand: ParsableCommand {
         func run() throws {
             let change = TournamentChange.playerRenamed(team: TeamID(team), player: PlayerID(id), name: name)
             try send(.changeTournament(change, reason: reason), connection, done: "\(id) of \(team) is now \(name)")
+        }
+    }
+}
+
+extension PlayerCommand {
+    /// `courtside player inactive`.
+    struct Inactive: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Mark a player inactive: their moves so far stay in every record; new ones are refused.",
+            discussion: """
+                Nobody is removed from a roster (a player with moves keeps them): an injured player, or \
+                one entered by mistake, is marked inactive instead; `courtside player active` undoes it.
+
+                Example: courtside player inactive lions bo --reason "injured in g1"
+                """)
+        @Argument(help: "The team's id.") var team: String
+        @Argument(help: "The player's id.") var id: String
+        @Option(help: "Why, for the log (optional).") var reason: String?
+        @OptionGroup var connection: ConnectionOptions
+
+        func run() throws {
+            let change = TournamentChange.playerActive(team: TeamID(team), player: PlayerID(id), active: false)
+            try send(.changeTournament(change, reason: reason), connection, done: "\(id) of \(team) is inactive")
+        }
+    }
+
+    /// `courtside player active`.
+    struct Active: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Mark an inactive player active again.", discussion: "Example: courtside player active lions bo")
+        @Argument(help: "The team's id.") var team: String
+        @Argument(help: "The player's id.") var id: String
+        @Option(help: "Why, for the log (optional).") var reason: String?
+        @OptionGroup var connection: ConnectionOptions
+
+        func run() throws {
+            let change = TournamentChange.playerActive(team: TeamID(team), player: PlayerID(id), active: true)
+            try send(.changeTournament(change, reason: reason), connection, done: "\(id) of \(team) is active")
         }
     }
 }

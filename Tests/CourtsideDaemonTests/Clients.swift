@@ -64,3 +64,11 @@ extension DisplaySync {
         try keepTrying(seconds: seconds, until: until) { try pump(timeoutMilliseconds: 50) }
     }
 }
+
+/// Runs the `courtside` command line against `daemon` as the organiser (client id `organiser`):
+/// its exit status and its output, standard error merged in.
+func courtsideCLI(_ daemon: DaemonProcess, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    try ChildProcess.run(
+        DaemonProcess.executable.deletingLastPathComponent().appendingPathComponent("courtside").path,
+        arguments + ["--command-endpoint", daemon.commandEndpoint, "--client-id", "organiser"], mergeError: true)
+}

@@ -13,9 +13,7 @@ import Testing
 @Suite("the organiser's decisions over ZeroMQ", .serialized, .timeLimit(.minutes(2)))
 struct OrganiserDecisionDaemonTests {
     func courtside(_ daemon: DaemonProcess, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        try ChildProcess.run(
-            DaemonProcess.executable.deletingLastPathComponent().appendingPathComponent("courtside").path,
-            arguments + ["--command-endpoint", daemon.commandEndpoint, "--client-id", "organiser"], mergeError: true)
+        try courtsideCLI(daemon, arguments)
     }
 
     @Test(

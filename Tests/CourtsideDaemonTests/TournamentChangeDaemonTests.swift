@@ -14,9 +14,7 @@ import Testing
 @Suite("the organiser's tournament changes over ZeroMQ", .serialized, .timeLimit(.minutes(3)))
 struct TournamentChangeDaemonTests {
     func courtside(_ daemon: DaemonProcess, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        try ChildProcess.run(
-            DaemonProcess.executable.deletingLastPathComponent().appendingPathComponent("courtside").path,
-            arguments + ["--command-endpoint", daemon.commandEndpoint, "--client-id", "organiser"], mergeError: true)
+        try courtsideCLI(daemon, arguments)
     }
 
     @Test(
@@ -71,7 +69,10 @@ struct TournamentChangeDaemonTests {
 
         // Refusals change nothing.
         let refusals: [(Request.Operation, CourtsideError.Code)] = [
-            (.changeTournament(.playerAdded(team: "lions", player: Player(id: "ann", name: "Ann 2")), reason: nil), .playerExists),
+            (
+                .changeTournament(.playerAdded(team: "lions", player: Player(id: "ann", name: "Ann 2")), reason: nil),
+                .playerExists
+            ),
             (.changeTournament(.playerAdded(team: "nope", player: Player(id: "zed", name: "Zed")), reason: nil), .unknownTeam),
             (.changeTournament(.playerRenamed(team: "lions", player: "zed", name: "Zed"), reason: nil), .unknownPlayer),
             (.changeTournament(.gameEdited(GameEdit(game: "g1", court: "Court 2")), reason: nil), .gameStarted),
@@ -79,10 +80,14 @@ struct TournamentChangeDaemonTests {
             (.changeTournament(.gameEdited(GameEdit(game: "final", home: .team("owls"))), reason: nil), .invalidGame),
             (.changeTournament(.teamRegistered(owls, group: nil), reason: nil), .teamExists),
             (.changeTournament(.playerAdded(team: "lions", player: Player(id: "zed", name: " ")), reason: nil), .invalidGame),
-            (.changeTournament(.playerAdded(team: "lions", player: Player(id: "zed", name: "Zed")), reason: "\u{202E}x"), .invalidReason),
+            (
+                .changeTournament(.playerAdded(team: "lions", player: Player(id: "zed", name: "Zed")), reason: "\u{202E}x"),
+                .invalidReason
+            ),
             (
                 .scheduleGame(
-                    game: "g5", home: "owls", away: "lions", court: nil, start: nil, round: nil, group: nil, rules: nil, reason: nil),
+                    game: "g5", home: "owls", away: "lions", court: nil, start: nil, round: nil, group: nil, rules: nil,
+                    reason: nil),
                 .gameExists
             ),
         ]
@@ -136,7 +141,8 @@ struct TournamentChangeDaemonTests {
         // The file now has its own Owls, with Dee.
         try daemon.reload { config in
             config.replacingOccurrences(
-                of: "teams:\n", with: "teams:\n  - { id: owls, name: File Owls, players: [{id: dee, name: Dee F}, {id: zoe, name: Zoe}] }\n")
+                of: "teams:\n",
+                with: "teams:\n  - { id: owls, name: File Owls, players: [{id: dee, name: Dee F}, {id: zoe, name: Zoe}] }\n")
         }
         #expect(daemon.notify.wait(containing: "changes not applied", seconds: 10))
         #expect(daemon.log().contains("the change is kept over the file's team owls"))
@@ -151,6 +157,55 @@ struct TournamentChangeDaemonTests {
         let after = try Keeper(daemon.commandEndpoint, clientID: "organiser")
         #expect(try after.send(.tournament).tournament?.teams.first { $0.id == "owls" } == owls)
         #expect(try after.send(.snapshot(game: "g2")).snapshot?.first?.setup.court == "Court 1")
+    }
+
+    @Test("a player marked inactive keeps their moves and makes no new one; the dump of a changed tournament starts an equal one")
+    func inactiveAndDump() throws {
+        let daemon = try DaemonProcess(schedule: TournamentProtocolTests.schedule)
+        let organiser = try Keeper(daemon.commandEndpoint, clientID: "organiser")
+        let keeper = try Keeper(daemon.commandEndpoint, clientID: "court-1")
+        #expect(try keeper.send(.move(game: "g1", player: "bo", move: .twoPoints)).ok)
+        let (status, output) = try courtside(daemon, ["player", "inactive", "lions", "bo", "--reason", "injured"])
+        #expect(status == 0 && output.contains("bo of lions is inactive"), "\(output)")
+        #expect(try keeper.send(.move(game: "g1", player: "bo", move: .twoPoints)).error?.code == .playerInactive)
+        let g1 = try #require(try organiser.send(.snapshot(game: "g1")).snapshot?.first)
+        #expect(g1.score.home == 2 && g1.counts["bo"]?.twoPoints == 1 && g1.setup.home.has("bo"))
+        // The rest of the day's changes, from the command line.
+        for arguments in [
+            ["player", "add", "lions", "dee", "--name", "Dee Dunn"], ["player", "rename", "tigers", "di", "--name", "Di Diaz"],
+            ["team", "add", "owls", "--name", "Owls", "--player", "ola=Ola Olsen", "--player", "pia=Pia", "--group", "B"],
+            ["game", "move", "g2", "--court", "Court 1", "--start", "10:50"],
+            [
+                "game", "add", "g5", "owls", "wolves", "--court", "Court 2", "--start", "11:30", "--round", "Group stage",
+                "--group", "B",
+            ],
+        ] {
+            let (status, output) = try courtside(daemon, arguments)
+            #expect(status == 0, "\(arguments): \(output)")
+        }
+        let (refused, why) = try courtside(daemon, ["game", "move", "g1", "--court", "Court 2"])
+        #expect(refused != 0 && why.contains("game_started"), "\(why)")
+
+        let dump = daemon.directory.appendingPathComponent("dump.yaml").path
+        let (dumped, said) = try courtside(daemon, ["tournament", "dump", "--output", dump])
+        #expect(dumped == 0, "\(said)")
+        let original = try #require(try organiser.send(.tournament).tournament)
+        #expect(original.inactivePlayers == ["bo"] && original.teams.count == 5)
+        let (command, events) = ("tcp://127.0.0.1:\(try freePort())", "tcp://127.0.0.1:\(try freePort())")
+        let copy = try ChildProcess(
+            DaemonProcess.executable.path,
+            [
+                "--config", dump, "--data-dir", daemon.directory.appendingPathComponent("copy").path, "--command-endpoint",
+                command, "--event-endpoint", events,
+            ], output: .file(daemon.directory.appendingPathComponent("copy.log").path),
+            error: .file(daemon.directory.appendingPathComponent("copy.log").path))
+        defer {
+            copy.signal(SIGTERM)
+            _ = copy.wait(seconds: 5)
+        }
+        let reader = CommandClient(endpoint: command, clientID: "organiser", timeoutMilliseconds: 1000, attempts: 10)
+        #expect(try reader.command(.tournament).tournament == original)
+        #expect(throws: CourtsideError.self) { try reader.command(.move(game: "g1", player: "bo", move: .onePoint)) }
     }
 
     @Test("only an organiser key may change the tournament: a keeper and a display get forbidden")

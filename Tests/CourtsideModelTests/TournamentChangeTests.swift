@@ -34,7 +34,15 @@ struct TournamentChangeTests {
         ] {
             #expect(Self.code(of: change) == code, "\(change)")
         }
-        let renamed = try Self.schedule.applying(.playerRenamed(team: "lions", player: "h1", name: "Ann Avery"), hasStarted: Self.notStarted)
+        let benched = try Self.schedule.applying(
+            .playerActive(team: "lions", player: "h2", active: false), hasStarted: Self.notStarted)
+        #expect(benched.inactivePlayers == ["h2"] && benched.teams["lions"]?.has("h2") == true)
+        #expect(
+            try benched.applying(.playerActive(team: "lions", player: "h2", active: true), hasStarted: Self.notStarted)
+                .inactivePlayers.isEmpty)
+        #expect(Self.code(of: .playerActive(team: "tigers", player: "h2", active: false)) == .unknownPlayer)
+        let renamed = try Self.schedule.applying(
+            .playerRenamed(team: "lions", player: "h1", name: "Ann Avery"), hasStarted: Self.notStarted)
         #expect(renamed.teams["lions"]?.players.first == Player(id: "h1", name: "Ann Avery"))
     }
 
@@ -48,16 +56,20 @@ struct TournamentChangeTests {
         #expect(Self.code(of: .teamRegistered(Team(id: "x", name: "X", players: []), group: nil)) == .invalidGame)
         let twice = Team(id: "x", name: "X", players: [Player(id: "p", name: "P"), Player(id: "p", name: "Q")])
         #expect(Self.code(of: .teamRegistered(twice, group: nil)) == .playerExists)
-        #expect(Self.code(of: .teamRegistered(Team(id: "x", name: "X", players: [Player(id: "h1", name: "A")]), group: nil)) == .playerExists)
+        #expect(
+            Self.code(of: .teamRegistered(Team(id: "x", name: "X", players: [Player(id: "h1", name: "A")]), group: nil))
+                == .playerExists)
     }
 
-    @Test("a game that has not started moves or is re-timed; a started one, a slot the results fill, or nothing at all is refused")
+    @Test(
+        "a game that has not started moves or is re-timed; a started one, a slot the results fill, or nothing at all is refused")
     func editGame() throws {
         let moved = try Self.schedule.applying(
             .gameEdited(GameEdit(game: "g1", court: "Court 2", start: "10:50")), hasStarted: Self.notStarted)
         #expect(moved.game("g1")?.court == "Court 2" && moved.game("g1")?.start == "10:50")
         #expect(moved.game("g1")?.home == .team("lions"))
-        let swapped = try Self.schedule.applying(.gameEdited(GameEdit(game: "final", away: .team("tigers"))), hasStarted: Self.notStarted)
+        let swapped = try Self.schedule.applying(
+            .gameEdited(GameEdit(game: "final", away: .team("tigers"))), hasStarted: Self.notStarted)
         #expect(swapped.game("final")?.away == .team("tigers"))
         #expect(throws: CourtsideError.self) {
             try Self.schedule.applying(.gameEdited(GameEdit(game: "g1", court: "Court 2")), hasStarted: { $0 == "g1" })
@@ -128,6 +140,7 @@ struct TournamentChangeTests {
         let changes: [TournamentChange] = [
             .teamRegistered(Scorebook.home, group: "A"), .playerAdded(team: "lions", player: Player(id: "dee", name: "Dee")),
             .playerRenamed(team: "lions", player: "h1", name: "Ann"), .gameScheduled(Self.schedule.games[1]),
+            .playerActive(team: "lions", player: "h1", active: false),
             .gameEdited(GameEdit(game: "g1", court: "Court 2", start: "10:50", home: .team("lions"))),
         ]
         for change in changes {

@@ -150,7 +150,7 @@ private enum EncodingFixtures {
                 ScheduledGame(id: "gb", home: .team("bears"), away: .team("wolves"), group: "B", round: "Groups", rules: fiba),
                 ScheduledGame(id: "f", home: .winner(of: "ga"), away: .groupRank(group: "B", rank: 1), round: "Final"),
                 ScheduledGame(id: "p3", home: .loser(of: "ga"), away: .groupRank(group: "B", rank: 2)),
-            ], tieBreakers: [.pointsScored, .headToHead]),
+            ], tieBreakers: [.pointsScored, .headToHead], inactivePlayers: ["w2", "b\"1"]),
         otherGames: [GameSetup(id: "x", home: lions, away: wolves, rules: RuleSet(forfeitScore: 9), court: "c")])
 
     /// A tournament of scripted games: every event kind, every end, refusals, retractions.
@@ -671,6 +671,7 @@ struct FastEncodingTests {
             .teamRegistered(team, group: nil), .teamRegistered(team, group: "A\""),
             .playerAdded(team: "lions", player: Player(id: "dee", name: "Dee \u{1}")),
             .playerRenamed(team: "lions", player: "ann", name: "Ann 😀"),
+            .playerActive(team: "lions", player: "ann", active: false), .playerActive(team: "l", player: "a", active: true),
             .gameScheduled(ScheduledGame(id: "g9", home: .team("a"), away: .winner(of: "g1"))),
             .gameScheduled(
                 ScheduledGame(
