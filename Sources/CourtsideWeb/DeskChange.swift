@@ -19,16 +19,11 @@ struct DeskChange: Equatable {
     var operation: Request.Operation
     var commandID: String?
 
-    /// The longest reason the daemon takes.
-    static let maxReason = 500
-
     /// The change a form of `page` stands for, or why it is none.
     static func parse(_ fields: [String: String], on page: Page) -> Result<DeskChange, CourtsideError> {
         let form = Form(fields)
+        // The daemon judges the reason (invalid_reason), the ids and the names: the page shows its refusal.
         let reason = form.optional("reason")
-        if let reason, reason.count > maxReason {
-            return .failure(CourtsideError(.badRequest, "a reason has at most \(maxReason) characters"))
-        }
         let operation: Request.Operation
         do throws(CourtsideError) {
             switch (page, fields["action"]) {
