@@ -17,8 +17,9 @@ struct DeskSession: Codable, Sendable {
 }
 
 /// The organiser's desk: a passphrase sign-in, then every court's games with a forfeit and an
-/// early end for each game still open (each asking for confirmation first), and the audit trail
-/// of any game. Commands go under the organiser's key, so the daemon's roles decide.
+/// early end for each game still open (each asking for confirmation first), the teams and the
+/// schedule as they stand with their changes, the join codes, and the audit trail of any game.
+/// Commands go under the organiser's key, so the daemon's roles decide.
 public final class DeskGateway: Sendable {
     let live: LiveTournament
     let relay: CommandRelay
@@ -61,10 +62,13 @@ public final class DeskGateway: Sendable {
     public static func hash(passphrase: String) -> String { Bcrypt.hash(passphrase, cost: 11) }
 
     /// Adds `/desk`, `POST /desk/login`, `POST /desk/logout`, `POST /desk/review`,
-    /// `POST /desk/confirm`, `/desk/audit`, `/static/desk.css`, and the join codes' pages
-    /// (``addCodeRoutes(to:)``).
+    /// `POST /desk/confirm`, `/desk/audit`, `/static/desk.css`, and the pages of the join codes
+    /// (``addCodeRoutes(to:)``), the teams (``addTeamRoutes(to:)``) and the schedule
+    /// (``addScheduleRoutes(to:)``).
     public func addRoutes(to router: Router<GatewayRequestContext>) {
         addCodeRoutes(to: router)
+        addTeamRoutes(to: router)
+        addScheduleRoutes(to: router)
         router.get("/desk") { request, _ -> Response in
             guard let session = try? await self.sessions.load(request: request) else {
                 return WebGateway.html(Pages.render("desk-login", LoginPage(query: request.uri.queryParameters)))
@@ -134,6 +138,7 @@ public final class DeskGateway: Sendable {
             let message: String
             do throws(CourtsideError) {
                 let reply = try await self.relay.send(action.operation, origin: origin, court: Self.lane)
+                if let sequence = reply.sequence { await self.live.catchUp(to: sequence) }
                 message = reply.error.map { "Refused (\($0.code.rawValue)): \($0.message)" } ?? "Done: \(action.game) is final."
             } catch {
                 message = "Not sent (\(error.code.rawValue)): \(error.message). Confirm again: it is applied once."
@@ -149,16 +154,10 @@ public final class DeskGateway: Sendable {
                 games: view.games.keys.sorted().map { AuditPage.Option(value: $0.rawValue, selected: $0 == game) },
                 origin: query["origin"].map(String.init) ?? "", kind: query["kind"].map(String.init) ?? "")
             if let game {
-                let origin = CommandOrigin(clientID: self.clientID(session), commandID: "log-\(JoinCode.randomToken(bytes: 6))")
-                do throws(CourtsideError) {
-                    let reply = try await self.relay.send(.log(game: game), origin: origin, court: Self.lane)
-                    if let error = reply.error {
-                        page.message = "\(error.code.rawValue): \(error.message)"
-                    } else {
-                        page.rows = AuditTrail(reply.events ?? []).filtered(origin: page.origin, kind: page.kind).reversed()
-                    }
-                } catch {
-                    page.message = "\(error.code.rawValue): \(error.message)"
+                switch await self.read(.log(game: game), session) {
+                case .success(let reply):
+                    page.rows = AuditTrail(reply.events ?? []).filtered(origin: page.origin, kind: page.kind).reversed()
+                case .failure(let error): page.message = error.description
                 }
             }
             return WebGateway.html(Pages.render("desk-audit", page))
@@ -169,7 +168,7 @@ public final class DeskGateway: Sendable {
     }
 
     /// The desk's client id toward the daemon; plaintext, the gateway names the organiser itself.
-    private func clientID(_ session: DeskSession) -> String {
+    func clientID(_ session: DeskSession) -> String {
         relay.isKeyed ? session.desk : "\(Self.lane)/\(session.desk)"
     }
 
@@ -260,6 +259,11 @@ public final class DeskGateway: Sendable {
         var title = "Courtside: confirm"
         var summary: String
         var fields: [Field]
+        /// Where the confirmation is posted, and the page to go back to.
+        var action = "/desk/confirm"
+        var back = "/desk"
+        /// What confirming does, in words.
+        var note = "The game becomes final at once, for every screen; the log keeps who did it and why."
     }
 
     struct AuditPage {

@@ -63,6 +63,16 @@ public final class LiveTournament: Sendable {
     /// The view now.
     public var current: View { view.withLock { $0 } }
 
+    /// Waits until the view reflects the event `sequence` (what a command's reply names), for
+    /// at most `limit`: a page drawn from the view right after a command then shows what it did.
+    func catchUp(to sequence: Int64, within limit: Duration = .seconds(1)) async {
+        let deadline = ContinuousClock.now + limit
+        // The view follows the daemon's events a moment after the reply; no need to be woken sooner.
+        while current.sequence < sequence, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
     /// How many browsers follow the updates now.
     public var followers: Int { subscribers.withLock { $0.all.count } }
 

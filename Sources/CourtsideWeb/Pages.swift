@@ -149,7 +149,8 @@ enum Pages {
             "join": PackageResources.join_mustache, "keeper": PackageResources.keeper_mustache,
             "desk-login": PackageResources.desk_login_mustache, "desk": PackageResources.desk_mustache,
             "desk-confirm": PackageResources.desk_confirm_mustache, "desk-audit": PackageResources.desk_audit_mustache,
-            "desk-codes": PackageResources.desk_codes_mustache,
+            "desk-codes": PackageResources.desk_codes_mustache, "desk-teams": PackageResources.desk_teams_mustache,
+            "desk-schedule": PackageResources.desk_schedule_mustache,
         ]
         do {
             return MustacheLibrary(

@@ -131,20 +131,114 @@ struct DeskTests {
     }
 
     @Test(
-        "in Chromium: a wrong passphrase refused, a forfeit recorded, and the desk, a court's TV and the big screen follow; the screens show each court's next game and follow it when a game starts; the desk makes a code, lists the phone that joined with it and revokes it"
+        "in Chromium: a wrong passphrase refused, a forfeit recorded, and the desk, a court's TV and the big screen follow; the screens show each court's next game and follow it when a game starts; the desk makes a code, lists the phone that joined with it and revokes it; a late player added and a game moved to another court, which the box score, the court's TV and the big screen follow"
     )
     func browser() async throws {
         let (daemon, web) = try await Self.deskOn(schedule: Self.courtSchedule)
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("python/desk_check.py")
+        // The teams page's screenshot lands next to the build, for a person to look at after the run.
+        let shots = DaemonProcess.executable.deletingLastPathComponent().appendingPathComponent("desk-screenshots")
         let check = try ChildProcess(
-            "/usr/bin/python3", [script.path, "--web", web.base, "--passphrase", Self.passphrase], output: .capture,
-            error: .capture)
-        let output = check.readOutput(seconds: 90)
+            "/usr/bin/python3", [script.path, "--web", web.base, "--passphrase", Self.passphrase, "--shots", shots.path],
+            output: .capture, error: .capture)
+        let output = check.readOutput(seconds: 120)
         #expect(check.wait(seconds: 10) == 0, "\(output)")
         #expect(output.contains(" passed, 0 failed"), "\(output)")
-        let g2 = try #require(try Keeper(daemon.commandEndpoint).send(.snapshot(game: "g2")).snapshot?.first)
+        let keeper = try Keeper(daemon.commandEndpoint)
+        let g2 = try #require(try keeper.send(.snapshot(game: "g2")).snapshot?.first)
         #expect(g2.endReason == .forfeit && g2.winner == .home)
+        let g1 = try #require(try keeper.send(.snapshot(game: "g1")).snapshot?.first)
+        #expect(g1.setup.court == "Court 2" && g1.setup.home.has("dee"), "\(g1.setup)")
+    }
+
+    @Test(
+        "the teams and the schedule at the desk: a player added (confirmed twice: once), renamed, a team registered, a game moved and one added, each after a review; the daemon's refusals shown on the page; cross-site posts and no session refused"
+    )
+    func teamsAndSchedule() async throws {
+        let (daemon, web) = try await Self.deskOn()
+        let desk = Phone(web.base)
+        let post = { (path: String, fields: [(String, String)], headers: [String: String]) in
+            try await Self.post(desk, path, fields, headers: headers)
+        }
+        let keeper = try Keeper(daemon.commandEndpoint)
+        let addDee = [("action", "add_player"), ("team", "lions"), ("player", "dee"), ("name", "Dee Dunn"), ("reason", "late")]
+        for path in ["/desk/teams", "/desk/schedule"] {
+            #expect(try await Self.getHTML(desk, path).0 == 401, "signed in first")
+            #expect(try await post(path + "/confirm", addDee, [:]).json.code == "not_signed_in")
+        }
+        _ = try await post("/desk/login", [("passphrase", Self.passphrase)], [:])
+
+        // Another site's forms are refused, before any review.
+        for path in ["/desk/teams/review", "/desk/teams/confirm", "/desk/schedule/review", "/desk/schedule/confirm"] {
+            let forged = try await post(path, addDee + [("command_id", "forged-1")], ["Origin": "http://evil.example"])
+            #expect(forged.status == 403 && forged.json.code == "forbidden", "\(path)")
+        }
+
+        // A late player: reviewed, then confirmed twice, added once.
+        let (_, teams) = try await Self.getHTML(desk, "/desk/teams")
+        #expect(teams.contains(#"data-team="lions""#) && teams.contains(#"<tr data-player="ann">"#), "\(teams.prefix(600))")
+        let (_, review) = try await Self.postHTML(desk, "/desk/teams/review", addDee)
+        #expect(review.contains("Add Dee Dunn (dee) to team lions (late)") && review.contains(#"action="/desk/teams/confirm""#))
+        #expect(try keeper.send(.tournament).tournament?.teams.first { $0.id == "lions" }?.has("dee") == false, "not before")
+        // The second confirmation is the same command: a new one would be refused as player_exists.
+        for _ in 0..<2 {
+            let done = try await post("/desk/teams/confirm", Self.hiddenFields(review), [:])
+            #expect((done.headers["Location"] as? String ?? "").hasPrefix("/desk/teams?done=Done"), "\(done)")
+        }
+        let lions = try #require(try keeper.send(.tournament).tournament?.teams.first { $0.id == "lions" })
+        #expect(lions.players.filter { $0.id == "dee" }.count == 1)
+        #expect(try await Self.getHTML(desk, "/desk/teams").1.contains(#"<tr data-player="dee">"#))
+
+        // The daemon's refusal, with its code, on the page.
+        let (_, taken) = try await Self.postHTML(
+            desk, "/desk/teams/review", [("action", "add_player"), ("team", "tigers"), ("player", "bo"), ("name", "Bo Two")])
+        let refused = try await post("/desk/teams/confirm", Self.hiddenFields(taken), [:])
+        let location = try #require(refused.headers["Location"] as? String)
+        #expect(location.hasPrefix("/desk/teams?refused="), "\(location)")
+        let (_, shown) = try await Self.getHTML(desk, location)
+        #expect(
+            shown.contains(#"role="alert" id="teams-message">Refused (player_exists): player bo plays for lions"#), "\(shown)")
+
+        // A renamed player and a registered team.
+        for fields in [
+            [("action", "rename_player"), ("team", "lions"), ("player", "ann"), ("name", "Ann Avery")],
+            [("action", "register_team"), ("team", "owls"), ("name", "Owls"), ("players", "ola Ola Olsen\npia Pia Park")],
+        ] {
+            let (_, review) = try await Self.postHTML(desk, "/desk/teams/review", fields)
+            let done = try await post("/desk/teams/confirm", Self.hiddenFields(review), [:])
+            #expect((done.headers["Location"] as? String ?? "").hasPrefix("/desk/teams?done="), "\(done)")
+        }
+        let setup = try #require(try keeper.send(.tournament).tournament)
+        #expect(setup.teams.first { $0.id == "lions" }?.players.first?.name == "Ann Avery")
+        #expect(setup.teams.first { $0.id == "owls" }?.players.map(\.name) == ["Ola Olsen", "Pia Park"])
+
+        // The schedule: g1 started cannot move (refused on the page); g2 moves; g7 is added.
+        #expect(try keeper.send(.clock(game: "g1", command: .startClock)).error == nil)
+        let (_, schedule) = try await Self.getHTML(desk, "/desk/schedule")
+        #expect(schedule.contains(#"<tr data-game="g2">"#) && schedule.contains("in play"), "\(schedule.prefix(800))")
+        let moveG1 = [("action", "edit_game"), ("game", "g1"), ("was_court", "Court 1"), ("court", "Court 2")]
+        let (_, late) = try await Self.postHTML(desk, "/desk/schedule/review", moveG1)
+        let started = try await post("/desk/schedule/confirm", Self.hiddenFields(late), [:])
+        let startedAt = try #require(started.headers["Location"] as? String)
+        #expect(startedAt.removingPercentEncoding?.contains("?refused=Refused (game_started): game g1 has started") == true)
+        for fields in [
+            [("action", "edit_game"), ("game", "g2"), ("was_court", "Court 2"), ("court", "Court 1"), ("start", "11:30")],
+            [
+                ("action", "schedule_game"), ("game", "g7"), ("home", "owls"), ("away", "tigers"), ("court", "Court 2"),
+                ("round", "Friendlies"),
+            ],
+        ] {
+            let (_, review) = try await Self.postHTML(desk, "/desk/schedule/review", fields)
+            let done = try await post("/desk/schedule/confirm", Self.hiddenFields(review), [:])
+            #expect((done.headers["Location"] as? String ?? "").hasPrefix("/desk/schedule?done="), "\(done)")
+        }
+        let g2 = try #require(try keeper.send(.snapshot(game: "g2")).snapshot?.first)
+        #expect(g2.setup.court == "Court 1")
+        let g7 = try #require(try keeper.send(.snapshot(game: "g7")).snapshot?.first)
+        #expect(g7.setup.home.id == "owls" && g7.setup.court == "Court 2")
+        let (_, after) = try await Self.getHTML(desk, "/desk/schedule")
+        #expect(after.contains(#"data-round="Friendlies""#) && after.contains(#"<tr data-game="g7">"#), "\(after)")
     }
 
     @Test(

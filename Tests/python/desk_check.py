@@ -9,14 +9,18 @@ then confirmed); and checks that the desk, the court TV and the big screen, neve
 g2 final by forfeit. Then the join codes: the desk makes Court 1's first code (confirmed first), a
 phone joins with its PIN through /keep/join and starts g3, and g1's TV and the big screen, never
 reloaded, follow Court 1's next game; the desk lists the phone, revokes it (confirmed first), and
-the phone's next request is refused as `revoked`. Expects the schedule of DeskTests: g1 then g3
-(Wolves v Lions) on Court 1, g2 on Court 2. Saves nothing. Ends with "N passed, N failed".
+the phone's next request is refused as `revoked`. Then the teams and the schedule: the desk adds
+a late player to the Lions and moves g1 (not started) to Court 2, each confirmed first; g1's box
+score lists the player, and g1's TV and the big screen show it on Court 2, none of them reloaded.
+Expects the schedule of DeskTests: g1 then g3 (Wolves v Lions) on Court 1, g2 on Court 2. With
+--shots DIR, saves the teams and schedule pages there (desk-teams.png, desk-schedule.png). Ends with "N passed, N failed".
 
 Needs Debian's chromium, chromium-driver and python3-selenium.
 """
 import argparse
 import http.cookiejar
 import json
+import os
 import time
 import urllib.error
 import urllib.request
@@ -63,6 +67,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--web", required=True)
     parser.add_argument("--passphrase", required=True)
+    parser.add_argument("--shots", help="folder for the screenshot of the teams page")
     args = parser.parse_args()
     passed, failed = 0, 0
 
@@ -101,6 +106,11 @@ def main():
         check("g1's TV shows its court's next game and delay",
               wait(lambda: "next on Court 1: Wolves v Lions, about " in next_on(), 10) and
               ("min behind" in delay() or delay() == "on time"), next_on() + " / " + delay())
+        browser.execute_script("window.marker = 'never reloaded'")
+        browser.switch_to.new_window("tab")
+        browser.get(args.web + "/games/g1/box")
+        box = browser.current_window_handle
+        check("g1's box score is open", wait(lambda: "Ann" in browser.find_element(By.ID, "live").text, 10))
         browser.execute_script("window.marker = 'never reloaded'")
         browser.switch_to.window(tv)
         browser.execute_script("window.marker = 'never reloaded'")
@@ -186,6 +196,66 @@ def main():
         browser.get(args.web + "/desk/codes/sheet")
         check("the printable sheet holds Court 1's PIN",
               pin in [e.text for e in browser.find_elements(By.CSS_SELECTOR, '.card[data-court="Court 1"] .pin')])
+
+        # The teams: a late player joins the Lions, confirmed first; g1's box score lists him unreloaded.
+        never_reloaded = lambda: browser.execute_script("return window.marker") == "never reloaded"
+        browser.get(args.web + "/desk/teams")
+        lions = lambda: browser.find_element(By.CSS_SELECTOR, 'section[data-team="lions"]')
+        check("the teams page lists the Lions' players", wait(lambda: "Ann" in lions().text, 10))
+        form = lions().find_element(By.CSS_SELECTOR, "form.add-player")
+        form.find_element(By.NAME, "player").send_keys("dee")
+        form.find_element(By.NAME, "name").send_keys("Dee Dunn")
+        form.find_element(By.NAME, "reason").send_keys("arrived at 10:20")
+        form.find_element(By.CSS_SELECTOR, "button.add").click()
+        check("a late player is shown for confirmation first",
+              wait(lambda: "Add Dee Dunn (dee) to team lions" in summary(), 10), summary())
+        browser.find_element(By.ID, "confirm").click()
+        teams_message = lambda: browser.find_element(By.ID, "teams-message").text
+        check("confirmed: the teams page lists Dee with the Lions",
+              wait(lambda: "Done: Add Dee Dunn" in teams_message(), 10) and
+              wait(lambda: lions().find_element(By.CSS_SELECTOR, 'tr[data-player="dee"]'), 5), teams_message())
+        if args.shots:
+            os.makedirs(args.shots, exist_ok=True)
+            # Tall enough for the message, the Bears and the Lions with Dee.
+            browser.set_window_size(1280, 1100)
+            browser.save_screenshot(os.path.join(args.shots, "desk-teams.png"))
+            browser.set_window_size(1280, 800)
+        browser.switch_to.window(box)
+        check("g1's box score lists Dee without a reload",
+              wait(lambda: "Dee Dunn" in browser.find_element(By.ID, "live").text, 10) and never_reloaded(),
+              browser.find_element(By.ID, "live").text)
+
+        # The schedule: g3 has started and cannot move; g1 moves to Court 2, confirmed first.
+        browser.switch_to.window(desk)
+        browser.get(args.web + "/desk/schedule")
+        game = lambda g: browser.find_element(By.CSS_SELECTOR, 'tr[data-game="%s"]' % g)
+        check("the schedule shows g3 in play, without a move form",
+              wait(lambda: "in play" in game("g3").text, 10) and not game("g3").find_elements(By.CSS_SELECTOR, "form"),
+              game("g3").text)
+        Select(game("g1").find_element(By.NAME, "court")).select_by_value("Court 2")
+        game("g1").find_element(By.NAME, "reason").send_keys("Court 1 runs behind")
+        game("g1").find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        check("the move is shown for confirmation first", wait(lambda: "Move g1 to Court 2" in summary(), 10), summary())
+        browser.find_element(By.ID, "confirm").click()
+        schedule_message = lambda: browser.find_element(By.ID, "schedule-message").text
+        check("confirmed: the schedule shows g1 on Court 2",
+              wait(lambda: "Done: Move g1 to Court 2" in schedule_message(), 10) and
+              game("g1").find_element(By.CSS_SELECTOR, ".court").text == "Court 2", schedule_message())
+        if args.shots:
+            browser.set_window_size(1280, 1100)
+            browser.save_screenshot(os.path.join(args.shots, "desk-schedule.png"))
+            browser.set_window_size(1280, 800)
+        browser.switch_to.window(tv1)
+        court_name = lambda: browser.find_element(By.CSS_SELECTOR, '[data-field="court"]').text
+        # g1 is Court 2's game now (g2 is over there): nothing follows it there, and nothing follows g3 on Court 1.
+        check("g1's TV shows Court 2, and that court's line, without a reload",
+              wait(lambda: court_name() == "Court 2" and "Court 1" not in next_on(), 10) and never_reloaded(),
+              court_name() + " / " + next_on())
+        browser.switch_to.window(big)
+        big_court = lambda: browser.find_element(By.CSS_SELECTOR, 'tr[data-game="g1"] td:nth-child(2)').text
+        check("the big screen shows g1 on Court 2, and nothing next on Court 1, without a reload",
+              wait(lambda: big_court() == "Court 2" and court1() == "", 10) and never_reloaded(),
+              big_court() + " / " + court1())
     finally:
         browser.quit()
     print("%d passed, %d failed" % (passed, failed), flush=True)

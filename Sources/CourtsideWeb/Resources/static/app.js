@@ -5,7 +5,8 @@
 (function () {
   const body = document.body, kind = body.dataset.kind, only = body.dataset.game;
   // Each game: its clock (the protocol's state.clock) and its view.
-  let games = {}, offset = 0;
+  // The courts' lines last sent: a court's TV shows its game's court's, which a move changes.
+  let games = {}, offset = 0, courtsNow = [];
   const clock = (g) => window.courtsideClock(g, offset);  // clock.js
   const text = (el, value) => { if (el && el.textContent !== value) el.textContent = value; };
   const field = (name) => document.querySelector('[data-field="' + name + '"]');
@@ -41,7 +42,7 @@
     const g = games[only];
     if (!g) return;
     const v = g.view;
-    text(field("clock"), clock(g)); text(field("status"), v.statusText);
+    text(field("clock"), clock(g)); text(field("status"), v.statusText); text(field("court"), v.court || "");
     for (const side of ["home", "away"]) {
       const team = v[side], board = team.board, fouls = field("fouls-" + side);
       text(field(side), team.name); text(field("score-" + side), String(team.score));
@@ -57,10 +58,13 @@
   }
   // Each court's delay and next game: its CourtNow, computed by the server, bound as it is.
   function drawCourts(courts) {
+    courtsNow = courts;
     if (kind === "court") {
       const line = field("court-now"), g = games[only];
       if (!line) return;
-      const name = line.dataset.court || (g && g.view.court) || "", c = courts.find((c) => c.court === name);
+      // The game's court as it stands (the organiser may move it); the schedule's before it exists.
+      const name = (g && g.view.court) || line.dataset.court || "", c = courts.find((c) => c.court === name);
+      if (line.dataset.court !== name) line.dataset.court = name;
       text(field("delay"), (c && c.delayText) || ""); text(field("next-on"), (c && c.nextLine) || "");
     } else if (kind === "all") {
       const list = document.querySelector("#courts ul");
@@ -110,6 +114,7 @@
     games[m.game] = { clock: m.state.clock, view: m.view };
     body.dataset.sequence = m.sequence;
     if (kind === "all" || m.game === only) draw();
+    if (kind === "court" && m.game === only) drawCourts(courtsNow);
     // The schedule's score follows each basket; the rest of it changes with the tables.
     if (kind === "results" && m.event.type !== "game_created" && m.event.type !== "teams_assigned") {
       text(document.querySelector('#live tr[data-game="' + CSS.escape(m.game) + '"] td.score'), m.view.score);

@@ -1,0 +1,182 @@
+import CourtsideModel
+import CourtsideProtocol
+import Foundation
+
+/// A change to the tournament the organiser makes at the desk, read from a form of the teams
+/// page (a team registered, a player added or renamed) or of the schedule page (a game moved or
+/// added), with the reason and the command id given when the organiser was asked to confirm it
+/// (so a confirmation sent twice is one command to the daemon).
+struct DeskChange: Equatable {
+    /// The desk's page whose forms make the change, and which shows what came of it.
+    enum Page: String {
+        case teams, schedule
+
+        /// The page's address.
+        var path: String { "/desk/\(rawValue)" }
+    }
+
+    var page: Page
+    var operation: Request.Operation
+    var commandID: String?
+
+    /// The change a form of `page` stands for, or why it is none.
+    static func parse(_ fields: [String: String], on page: Page) -> Result<DeskChange, CourtsideError> {
+        let form = Form(fields)
+        // The daemon judges the reason (invalid_reason), the ids and the names: the page shows its refusal.
+        let reason = form.optional("reason")
+        let operation: Request.Operation
+        do throws(CourtsideError) {
+            switch (page, fields["action"]) {
+            case (.teams, "add_player"):
+                let player = Player(
+                    id: PlayerID(try form.required("player", "the new player's id")),
+                    name: try form.required("name", "the player's name"))
+                operation = .changeTournament(
+                    .playerAdded(team: TeamID(try form.required("team", "which team?")), player: player), reason: reason)
+            case (.teams, "rename_player"):
+                operation = .changeTournament(
+                    .playerRenamed(
+                        team: TeamID(try form.required("team", "which team?")),
+                        player: PlayerID(try form.required("player", "which player?")),
+                        name: try form.required("name", "the player's new name")),
+                    reason: reason)
+            case (.teams, "register_team"):
+                let team = Team(
+                    id: TeamID(try form.required("team", "the team's id")), name: try form.required("name", "the team's name"),
+                    players: try players(form.optional("players") ?? ""))
+                operation = .changeTournament(.teamRegistered(team, group: form.optional("group")), reason: reason)
+            case (.schedule, "edit_game"):
+                operation = .changeTournament(.gameEdited(try edit(form)), reason: reason)
+            case (.schedule, "schedule_game"):
+                operation = .scheduleGame(
+                    game: GameID(try form.required("game", "the new game's id")),
+                    home: TeamID(try form.required("home", "the home team")),
+                    away: TeamID(try form.required("away", "the away team")), court: form.optional("court"),
+                    start: form.optional("start"),
+                    round: form.optional("round"), group: form.optional("group"), rules: nil, reason: reason)
+            case (.teams, _):
+                throw CourtsideError(.badRequest, "the teams page registers a team, or adds or renames a player")
+            case (.schedule, _):
+                throw CourtsideError(.badRequest, "the schedule page moves a game or adds one")
+            }
+        } catch {
+            return .failure(error)
+        }
+        let commandID = fields["command_id"].flatMap { $0.isEmpty || $0.count > 64 ? nil : $0 }
+        return .success(DeskChange(page: page, operation: operation, commandID: commandID))
+    }
+
+    /// A team's players as the register form takes them, one a line: the id, a space, the name
+    /// ("ola Ola Olsen").
+    static func players(_ lines: String) throws(CourtsideError) -> [Player] {
+        var players: [Player] = []
+        for line in lines.split(whereSeparator: \.isNewline) {
+            let words = line.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+            guard !words.isEmpty else { continue }
+            guard words.count == 2, !words[1].allSatisfy(\.isWhitespace) else {
+                throw CourtsideError(
+                    .badRequest, "each player is a line with an id and a name, as in \"ola Ola Olsen\"; got \"\(line)\"")
+            }
+            players.append(Player(id: PlayerID(String(words[0])), name: words[1].trimmingCharacters(in: .whitespaces)))
+        }
+        if players.isEmpty { throw CourtsideError(.badRequest, "a team needs at least one player: a line with an id and a name") }
+        return players
+    }
+
+    /// The edit a move form stands for: each field that differs from the one the page showed
+    /// (`was_court`, `was_start`, `was_home`, `was_away`); a form that changes nothing is refused.
+    private static func edit(_ form: Form) throws(CourtsideError) -> GameEdit {
+        let changed = { (name: String) in form.optional(name).flatMap { $0 == form.optional("was_" + name) ? nil : $0 } }
+        let edit = GameEdit(
+            game: GameID(try form.required("game", "which game?")), court: changed("court"), start: changed("start"),
+            home: changed("home").map { .team(TeamID($0)) }, away: changed("away").map { .team(TeamID($0)) })
+        if edit.isEmpty { throw CourtsideError(.badRequest, "\(edit.game): change its court, its start or a team first") }
+        return edit
+    }
+
+    /// The change in words, for the organiser to confirm.
+    var summary: String {
+        let why = { (reason: String?) in reason.map { " (\($0))" } ?? "" }
+        switch operation {
+        case .changeTournament(.playerAdded(let team, let player), let reason):
+            return "Add \(player.name) (\(player.id)) to team \(team)" + why(reason)
+        case .changeTournament(.playerRenamed(let team, let player, let name), let reason):
+            return "Rename player \(player) of team \(team) to \(name)" + why(reason)
+        case .changeTournament(.teamRegistered(let team, let group), let reason):
+            let players = team.players.map { "\($0.name) (\($0.id))" }.joined(separator: ", ")
+            return "Register team \(team.name) (\(team.id))\(group.map { " in group \($0)" } ?? ""): \(players)" + why(reason)
+        case .changeTournament(.gameEdited(let edit), let reason):
+            let parts =
+                [
+                    edit.court.map { "to \($0)" }, edit.start.map { "at \($0)" }, edit.home.map { "home \($0)" },
+                    edit.away.map { "away \($0)" },
+                ]
+            return "Move \(edit.game) " + parts.compactMap { $0 }.joined(separator: ", ") + why(reason)
+        case .scheduleGame(let game, let home, let away, let court, let start, let round, let group, _, let reason):
+            let details = [court, start.map { "at \($0)" }, round.map { "round \($0)" }, group.map { "group \($0)" }].compactMap {
+                $0
+            }
+            return "Add game \(game): \(home) v \(away)" + (details.isEmpty ? "" : ", " + details.joined(separator: ", "))
+                + why(reason)
+        default:
+            return ""
+        }
+    }
+
+    /// The form's fields, to send again with the confirmation.
+    var fields: [(name: String, value: String)] {
+        var fields: [(name: String, value: String)]
+        let reason: String?
+        switch operation {
+        case .changeTournament(.playerAdded(let team, let player), let why):
+            fields = [("action", "add_player"), ("team", team.rawValue), ("player", player.id.rawValue), ("name", player.name)]
+            reason = why
+        case .changeTournament(.playerRenamed(let team, let player, let name), let why):
+            fields = [("action", "rename_player"), ("team", team.rawValue), ("player", player.rawValue), ("name", name)]
+            reason = why
+        case .changeTournament(.teamRegistered(let team, let group), let why):
+            let players = team.players.map { "\($0.id) \($0.name)" }.joined(separator: "\n")
+            fields = [("action", "register_team"), ("team", team.id.rawValue), ("name", team.name), ("players", players)]
+            fields += group.map { [("group", $0)] } ?? []
+            reason = why
+        case .changeTournament(.gameEdited(let edit), let why):
+            fields = [("action", "edit_game"), ("game", edit.game.rawValue)]
+            fields += [("court", edit.court), ("start", edit.start), ("home", edit.home?.team), ("away", edit.away?.team)]
+                .compactMap { name, value in value.map { (name, $0) } }
+            reason = why
+        case .scheduleGame(let game, let home, let away, let court, let start, let round, let group, _, let why):
+            fields = [("action", "schedule_game"), ("game", game.rawValue), ("home", home.rawValue), ("away", away.rawValue)]
+            fields += [("court", court), ("start", start), ("round", round), ("group", group)]
+                .compactMap { name, value in value.map { (name, $0) } }
+            reason = why
+        default:
+            return []
+        }
+        return fields + [("reason", reason ?? "")]
+    }
+
+    /// A form's fields, trimmed.
+    private struct Form {
+        let fields: [String: String]
+
+        init(_ fields: [String: String]) { self.fields = fields }
+
+        /// The field, or nil when it is missing or blank.
+        func optional(_ name: String) -> String? {
+            fields[name].map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+
+        /// The field, or a refusal that asks for it in `question`'s words.
+        func required(_ name: String, _ question: String) throws(CourtsideError) -> String {
+            guard let value = optional(name) else { throw CourtsideError(.badRequest, question) }
+            return value
+        }
+    }
+}
+
+extension Slot {
+    /// The team, when the slot names one.
+    fileprivate var team: String? {
+        if case .team(let team) = self { team.rawValue } else { nil }
+    }
+}

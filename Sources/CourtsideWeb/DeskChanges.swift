@@ -1,0 +1,107 @@
+import CourtsideModel
+import CourtsideProtocol
+import CourtsideWebStore
+import Hummingbird
+
+/// What the desk's teams and schedule pages share: the tournament read under the organiser's
+/// key, and a change reviewed, then confirmed (each refused from another site), whose outcome,
+/// the daemon's refusal included, the page shows after a redirect.
+extension DeskGateway {
+    /// Adds `page` (`/desk/<page>`), which `draw` makes from the tournament as it stands (or why
+    /// it could not be read) and the notice of its address, and `POST /desk/<page>/review` and
+    /// `POST /desk/<page>/confirm` for its changes.
+    func addChangePage(
+        _ page: DeskChange.Page, to router: Router<GatewayRequestContext>,
+        draw: @escaping @Sendable (Result<TournamentSetup, CourtsideError>, DeskNotice?) -> String
+    ) {
+        router.get(RouterPath(page.path)) { request, _ -> Response in
+            guard let session = try? await self.sessions.load(request: request) else { return Self.signInFirst() }
+            return WebGateway.html(draw(await self.tournament(session), DeskNotice(query: request.uri.queryParameters)))
+        }
+        router.post(RouterPath("\(page.path)/review")) { request, _ -> Response in
+            if let refusal = KeeperGateway.crossSite(request) { return refusal }
+            guard (try? await self.sessions.load(request: request)) != nil else { return Self.signInFirst() }
+            let change: DeskChange
+            switch await Self.change(request, on: page) {
+            case .success(let found): change = found
+            case .failure(let error): return Self.refused(error.message, on: page)
+            }
+            // The id is made now, once: a confirmation sent twice is one command to the daemon.
+            let confirm = ConfirmPage(
+                summary: change.summary,
+                fields: change.fields.map { ConfirmPage.Field(name: $0.name, value: $0.value) }
+                    + [ConfirmPage.Field(name: "command_id", value: JoinCode.randomToken(bytes: 12))],
+                action: "\(page.path)/confirm", back: page.path,
+                note: "Every screen follows at once; the log keeps who did it and why.")
+            return WebGateway.html(Pages.render("desk-confirm", confirm))
+        }
+        router.post(RouterPath("\(page.path)/confirm")) { request, _ -> Response in
+            if let refusal = KeeperGateway.crossSite(request) { return refusal }
+            guard let session = try? await self.sessions.load(request: request) else { return Self.signInFirst() }
+            let change: DeskChange
+            switch await Self.change(request, on: page) {
+            case .success(let found): change = found
+            case .failure(let error): return Self.refused(error.message, on: page)
+            }
+            guard let commandID = change.commandID else { return Self.refused("confirm from the desk's own page", on: page) }
+            let origin = CommandOrigin(clientID: self.clientID(session), commandID: commandID)
+            let notice: DeskNotice
+            do throws(CourtsideError) {
+                let reply = try await self.relay.send(change.operation, origin: origin, court: Self.lane)
+                // The schedule page shows which games have started from the gateway's view: let it see this change.
+                if let sequence = reply.sequence { await self.live.catchUp(to: sequence) }
+                notice =
+                    reply.error.map { DeskNotice(text: "Refused (\($0.code.rawValue)): \($0.message)", refused: true) }
+                    ?? DeskNotice(text: "Done: \(change.summary).", refused: false)
+            } catch {
+                notice = DeskNotice(
+                    text: "Not sent (\(error.code.rawValue)): \(error.message). Confirm again: it is applied once.", refused: true
+                )
+            }
+            return KeeperGateway.redirect(to: notice.location(page.path))
+        }
+    }
+
+    /// The tournament as it stands, read from the daemon under the organiser's key.
+    func tournament(_ session: DeskSession) async -> Result<TournamentSetup, CourtsideError> {
+        switch await read(.tournament, session) {
+        case .success(let reply):
+            guard let setup = reply.tournament else {
+                return .failure(CourtsideError(.internalError, "the daemon sent no tournament"))
+            }
+            return .success(setup)
+        case .failure(let error): return .failure(error)
+        }
+    }
+
+    /// A read of the daemon's under the organiser's key: its reply, or its refusal or why it
+    /// went unanswered, as an error.
+    func read(_ operation: CourtsideProtocol.Request.Operation, _ session: DeskSession) async -> Result<Reply, CourtsideError> {
+        let origin = CommandOrigin(clientID: clientID(session), commandID: "read-\(JoinCode.randomToken(bytes: 6))")
+        do throws(CourtsideError) {
+            let reply = try await relay.send(operation, origin: origin, court: Self.lane)
+            if let error = reply.error { return .failure(CourtsideError(error.code, error.message)) }
+            return .success(reply)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private static func change(_ request: Request, on page: DeskChange.Page) async -> Result<DeskChange, CourtsideError> {
+        guard let body = try? await request.body.collect(upTo: 16_384), let fields = FormFields.parse(Array(buffer: body)) else {
+            return .failure(CourtsideError(.badRequest, "the form could not be read"))
+        }
+        return DeskChange.parse(fields, on: page)
+    }
+
+    private static func refused(_ message: String, on page: DeskChange.Page) -> Response {
+        KeeperGateway.redirect(to: DeskNotice(text: message, refused: true).location(page.path))
+    }
+}
+
+extension Result<TournamentSetup, CourtsideError> {
+    /// Why the tournament could not be read, in words ("unreachable: ..."); nil when it was.
+    var unreadable: String? {
+        if case .failure(let error) = self { error.description } else { nil }
+    }
+}

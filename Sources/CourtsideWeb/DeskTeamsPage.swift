@@ -1,0 +1,50 @@
+import CourtsideModel
+import CourtsideProtocol
+
+/// The desk's teams page: every team with its players and its group, as the tournament stands
+/// (its setup, every change laid over the config), and what the forms to register a team or
+/// add a player offer. Built from the daemon's `tournament` reply, so it is tested without one.
+struct DeskTeamsPage {
+    struct PlayerLine {
+        /// The player's team: its rename form names it.
+        var team: String
+        var id: String
+        var name: String
+    }
+
+    struct TeamCard {
+        var id: String
+        var name: String
+        /// The group's name, when the team is in one.
+        var group: String?
+        var players: [PlayerLine]
+    }
+
+    /// A choice of a form's list.
+    struct Option: Equatable {
+        var value: String
+        var label: String
+    }
+
+    var title = "Courtside: teams"
+    var notice: DeskNotice?
+    /// Why the tournament could not be read: the page then has no teams and no forms.
+    var unreadable: String?
+    var teams: [TeamCard] = []
+    /// The groups a new team may join (the first choice: none).
+    var groups: [Option] = []
+
+    /// The page of the tournament as it stands, in the order of its teams; or, when it could not
+    /// be read, why, and nothing to change.
+    init(_ tournament: Result<TournamentSetup, CourtsideError>, notice: DeskNotice?) {
+        (self.notice, unreadable) = (notice, tournament.unreadable)
+        guard case .success(let setup) = tournament else { return }
+        teams = setup.teams.map { team in
+            TeamCard(
+                id: team.id.rawValue, name: team.name,
+                group: setup.groups.first { $0.teams.contains(team.id) }?.name,
+                players: team.players.map { PlayerLine(team: team.id.rawValue, id: $0.id.rawValue, name: $0.name) })
+        }
+        groups = [Option(value: "", label: "no group")] + setup.groups.map { Option(value: $0.id, label: $0.name) }
+    }
+}
