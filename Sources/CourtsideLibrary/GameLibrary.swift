@@ -317,9 +317,10 @@ public final class GameLibrary: Sendable {
         committer.subscribeToCommits(bufferLimit: bufferLimit)
     }
 
-    /// One game's full trail from the log, retractions included, with who sent each event and when.
+    /// One game's full trail from the log, retractions included, with who sent each event and
+    /// when; for ``GameID/tournament``, the organiser's changes to the tournament.
     public func log(of gameID: GameID) async throws(CourtsideError) -> [GameEvent] {
-        guard registry.withLock({ $0.games[gameID] }) != nil else {
+        guard gameID == .tournament || registry.withLock({ $0.games[gameID] }) != nil else {
             throw CourtsideError(.unknownGame, "no game has id \(gameID)")
         }
         do {

@@ -40,6 +40,15 @@ struct DeskChange: Equatable {
                         player: PlayerID(try form.required("player", "which player?")),
                         name: try form.required("name", "the player's new name")),
                     reason: reason)
+            case (.teams, "set_player_active"):
+                guard let active = fields["active"].flatMap(Bool.init) else {
+                    throw CourtsideError(.badRequest, "mark the player active (true) or inactive (false)?")
+                }
+                operation = .changeTournament(
+                    .playerActive(
+                        team: TeamID(try form.required("team", "which team?")),
+                        player: PlayerID(try form.required("player", "which player?")), active: active),
+                    reason: reason)
             case (.teams, "register_team"):
                 let team = Team(
                     id: TeamID(try form.required("team", "the team's id")), name: try form.required("name", "the team's name"),
@@ -55,7 +64,8 @@ struct DeskChange: Equatable {
                     start: form.optional("start"),
                     round: form.optional("round"), group: form.optional("group"), rules: nil, reason: reason)
             case (.teams, _):
-                throw CourtsideError(.badRequest, "the teams page registers a team, or adds or renames a player")
+                throw CourtsideError(
+                    .badRequest, "the teams page registers a team, or adds, renames or marks (in)active a player")
             case (.schedule, _):
                 throw CourtsideError(.badRequest, "the schedule page moves a game or adds one")
             }
@@ -102,6 +112,10 @@ struct DeskChange: Equatable {
             return "Add \(player.name) (\(player.id)) to team \(team)" + why(reason)
         case .changeTournament(.playerRenamed(let team, let player, let name), let reason):
             return "Rename player \(player) of team \(team) to \(name)" + why(reason)
+        case .changeTournament(.playerActive(let team, let player, let active), let reason):
+            return active
+                ? "Mark player \(player) of team \(team) active again" + why(reason)
+                : "Mark player \(player) of team \(team) inactive: their moves stay, new ones are refused" + why(reason)
         case .changeTournament(.teamRegistered(let team, let group), let reason):
             let players = team.players.map { "\($0.name) (\($0.id))" }.joined(separator: ", ")
             return "Register team \(team.name) (\(team.id))\(group.map { " in group \($0)" } ?? ""): \(players)" + why(reason)
@@ -133,6 +147,11 @@ struct DeskChange: Equatable {
             reason = why
         case .changeTournament(.playerRenamed(let team, let player, let name), let why):
             fields = [("action", "rename_player"), ("team", team.rawValue), ("player", player.rawValue), ("name", name)]
+            reason = why
+        case .changeTournament(.playerActive(let team, let player, let active), let why):
+            fields = [
+                ("action", "set_player_active"), ("team", team.rawValue), ("player", player.rawValue), ("active", "\(active)"),
+            ]
             reason = why
         case .changeTournament(.teamRegistered(let team, let group), let why):
             let players = team.players.map { "\($0.id) \($0.name)" }.joined(separator: "\n")

@@ -150,8 +150,11 @@ public final class DeskGateway: Sendable {
             let query = request.uri.queryParameters
             let view = self.live.current
             let game = query["game"].map(String.init).flatMap { $0.isEmpty ? nil : GameID($0) } ?? view.games.keys.sorted().first
+            // The tournament's own stream first: the organiser's changes to teams and schedule.
             var page = AuditPage(
-                games: view.games.keys.sorted().map { AuditPage.Option(value: $0.rawValue, selected: $0 == game) },
+                games: ([GameID.tournament] + view.games.keys.sorted()).map {
+                    AuditPage.Option(value: $0.rawValue, selected: $0 == game)
+                },
                 origin: query["origin"].map(String.init) ?? "", kind: query["kind"].map(String.init) ?? "")
             if let game {
                 switch await self.read(.log(game: game), session) {

@@ -10,6 +10,15 @@ struct DeskTeamsPage {
         var team: String
         var id: String
         var name: String
+        /// Marked inactive by the organiser: their moves stay, new ones are refused.
+        var inactive: Bool
+        /// What the player's toggle sets `active` to (stored: templates read stored fields only).
+        var setsActive: String
+
+        init(team: String, id: String, name: String, inactive: Bool) {
+            (self.team, self.id, self.name, self.inactive) = (team, id, name, inactive)
+            setsActive = inactive ? "true" : "false"
+        }
     }
 
     struct TeamCard {
@@ -43,7 +52,11 @@ struct DeskTeamsPage {
             TeamCard(
                 id: team.id.rawValue, name: team.name,
                 group: setup.groups.first { $0.teams.contains(team.id) }?.name,
-                players: team.players.map { PlayerLine(team: team.id.rawValue, id: $0.id.rawValue, name: $0.name) })
+                players: team.players.map { player in
+                    PlayerLine(
+                        team: team.id.rawValue, id: player.id.rawValue, name: player.name,
+                        inactive: setup.inactivePlayers?.contains(player.id) == true)
+                })
         }
         groups = [Option(value: "", label: "no group")] + setup.groups.map { Option(value: $0.id, label: $0.name) }
     }

@@ -56,6 +56,14 @@ struct TournamentChangeDaemonTests {
         let setups = try #require(try after.send(.tournament).tournament)
         #expect(setups.teams.first { $0.id == "lions" }?.players.map(\.id) == ["ann", "bo", "cy", "dee"])
 
+        // The tournament's own log: who changed what, and why; once each, the retries included.
+        let stream = try #require(try after.send(.log(game: .tournament)).events)
+        #expect(stream.map(\.version) == [1, 2] && stream.allSatisfy { $0.origin.clientID == "organiser" })
+        #expect(
+            stream.last?.kind
+                == .tournamentChanged(
+                    .gameEdited(GameEdit(game: "g2", court: "Court 1", start: "10:50")), reason: "court 2 runs behind"))
+
         // A new team, and a game for it added to a round: created at once.
         let owls = Team(id: "owls", name: "Owls", players: [Player(id: "ola", name: "Ola"), Player(id: "pia", name: "Pia")])
         #expect(try after.send(.changeTournament(.teamRegistered(owls, group: "A"), reason: nil)).ok)

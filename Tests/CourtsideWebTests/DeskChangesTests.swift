@@ -66,7 +66,13 @@ struct DeskChangesTests {
                 == .changeTournament(
                     .teamRegistered(Team(id: "owls", name: "Owls", players: [Player(id: "ola", name: "Ola")]), group: nil),
                     reason: nil))
-        for change in [add, rename, register, noGroup] {
+        let bench = try #require(
+            Self.parse(["action": "set_player_active", "team": "lions", "player": "bo", "active": "false"], on: .teams))
+        #expect(bench.operation == .changeTournament(.playerActive(team: "lions", player: "bo", active: false), reason: nil))
+        #expect(bench.summary.hasPrefix("Mark player bo of team lions inactive"))
+        #expect(
+            Self.parse(["action": "set_player_active", "team": "lions", "player": "bo", "active": "maybe"], on: .teams) == nil)
+        for change in [add, rename, register, noGroup, bench] {
             var fields = Dictionary(uniqueKeysWithValues: change.fields.map { ($0.name, $0.value) })
             fields["command_id"] = "abc"
             #expect(Self.parse(fields, on: .teams) == DeskChange(page: .teams, operation: change.operation, commandID: "abc"))
@@ -146,6 +152,14 @@ struct DeskChangesTests {
         #expect(html.contains(#"<section class="team" data-team="lions">"#) && html.contains(#"<tr data-player="bo">"#))
         #expect(html.contains(#"<input type="hidden" name="team" value="lions"><input type="hidden" name="player" value="ann">"#))
         #expect(html.contains(#"role="status" id="teams-message">Done: Add Dee.</p>"#) && html.contains(#"id="register""#))
+
+        var benched = Self.setup
+        benched.inactivePlayers = ["bo"]
+        let marked = DeskTeamsPage(.success(benched), notice: nil)
+        #expect(marked.teams[0].players.map(\.inactive) == [false, true])
+        let markedHTML = Pages.render("desk-teams", marked)
+        #expect(markedHTML.contains(#"<tr data-player="bo" class="inactive">"#) && markedHTML.contains("Mark active"))
+        #expect(markedHTML.contains(#"name="active" value="false""#) && markedHTML.contains(#"name="active" value="true""#))
 
         let unreachable = CourtsideError(.init(rawValue: "unreachable"), "no answer")
         let refused = DeskTeamsPage(.failure(unreachable), notice: DeskNotice(text: "Refused (team_exists): x", refused: true))
