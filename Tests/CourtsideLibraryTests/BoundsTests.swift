@@ -32,7 +32,7 @@ final class HeldLog: ForwardingEventLog {
     }
 }
 
-@Suite("bounded under abuse", .timeLimit(.minutes(1)))
+@Suite("bounded under abuse", .timeLimit(.minutes(LibraryTestLimits.minutes)))
 struct BoundsTests {
     @Test("a worker gives freed memory back only once idle after a burst, and never while it has work")
     func idleTrimmer() {

@@ -45,7 +45,7 @@ final class ThreadRecordingLog: ForwardingEventLog {
     }
 }
 
-@Suite("commits on the caller's thread", .timeLimit(.minutes(1)))
+@Suite("commits on the caller's thread", .timeLimit(.minutes(LibraryTestLimits.minutes)))
 struct CallerCommitTests {
     private static func open(_ directory: URL) async throws -> (GameLibrary, ThreadRecordingLog) {
         let log = ThreadRecordingLog(try SQLiteEventLog(directory: directory))

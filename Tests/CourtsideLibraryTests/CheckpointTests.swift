@@ -9,7 +9,7 @@ import Testing
 
 /// Starts from a checkpoint and the events after it must be indistinguishable from a replay of
 /// the whole log: the same games, numbering and retry answers.
-@Suite("Checkpoints and restarts", .timeLimit(.minutes(2)))
+@Suite("Checkpoints and restarts", .timeLimit(.minutes(LibraryTestLimits.minutes)))
 struct CheckpointTests {
     /// Frequent checkpoints, so that many land in the middle of games, each written a game at a
     /// time beside the commits; none at close, so a tail (and a checkpoint left half-written) remains.

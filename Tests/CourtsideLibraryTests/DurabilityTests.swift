@@ -5,7 +5,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@Suite("Durability and retries", .timeLimit(.minutes(1)))
+@Suite("Durability and retries", .timeLimit(.minutes(LibraryTestLimits.minutes)))
 struct DurabilityTests {
     @Test("append N moves, close, reopen: identical state and numbering")
     func reopen() async throws {

@@ -8,7 +8,7 @@ import Testing
 /// The retry memory never forgets that it forgot a command: a retry from beyond the window is
 /// always told apart from a new command, however many were forgotten, and new commands rarely
 /// pay a look-up in the log.
-@Suite("the retry memory's filter of forgotten commands", .timeLimit(.minutes(1)))
+@Suite("the retry memory's filter of forgotten commands", .timeLimit(.minutes(LibraryTestLimits.minutes)))
 struct ForgottenCommandsTests {
     /// A filter of 256 commands, far too small for the 20,000 forgotten here: one that did not
     /// grow would answer yes to nearly everything.

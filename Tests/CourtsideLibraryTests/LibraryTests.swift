@@ -6,7 +6,7 @@ import Testing
 
 /// A regression that loses an update must fail the test, not leave its `for await` hanging:
 /// the time limit cancels the test, which ends the stream.
-@Suite("The game library", .timeLimit(.minutes(1)))
+@Suite("The game library", .timeLimit(.minutes(LibraryTestLimits.minutes)))
 struct LibraryTests {
     @Test("create, list, apply and snapshot")
     func basics() async throws {

@@ -63,3 +63,12 @@ enum Tournament {
 func origin(_ client: String = "keeper", _ command: String = UUID().uuidString) -> CommandOrigin {
     CommandOrigin(clientID: client, commandID: command)
 }
+
+/// How long a library suite's test may take before it counts as hung. Alone each takes seconds;
+/// but `swift test` runs these async tests in one process with the daemon suites, whose sync
+/// tests hold the cooperative pool's threads (as many as the machine has cores) while they wait
+/// on a daemon or a browser, a minute and more for a browser's check. An async test may wait
+/// that long for a thread; a real hang still fails.
+enum LibraryTestLimits {
+    static let minutes = 5
+}

@@ -7,7 +7,7 @@ import Testing
 
 /// A small tournament played through the library to its end: 8 teams in two groups, then
 /// semi-finals and a final, with the bracket filling itself from the results.
-@Suite("A tournament through the library", .timeLimit(.minutes(1)))
+@Suite("A tournament through the library", .timeLimit(.minutes(LibraryTestLimits.minutes)))
 struct TournamentTests {
     static let teams: [TeamID: Team] = Dictionary(
         uniqueKeysWithValues: (1...8).map { number in
