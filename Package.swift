@@ -211,7 +211,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: swiftSettings),
-        .testTarget(name: "CourtsideWebTests", dependencies: ["CourtsideWeb"], swiftSettings: swiftSettings),
+        .testTarget(name: "CourtsideWebTests", dependencies: ["CourtsideWeb", "CourtsideViewModels"], swiftSettings: swiftSettings),
         .testTarget(name: "QREncodeTests", dependencies: ["QREncode"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CourtsideWebStoreTests",

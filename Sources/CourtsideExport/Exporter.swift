@@ -59,7 +59,7 @@ public enum Exporter {
                 var target = ""
                 switch event.kind {
                 case .move(let who, let what): (player, move) = (who.rawValue, what.rawValue)
-                case .retraction(let version): target = "\(version)"
+                case .retraction(let version, _): target = "\(version)"
                 case .timeout(let side): player = side.rawValue
                 default: break
                 }

@@ -153,7 +153,7 @@ public struct Game: Hashable, Codable, Sendable {
             score[side] += move.points
             if move == .foul { teamFouls[side] += 1 }
             if !isFinished, let (side, reason) = decidedWinner() { finish(side, reason, at: event.at) }
-        case .retraction(let target):
+        case .retraction(let target, _):
             // From the end: the move taken back is a recent one, and versions are unique.
             guard let index = plays.lastIndex(where: { $0.version == target }) else { return }
             let play = plays[index]

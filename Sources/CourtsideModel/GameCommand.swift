@@ -2,8 +2,9 @@
 public enum GameCommand: Hashable, Sendable {
     /// Record a move by a player.
     case move(player: PlayerID, move: MoveKind)
-    /// Retract the move recorded by the event with this version.
-    case retract(version: Int)
+    /// Retract the move recorded by the event with this version, optionally saying why (the
+    /// organiser correcting a finished game does).
+    case retract(version: Int, reason: String? = nil)
     case startClock
     case pauseClock
     /// A team calls a time-out: the clock stops, and the team's allowance (if any) shrinks.
@@ -35,14 +36,15 @@ extension Game {
                 return .failure(CourtsideError(.playerNotInGame, "player \(player) plays for neither team of game \(id)"))
             }
             return .success([.move(player: player, move: move)])
-        case .retract(let target):
+        case .retract(let target, let reason):
+            if let problem = Self.reasonProblem(reason, required: false) { return .failure(problem) }
             // From the end: a keeper takes back a recent move, and versions only grow.
             if let play = plays.last(where: { $0.version == target }) {
                 if let by = play.retractedBy {
                     return .failure(
                         CourtsideError(.alreadyRetracted, "the move at version \(target) was already retracted by version \(by)"))
                 }
-                return .success([.retraction(targetVersion: target)])
+                return .success([.retraction(targetVersion: target, reason: reason)])
             }
             if (1...version).contains(target) {
                 return .failure(CourtsideError(.notAMove, "version \(target) of game \(id) is not a move"))

@@ -32,8 +32,9 @@ public struct GameEvent: Hashable, Codable, Sendable {
         case gameCreated(GameSetup)
         /// A player made a move.
         case move(player: PlayerID, move: MoveKind)
-        /// An earlier move, named by its version, no longer counts.
-        case retraction(targetVersion: Int)
+        /// An earlier move, named by its version, no longer counts; the organiser's correction
+        /// of a finished game says why.
+        case retraction(targetVersion: Int, reason: String? = nil)
         case clockStarted
         case clockPaused
         /// Regulation time ran out (detected at the event's time; the clock reads the limit).
@@ -112,7 +113,10 @@ extension GameEvent.Kind: Codable {
                 player: try container.decode(PlayerID.self, forKey: .player),
                 move: try container.decode(MoveKind.self, forKey: .move)
             )
-        case "retraction": self = .retraction(targetVersion: try container.decode(Int.self, forKey: .targetVersion))
+        case "retraction":
+            self = .retraction(
+                targetVersion: try container.decode(Int.self, forKey: .targetVersion),
+                reason: try container.decodeIfPresent(String.self, forKey: .reason))
         case "clock_started": self = .clockStarted
         case "clock_paused": self = .clockPaused
         case "time_expired": self = .timeExpired
@@ -150,7 +154,9 @@ extension GameEvent.Kind: Codable {
         case .move(let player, let move):
             try container.encode(player, forKey: .player)
             try container.encode(move, forKey: .move)
-        case .retraction(let version): try container.encode(version, forKey: .targetVersion)
+        case .retraction(let version, let reason):
+            try container.encode(version, forKey: .targetVersion)
+            try container.encodeIfPresent(reason, forKey: .reason)
         case .timeout(let side): try container.encode(side, forKey: .side)
         case .teamsAssigned(let home, let away):
             try container.encode(home, forKey: .home)

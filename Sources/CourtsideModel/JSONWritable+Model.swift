@@ -273,7 +273,11 @@ extension GameEvent.Kind: JSONWritable {
             writer.value(move)
             writer.key("player")
             writer.value(player)
-        case .retraction(let targetVersion):
+        case .retraction(let targetVersion, let reason):
+            if let reason {
+                writer.key("reason")
+                writer.value(reason)
+            }
             writer.key("target_version")
             writer.value(targetVersion)
         case .timeout(let side):

@@ -6,7 +6,7 @@ public struct Request: Sendable {
     /// What the request asks for.
     public enum Operation: Sendable, Equatable {
         case move(game: GameID, player: PlayerID, move: MoveKind)
-        case retract(game: GameID, version: Int)
+        case retract(game: GameID, version: Int, reason: String? = nil)
         case clock(game: GameID, command: GameCommand)
         case createGame(game: GameID, home: TeamID, away: TeamID, court: String?, rules: RuleSet?)
         case timeout(game: GameID, side: Side)
@@ -70,8 +70,8 @@ public struct Request: Sendable {
         switch operation {
         case .move(let game, let player, let move):
             (wire.op, wire.game, wire.player, wire.move) = ("move", game, player, move)
-        case .retract(let game, let version):
-            (wire.op, wire.game, wire.version) = ("retract", game, version)
+        case .retract(let game, let version, let reason):
+            (wire.op, wire.game, wire.version, wire.reason) = ("retract", game, version, reason)
         case .clock(let game, let command):
             (wire.op, wire.game, wire.action) = ("clock", game, command == .startClock ? "start" : "pause")
         case .createGame(let game, let home, let away, let court, let rules):
@@ -183,7 +183,7 @@ struct WireRequest: Codable {
             operation = .move(
                 game: try require(game, "game"), player: try require(player, "player"), move: try require(move, "move"))
         case "retract":
-            operation = .retract(game: try require(game, "game"), version: try require(version, "version"))
+            operation = .retract(game: try require(game, "game"), version: try require(version, "version"), reason: reason)
         case "clock":
             let game = try require(game, "game")
             switch try require(action, "action") {

@@ -152,7 +152,7 @@ final class AccessControl: Sendable {
         init(_ operation: Request.Operation) {
             switch operation {
             case .listGames, .snapshot, .schedule, .standings, .log, .tournament: self = .read
-            case .move(let game, _, _), .retract(let game, _), .clock(let game, _), .timeout(let game, _):
+            case .move(let game, _, _), .retract(let game, _, _), .clock(let game, _), .timeout(let game, _):
                 self = .gameCommand(game)
             case .createGame: self = .creation
             case .forfeit, .endGame, .changeTournament, .scheduleGame: self = .decision

@@ -190,8 +190,8 @@ struct CommandService: Service {
         switch command.operation {
         case .move(let game, let player, let move):
             pending = await library.submit(.move(player: player, move: move), to: game, origin: origin)
-        case .retract(let game, let version):
-            pending = await library.submit(.retract(version: version), to: game, origin: origin)
+        case .retract(let game, let version, let reason):
+            pending = await library.submit(.retract(version: version, reason: reason), to: game, origin: origin)
         case .clock(let game, let command):
             pending = await library.submit(command, to: game, origin: origin)
         case .timeout(let game, let side):

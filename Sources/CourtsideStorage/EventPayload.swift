@@ -34,7 +34,8 @@ struct EventPayloadDecoder {
             case ("side", .string(let value)) where side == nil: side = value
             case ("target_version", .integer(let value)) where target == nil: target = value
             // Unknown keys are ignored, as JSONDecoder does; known ones of another shape are not ours.
-            case ("type", _), ("player", _), ("move", _), ("side", _), ("target_version", _): return nil
+            // A reason (a correction's) is kept by JSONDecoder.
+            case ("type", _), ("player", _), ("move", _), ("side", _), ("target_version", _), ("reason", _): return nil
             default: continue
             }
         }

@@ -75,6 +75,8 @@ public struct AuditTrail: Sendable {
         public var kind: String
         /// What happened, in words.
         public var what: String
+        /// A move that still counts: the organiser may take it back (a correction).
+        public var correctable: Bool
     }
 
     public var rows: [Row]
@@ -82,12 +84,18 @@ public struct AuditTrail: Sendable {
     public init(_ events: [GameEvent]) {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let retracted = Set(
+            events.compactMap { event -> Int? in
+                if case .retraction(let target, _) = event.kind { return target }
+                return nil
+            })
         rows = events.map { event in
-            Row(
+            let isMove = if case .move = event.kind { true } else { false }
+            return Row(
                 game: event.gameID.rawValue, version: event.version, sequence: event.sequence,
                 at: formatter.string(from: Date(timeIntervalSince1970: Double(event.at.rawValue) / 1000)),
                 origin: "\(event.origin.clientID)/\(event.origin.commandID)", kind: event.kind.typeName,
-                what: Self.describe(event.kind))
+                what: Self.describe(event.kind), correctable: isMove && !retracted.contains(event.version))
         }
     }
 
@@ -104,7 +112,7 @@ public struct AuditTrail: Sendable {
         switch kind {
         case .gameCreated(let setup): "game created: \(setup.home.name) vs \(setup.away.name)"
         case .move(let player, let move): "\(player) \(GameViewModel.moveText(move))"
-        case .retraction(let version): "retraction of v\(version)"
+        case .retraction(let version, let reason): "retraction of v\(version)" + (reason.map { ": \($0)" } ?? "")
         case .clockStarted: "clock started"
         case .clockPaused: "clock paused"
         case .timeExpired: "time expired"

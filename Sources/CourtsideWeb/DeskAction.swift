@@ -1,8 +1,8 @@
 import CourtsideModel
 import CourtsideProtocol
 
-/// A decision the organiser makes at the desk, read from its form: a forfeit or an early end,
-/// with the reason, and the command id given when the organiser was asked to confirm it (so a
+/// A decision the organiser makes at the desk, read from its form: a forfeit, an early end, or a
+/// correction (a move retracted, from the audit page), with the reason, and the command id given when the organiser was asked to confirm it (so a
 /// confirmation sent twice is one command to the daemon).
 struct DeskAction: Equatable {
     var game: GameID
@@ -26,8 +26,17 @@ struct DeskAction: Equatable {
                 return .failure(CourtsideError(.badRequest, "end it as it stands, or with no result?"))
             }
             operation = .endGame(game: id, result: result, reason: reason ?? "")
+        case "retract":
+            guard let version = fields["version"].flatMap({ Int($0) }), version > 0 else {
+                return .failure(CourtsideError(.badRequest, "which move (its version)?"))
+            }
+            // A correction at the desk always says why: the log keeps it beside the retraction.
+            guard let reason, !reason.isEmpty else {
+                return .failure(CourtsideError(.badRequest, "say why the move is taken back (reason)"))
+            }
+            operation = .retract(game: id, version: version, reason: reason)
         default:
-            return .failure(CourtsideError(.badRequest, "the desk records a forfeit or an early end"))
+            return .failure(CourtsideError(.badRequest, "the desk records a forfeit, an early end or a correction"))
         }
         let commandID = fields["command_id"].flatMap { $0.isEmpty || $0.count > 64 ? nil : $0 }
         return .success(DeskAction(game: id, operation: operation, commandID: commandID))
@@ -40,8 +49,16 @@ struct DeskAction: Equatable {
             "\(side == .home ? home : away) forfeit \(game) (\(home) v \(away))" + (reason.map { ": \($0)" } ?? "")
         case .endGame(_, let result, let reason):
             "\(game) (\(home) v \(away)) ends now, \(result == .noResult ? "with no result" : "with its score as it stands"): \(reason)"
+        case .retract(_, let version, let reason):
+            "Take back the move at v\(version) of \(game) (\(home) v \(away)): \(reason ?? "")"
         default: ""
         }
+    }
+
+    /// What the desk says once the daemon has applied it.
+    var done: String {
+        if case .retract(_, let version, _) = operation { return "Done: the move at v\(version) of \(game) no longer counts." }
+        return "Done: \(game) is final."
     }
 
     /// The form's fields, to send again with the confirmation.
@@ -51,6 +68,8 @@ struct DeskAction: Equatable {
             [("action", "forfeit"), ("game", game.rawValue), ("side", side.rawValue), ("reason", reason ?? "")]
         case .endGame(_, let result, let reason):
             [("action", "end_game"), ("game", game.rawValue), ("result", result.rawValue), ("reason", reason)]
+        case .retract(_, let version, let reason):
+            [("action", "retract"), ("game", game.rawValue), ("version", "\(version)"), ("reason", reason ?? "")]
         default: []
         }
     }

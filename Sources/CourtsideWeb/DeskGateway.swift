@@ -139,7 +139,7 @@ public final class DeskGateway: Sendable {
             do throws(CourtsideError) {
                 let reply = try await self.relay.send(action.operation, origin: origin, court: Self.lane)
                 if let sequence = reply.sequence { await self.live.catchUp(to: sequence) }
-                message = reply.error.map { "Refused (\($0.code.rawValue)): \($0.message)" } ?? "Done: \(action.game) is final."
+                message = reply.error.map { "Refused (\($0.code.rawValue)): \($0.message)" } ?? action.done
             } catch {
                 message = "Not sent (\(error.code.rawValue)): \(error.message). Confirm again: it is applied once."
             }

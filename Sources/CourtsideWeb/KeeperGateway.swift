@@ -283,7 +283,7 @@ extension CourtsideProtocol.Request.Operation {
     /// The game a keeper's command is for.
     var game: GameID? {
         switch self {
-        case .move(let game, _, _), .retract(let game, _), .clock(let game, _), .timeout(let game, _): game
+        case .move(let game, _, _), .retract(let game, _, _), .clock(let game, _), .timeout(let game, _): game
         default: nil
         }
     }

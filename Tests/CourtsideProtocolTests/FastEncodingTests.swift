@@ -167,7 +167,7 @@ private enum EncodingFixtures {
         court.run(.move(player: "😀", move: .twoPoints), in: final)
         let retracted = court.version(final)
         court.run(.move(player: "_x", move: .foul), in: final)
-        court.run(.retract(version: retracted), in: final)
+        court.run(.retract(version: retracted, reason: "the scorer's \"slip\" é"), in: final)
         court.run(.retract(version: retracted), in: final)  // already_retracted
         court.run(.retract(version: 1), in: final)  // not_a_move
         court.run(.retract(version: 999), in: final)  // unknown_event
