@@ -49,8 +49,8 @@ actor GameActor {
 
     /// Decides a command and queues its events for commit, without waiting for the commit, so
     /// the caller can submit the next command of the game at once. A retry (same origin) gets
-    /// the original answer.
-    func submit(_ command: GameCommand, from origin: CommandOrigin) -> PendingReceipt {
+    /// the original answer. `commit` says who commits it: see ``CommitPolicy``.
+    func submit(_ command: GameCommand, from origin: CommandOrigin, commit: CommitPolicy = .logWriter) -> PendingReceipt {
         if let known = outcome(of: origin) { return known }
         let now = clock.now()
         var next = game
@@ -87,7 +87,8 @@ actor GameActor {
         do {
             // The daemon's own commands (the bracket) must not be lost to a full queue.
             ticket = try committer.enqueue(
-                events, games: states, refusal: refusal, essential: CommandOrigin.isReserved(clientID: origin.clientID))
+                events, games: states, refusal: refusal, essential: CommandOrigin.isReserved(clientID: origin.clientID),
+                commit: commit)
         } catch {
             // Not decided after all (closing, failed or overloaded): the bracket gate forgets what
             // it was told, and a retry is decided afresh.

@@ -106,8 +106,11 @@ public final class GameLibrary: Sendable {
         try await submitCreation(of: setup, origin: origin).value()
     }
 
-    /// Queues a game's creation and returns without waiting for the commit.
-    public func submitCreation(of setup: GameSetup, origin: CommandOrigin) async -> PendingReceipt {
+    /// Queues a game's creation and returns without waiting for the commit; `commit` says who
+    /// commits it (see ``committing(_:_:)``).
+    public func submitCreation(of setup: GameSetup, origin: CommandOrigin, commit: CommitPolicy = .logWriter) async
+        -> PendingReceipt
+    {
         do {
             try setup.validate()
         } catch {
@@ -129,7 +132,7 @@ public final class GameLibrary: Sendable {
                     gameID: setup.id, version: 1, at: clock.now(), origin: origin, kind: .gameCreated(setup))
                 // Enqueued under the registry lock, so no command can reach the game before its creation.
                 let ticket = try committer.enqueue(
-                    [event], games: [game], essential: CommandOrigin.isReserved(clientID: origin.clientID))
+                    [event], games: [game], essential: CommandOrigin.isReserved(clientID: origin.clientID), commit: commit)
                 gate.record(game)
                 registry.games[setup.id] = GameActor(
                     created: game, by: origin, ticket: ticket, memory: memory, committer: committer, clock: clock, gate: gate)
@@ -160,18 +163,20 @@ public final class GameLibrary: Sendable {
         try await submit(command, to: gameID, origin: origin).value()
     }
 
-    /// Runs `submitting`, then commits the commands it submitted on the calling thread if the
-    /// log writer is idle, rather than handing them to the writer thread.
+    /// Runs `submitting`, which submits commands with the policy it is handed, then commits them
+    /// as `policy` says.
     ///
-    /// A lone command then waits for no hand-over between threads: its ``PendingReceipt``
-    /// settles (and its `whenSettled` handlers run) on this thread, before this returns. Call it
-    /// only from a thread that may block on the disk for a commit, never from Swift's pool;
-    /// `mayBlock` is asked again once `submitting` is done (the thread may have changed across
-    /// its suspensions), and when it says no, or the writer is busy, the commands join the
-    /// writer's next commit as usual.
-    public func committingHere(_ submitting: () async -> Void, mayBlock: () -> Bool) async {
-        await GroupCommitter.$callerCommits.withValue(true) { await submitting() }
-        committer.commitQueued(here: mayBlock())
+    /// Under ``CommitPolicy/callersThread(when:)``, when its condition holds here, `submitting`
+    /// is handed `policy`: the commands it submits with it are queued without waking the log
+    /// writer, then committed on this thread if the writer is idle and the condition still holds
+    /// (the thread may have changed across `submitting`'s suspensions); otherwise they join the
+    /// writer's next commit as usual. A lone command then waits for no hand-over between
+    /// threads: its ``PendingReceipt`` settles (and its `whenSettled` handlers run) on this
+    /// thread, before this returns. Otherwise `submitting` is handed ``CommitPolicy/logWriter``.
+    public func committing(_ policy: CommitPolicy, _ submitting: (CommitPolicy) async -> Void) async {
+        guard policy.allowsCommitHere() else { return await submitting(.logWriter) }
+        await submitting(policy)
+        committer.commitQueued(here: policy.allowsCommitHere())
     }
 
     /// Returns once the log writer is not writing a commit (tests use it before they race it).
@@ -182,8 +187,11 @@ public final class GameLibrary: Sendable {
     /// Decides a command and queues it for commit, returning without waiting for the commit.
     ///
     /// Commands submitted one after another to the same game apply in that order; await
-    /// ``PendingReceipt/value()`` for the result.
-    public func submit(_ command: GameCommand, to gameID: GameID, origin: CommandOrigin) async -> PendingReceipt {
+    /// ``PendingReceipt/value()`` for the result. `commit` says who commits it (see
+    /// ``committing(_:_:)``).
+    public func submit(_ command: GameCommand, to gameID: GameID, origin: CommandOrigin, commit: CommitPolicy = .logWriter)
+        async -> PendingReceipt
+    {
         let (actor, playerKnown, playerInactive) = registry.withLock { registry in
             var (known, inactive) = (true, false)
             if case .move(let player, _) = command {
@@ -208,7 +216,7 @@ public final class GameLibrary: Sendable {
                         .playerInactive, "the organiser marked \(player) inactive: their moves so far stay, new ones are refused")
                 ))
         }
-        return await actor.submit(command, from: origin)
+        return await actor.submit(command, from: origin, commit: commit)
     }
 
     /// `retry_expired` when a command is not remembered but the log has it: a retry from beyond

@@ -23,6 +23,10 @@ struct CommandService: Service {
     let logger: Logger
     let responder: Responder
     let reads: ReadService
+    /// The I/O thread commits a lone command itself while the log writer is idle (see
+    /// ``decide(_:)``): asked where the command's task runs, which is the I/O thread only while
+    /// the transport serves.
+    private let commitOnIOThread: CommitPolicy
 
     init(
         transport: ZMQTransport, library: GameLibrary, tournament: LoadedTournament, access: AccessControl?,
@@ -35,6 +39,7 @@ struct CommandService: Service {
         self.epoch = epoch
         self.logger = logger
         responder = Responder(transport: transport, epoch: epoch, metrics: CommandMetrics(), logger: logger)
+        commitOnIOThread = .callersThread { [transport] in transport.isIOThread }
         reads = ReadService(
             library: library, responder: responder, limit: readQueueLimit, pace: tournamentReadsPace,
             setup: { [tournament] in tournament.configuration })
@@ -89,11 +94,9 @@ struct CommandService: Service {
                 // A lone command is committed here too while the I/O thread is ours: a lone
                 // keeper's move then crosses no thread between its request and its reply. (With
                 // more, an early one would wait for the commit while a later one suspends.)
-                if commands.count == 1, transport.isIOThread {
-                    await library.committingHere {
-                        await submit(commands[0])
-                    } mayBlock: {
-                        transport.isIOThread
+                if commands.count == 1 {
+                    await library.committing(commitOnIOThread) { policy in
+                        await submit(commands[0], commit: policy)
                     }
                 } else {
                     for command in commands { await submit(command) }
@@ -183,23 +186,25 @@ struct CommandService: Service {
         }
     }
 
-    /// Submits a command to the library; its reply goes out once its commit is done.
-    private func submit(_ command: Command) async {
+    /// Submits a command to the library; its reply goes out once its commit is done, which
+    /// `commit` says who writes.
+    private func submit(_ command: Command, commit: CommitPolicy = .logWriter) async {
         let (incoming, origin, op) = (command.incoming, command.origin, command.op)
         let pending: PendingReceipt
         switch command.operation {
         case .move(let game, let player, let move):
-            pending = await library.submit(.move(player: player, move: move), to: game, origin: origin)
+            pending = await library.submit(.move(player: player, move: move), to: game, origin: origin, commit: commit)
         case .retract(let game, let version, let reason):
-            pending = await library.submit(.retract(version: version, reason: reason), to: game, origin: origin)
+            pending = await library.submit(.retract(version: version, reason: reason), to: game, origin: origin, commit: commit)
         case .clock(let game, let command):
-            pending = await library.submit(command, to: game, origin: origin)
+            pending = await library.submit(command, to: game, origin: origin, commit: commit)
         case .timeout(let game, let side):
-            pending = await library.submit(.timeout(side: side), to: game, origin: origin)
+            pending = await library.submit(.timeout(side: side), to: game, origin: origin, commit: commit)
         case .forfeit(let game, let side, let reason):
-            pending = await library.submit(.forfeit(side: side, reason: reason), to: game, origin: origin)
+            pending = await library.submit(.forfeit(side: side, reason: reason), to: game, origin: origin, commit: commit)
         case .endGame(let game, let result, let reason):
-            pending = await library.submit(.endEarly(result: result, reason: reason), to: game, origin: origin)
+            pending = await library.submit(
+                .endEarly(result: result, reason: reason), to: game, origin: origin, commit: commit)
         case .changeTournament(let change, let reason):
             changeTournament(change, reason: reason, command)
             return
@@ -213,7 +218,7 @@ struct CommandService: Service {
             do {
                 let setup = try tournament.setup(
                     game: game, home: home, away: away, court: court, rules: rules, teams: library.currentSchedule?.teams)
-                pending = await library.submitCreation(of: setup, origin: origin)
+                pending = await library.submitCreation(of: setup, origin: origin, commit: commit)
             } catch {
                 responder.fail(incoming, error, commandID: origin.commandID, op: op)
                 return
@@ -228,8 +233,7 @@ struct CommandService: Service {
 
     /// Applies an organiser's change to the tournament in a task of its own: it waits for its
     /// commit and for the games it touches to follow, which the command loop must not.
-    /// Detached: a task would inherit the I/O thread's "commit on the caller's thread" (a task
-    /// local), and its commits would then wait for a caller that has moved on.
+    /// Its commits go to the log writer (``CommitPolicy/logWriter``): no caller waits to commit them.
     private func changeTournament(_ change: TournamentChange, reason: String?, _ command: Command) {
         let (incoming, origin, op) = (command.incoming, command.origin, command.op)
         Task.detached { [library, responder, logger] in

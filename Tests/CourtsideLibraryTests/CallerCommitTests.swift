@@ -56,35 +56,37 @@ struct CallerCommitTests {
         return (library, log)
     }
 
-    /// A move in g1 submitted through `committingHere`, and its receipt.
+    /// Commits on the caller's thread when `mayBlock`.
+    private static func callersThread(_ mayBlock: Bool) -> CommitPolicy { .callersThread { mayBlock } }
+
+    /// A move in g1 submitted through `committing`, and its receipt.
     private static func moveCommittingHere(_ library: GameLibrary, mayBlock: Bool) async -> PendingReceipt {
         let pending = Mutex<PendingReceipt?>(nil)
-        await library.committingHere {
-            let receipt = await Self.move(library)
+        await library.committing(callersThread(mayBlock)) { policy in
+            let receipt = await Self.move(library, commit: policy)
             pending.withLock { $0 = receipt }
-        } mayBlock: {
-            mayBlock
         }
         return pending.withLock { $0 }!
     }
 
     /// A move in g1, decided and queued for commit.
-    private static func move(_ library: GameLibrary, _ side: Side = .home) async -> PendingReceipt {
-        await library.submit(.move(player: Tournament.player("g1", side), move: .twoPoints), to: "g1", origin: origin())
+    private static func move(_ library: GameLibrary, _ side: Side = .home, commit: CommitPolicy = .logWriter) async
+        -> PendingReceipt
+    {
+        await library.submit(
+            .move(player: Tournament.player("g1", side), move: .twoPoints), to: "g1", origin: origin(), commit: commit)
     }
 
-    @Test("a command submitted in committingHere is committed by the caller, and settled before it returns")
+    @Test("a command submitted in committing(_:_:) is committed by the caller, and settled before it returns")
     func committedHere() async throws {
         let directory = try TemporaryDirectory()
         let (library, log) = try await Self.open(directory.url)
         let settled = Mutex<Result<Receipt, CourtsideError>?>(nil)
-        await library.committingHere {
-            await Self.move(library).whenSettled { result in settled.withLock { $0 = result } }
+        await library.committing(Self.callersThread(true)) { policy in
+            await Self.move(library, commit: policy).whenSettled { result in settled.withLock { $0 = result } }
             // Not handed to the writer meanwhile: it is not woken for it.
             try? await Task.sleep(for: .milliseconds(100))
             #expect(log.threads.count == 1)
-        } mayBlock: {
-            true
         }
         #expect(try settled.withLock { $0 }?.get().version == 2)
         #expect(log.threads.count == 2)
@@ -97,7 +99,7 @@ struct CallerCommitTests {
         await reopened.close()
     }
 
-    @Test("while the writer is busy, committingHere leaves its commands to the writer's next commit")
+    @Test("while the writer is busy, committing(_:_:) leaves its commands to the writer's next commit")
     func busyWriterCommits() async throws {
         let directory = try TemporaryDirectory()
         let (library, log) = try await Self.open(directory.url)
@@ -105,11 +107,9 @@ struct CallerCommitTests {
         let first = await Self.move(library)
         while log.threads.count < 2 { try await Task.sleep(for: .milliseconds(5)) }
         let second = Mutex<PendingReceipt?>(nil)
-        await library.committingHere {
-            let pending = await Self.move(library, .away)
+        await library.committing(Self.callersThread(true)) { policy in
+            let pending = await Self.move(library, .away, commit: policy)
             second.withLock { $0 = pending }
-        } mayBlock: {
-            true
         }
         #expect(log.threads.count == 2)  // not committed here: the writer holds its role
         log.release()
@@ -125,6 +125,29 @@ struct CallerCommitTests {
         let (library, log) = try await Self.open(directory.url)
         let pending = await Self.moveCommittingHere(library, mayBlock: false)
         #expect(try await pending.value().version == 2)
+        #expect(log.byWriter == [true, true])
+        await library.close()
+    }
+
+    @Test("a caller that may block when it submits, but not once it is done, hands its commands to the writer")
+    func mayNotBlockAfterAll() async throws {
+        let directory = try TemporaryDirectory()
+        let (library, log) = try await Self.open(directory.url)
+        // As a task that left the I/O thread while it submitted: asked twice, yes then no.
+        let asked = Mutex(0)
+        let policy = CommitPolicy.callersThread {
+            asked.withLock { count in
+                count += 1
+                return count == 1
+            }
+        }
+        let pending = Mutex<PendingReceipt?>(nil)
+        await library.committing(policy) { policy in
+            let receipt = await Self.move(library, commit: policy)
+            pending.withLock { $0 = receipt }
+        }
+        #expect(asked.withLock { $0 } == 2)
+        #expect(try await pending.withLock { $0 }!.value().version == 2)
         #expect(log.byWriter == [true, true])
         await library.close()
     }
