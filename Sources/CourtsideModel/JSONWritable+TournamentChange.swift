@@ -49,6 +49,10 @@ extension GameEdit: JSONWritable {
             writer.key("home")
             writer.value(home)
         }
+        if let preset {
+            writer.key("preset")
+            writer.value(preset)
+        }
         if let rules {
             writer.key("rules")
             writer.value(rules)

@@ -68,9 +68,13 @@ public struct GameEdit: Hashable, Codable, Sendable {
     /// A team for a slot the bracket does not fill.
     public var home: Slot?
     public var away: Slot?
+    /// A rules preset named by the organiser: the daemon resolves it into ``rules`` before the
+    /// change is made, so the log never holds a name whose meaning a config could change.
+    public var preset: String?
 
     public init(
-        game: GameID, court: String? = nil, start: String? = nil, rules: RuleSet? = nil, home: Slot? = nil, away: Slot? = nil
+        game: GameID, court: String? = nil, start: String? = nil, rules: RuleSet? = nil, home: Slot? = nil, away: Slot? = nil,
+        preset: String? = nil
     ) {
         self.game = game
         self.court = court
@@ -78,10 +82,11 @@ public struct GameEdit: Hashable, Codable, Sendable {
         self.rules = rules
         self.home = home
         self.away = away
+        self.preset = preset
     }
 
     /// Whether the edit changes anything at all.
-    public var isEmpty: Bool { court == nil && start == nil && rules == nil && home == nil && away == nil }
+    public var isEmpty: Bool { court == nil && start == nil && rules == nil && home == nil && away == nil && preset == nil }
 }
 
 extension TournamentChange: Codable {

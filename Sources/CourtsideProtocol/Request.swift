@@ -29,11 +29,11 @@ public struct Request: Sendable {
         /// scheduled game edited (`register_team`, `add_player`, `rename_player`,
         /// `set_player_active`, `edit_game`).
         case changeTournament(TournamentChange, reason: String?)
-        /// The organiser's: a game added to the schedule (`schedule_game`); the tournament's
-        /// default rules when `rules` is nil.
+        /// The organiser's: a game added to the schedule (`schedule_game`) under `rules`, or the
+        /// preset named `preset`, or the tournament's default rules when neither is given.
         case scheduleGame(
             game: GameID, home: TeamID, away: TeamID, court: String?, start: String?, round: String?, group: String?,
-            rules: RuleSet?, reason: String?)
+            rules: RuleSet?, reason: String?, preset: String? = nil)
     }
 
     public var origin: CommandOrigin
@@ -104,6 +104,7 @@ public struct Request: Sendable {
                 (wire.op, wire.game, wire.court, wire.start, wire.rules) = (
                     "edit_game", edit.game, edit.court, edit.start, edit.rules
                 )
+                wire.preset = edit.preset
                 if case .team(let home) = edit.home { wire.home = home }
                 if case .team(let away) = edit.away { wire.away = away }
             case .gameScheduled(let game):
@@ -113,9 +114,10 @@ public struct Request: Sendable {
                 if case .team(let home) = game.home { wire.home = home }
                 if case .team(let away) = game.away { wire.away = away }
             }
-        case .scheduleGame(let game, let home, let away, let court, let start, let round, let group, let rules, let reason):
+        case .scheduleGame(
+            let game, let home, let away, let court, let start, let round, let group, let rules, let reason, let preset):
             (wire.op, wire.game, wire.home, wire.away, wire.court, wire.start) = ("schedule_game", game, home, away, court, start)
-            (wire.round, wire.group, wire.rules, wire.reason) = (round, group, rules, reason)
+            (wire.round, wire.group, wire.rules, wire.reason, wire.preset) = (round, group, rules, reason, preset)
         }
         return WireCoding.encode(wire)
     }
@@ -145,6 +147,7 @@ struct WireRequest: Codable {
     var start: String?
     var round: String?
     var active: Bool?
+    var preset: String?
 
     init(op: String, clientID: String, commandID: String) {
         self.op = op
@@ -154,7 +157,7 @@ struct WireRequest: Codable {
 
     enum CodingKeys: String, CodingKey {
         case op, game, player, move, version, action, home, away, court, rules, side, reason, result
-        case team, name, players, group, start, round, active
+        case team, name, players, group, start, round, active, preset
         case clientID = "client_id"
         case commandID = "command_id"
     }
@@ -226,12 +229,12 @@ struct WireRequest: Codable {
         case "edit_game":
             let edit = GameEdit(
                 game: try require(game, "game"), court: court, start: start, rules: rules, home: home.map(Slot.team),
-                away: away.map(Slot.team))
+                away: away.map(Slot.team), preset: preset)
             operation = .changeTournament(.gameEdited(edit), reason: reason)
         case "schedule_game":
             operation = .scheduleGame(
                 game: try require(game, "game"), home: try require(home, "home"), away: try require(away, "away"), court: court,
-                start: start, round: round, group: group, rules: rules, reason: reason)
+                start: start, round: round, group: group, rules: rules, reason: reason, preset: preset)
         default:
             throw ProtocolError(
                 .unknownOperation,
@@ -297,6 +300,10 @@ extension WireRequest: JSONWritable {
         if let players {
             writer.key("players")
             writer.value(players)
+        }
+        if let preset {
+            writer.key("preset")
+            writer.value(preset)
         }
         if let reason {
             writer.key("reason")

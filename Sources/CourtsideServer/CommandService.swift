@@ -205,13 +205,33 @@ struct CommandService: Service {
         case .endGame(let game, let result, let reason):
             pending = await library.submit(
                 .endEarly(result: result, reason: reason), to: game, origin: origin, commit: commit)
-        case .changeTournament(let change, let reason):
+        case .changeTournament(var change, let reason):
+            if case .gameEdited(var edit) = change, let preset = edit.preset {
+                // A preset's name is the daemon's to resolve: the log keeps the rules it meant.
+                do throws(CourtsideError) {
+                    (edit.rules, edit.preset) = (try tournament.preset(preset), nil)
+                } catch {
+                    responder.fail(incoming, error, commandID: origin.commandID, op: op)
+                    return
+                }
+                change = .gameEdited(edit)
+            }
             changeTournament(change, reason: reason, command)
             return
-        case .scheduleGame(let game, let home, let away, let court, let start, let round, let group, let rules, let reason):
+        case .scheduleGame(
+            let game, let home, let away, let court, let start, let round, let group, let rules, let reason, let preset):
+            var resolved = rules ?? tournament.configuration.rules
+            if rules == nil, let preset {
+                do throws(CourtsideError) {
+                    resolved = try tournament.preset(preset)
+                } catch {
+                    responder.fail(incoming, error, commandID: origin.commandID, op: op)
+                    return
+                }
+            }
             let scheduled = ScheduledGame(
                 id: game, home: .team(home), away: .team(away), court: court, group: group, round: round, start: start,
-                rules: rules ?? tournament.configuration.rules)
+                rules: resolved)
             changeTournament(.gameScheduled(scheduled), reason: reason, command)
             return
         case .createGame(let game, let home, let away, let court, let rules):
@@ -297,6 +317,14 @@ final class LoadedTournament: Sendable {
     private let reloaded = Mutex<String?>(nil)
 
     init(_ configuration: TournamentConfiguration) { current = Mutex(configuration) }
+
+    /// The rules of the preset named `name` (built in, or the config's), or `invalid_game` naming
+    /// the known ones.
+    func preset(_ name: String) throws(CourtsideError) -> RuleSet {
+        let presets = configuration.presets
+        guard let rules = presets[name] else { throw CourtsideError(.invalidGame, RuleSpec.unknown(name, presets)) }
+        return rules
+    }
 
     /// The last reload's outcome in a few words, for systemd's status line; nil before any.
     var lastReload: String? { reloaded.withLock { $0 } }

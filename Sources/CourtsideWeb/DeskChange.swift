@@ -126,7 +126,7 @@ struct DeskChange: Equatable {
                     edit.away.map { "away \($0)" },
                 ]
             return "Move \(edit.game) " + parts.compactMap { $0 }.joined(separator: ", ") + why(reason)
-        case .scheduleGame(let game, let home, let away, let court, let start, let round, let group, _, let reason):
+        case .scheduleGame(let game, let home, let away, let court, let start, let round, let group, _, let reason, _):
             let details = [court, start.map { "at \($0)" }, round.map { "round \($0)" }, group.map { "group \($0)" }].compactMap {
                 $0
             }
@@ -163,7 +163,7 @@ struct DeskChange: Equatable {
             fields += [("court", edit.court), ("start", edit.start), ("home", edit.home?.team), ("away", edit.away?.team)]
                 .compactMap { name, value in value.map { (name, $0) } }
             reason = why
-        case .scheduleGame(let game, let home, let away, let court, let start, let round, let group, _, let why):
+        case .scheduleGame(let game, let home, let away, let court, let start, let round, let group, _, let why, _):
             fields = [("action", "schedule_game"), ("game", game.rawValue), ("home", home.rawValue), ("away", away.rawValue)]
             fields += [("court", court), ("start", start), ("round", round), ("group", group)]
                 .compactMap { name, value in value.map { (name, $0) } }

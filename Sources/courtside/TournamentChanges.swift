@@ -152,25 +152,28 @@ struct ScheduledGameCommand: ParsableCommand {
                   courtside game move g4 --court "Court 1" --start 10:50
                   courtside game move g4 --start 11:10 --reason "court 2 runs 20 minutes behind"
                   courtside game move g3 --home owls
+                  courtside game move final --rules fiba3x3 --reason "the final is played as FIBA 3x3"
                 """)
         @Argument(help: "The game id.") var game: String
         @Option(help: "The court it moves to.") var court: String?
         @Option(help: "When it is due, as the schedule writes it (10:50).") var start: String?
         @Option(help: "The home team's id.") var home: String?
         @Option(help: "The away team's id.") var away: String?
+        @Option(help: ArgumentHelp("A rules preset's name: built in (fiba3x3, ...) or the config's.", valueName: "preset"))
+        var rules: String?
         @Option(help: "Why, for the log (optional).") var reason: String?
         @OptionGroup var connection: ConnectionOptions
 
         func validate() throws {
-            if court == nil && start == nil && home == nil && away == nil {
-                throw ValidationError("say what changes: --court, --start, --home or --away")
+            if court == nil && start == nil && home == nil && away == nil && rules == nil {
+                throw ValidationError("say what changes: --court, --start, --home, --away or --rules")
             }
         }
 
         func run() throws {
             let edit = GameEdit(
                 game: GameID(game), court: court, start: start, home: home.map { .team(TeamID($0)) },
-                away: away.map { .team(TeamID($0)) })
+                away: away.map { .team(TeamID($0)) }, preset: rules)
             try send(.changeTournament(.gameEdited(edit), reason: reason), connection, done: "\(game) changed")
         }
     }
@@ -194,13 +197,15 @@ struct ScheduledGameCommand: ParsableCommand {
         @Option(help: "When it is due (12:30).") var start: String?
         @Option(help: "The round it belongs to (a new name adds a round).") var round: String?
         @Option(help: "The group whose standings count it.") var group: String?
+        @Option(help: ArgumentHelp("A rules preset's name (the tournament's default rules without).", valueName: "preset"))
+        var rules: String?
         @Option(help: "Why, for the log (optional).") var reason: String?
         @OptionGroup var connection: ConnectionOptions
 
         func run() throws {
             let operation = Request.Operation.scheduleGame(
                 game: GameID(game), home: TeamID(home), away: TeamID(away), court: court, start: start, round: round,
-                group: group, rules: nil, reason: reason)
+                group: group, rules: nil, reason: reason, preset: rules)
             try send(operation, connection, done: "\(game) scheduled: \(home) v \(away)")
         }
     }

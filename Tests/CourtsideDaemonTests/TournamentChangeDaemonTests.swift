@@ -193,6 +193,13 @@ struct TournamentChangeDaemonTests {
         }
         let (refused, why) = try courtside(daemon, ["game", "move", "g1", "--court", "Court 2"])
         #expect(refused != 0 && why.contains("game_started"), "\(why)")
+        // A rules preset by name: the log keeps the rules it meant, not the name.
+        let (preset, presetSaid) = try courtside(daemon, ["game", "move", "g5", "--rules", "fiba3x3"])
+        #expect(preset == 0, "\(presetSaid)")
+        let g5 = try #require(try organiser.send(.snapshot(game: "g5")).snapshot?.first)
+        #expect(g5.rules.preset == "fiba3x3" && g5.rules.targetScore == 21 && g5.rules.timeLimit != nil)
+        let (unknown, unknownSaid) = try courtside(daemon, ["game", "move", "g5", "--rules", "fiba"])
+        #expect(unknown != 0 && unknownSaid.contains("unknown preset") && unknownSaid.contains("fiba3x3"), "\(unknownSaid)")
 
         let dump = daemon.directory.appendingPathComponent("dump.yaml").path
         let (dumped, said) = try courtside(daemon, ["tournament", "dump", "--output", dump])

@@ -677,7 +677,7 @@ struct FastEncodingTests {
                 ScheduledGame(
                     id: "g9", home: .groupRank(group: "A", rank: 2), away: .loser(of: "g1"), court: "C", group: "A",
                     round: "R", start: "10:50", rules: RuleSet(targetScore: 11, timeLimit: TimeLimit(milliseconds: 9)))),
-            .gameEdited(GameEdit(game: "g1", court: "Court 2")),
+            .gameEdited(GameEdit(game: "g1", court: "Court 2")), .gameEdited(GameEdit(game: "g1", preset: "fiba\"3x3")),
             .gameEdited(
                 GameEdit(
                     game: "g1", court: "C", start: "11:00", rules: .standard, home: .team("a"), away: .team("b"))),
@@ -695,7 +695,7 @@ struct FastEncodingTests {
             }
         }
         let labels = { (value: Any) in Mirror(reflecting: value).children.map { $0.label ?? "?" } }
-        #expect(labels(GameEdit(game: "g")) == ["game", "court", "start", "rules", "home", "away"])
+        #expect(labels(GameEdit(game: "g")) == ["game", "court", "start", "rules", "home", "away", "preset"])
         #expect(
             labels(ScheduledGame(id: "g", home: .team("a"), away: .team("b")))
                 == ["id", "home", "away", "court", "group", "round", "start", "rules"])
