@@ -99,8 +99,9 @@ struct DeskChange: Equatable {
         let changed = { (name: String) in form.optional(name).flatMap { $0 == form.optional("was_" + name) ? nil : $0 } }
         let edit = GameEdit(
             game: GameID(try form.required("game", "which game?")), court: changed("court"), start: changed("start"),
-            home: changed("home").map { .team(TeamID($0)) }, away: changed("away").map { .team(TeamID($0)) })
-        if edit.isEmpty { throw CourtsideError(.badRequest, "\(edit.game): change its court, its start or a team first") }
+            home: changed("home").map { .team(TeamID($0)) }, away: changed("away").map { .team(TeamID($0)) },
+            preset: form.optional("preset"))
+        if edit.isEmpty { throw CourtsideError(.badRequest, "\(edit.game): change its court, its start, a team or its rules first") }
         return edit
     }
 
@@ -123,7 +124,7 @@ struct DeskChange: Equatable {
             let parts =
                 [
                     edit.court.map { "to \($0)" }, edit.start.map { "at \($0)" }, edit.home.map { "home \($0)" },
-                    edit.away.map { "away \($0)" },
+                    edit.away.map { "away \($0)" }, edit.preset.map { "under the rules \($0)" },
                 ]
             return "Move \(edit.game) " + parts.compactMap { $0 }.joined(separator: ", ") + why(reason)
         case .scheduleGame(let game, let home, let away, let court, let start, let round, let group, _, let reason, _):
@@ -160,7 +161,10 @@ struct DeskChange: Equatable {
             reason = why
         case .changeTournament(.gameEdited(let edit), let why):
             fields = [("action", "edit_game"), ("game", edit.game.rawValue)]
-            fields += [("court", edit.court), ("start", edit.start), ("home", edit.home?.team), ("away", edit.away?.team)]
+            fields += [
+                ("court", edit.court), ("start", edit.start), ("home", edit.home?.team), ("away", edit.away?.team),
+                ("preset", edit.preset),
+            ]
                 .compactMap { name, value in value.map { (name, $0) } }
             reason = why
         case .scheduleGame(let game, let home, let away, let court, let start, let round, let group, _, let why, _):

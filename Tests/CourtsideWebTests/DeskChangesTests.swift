@@ -112,7 +112,12 @@ struct DeskChangesTests {
                     game: "g7", home: "owls", away: "tigers", court: "Court 2", start: nil, round: "Friendlies", group: nil,
                     rules: nil, reason: nil))
         #expect(added.summary == "Add game g7: owls v tigers, Court 2, round Friendlies")
-        for change in [moved, swapped, added] {
+        let ruled = try #require(
+            Self.parse(
+                shown.merging(["court": "Court 1", "start": "10:00", "preset": " fiba3x3 "]) { $1 }, on: .schedule))
+        #expect(ruled.operation == .changeTournament(.gameEdited(GameEdit(game: "g1", preset: "fiba3x3")), reason: nil))
+        #expect(ruled.summary == "Move g1 under the rules fiba3x3")
+        for change in [moved, swapped, added, ruled] {
             let fields = Dictionary(uniqueKeysWithValues: change.fields.map { ($0.name, $0.value) })
             #expect(Self.parse(fields, on: .schedule)?.operation == change.operation)
         }
