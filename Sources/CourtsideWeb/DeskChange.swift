@@ -101,7 +101,9 @@ struct DeskChange: Equatable {
             game: GameID(try form.required("game", "which game?")), court: changed("court"), start: changed("start"),
             home: changed("home").map { .team(TeamID($0)) }, away: changed("away").map { .team(TeamID($0)) },
             preset: form.optional("preset"))
-        if edit.isEmpty { throw CourtsideError(.badRequest, "\(edit.game): change its court, its start, a team or its rules first") }
+        if edit.isEmpty {
+            throw CourtsideError(.badRequest, "\(edit.game): change its court, its start, a team or its rules first")
+        }
         return edit
     }
 
@@ -165,7 +167,7 @@ struct DeskChange: Equatable {
                 ("court", edit.court), ("start", edit.start), ("home", edit.home?.team), ("away", edit.away?.team),
                 ("preset", edit.preset),
             ]
-                .compactMap { name, value in value.map { (name, $0) } }
+            .compactMap { name, value in value.map { (name, $0) } }
             reason = why
         case .scheduleGame(let game, let home, let away, let court, let start, let round, let group, _, let why, _):
             fields = [("action", "schedule_game"), ("game", game.rawValue), ("home", home.rawValue), ("away", away.rawValue)]
