@@ -54,7 +54,7 @@ struct TeamCommand: ParsableCommand {
 struct PlayerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "player", abstract: "Add a late player to a team, or correct a name (the organiser's).",
-        subcommands: [Add.self, Rename.self, Inactive.self, Active.self])
+        subcommands: [Add.self, Rename.self, SetActive<Inactive>.self, SetActive<Active>.self])
 
     /// `courtside player add`.
     struct Add: ParsableCommand {
@@ -95,10 +95,18 @@ struct PlayerCommand: ParsableCommand {
     }
 }
 
+/// Which way `courtside player inactive` and `courtside player active` mark a player.
+protocol ActivityMark {
+    static var active: Bool { get }
+    static var configuration: CommandConfiguration { get }
+}
+
 extension PlayerCommand {
     /// `courtside player inactive`.
-    struct Inactive: ParsableCommand {
+    enum Inactive: ActivityMark {
+        static let active = false
         static let configuration = CommandConfiguration(
+            commandName: "inactive",
             abstract: "Mark a player inactive: their moves so far stay in every record; new ones are refused.",
             discussion: """
                 Nobody is removed from a roster (a player with moves keeps them): an injured player, or \
@@ -106,29 +114,29 @@ extension PlayerCommand {
 
                 Example: courtside player inactive lions bo --reason "injured in g1"
                 """)
-        @Argument(help: "The team's id.") var team: String
-        @Argument(help: "The player's id.") var id: String
-        @Option(help: "Why, for the log (optional).") var reason: String?
-        @OptionGroup var connection: ConnectionOptions
-
-        func run() throws {
-            let change = TournamentChange.playerActive(team: TeamID(team), player: PlayerID(id), active: false)
-            try send(.changeTournament(change, reason: reason), connection, done: "\(id) of \(team) is inactive")
-        }
     }
 
     /// `courtside player active`.
-    struct Active: ParsableCommand {
+    enum Active: ActivityMark {
+        static let active = true
         static let configuration = CommandConfiguration(
-            abstract: "Mark an inactive player active again.", discussion: "Example: courtside player active lions bo")
+            commandName: "active", abstract: "Mark an inactive player active again.",
+            discussion: "Example: courtside player active lions bo")
+    }
+
+    /// Marks a player inactive or active, as `Mark` says.
+    struct SetActive<Mark: ActivityMark>: ParsableCommand {
+        static var configuration: CommandConfiguration { Mark.configuration }
         @Argument(help: "The team's id.") var team: String
         @Argument(help: "The player's id.") var id: String
         @Option(help: "Why, for the log (optional).") var reason: String?
         @OptionGroup var connection: ConnectionOptions
 
         func run() throws {
-            let change = TournamentChange.playerActive(team: TeamID(team), player: PlayerID(id), active: true)
-            try send(.changeTournament(change, reason: reason), connection, done: "\(id) of \(team) is active")
+            let change = TournamentChange.playerActive(team: TeamID(team), player: PlayerID(id), active: Mark.active)
+            try send(
+                .changeTournament(change, reason: reason), connection,
+                done: "\(id) of \(team) is \(Mark.active ? "active" : "inactive")")
         }
     }
 }
