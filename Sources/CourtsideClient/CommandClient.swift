@@ -43,7 +43,9 @@ public let sharedClientContext: ZMQContext = {
     }
 }()
 
-/// Where a daemon listens, and the keys to talk to it when it is secured.
+/// Where a daemon listens, and the keys to talk to it when it is secured. Each endpoint may
+/// list several daemons, comma-separated (an active one and its standbys): commands fail over
+/// to the next on a timeout, and a display subscribes to all.
 public struct Endpoints: Sendable, Equatable {
     public var command: String
     public var events: String
@@ -64,8 +66,15 @@ public struct Endpoints: Sendable, Equatable {
 /// its socket (and any late reply with it), opens a new one and resends the *same* request,
 /// which the daemon applies at most once. After `attempts` tries it gives up with `unreachable`.
 /// Blocking and single-threaded: use one client per thread.
+///
+/// `endpoint` may list several daemons, comma-separated (a ZeroMQ endpoint never holds a
+/// comma): each try that times out moves to the next, round the list, with the same ids (the
+/// client side of the ZeroMQ Guide's Binary Star), and the client stays with the one that answered.
 public final class CommandClient {
-    public let endpoint: String
+    /// The endpoint the client talks to now: the first listed, then whichever answered last.
+    public private(set) var endpoint: String
+    /// Every endpoint listed, in order.
+    public let endpoints: [String]
     public let clientID: String
     public let timeoutMilliseconds: Int32
     public let attempts: Int
@@ -81,10 +90,12 @@ public final class CommandClient {
         endpoint: String, clientID: String, timeoutMilliseconds: Int32 = 2500, attempts: Int = 3,
         curve: CurveClientKeys? = nil, context: ZMQContext = sharedClientContext
     ) {
-        self.endpoint = endpoint
+        endpoints = Self.list(endpoint)
+        self.endpoint = endpoints[0]
         self.clientID = clientID
         self.timeoutMilliseconds = timeoutMilliseconds
-        self.attempts = max(1, attempts)
+        // Every listed daemon gets at least one try.
+        self.attempts = max(1, attempts, endpoints.count)
         self.curve = curve
         self.context = context
     }
@@ -131,9 +142,13 @@ public final class CommandClient {
             } catch {
                 throw CourtsideError(.unreachable, "cannot talk to courtsided at \(endpoint): \(error)")
             }
-            // Lazy Pirate: abandon the socket, so a late reply cannot be mistaken for the next one.
+            // Lazy Pirate: abandon the socket, so a late reply cannot be mistaken for the next one;
+            // with several daemons listed, the next try goes to the next one.
             socket?.close()
             socket = nil
+            if endpoints.count > 1, let index = endpoints.firstIndex(of: endpoint) {
+                endpoint = endpoints[(index + 1) % endpoints.count]
+            }
         }
         // A secured daemon answers a key it does not know with silence, so say so.
         let hint =
@@ -142,7 +157,8 @@ public final class CommandClient {
             : "is it running, and is your key listed in its security section?"
         throw CourtsideError(
             .unreachable,
-            "courtsided did not answer at \(endpoint) (\(attempts) tries, \(timeoutMilliseconds) ms each); \(hint)")
+            "courtsided did not answer at \(endpoints.joined(separator: " or ")) (\(attempts) tries, \(timeoutMilliseconds) ms each); \(hint)"
+        )
     }
 
     /// Sends a command and returns its reply, throwing the daemon's refusal as an error.
@@ -165,6 +181,12 @@ public final class CommandClient {
             throw CourtsideError(.protocolViolation, "a snapshot reply without snapshot or sequence")
         }
         return (reply, games)
+    }
+
+    /// The endpoints a comma-separated list names, blanks dropped; the list itself when it names none.
+    static func list(_ endpoints: String) -> [String] {
+        let listed = endpoints.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return listed.isEmpty ? [endpoints] : listed
     }
 
     private func connectedSocket() throws(ZMQError) -> ZMQSocket {

@@ -115,7 +115,9 @@ public final class DisplaySync {
             try subscriber.set(.linger(milliseconds: 0))
             try subscriber.set(.receiveHighWaterMark(receiveHighWaterMark))
             if let curve = endpoints.curve { try subscriber.useCurve(curve) }
-            try subscriber.connect(endpoints.events)
+            // Several daemons may be listed (comma-separated): one socket hears them all, and
+            // only the active one publishes.
+            for events in CommandClient.list(endpoints.events) { try subscriber.connect(events) }
             if let game {
                 try subscriber.set(.subscribe(Topic.prefix(of: game)))
                 try subscriber.set(.subscribe(Topic.heartbeat))

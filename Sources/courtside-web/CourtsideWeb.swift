@@ -52,10 +52,14 @@ struct Serve: AsyncParsableCommand {
                 --court-key "Court 1=keys/court-1.key_secret" --court-key "Court 2=keys/court-2.key_secret"
             """)
 
-    @Option(help: ArgumentHelp("courtsided's command endpoint.", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "courtsided's command endpoint; several, comma-separated, fail over in turn on a timeout.", valueName: "url[,url]"))
     var commandEndpoint = ProcessInfo.processInfo.environment["COURTSIDE_COMMAND_ENDPOINT"] ?? Endpoints().command
 
-    @Option(help: ArgumentHelp("courtsided's event endpoint.", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "courtsided's event endpoint; several, comma-separated, are all subscribed to.", valueName: "url[,url]"))
     var eventEndpoint = ProcessInfo.processInfo.environment["COURTSIDE_EVENT_ENDPOINT"] ?? Endpoints().events
 
     @Option(help: ArgumentHelp("Where to serve HTTP.", valueName: "host:port"))

@@ -49,10 +49,16 @@ struct Courtside: ParsableCommand {
 
 /// The options every subcommand shares.
 struct ConnectionOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("courtsided's command endpoint.", valueName: "url"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "courtsided's command endpoint; several, comma-separated, fail over in turn on a timeout.", valueName: "url[,url]"))
     var commandEndpoint = ProcessInfo.processInfo.environment["COURTSIDE_COMMAND_ENDPOINT"] ?? Endpoints().command
 
-    @Option(name: .long, help: ArgumentHelp("courtsided's event endpoint.", valueName: "url"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "courtsided's event endpoint; several, comma-separated, are all subscribed to.", valueName: "url[,url]"))
     var eventEndpoint = ProcessInfo.processInfo.environment["COURTSIDE_EVENT_ENDPOINT"] ?? Endpoints().events
 
     @Option(name: .long, help: ArgumentHelp("Who you are to the daemon (default: courtside-<user>@<host>).", valueName: "id"))

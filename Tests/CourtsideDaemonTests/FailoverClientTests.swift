@@ -1,0 +1,44 @@
+import CourtsideClient
+import CourtsideModel
+import CourtsideProtocol
+import Foundation
+import Testing
+
+/// Clients given several daemons (an active one and its standbys): commands move on after a
+/// timeout with the same ids, displays hear every listed publisher.
+@Suite("clients with several daemons listed", .serialized, .timeLimit(.minutes(2)))
+struct FailoverClientTests {
+    @Test(
+        "a command that times out on a daemon that is gone goes to the next listed with the same ids; a display hears the one that publishes"
+    )
+    func failover() throws {
+        let daemon = try DaemonProcess()
+        let (gone, goneEvents) = ("tcp://127.0.0.1:\(try freePort())", "tcp://127.0.0.1:\(try freePort())")
+        let commands = "\(gone), \(daemon.commandEndpoint)"
+        let client = CommandClient(endpoint: commands, clientID: "court-1", timeoutMilliseconds: 400, attempts: 2)
+        #expect(client.endpoints == [gone, daemon.commandEndpoint] && client.endpoint == gone)
+        let origin = client.nextOrigin()
+        let move = Request.Operation.move(game: "g1", player: "ann", move: .twoPoints)
+        let reply = try client.send(move, origin: origin)
+        #expect(reply.ok && client.endpoint == daemon.commandEndpoint, "\(reply)")
+        // The same command again is the same answer, from the daemon that answered: one move.
+        #expect(try client.send(move, origin: origin).version == reply.version)
+
+        let display = try DisplaySync(
+            endpoints: Endpoints(command: commands, events: "\(goneEvents),\(daemon.eventEndpoint)"),
+            client: CommandClient(endpoint: commands, clientID: "board", timeoutMilliseconds: 400))
+        try client.command(.move(game: "g1", player: "bo", move: .twoPoints))
+        #expect(try display.pump(seconds: 10) { display.games["g1"]?.game.score.home == 4 })
+        #expect(try client.send(.snapshot(game: "g1")).snapshot?.first?.score.home == 4)
+
+        // None answers: unreachable, naming every one tried.
+        let nobody = CommandClient(endpoint: "\(gone),\(goneEvents)", clientID: "x", timeoutMilliseconds: 200, attempts: 1)
+        #expect(nobody.attempts == 2)
+        do {
+            _ = try nobody.send(.listGames)
+            Issue.record("a reply from nowhere")
+        } catch {
+            #expect(error.code == .unreachable && error.message.contains("\(gone) or \(goneEvents)"), "\(error)")
+        }
+    }
+}
