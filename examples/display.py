@@ -62,7 +62,10 @@ class Display:
         """`curve`, when given, is (public key, secret key, server public key), all Z85: then every
         socket is a CURVE client of the daemon."""
         self.context = zmq.Context.instance()
-        self.command_endpoint = command_endpoint
+        # Several daemons may be listed, comma-separated: requests fail over in turn, and the
+        # subscription hears them all (only the one that serves publishes).
+        self.command_endpoints = [e.strip() for e in command_endpoint.split(",") if e.strip()]
+        self.command_endpoint = self.command_endpoints[0]
         self.curve = curve
         self.game = game
         self.timeout_ms = timeout_ms
@@ -79,7 +82,9 @@ class Display:
         self.stale = None          # why the last resync failed, while one is owed
         # 1. Subscribe first, so nothing published after the snapshot is missed.
         self.sub = self.socket(zmq.SUB)
-        self.sub.connect(event_endpoint)
+        for endpoint in (e.strip() for e in event_endpoint.split(",")):
+            if endpoint:
+                self.sub.connect(endpoint)
         if game:
             self.sub.setsockopt(zmq.SUBSCRIBE, (game + "/").encode())
         else:
@@ -99,7 +104,7 @@ class Display:
         """Lazy Pirate: one DEALER per try, the same command id on every retry."""
         self.counter += 1
         body = dict(body, client_id=self.client_id, command_id=str(self.counter))
-        for _ in range(3):
+        for _ in range(max(3, len(self.command_endpoints))):
             if self.dealer is None:
                 self.dealer = self.socket(zmq.DEALER)
                 self.dealer.connect(self.command_endpoint)
@@ -108,6 +113,9 @@ class Display:
                 return json.loads(self.dealer.recv())
             self.dealer.close()
             self.dealer = None
+            # Binary Star's client: after a timeout, the next daemon listed, with the same ids.
+            endpoints = self.command_endpoints
+            self.command_endpoint = endpoints[(endpoints.index(self.command_endpoint) + 1) % len(endpoints)]
         if self.curve:
             # A secured daemon answers a key it does not know with silence.
             raise RuntimeError("no reply from %s: check your keys (is this key listed in the daemon's security "
@@ -254,8 +262,8 @@ class Display:
 
 def main():
     parser = argparse.ArgumentParser(description="A Courtside display written from docs/PROTOCOL.md.")
-    parser.add_argument("--command", default="tcp://127.0.0.1:5555", help="the daemon's command endpoint")
-    parser.add_argument("--events", default="tcp://127.0.0.1:5556", help="the daemon's event endpoint")
+    parser.add_argument("--command", default="tcp://127.0.0.1:5555", help="the daemon's command endpoint; several, comma-separated, fail over in turn")
+    parser.add_argument("--events", default="tcp://127.0.0.1:5556", help="the daemon's event endpoint; several, comma-separated, are all subscribed to")
     parser.add_argument("--game", help="show one game only")
     parser.add_argument("--until-stdin", action="store_true",
                         help="read a sequence number from stdin; exit once the display has reached it")
