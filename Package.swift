@@ -36,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // The rules: plain values and pure functions, no I/O.
@@ -48,6 +49,16 @@ let package = Package(
             dependencies: [
                 "CourtsideModel", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The same event log in PostgreSQL (postgres-nio), beside the SQLite one.
+        .target(
+            name: "CourtsidePostgres",
+            dependencies: [
+                "CourtsideStorage", "CourtsideModel",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -198,6 +209,12 @@ let package = Package(
         .testTarget(
             name: "CourtsideStorageTests",
             dependencies: ["CourtsideStorage", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        // The event log's suite on both engines; starts throwaway PostgreSQL servers of its own.
+        .testTarget(
+            name: "CourtsidePostgresTests",
+            dependencies: ["CourtsidePostgres", "CourtsideStorage", "CourtsideLibrary", "CourtsideModel"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
