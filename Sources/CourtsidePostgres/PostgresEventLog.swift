@@ -40,7 +40,7 @@ public final class PostgresEventLog: EventLog {
         self.logger = logger
         let writer = try Self.connect(configuration, logger: logger)
         do {
-            try Self.migrate(writer, logger: logger)
+            try PostgresEventLogError.server("migrating the schema") { try Self.migrate(writer, logger: logger) }
             let reader = try Self.connect(configuration, logger: logger)
             state = Mutex(.open(Connections(writer: writer, reader: reader)))
         } catch {
@@ -69,8 +69,8 @@ public final class PostgresEventLog: EventLog {
             } catch {
                 logger.warning(
                     "an event log server did not answer",
-                    metadata: ["postgres_log.host": "\(host.host):\(host.port)", "error": "\(error)"])
-                failures.append("\(host.host):\(host.port): \(error)")
+                    metadata: ["postgres_log.host": "\(host.host):\(host.port)", "error": "\(String(reflecting: error))"])
+                failures.append("\(host.host):\(host.port): \(String(reflecting: error))")
             }
         }
         throw PostgresEventLogError(
@@ -88,12 +88,13 @@ public final class PostgresEventLog: EventLog {
     }
 
     private func rows(_ query: PostgresQuery) throws -> PostgresQueryResult {
-        try connections().reader.query(query, logger: logger).wait()
+        let reader = try connections().reader
+        return try PostgresEventLogError.server("reading") { try reader.query(query, logger: logger).wait() }
     }
 
     private func rows(_ query: PostgresQuery) async throws -> PostgresQueryResult {
         let result: EventLoopFuture<PostgresQueryResult> = try connections().reader.query(query, logger: logger)
-        return try await result.get()
+        return try await PostgresEventLogError.server("reading") { try await result.get() }
     }
 
     // MARK: - Writing
@@ -104,9 +105,11 @@ public final class PostgresEventLog: EventLog {
         let insertRefusals = refusals.isEmpty ? nil : Self.insert(refusals)
         try appending.withLock { _ in
             let writer = try connections().writer
-            try Self.transaction(on: writer, logger: logger) {
-                if let insertEvents { _ = try writer.query(insertEvents, logger: logger).wait() }
-                if let insertRefusals { _ = try writer.query(insertRefusals, logger: logger).wait() }
+            try PostgresEventLogError.server("appending") {
+                try Self.transaction(on: writer, logger: logger) {
+                    if let insertEvents { _ = try writer.query(insertEvents, logger: logger).wait() }
+                    if let insertRefusals { _ = try writer.query(insertRefusals, logger: logger).wait() }
+                }
             }
         }
     }

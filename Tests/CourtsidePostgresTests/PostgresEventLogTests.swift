@@ -151,6 +151,9 @@ struct EventLogEngineTests {
                 var again = Self.events(3...3)
                 again[0].sequence = 9
                 #expect(throws: (any Error).self) { try log.append(again, refusals: []) }
+                // What the server said reaches the library's log in words, not a generic line.
+                let error = #expect(throws: PostgresEventLogError.self) { try log.append(Self.events(3...3), refusals: []) }
+                #expect(error?.description.contains("events_pkey") == true, "\(String(describing: error))")
             }
             #expect(try log.readAll() == Self.events(1...3))
             // The log goes on after a refused batch; ids beyond ASCII read back whole and are found.

@@ -98,10 +98,9 @@ final class TestPostgresServer {
     /// defunct, unreaped).
     private static func run(_ program: String, _ arguments: [String], log: URL) throws {
         let output = log.appendingPathComponent("commands.log").path
-        let command =
-            getuid() == 0
-            ? ["/usr/sbin/runuser", "-u", "postgres", "--", "\(binaries)/\(program)"] + arguments
-            : ["\(binaries)/\(program)"] + arguments
+        // In the server's own directory: `postgres` may not read the directory the tests run in.
+        let program = ["/usr/bin/env", "--chdir=\(log.path)", "\(binaries)/\(program)"] + arguments
+        let command = getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + program : program
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -120,7 +119,7 @@ final class TestPostgresServer {
         // Exited normally (no signal) with status 0.
         guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
             let said = (try? String(contentsOfFile: output, encoding: .utf8))?.suffix(2_000) ?? ""
-            throw CommandFailed(description: "\(program) failed (wait status \(status)): \(said)")
+            throw CommandFailed(description: "\(program.joined(separator: " ")) failed (wait status \(status)): \(said)")
         }
     }
 

@@ -27,46 +27,9 @@ struct SQLiteEventLogTests {
         gameID: "g1", origin: CommandOrigin(clientID: "k", commandID: "late"), at: Timestamp(milliseconds: 13),
         error: CourtsideError(.gameFinished, "game g1 has ended"))
 
-    @Test("what is appended reads back in order, after reopening, refusals beside the events")
-    func roundTrip() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
-        var log = try SQLiteEventLog(directory: directory)
-        try log.append(Self.events(1...10), refusals: [])
-        try log.append(Self.events(11...12), refusals: [Self.refusal])
-        // The same refusal twice is kept once: a retry must never fail a commit.
-        try log.append([], refusals: [Self.refusal])
-        try log.close()
-        log = try SQLiteEventLog(directory: directory)
-        #expect(try log.readAll() == Self.events(1...12))
-        #expect(try log.readRefusals() == [Self.refusal])
-        try log.close()
-    }
-
-    @Test("the events that nest objects or carry a reason read back whole: a correction's reason, a tournament change")
-    func reasonsAndChanges() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let origin = CommandOrigin(clientID: "organiser", commandID: "c")
-        let events =
-            Self.events(1...2) + [
-                GameEvent(
-                    gameID: "g1", version: 3, sequence: 3, at: Timestamp(milliseconds: 3), origin: origin,
-                    kind: .retraction(targetVersion: 2, reason: "the scorer's \"slip\"")),
-                GameEvent(
-                    gameID: .tournament, version: 1, sequence: 4, at: Timestamp(milliseconds: 4), origin: origin,
-                    kind: .tournamentChanged(.playerAdded(team: "lions", player: Player(id: "dee", name: "Dee")), reason: "late")),
-                GameEvent(
-                    gameID: "g1", version: 4, sequence: 5, at: Timestamp(milliseconds: 5), origin: origin,
-                    kind: .setupChanged(court: "Court 2", rules: .standard)),
-            ]
-        var log = try SQLiteEventLog(directory: directory)
-        try log.append(events, refusals: [])
-        try log.close()
-        log = try SQLiteEventLog(directory: directory)
-        #expect(try log.readAll() == events)
-        #expect(try log.readEvents(ofGame: .tournament) == [events[3]])
-        #expect(try log.readEvents(after: 2) == Array(events[2...]))
-        try log.close()
-    }
+    // The round trip, refusals kept once, reasons and tournament changes, and the look-ups run
+    // on SQLite and PostgreSQL alike: `EventLogEngineTests` in CourtsidePostgresTests. Here,
+    // what is SQLite's own: its triggers through GRDB, and a torn write-ahead log.
 
     @Test("the log is append-only: updates and deletes are refused")
     func appendOnly() async throws {
