@@ -66,6 +66,30 @@ extension PostgresEventLog {
                 FOR EACH STATEMENT EXECUTE FUNCTION courtside_append_only()
                 """,
             ]),
+        // Derived rows, never data: a checkpoint writes a row for each game changed since the
+        // previous one, keyed by game and sequence, possibly over several transactions, then moves
+        // the header row to its sequence; a reader takes each game's newest row no newer than it.
+        Migration(
+            name: "v3: checkpoints",
+            statements: [
+                """
+                CREATE TABLE checkpoint_games (
+                    game_id text NOT NULL,
+                    sequence bigint NOT NULL,
+                    state bytea NOT NULL,
+                    PRIMARY KEY (game_id, sequence)
+                )
+                """,
+                "CREATE INDEX checkpoint_games_by_sequence ON checkpoint_games (sequence)",
+                """
+                CREATE TABLE checkpoint (
+                    id integer PRIMARY KEY CHECK (id = 0),
+                    sequence bigint NOT NULL,
+                    format integer NOT NULL,
+                    games bigint NOT NULL
+                )
+                """,
+            ]),
     ]
 
     /// Brings the database's schema up to ``migrations``, on `connection`; returns the version it found.

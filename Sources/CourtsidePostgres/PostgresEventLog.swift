@@ -12,16 +12,19 @@ import Synchronization
 /// insert (arrays unnested), the refusals in another that keeps the first of each (a retry must
 /// never fail a commit). PostgreSQL's own `synchronous_commit` makes it durable when it returns.
 ///
-/// Checkpoints are not kept yet (the protocol's defaults: every start replays the whole log).
+/// Checkpoints are kept in the same database, written through a connection of their own (see
+/// `PostgresEventLog+Checkpoints.swift`).
 ///
 /// The protocol's calls are synchronous, and the game library makes them from threads of its
 /// own, never from Swift's cooperative pool: so they block on postgres-nio's futures, which its
 /// event loop threads fulfil. Do not call them from an event loop. Appends go through one
 /// connection, one at a time; reads through a second one, so that they never wait for a commit.
 public final class PostgresEventLog: EventLog {
-    private struct Connections {
+    struct Connections {
         var writer: PostgresConnection
         var reader: PostgresConnection
+        /// The checkpoints' own: a part never waits for a commit, nor a commit for a part.
+        var checkpoints: PostgresConnection
     }
 
     private enum State {
@@ -32,19 +35,23 @@ public final class PostgresEventLog: EventLog {
     private let state: Mutex<State>
     /// Held for a whole append: one transaction at a time on the writer's connection.
     private let appending = Mutex(())
-    private let logger: Logger
+    /// Held while a checkpoint is written or read, on the checkpoints' connection.
+    let checkpointing = Mutex(())
+    let logger: Logger
 
     /// Connects to the first of `configuration`'s hosts that answers, and brings the schema up
     /// to date. Blocks until then: call it from a thread of the caller's, not the cooperative pool.
     public init(configuration: PostgresLogConfiguration, logger: Logger) throws {
         self.logger = logger
-        let writer = try Self.connect(configuration, logger: logger)
+        var opened: [PostgresConnection] = []
         do {
-            try PostgresEventLogError.server("migrating the schema") { try Self.migrate(writer, logger: logger) }
-            let reader = try Self.connect(configuration, logger: logger)
-            state = Mutex(.open(Connections(writer: writer, reader: reader)))
+            opened.append(try Self.connect(configuration, logger: logger))
+            _ = try PostgresEventLogError.server("migrating the schema") { try Self.migrate(opened[0], logger: logger) }
+            opened.append(try Self.connect(configuration, logger: logger))
+            opened.append(try Self.connect(configuration, logger: logger))
+            state = Mutex(.open(Connections(writer: opened[0], reader: opened[1], checkpoints: opened[2])))
         } catch {
-            try? writer.close().wait()
+            for connection in opened { try? connection.close().wait() }
             throw error
         }
     }
@@ -78,7 +85,7 @@ public final class PostgresEventLog: EventLog {
             "no server of the event log answered: \(failures.isEmpty ? "none configured" : failures.joined(separator: "; "))")
     }
 
-    private func connections() throws -> Connections {
+    func connections() throws -> Connections {
         try state.withLock { state in
             guard case .open(let connections) = state else {
                 throw PostgresEventLogError(.closed, "the event log is closed")
@@ -157,6 +164,7 @@ public final class PostgresEventLog: EventLog {
         // An append in flight finishes first: closing waits for the writer.
         try appending.withLock { _ in try connections.writer.close().wait() }
         try connections.reader.close().wait()
+        try checkpointing.withLock { _ in try connections.checkpoints.close().wait() }
     }
 
     // MARK: - Reading

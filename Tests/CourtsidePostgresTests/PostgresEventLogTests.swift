@@ -72,6 +72,71 @@ struct EventLogEngineTests {
         gameID: "g1", origin: CommandOrigin(clientID: "k", commandID: "late"), at: Timestamp(milliseconds: 13),
         error: CourtsideError(.gameFinished, "game g1 has ended"))
 
+    /// Three games interleaved, from three keepers, each game's first event its creation.
+    static func threeGames(_ count: Int) -> [GameEvent] {
+        var versions: [GameID: Int] = [:]
+        return (1...count).map { sequence in
+            let game = GameID("g\(sequence % 3)")
+            let version = versions[game, default: 0] + 1
+            versions[game] = version
+            var setup = Self.setup
+            setup.id = game
+            return GameEvent(
+                gameID: game, version: version, sequence: Int64(sequence), at: Timestamp(milliseconds: Int64(sequence * 10)),
+                origin: CommandOrigin(clientID: "k\(sequence % 3)", commandID: "c\(sequence)"),
+                kind: version == 1 ? .gameCreated(setup) : .move(player: "h1", move: .twoPoints))
+        }
+    }
+
+    /// The games that `events` make, by id.
+    static func games(_ events: some Sequence<GameEvent>) -> [Game] {
+        var games: [GameID: Game] = [:]
+        for event in events {
+            if case .gameCreated(let setup) = event.kind {
+                games[event.gameID] = Game(setup: setup)
+            } else {
+                games[event.gameID]?.apply(event)
+            }
+        }
+        return games.values.sorted { $0.id < $1.id }
+    }
+
+    @Test(
+        "checkpoints: a complete one, a later one of the changed games, a part not yet in force, one the log does not match",
+        arguments: Engine.available)
+    func checkpoints(engine: Engine) async throws {
+        try await LogPlace.with(engine) { place in
+            let all = Self.threeGames(12)
+            var log = try place.open()
+            #expect(try log.readCheckpoint() == nil)
+            try log.append(Array(all.prefix(4)), refusals: [])
+            try log.writeCheckpoint(sequence: 4, changed: Self.games(all.prefix(4)), complete: true, gameCount: 3)
+            var checkpoint = try #require(try log.readCheckpoint())
+            #expect(checkpoint.sequence == 4 && checkpoint.at == all[3].at)
+            #expect(checkpoint.games.sorted { $0.id < $1.id } == Self.games(all.prefix(4)))
+            // Only the games changed since: events 5 to 9 touch all three, 8 and 9 two of them.
+            try log.append(Array(all[4..<9]), refusals: [])
+            let changed = Self.games(all.prefix(9)).filter { game in all[7..<9].contains { $0.gameID == game.id } }
+            try log.writeCheckpoint(sequence: 7, changed: Self.games(all.prefix(7)), complete: false, gameCount: 3)
+            try log.writeCheckpoint(sequence: 9, changed: changed, complete: false, gameCount: 3)
+            // A part without its completion is not in force yet.
+            try log.append(Array(all[9...]), refusals: [])
+            try log.writeCheckpoint(
+                CheckpointPart(
+                    sequence: 12, states: Self.games(all).map(CheckpointPart.State.init), first: true, complete: false,
+                    completion: nil))
+            try log.close()
+            log = try place.open()
+            checkpoint = try #require(try log.readCheckpoint())
+            #expect(checkpoint.sequence == 9)
+            #expect(checkpoint.games.sorted { $0.id < $1.id } == Self.games(all.prefix(9)))
+            // A checkpoint of an event the log does not hold is refused, not used.
+            try log.writeCheckpoint(sequence: 99, changed: Self.games(all), complete: true, gameCount: 3)
+            #expect(throws: CheckpointError.self) { try log.readCheckpoint() }
+            try log.close()
+        }
+    }
+
     @Test("what is appended reads back in order, after reopening, refusals beside the events", arguments: Engine.available)
     func roundTrip(engine: Engine) async throws {
         try await LogPlace.with(engine) { place in
@@ -169,19 +234,8 @@ struct EventLogEngineTests {
     @Test("look-ups by game and by command, the events after a sequence, and every answer in order", arguments: Engine.available)
     func lookUps(engine: Engine) async throws {
         try await LogPlace.with(engine) { place in
-            // Three games interleaved, from three keepers, each game's first event its creation.
-            var versions: [GameID: Int] = [:]
-            let all = (1...60).map { sequence in
-                let game = GameID("g\(sequence % 3)")
-                let version = versions[game, default: 0] + 1
-                versions[game] = version
-                var setup = Self.setup
-                setup.id = game
-                return GameEvent(
-                    gameID: game, version: version, sequence: Int64(sequence), at: Timestamp(milliseconds: Int64(sequence * 10)),
-                    origin: CommandOrigin(clientID: "k\(sequence % 3)", commandID: "c\(sequence)"),
-                    kind: version == 1 ? .gameCreated(setup) : .move(player: "h1", move: .twoPoints))
-            }
+            let all = Self.threeGames(60)
+            let versions = Set(all.map(\.gameID))
             let late = CommandRefusal(
                 gameID: "g1", origin: CommandOrigin(clientID: "k9", commandID: "refused"), at: Timestamp(milliseconds: 205),
                 error: CourtsideError(.gameFinished, "game g1 has ended"))
@@ -189,7 +243,7 @@ struct EventLogEngineTests {
             for batch in stride(from: 0, to: all.count, by: 7) {
                 try log.append(Array(all[batch..<min(batch + 7, all.count)]), refusals: batch == 14 ? [late] : [])
             }
-            for game in versions.keys {
+            for game in versions {
                 #expect(try await log.events(ofGame: game) == all.filter { $0.gameID == game })
                 #expect(try log.readEvents(ofGame: game) == all.filter { $0.gameID == game })
             }

@@ -63,6 +63,13 @@ struct PostgresLibraryTests {
             let before = library.snapshot()
             await library.close()
 
+            // Closing wrote a checkpoint of every game at the last event.
+            let log = try PostgresEventLog(configuration: server.configuration, logger: LogPlace.logger)
+            let checkpoint = try #require(try log.readCheckpoint())
+            #expect(checkpoint.sequence == before.sequence)
+            #expect(checkpoint.games.sorted { $0.id < $1.id } == before.value.sorted { $0.id < $1.id })
+            try log.close()
+
             library = try open()
             #expect(library.snapshot() == before)
             // Numbering continues with no gap.
