@@ -1,11 +1,12 @@
 import CourtsideLibrary
 import CourtsideModel
-import CourtsidePostgres
 import CourtsideStorage
 import Foundation
 import Logging
 import Synchronization
 import Testing
+
+@testable import CourtsidePostgres
 
 /// A clock the test moves by hand.
 final class ManualClock: TimeSource {
@@ -83,5 +84,40 @@ struct PostgresLibraryTests {
             #expect(try library.snapshot(of: "g2").value.clock.isRunning)
             await library.close()
         }
+    }
+}
+
+@Suite("Reaching the PostgreSQL log", .enabled(if: TestPostgresServer.isInstalled, "\(TestPostgresServer.notInstalled)"))
+struct PostgresConnectionTests {
+    @Test("the first host that answers is used; none answering is an error that names them")
+    func hosts() async throws {
+        try await TestPostgresServer.with { server in
+            let deadPort = TestPostgresServer.freePort()
+            var configuration = server.configuration
+            configuration.hosts.insert(.init("127.0.0.1", port: deadPort), at: 0)
+            let log = try PostgresEventLog(configuration: configuration, logger: LogPlace.logger)
+            try log.append(EventLogEngineTests.events(1...2), refusals: [])
+            #expect(try log.readAll() == EventLogEngineTests.events(1...2))
+            try log.close()
+            configuration.hosts.removeLast()
+            let error = #expect(throws: PostgresEventLogError.self) {
+                try PostgresEventLog(configuration: configuration, logger: LogPlace.logger)
+            }
+            #expect(error?.description.contains("127.0.0.1:\(deadPort)") == true)
+        }
+    }
+
+    @Test("the password is read from its file, without the trailing newline; a missing file is an error")
+    func passwordFile() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("courtside-pw-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data("s3cret word\n".utf8).write(to: URL(fileURLWithPath: path))
+        var configuration = PostgresLogConfiguration(
+            hosts: [.init("127.0.0.1")], database: "courtside", user: "courtside", passwordFile: path)
+        #expect(try configuration.password() == "s3cret word")
+        configuration.passwordFile = path + ".missing"
+        #expect(throws: PostgresEventLogError.self) { try configuration.password() }
+        configuration.passwordFile = nil
+        #expect(try configuration.password() == nil)
     }
 }

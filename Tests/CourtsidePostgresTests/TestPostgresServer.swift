@@ -124,7 +124,7 @@ final class TestPostgresServer {
     }
 
     /// A port that nothing listens on just now: the kernel's pick for a socket bound to port 0.
-    private static func freePort() -> Int {
+    static func freePort() -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
         var address = sockaddr_in()
