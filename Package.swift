@@ -62,6 +62,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Events, refusals and games for the event log's tests on either engine.
+        .target(name: "CourtsideStorageTesting", dependencies: ["CourtsideModel"], swiftSettings: swiftSettings),
         // The actor-based game library: many games, group commit, subscriptions.
         .target(
             name: "CourtsideLibrary",
@@ -208,13 +210,13 @@ let package = Package(
         .testTarget(name: "CourtsideModelTests", dependencies: ["CourtsideModel"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CourtsideStorageTests",
-            dependencies: ["CourtsideStorage", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["CourtsideStorage", "CourtsideStorageTesting", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         // The event log's suite on both engines; starts throwaway PostgreSQL servers of its own.
         .testTarget(
             name: "CourtsidePostgresTests",
-            dependencies: ["CourtsidePostgres", "CourtsideStorage", "CourtsideLibrary", "CourtsideModel"],
+            dependencies: ["CourtsidePostgres", "CourtsideStorage", "CourtsideStorageTesting", "CourtsideLibrary", "CourtsideModel"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

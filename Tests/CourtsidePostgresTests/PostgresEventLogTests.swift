@@ -1,6 +1,7 @@
 import CourtsideModel
 import CourtsidePostgres
 import CourtsideStorage
+import CourtsideStorageTesting
 import Foundation
 import Logging
 import Testing
@@ -53,25 +54,6 @@ final class LogPlace {
 /// every engine: what one log does, the other must.
 @Suite("The event log on every engine")
 struct EventLogEngineTests {
-    static let setup = GameSetup(
-        id: "g1",
-        home: Team(id: "h", name: "Home", players: [Player(id: "h1", name: "H")]),
-        away: Team(id: "a", name: "Away", players: [Player(id: "a1", name: "A")]))
-
-    /// Events 1...count of one game.
-    static func events(_ range: ClosedRange<Int>) -> [GameEvent] {
-        range.map { number in
-            GameEvent(
-                gameID: "g1", version: number, sequence: Int64(number), at: Timestamp(milliseconds: Int64(number)),
-                origin: CommandOrigin(clientID: "k", commandID: "\(number)"),
-                kind: number == 1 ? .gameCreated(setup) : .move(player: "h1", move: .assist))
-        }
-    }
-
-    static let refusal = CommandRefusal(
-        gameID: "g1", origin: CommandOrigin(clientID: "k", commandID: "late"), at: Timestamp(milliseconds: 13),
-        error: CourtsideError(.gameFinished, "game g1 has ended"))
-
     /// Three games interleaved, from three keepers, each game's first event its creation.
     static func threeGames(_ count: Int) -> [GameEvent] {
         var versions: [GameID: Int] = [:]
@@ -79,26 +61,13 @@ struct EventLogEngineTests {
             let game = GameID("g\(sequence % 3)")
             let version = versions[game, default: 0] + 1
             versions[game] = version
-            var setup = Self.setup
+            var setup = LogFixtures.setup
             setup.id = game
             return GameEvent(
                 gameID: game, version: version, sequence: Int64(sequence), at: Timestamp(milliseconds: Int64(sequence * 10)),
                 origin: CommandOrigin(clientID: "k\(sequence % 3)", commandID: "c\(sequence)"),
                 kind: version == 1 ? .gameCreated(setup) : .move(player: "h1", move: .twoPoints))
         }
-    }
-
-    /// The games that `events` make, by id.
-    static func games(_ events: some Sequence<GameEvent>) -> [Game] {
-        var games: [GameID: Game] = [:]
-        for event in events {
-            if case .gameCreated(let setup) = event.kind {
-                games[event.gameID] = Game(setup: setup)
-            } else {
-                games[event.gameID]?.apply(event)
-            }
-        }
-        return games.values.sorted { $0.id < $1.id }
     }
 
     @Test(
@@ -110,28 +79,28 @@ struct EventLogEngineTests {
             var log = try place.open()
             #expect(try log.readCheckpoint() == nil)
             try log.append(Array(all.prefix(4)), refusals: [])
-            try log.writeCheckpoint(sequence: 4, changed: Self.games(all.prefix(4)), complete: true, gameCount: 3)
+            try log.writeCheckpoint(sequence: 4, changed: LogFixtures.games(all.prefix(4)), complete: true, gameCount: 3)
             var checkpoint = try #require(try log.readCheckpoint())
             #expect(checkpoint.sequence == 4 && checkpoint.at == all[3].at)
-            #expect(checkpoint.games.sorted { $0.id < $1.id } == Self.games(all.prefix(4)))
+            #expect(checkpoint.games.sorted { $0.id < $1.id } == LogFixtures.games(all.prefix(4)))
             // Only the games changed since: events 5 to 9 touch all three, 8 and 9 two of them.
             try log.append(Array(all[4..<9]), refusals: [])
-            let changed = Self.games(all.prefix(9)).filter { game in all[7..<9].contains { $0.gameID == game.id } }
-            try log.writeCheckpoint(sequence: 7, changed: Self.games(all.prefix(7)), complete: false, gameCount: 3)
+            let changed = LogFixtures.games(all.prefix(9)).filter { game in all[7..<9].contains { $0.gameID == game.id } }
+            try log.writeCheckpoint(sequence: 7, changed: LogFixtures.games(all.prefix(7)), complete: false, gameCount: 3)
             try log.writeCheckpoint(sequence: 9, changed: changed, complete: false, gameCount: 3)
             // A part without its completion is not in force yet.
             try log.append(Array(all[9...]), refusals: [])
             try log.writeCheckpoint(
                 CheckpointPart(
-                    sequence: 12, states: Self.games(all).map(CheckpointPart.State.init), first: true, complete: false,
+                    sequence: 12, states: LogFixtures.games(all).map(CheckpointPart.State.init), first: true, complete: false,
                     completion: nil))
             try log.close()
             log = try place.open()
             checkpoint = try #require(try log.readCheckpoint())
             #expect(checkpoint.sequence == 9)
-            #expect(checkpoint.games.sorted { $0.id < $1.id } == Self.games(all.prefix(9)))
+            #expect(checkpoint.games.sorted { $0.id < $1.id } == LogFixtures.games(all.prefix(9)))
             // A checkpoint of an event the log does not hold is refused, not used.
-            try log.writeCheckpoint(sequence: 99, changed: Self.games(all), complete: true, gameCount: 3)
+            try log.writeCheckpoint(sequence: 99, changed: LogFixtures.games(all), complete: true, gameCount: 3)
             #expect(throws: CheckpointError.self) { try log.readCheckpoint() }
             try log.close()
         }
@@ -141,15 +110,15 @@ struct EventLogEngineTests {
     func roundTrip(engine: Engine) async throws {
         try await LogPlace.with(engine) { place in
             var log = try place.open()
-            try log.append(Self.events(1...10), refusals: [])
-            try log.append(Self.events(11...12), refusals: [Self.refusal])
+            try log.append(LogFixtures.events(1...10), refusals: [])
+            try log.append(LogFixtures.events(11...12), refusals: [LogFixtures.refusal])
             // The same refusal twice is kept once: a retry must never fail a commit.
-            try log.append([], refusals: [Self.refusal])
-            try log.append([], refusals: [Self.refusal, Self.refusal])
+            try log.append([], refusals: [LogFixtures.refusal])
+            try log.append([], refusals: [LogFixtures.refusal, LogFixtures.refusal])
             try log.close()
             log = try place.open()
-            #expect(try log.readAll() == Self.events(1...12))
-            #expect(try log.readRefusals() == [Self.refusal])
+            #expect(try log.readAll() == LogFixtures.events(1...12))
+            #expect(try log.readRefusals() == [LogFixtures.refusal])
             try log.close()
             // Closed is closed.
             #expect(throws: (any Error).self) { try log.readAll() }
@@ -163,7 +132,7 @@ struct EventLogEngineTests {
         try await LogPlace.with(engine) { place in
             let origin = CommandOrigin(clientID: "organiser", commandID: "c")
             let events =
-                Self.events(1...2) + [
+                LogFixtures.events(1...2) + [
                     GameEvent(
                         gameID: "g1", version: 3, sequence: 3, at: Timestamp(milliseconds: 3), origin: origin,
                         kind: .retraction(targetVersion: 2, reason: "the scorer's \"slip\"")),
@@ -192,7 +161,7 @@ struct EventLogEngineTests {
     func appendOnly(engine: Engine) async throws {
         try await LogPlace.with(engine) { place in
             let log = try place.open()
-            try log.append(Self.events(1...3), refusals: [Self.refusal])
+            try log.append(LogFixtures.events(1...3), refusals: [LogFixtures.refusal])
             // Behind the log's back, as an operator (or a bug) would: refused. (SQLite's triggers
             // are checked through GRDB in SQLiteEventLogTests.)
             if let server = place.server {
@@ -204,28 +173,32 @@ struct EventLogEngineTests {
                 }
                 #expect(server.psql("SELECT 1"))
             }
-            #expect(try log.readAll() == Self.events(1...3))
+            #expect(try log.readAll() == LogFixtures.events(1...3))
             // A duplicate sequence is refused, and the batch leaves nothing behind.
-            #expect(throws: (any Error).self) { try log.append(Self.events(3...4), refusals: []) }
+            #expect(throws: (any Error).self) { try log.append(LogFixtures.events(3...4), refusals: []) }
             // Refused halfway through a batch: the rows before the duplicate are gone with it.
-            #expect(throws: (any Error).self) { try log.append(Self.events(4...5) + Self.events(2...2), refusals: []) }
+            #expect(throws: (any Error).self) {
+                try log.append(LogFixtures.events(4...5) + LogFixtures.events(2...2), refusals: [])
+            }
             // The same game and version under another sequence: PostgreSQL's unique key refuses
             // it. (SQLite's log files its keys in runs, without a unique index: the library never
             // writes one, as it numbers versions itself.)
             if engine == .postgres {
-                var again = Self.events(3...3)
+                var again = LogFixtures.events(3...3)
                 again[0].sequence = 9
                 #expect(throws: (any Error).self) { try log.append(again, refusals: []) }
                 // What the server said reaches the library's log in words, not a generic line.
-                let error = #expect(throws: PostgresEventLogError.self) { try log.append(Self.events(3...3), refusals: []) }
+                let error = #expect(throws: PostgresEventLogError.self) {
+                    try log.append(LogFixtures.events(3...3), refusals: [])
+                }
                 #expect(error?.description.contains("events_pkey") == true, "\(String(describing: error))")
             }
-            #expect(try log.readAll() == Self.events(1...3))
+            #expect(try log.readAll() == LogFixtures.events(1...3))
             // The log goes on after a refused batch; ids beyond ASCII read back whole and are found.
-            var next = Self.events(4...6)
+            var next = LogFixtures.events(4...6)
             next[1].origin = CommandOrigin(clientID: "Zürich ⛹️", commandID: "ß-\u{7f}")
             try log.append(next, refusals: [])
-            #expect(try log.readAll() == Self.events(1...3) + next)
+            #expect(try log.readAll() == LogFixtures.events(1...3) + next)
             #expect(try await log.contains(next[1].origin))
             try log.close()
         }

@@ -1,6 +1,7 @@
 import CourtsideLibrary
 import CourtsideModel
 import CourtsideStorage
+import CourtsideStorageTesting
 import Foundation
 import Logging
 import Synchronization
@@ -96,8 +97,8 @@ struct PostgresConnectionTests {
             var configuration = server.configuration
             configuration.hosts.insert(.init("127.0.0.1", port: deadPort), at: 0)
             let log = try PostgresEventLog(configuration: configuration, logger: LogPlace.logger)
-            try log.append(EventLogEngineTests.events(1...2), refusals: [])
-            #expect(try log.readAll() == EventLogEngineTests.events(1...2))
+            try log.append(LogFixtures.events(1...2), refusals: [])
+            #expect(try log.readAll() == LogFixtures.events(1...2))
             try log.close()
             configuration.hosts.removeLast()
             let error = #expect(throws: PostgresEventLogError.self) {
