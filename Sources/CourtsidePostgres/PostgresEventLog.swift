@@ -46,7 +46,13 @@ public final class PostgresEventLog: EventLog {
         var opened: [PostgresConnection] = []
         do {
             opened.append(try Self.connect(configuration, logger: logger))
-            _ = try PostgresEventLogError.server("migrating the schema") { try Self.migrate(opened[0], logger: logger) }
+            try PostgresEventLogError.server("preparing the writer") {
+                // An acknowledged move must survive: whatever the server's or the database's
+                // default, the writer's commits wait for the WAL's flush (and for synchronous
+                // standbys, where there are any).
+                try Self.run("SET synchronous_commit = on", on: opened[0], logger: logger)
+                try Self.migrate(opened[0], logger: logger)
+            }
             opened.append(try Self.connect(configuration, logger: logger))
             opened.append(try Self.connect(configuration, logger: logger))
             state = Mutex(.open(Connections(writer: opened[0], reader: opened[1], checkpoints: opened[2])))
@@ -102,6 +108,16 @@ public final class PostgresEventLog: EventLog {
     private func rows(_ query: PostgresQuery) async throws -> PostgresQueryResult {
         let result: EventLoopFuture<PostgresQueryResult> = try connections().reader.query(query, logger: logger)
         return try await PostgresEventLogError.server("reading") { try await result.get() }
+    }
+
+    /// The writer connection's `synchronous_commit` (`on` is what the log sets).
+    public func synchronousCommit() throws -> String {
+        let writer = try connections().writer
+        return try appending.withLock { _ in
+            try PostgresEventLogError.server("reading synchronous_commit") {
+                try writer.query("SHOW synchronous_commit", logger: logger).wait().first?.decode(String.self) ?? ""
+            }
+        }
     }
 
     // MARK: - Writing

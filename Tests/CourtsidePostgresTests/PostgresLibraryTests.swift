@@ -108,6 +108,16 @@ struct PostgresConnectionTests {
         }
     }
 
+    @Test("the writer's commits wait for the flush, whatever the database's default")
+    func synchronousCommit() async throws {
+        try await TestPostgresServer.with { server in
+            #expect(server.psql("ALTER DATABASE postgres SET synchronous_commit = off"))
+            let log = try PostgresEventLog(configuration: server.configuration, logger: LogPlace.logger)
+            #expect(try log.synchronousCommit() == "on")
+            try log.close()
+        }
+    }
+
     @Test("the password is read from its file, without the trailing newline; a missing file is an error")
     func passwordFile() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("courtside-pw-\(UUID().uuidString)").path
