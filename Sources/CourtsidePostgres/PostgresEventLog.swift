@@ -38,11 +38,20 @@ public final class PostgresEventLog: EventLog {
     /// Held while a checkpoint is written or read, on the checkpoints' connection.
     let checkpointing = Mutex(())
     let logger: Logger
+    /// How many events a long read fetches at a time: a replay of millions never holds every
+    /// row the server sent beside every event decoded from them.
+    private let pageSize: Int
 
     /// Connects to the first of `configuration`'s hosts that answers, and brings the schema up
     /// to date. Blocks until then: call it from a thread of the caller's, not the cooperative pool.
-    public init(configuration: PostgresLogConfiguration, logger: Logger) throws {
+    public convenience init(configuration: PostgresLogConfiguration, logger: Logger) throws {
+        try self.init(configuration: configuration, logger: logger, pageSize: 10_000)
+    }
+
+    /// ``init(configuration:logger:)`` reading the log in pages of `pageSize` events (tests page by a few).
+    package init(configuration: PostgresLogConfiguration, logger: Logger, pageSize: Int) throws {
         self.logger = logger
+        self.pageSize = max(1, pageSize)
         var opened: [PostgresConnection] = []
         do {
             opened.append(try Self.connect(configuration, logger: logger))
@@ -185,13 +194,13 @@ public final class PostgresEventLog: EventLog {
 
     // MARK: - Reading
 
-    private static let eventColumns = "game_id, version, sequence, recorded_at, client_id, command_id, payload"
+    private static let eventColumns = "sequence, game_id, version, recorded_at, client_id, command_id, payload"
 
     private static func events(_ result: PostgresQueryResult) throws -> [GameEvent] {
         let decoder = EventPayloadDecoder()
         return try result.map { row in
-            let (game, version, sequence, at, client, command, payload) = try row.decode(
-                (String, Int, Int64, Int64, String, String, ByteBuffer).self)
+            let (sequence, game, version, at, client, command, payload) = try row.decode(
+                (Int64, String, Int, Int64, String, String, ByteBuffer).self)
             let kind = try payload.withUnsafeReadableBytes { try decoder.decode($0) }
             return GameEvent(
                 gameID: GameID(game), version: version, sequence: sequence, at: Timestamp(milliseconds: at),
@@ -200,17 +209,36 @@ public final class PostgresEventLog: EventLog {
     }
 
     public func readAll() throws -> [GameEvent] {
-        try Self.events(rows(PostgresQuery(unsafeSQL: "SELECT \(Self.eventColumns) FROM events ORDER BY sequence")))
+        try readEvents(after: 0)
     }
 
     public func readEvents(after sequence: Int64) throws -> [GameEvent] {
-        try Self.events(rows(Self.events(after: sequence)))
+        let nextPage = try pages(after: sequence, columns: Self.eventColumns)
+        var events: [GameEvent] = []
+        while let page = try nextPage() { events += try Self.events(page) }
+        return events
     }
 
-    private static func events(after sequence: Int64) -> PostgresQuery {
-        var query = PostgresQuery(unsafeSQL: "SELECT \(eventColumns) FROM events WHERE sequence > $1 ORDER BY sequence")
-        query.binds.append(sequence)
-        return query
+    /// The events after `after`, up to the last one committed now (a commit has every sequence
+    /// before its own), a page of ``pageSize`` at each call, nil once all are read: each page a
+    /// range of the primary key. `columns` must begin with `sequence`.
+    private func pages(after: Int64, columns: String) throws -> () throws -> PostgresQueryResult? {
+        let last = try rows("SELECT COALESCE(MAX(sequence), 0)::bigint FROM events").first?.decode(Int64.self) ?? 0
+        var after = after
+        return { [self] in
+            guard after < last else { return nil }
+            var query = PostgresQuery(
+                unsafeSQL: "SELECT \(columns) FROM events WHERE sequence > $1 AND sequence <= $2 ORDER BY sequence LIMIT $3")
+            query.binds.append(after)
+            query.binds.append(last)
+            query.binds.append(pageSize)
+            let page = try rows(query)
+            guard !page.isEmpty, let final = page[page.index(page.startIndex, offsetBy: page.count - 1)].first else {
+                return nil
+            }
+            after = try final.decode(Int64.self)
+            return page
+        }
     }
 
     public func readEvents(ofGame game: GameID) throws -> [GameEvent] {
@@ -248,17 +276,23 @@ public final class PostgresEventLog: EventLog {
     public func forEachAnswer(_ body: (LoggedAnswer) throws -> Void) throws {
         let refusals = try readRefusals()
         // Only the columns that answer a retry: the payloads, most of each row, stay unread.
-        let result = try rows(
-            "SELECT sequence, game_id, version, recorded_at, client_id, command_id FROM events ORDER BY sequence")
-        var iterator = result.makeIterator()
-        let next = {
-            try iterator.next().map { row in
-                let (sequence, game, version, at, client, command) = try row.decode(
-                    (Int64, String, Int, Int64, String, String).self)
-                return LoggedAnswer(
-                    origin: CommandOrigin(clientID: client, commandID: command), at: Timestamp(milliseconds: at),
-                    outcome: .event(game: GameID(game), version: version, sequence: sequence))
+        let nextPage = try pages(after: 0, columns: "sequence, game_id, version, recorded_at, client_id, command_id")
+        var page: [LoggedAnswer] = []
+        var index = 0
+        let next = { () throws -> LoggedAnswer? in
+            while index == page.count {
+                guard let rows = try nextPage() else { return nil }
+                page = try rows.map { row in
+                    let (sequence, game, version, at, client, command) = try row.decode(
+                        (Int64, String, Int, Int64, String, String).self)
+                    return LoggedAnswer(
+                        origin: CommandOrigin(clientID: client, commandID: command), at: Timestamp(milliseconds: at),
+                        outcome: .event(game: GameID(game), version: version, sequence: sequence))
+                }
+                index = 0
             }
+            defer { index += 1 }
+            return page[index]
         }
         try LoggedAnswer.merge(nextEvent: next, refusals: refusals, body)
     }

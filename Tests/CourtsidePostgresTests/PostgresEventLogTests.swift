@@ -40,7 +40,8 @@ final class LogPlace {
     func open() throws -> any EventLog {
         switch engine {
         case .sqlite: try SQLiteEventLog(directory: directory)
-        case .postgres: try PostgresEventLog(configuration: server!.configuration, logger: Self.logger)
+        // Pages of 7 events: the long reads cross pages in every test.
+        case .postgres: try PostgresEventLog(configuration: server!.configuration, logger: Self.logger, pageSize: 7)
         }
     }
 

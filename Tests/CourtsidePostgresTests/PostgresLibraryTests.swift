@@ -38,7 +38,8 @@ struct PostgresLibraryTests {
             let clock = ManualClock()
             func open() throws -> GameLibrary {
                 try GameLibrary(
-                    log: PostgresEventLog(configuration: server.configuration, logger: LogPlace.logger), clock: clock,
+                    log: PostgresEventLog(configuration: server.configuration, logger: LogPlace.logger, pageSize: 5),
+                    clock: clock,
                     logger: LogPlace.logger)
             }
             var library = try open()
