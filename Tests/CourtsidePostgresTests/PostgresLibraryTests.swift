@@ -119,6 +119,19 @@ struct PostgresConnectionTests {
         }
     }
 
+    @Test("opening again applies no step twice; a schema newer than this build is refused, not used")
+    func schemaVersions() async throws {
+        try await TestPostgresServer.with { server in
+            try PostgresEventLog(configuration: server.configuration, logger: LogPlace.logger).close()
+            try PostgresEventLog(configuration: server.configuration, logger: LogPlace.logger).close()
+            #expect(server.psql("UPDATE schema_version SET version = 99"))
+            let error = #expect(throws: PostgresEventLogError.self) {
+                try PostgresEventLog(configuration: server.configuration, logger: LogPlace.logger)
+            }
+            #expect(error?.codeString == "newer_schema")
+        }
+    }
+
     @Test("the password is read from its file, without the trailing newline; a missing file is an error")
     func passwordFile() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("courtside-pw-\(UUID().uuidString)").path
