@@ -36,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // The rules: plain values and pure functions, no I/O.
@@ -51,6 +52,18 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The same event log in PostgreSQL (postgres-nio), beside the SQLite one.
+        .target(
+            name: "CourtsidePostgres",
+            dependencies: [
+                "CourtsideStorage", "CourtsideModel",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Events, refusals and games for the event log's tests on either engine.
+        .target(name: "CourtsideStorageTesting", dependencies: ["CourtsideModel"], swiftSettings: swiftSettings),
         // The actor-based game library: many games, group commit, subscriptions.
         .target(
             name: "CourtsideLibrary",
@@ -197,7 +210,13 @@ let package = Package(
         .testTarget(name: "CourtsideModelTests", dependencies: ["CourtsideModel"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CourtsideStorageTests",
-            dependencies: ["CourtsideStorage", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["CourtsideStorage", "CourtsideStorageTesting", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        // The event log's suite on both engines; starts throwaway PostgreSQL servers of its own.
+        .testTarget(
+            name: "CourtsidePostgresTests",
+            dependencies: ["CourtsidePostgres", "CourtsideStorage", "CourtsideStorageTesting", "CourtsideLibrary", "CourtsideModel"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,4 +1,4 @@
-import CourtsideModel
+package import CourtsideModel
 import Foundation
 
 /// Reads the JSON payloads of the log's events.
@@ -9,10 +9,12 @@ import Foundation
 /// by hand; anything else (a game's creation or new teams, which nest objects, and any escape,
 /// number or key this reader does not expect) goes to `JSONDecoder`, so what the log holds is
 /// read as before. The tests check the two agree.
-struct EventPayloadDecoder {
+package struct EventPayloadDecoder {
     private let json = JSONDecoder()
 
-    func decode(_ payload: UnsafeRawBufferPointer) throws -> GameEvent.Kind {
+    package init() {}
+
+    package func decode(_ payload: UnsafeRawBufferPointer) throws -> GameEvent.Kind {
         if let kind = Self.flat(payload) { return kind }
         return try json.decode(GameEvent.Kind.self, from: Data(payload))
     }

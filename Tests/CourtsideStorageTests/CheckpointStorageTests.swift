@@ -1,4 +1,5 @@
 import CourtsideModel
+import CourtsideStorageTesting
 import Foundation
 import GRDB
 import Testing
@@ -135,17 +136,7 @@ struct CheckpointStorageTests {
         return events
     }
 
-    static func games(_ events: some Sequence<GameEvent>) -> [Game] {
-        var games: [GameID: Game] = [:]
-        for event in events {
-            if case .gameCreated(let setup) = event.kind {
-                games[event.gameID] = Game(setup: setup)
-            } else {
-                games[event.gameID]?.apply(event)
-            }
-        }
-        return games.values.sorted { $0.id < $1.id }
-    }
+    static func games(_ events: some Sequence<GameEvent>) -> [Game] { LogFixtures.games(events) }
 
     /// Three games created, then a move in each: events 1 to 6.
     static let threeGames = events(games: 3)

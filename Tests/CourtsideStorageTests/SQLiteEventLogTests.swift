@@ -1,5 +1,6 @@
 import CourtsideModel
 import CourtsideStorage
+import CourtsideStorageTesting
 import Foundation
 import GRDB
 import Testing
@@ -8,71 +9,15 @@ import Testing
 struct SQLiteEventLogTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courtside-log-\(UUID().uuidString)")
 
-    static let setup = GameSetup(
-        id: "g1",
-        home: Team(id: "h", name: "Home", players: [Player(id: "h1", name: "H")]),
-        away: Team(id: "a", name: "Away", players: [Player(id: "a1", name: "A")]))
-
-    /// Events 1...count of one game, numbered from `first`.
-    static func events(_ range: ClosedRange<Int>) -> [GameEvent] {
-        range.map { number in
-            GameEvent(
-                gameID: "g1", version: number, sequence: Int64(number), at: Timestamp(milliseconds: Int64(number)),
-                origin: CommandOrigin(clientID: "k", commandID: "\(number)"),
-                kind: number == 1 ? .gameCreated(setup) : .move(player: "h1", move: .assist))
-        }
-    }
-
-    static let refusal = CommandRefusal(
-        gameID: "g1", origin: CommandOrigin(clientID: "k", commandID: "late"), at: Timestamp(milliseconds: 13),
-        error: CourtsideError(.gameFinished, "game g1 has ended"))
-
-    @Test("what is appended reads back in order, after reopening, refusals beside the events")
-    func roundTrip() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
-        var log = try SQLiteEventLog(directory: directory)
-        try log.append(Self.events(1...10), refusals: [])
-        try log.append(Self.events(11...12), refusals: [Self.refusal])
-        // The same refusal twice is kept once: a retry must never fail a commit.
-        try log.append([], refusals: [Self.refusal])
-        try log.close()
-        log = try SQLiteEventLog(directory: directory)
-        #expect(try log.readAll() == Self.events(1...12))
-        #expect(try log.readRefusals() == [Self.refusal])
-        try log.close()
-    }
-
-    @Test("the events that nest objects or carry a reason read back whole: a correction's reason, a tournament change")
-    func reasonsAndChanges() throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let origin = CommandOrigin(clientID: "organiser", commandID: "c")
-        let events =
-            Self.events(1...2) + [
-                GameEvent(
-                    gameID: "g1", version: 3, sequence: 3, at: Timestamp(milliseconds: 3), origin: origin,
-                    kind: .retraction(targetVersion: 2, reason: "the scorer's \"slip\"")),
-                GameEvent(
-                    gameID: .tournament, version: 1, sequence: 4, at: Timestamp(milliseconds: 4), origin: origin,
-                    kind: .tournamentChanged(.playerAdded(team: "lions", player: Player(id: "dee", name: "Dee")), reason: "late")),
-                GameEvent(
-                    gameID: "g1", version: 4, sequence: 5, at: Timestamp(milliseconds: 5), origin: origin,
-                    kind: .setupChanged(court: "Court 2", rules: .standard)),
-            ]
-        var log = try SQLiteEventLog(directory: directory)
-        try log.append(events, refusals: [])
-        try log.close()
-        log = try SQLiteEventLog(directory: directory)
-        #expect(try log.readAll() == events)
-        #expect(try log.readEvents(ofGame: .tournament) == [events[3]])
-        #expect(try log.readEvents(after: 2) == Array(events[2...]))
-        try log.close()
-    }
+    // The round trip, refusals kept once, reasons and tournament changes, and the look-ups run
+    // on SQLite and PostgreSQL alike: `EventLogEngineTests` in CourtsidePostgresTests. Here,
+    // what is SQLite's own: its triggers through GRDB, and a torn write-ahead log.
 
     @Test("the log is append-only: updates and deletes are refused")
     func appendOnly() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let log = try SQLiteEventLog(directory: directory)
-        try log.append(Self.events(1...3), refusals: [Self.refusal])
+        try log.append(LogFixtures.events(1...3), refusals: [LogFixtures.refusal])
         try log.close()
         let queue = try DatabaseQueue(path: directory.appendingPathComponent(SQLiteEventLog.fileName).path)
         #expect(throws: DatabaseError.self) { try queue.write { try $0.execute(sql: "DELETE FROM events") } }
@@ -83,16 +28,18 @@ struct SQLiteEventLogTests {
         // A duplicate sequence is refused too, and the batch leaves nothing behind.
         try queue.close()
         let reopened = try SQLiteEventLog(directory: directory)
-        #expect(throws: DatabaseError.self) { try reopened.append(Self.events(3...4), refusals: []) }
+        #expect(throws: DatabaseError.self) { try reopened.append(LogFixtures.events(3...4), refusals: []) }
         // Refused halfway through a batch: the rows before the duplicate are gone with it.
-        #expect(throws: DatabaseError.self) { try reopened.append(Self.events(4...5) + Self.events(2...2), refusals: []) }
-        #expect(try reopened.readAll() == Self.events(1...3))
+        #expect(throws: DatabaseError.self) {
+            try reopened.append(LogFixtures.events(4...5) + LogFixtures.events(2...2), refusals: [])
+        }
+        #expect(try reopened.readAll() == LogFixtures.events(1...3))
         // The same prepared insert serves the next batch, and what it writes reads back whole
         // and is found by its command, ids beyond ASCII included.
-        var next = Self.events(4...6)
+        var next = LogFixtures.events(4...6)
         next[1].origin = CommandOrigin(clientID: "Zürich ⛹️", commandID: "ß-\u{7f}")
         try reopened.append(next, refusals: [])
-        #expect(try reopened.readAll() == Self.events(1...3) + next)
+        #expect(try reopened.readAll() == LogFixtures.events(1...3) + next)
         #expect(try await reopened.contains(next[1].origin))
         try reopened.close()
     }
@@ -105,13 +52,13 @@ struct SQLiteEventLogTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let live = directory.appendingPathComponent("live")
         var log = try SQLiteEventLog(directory: live)
-        try log.append(Self.events(1...50), refusals: [])
+        try log.append(LogFixtures.events(1...50), refusals: [])
         try log.close()
 
         // Reopen and commit one more batch; while the log is still open, take its files as a
         // crash would leave them, with the write-ahead log cut part-way through that batch.
         log = try SQLiteEventLog(directory: live)
-        try log.append(Self.events(51...400), refusals: [])
+        try log.append(LogFixtures.events(51...400), refusals: [])
         try FileManager.default.createDirectory(at: crashed, withIntermediateDirectories: true)
         let database = SQLiteEventLog.fileName
         try FileManager.default.copyItem(at: live.appendingPathComponent(database), to: crashed.appendingPathComponent(database))
@@ -123,7 +70,7 @@ struct SQLiteEventLogTests {
         let recovered = try SQLiteEventLog(directory: crashed)
         let events = try recovered.readAll()
         // Everything committed before the torn batch is there; the torn batch is all or nothing.
-        #expect(events == Self.events(1...50) || events == Self.events(1...400))
+        #expect(events == LogFixtures.events(1...50) || events == LogFixtures.events(1...400))
         #expect(events.count == 50)
         try recovered.close()
         let check = try DatabaseQueue(path: crashed.appendingPathComponent(database).path)

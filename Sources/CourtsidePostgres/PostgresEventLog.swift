@@ -1,0 +1,299 @@
+public import CourtsideModel
+public import CourtsideStorage
+public import Logging
+import PostgresNIO
+import Synchronization
+
+/// The ``EventLog`` in a PostgreSQL database, beside the embedded SQLite one: the same events,
+/// refusals and look-ups, through postgres-nio.
+///
+/// `events` and `refusals` are append-only, as in the SQLite log: triggers refuse every UPDATE,
+/// DELETE and TRUNCATE. An ``append(_:refusals:)`` is one transaction: the events in one batch
+/// insert (arrays unnested), the refusals in another that keeps the first of each (a retry must
+/// never fail a commit). PostgreSQL's own `synchronous_commit` makes it durable when it returns.
+///
+/// Checkpoints are kept in the same database, written through a connection of their own (see
+/// `PostgresEventLog+Checkpoints.swift`).
+///
+/// The protocol's calls are synchronous, and the game library makes them from threads of its
+/// own, never from Swift's cooperative pool: so they block on postgres-nio's futures, which its
+/// event loop threads fulfil. Do not call them from an event loop. Appends go through one
+/// connection, one at a time; reads through a second one, so that they never wait for a commit.
+public final class PostgresEventLog: EventLog {
+    struct Connections {
+        var writer: PostgresConnection
+        var reader: PostgresConnection
+        /// The checkpoints' own: a part never waits for a commit, nor a commit for a part.
+        var checkpoints: PostgresConnection
+    }
+
+    private enum State {
+        case open(Connections)
+        case closed
+    }
+
+    private let state: Mutex<State>
+    /// Held for a whole append: one transaction at a time on the writer's connection.
+    private let appending = Mutex(())
+    /// Held while a checkpoint is written or read, on the checkpoints' connection.
+    let checkpointing = Mutex(())
+    let logger: Logger
+    /// How many events a long read fetches at a time: a replay of millions never holds every
+    /// row the server sent beside every event decoded from them.
+    private let pageSize: Int
+
+    /// Connects to the first of `configuration`'s hosts that answers, and brings the schema up
+    /// to date. Blocks until then: call it from a thread of the caller's, not the cooperative pool.
+    public convenience init(configuration: PostgresLogConfiguration, logger: Logger) throws {
+        try self.init(configuration: configuration, logger: logger, pageSize: 10_000)
+    }
+
+    /// ``init(configuration:logger:)`` reading the log in pages of `pageSize` events (tests page by a few).
+    package init(configuration: PostgresLogConfiguration, logger: Logger, pageSize: Int) throws {
+        self.logger = logger
+        self.pageSize = max(1, pageSize)
+        var opened: [PostgresConnection] = []
+        do {
+            opened.append(try Self.connect(configuration, logger: logger))
+            try PostgresEventLogError.server("preparing the writer") {
+                // An acknowledged move must survive: whatever the server's or the database's
+                // default, the writer's commits wait for the WAL's flush (and for synchronous
+                // standbys, where there are any).
+                try Self.run("SET synchronous_commit = on", on: opened[0], logger: logger)
+                try Self.migrate(opened[0], logger: logger)
+            }
+            opened.append(try Self.connect(configuration, logger: logger))
+            opened.append(try Self.connect(configuration, logger: logger))
+            state = Mutex(.open(Connections(writer: opened[0], reader: opened[1], checkpoints: opened[2])))
+        } catch {
+            for connection in opened { try? connection.close().wait() }
+            throw error
+        }
+    }
+
+    private static func connect(_ configuration: PostgresLogConfiguration, logger: Logger) throws -> PostgresConnection {
+        let password = try configuration.password()
+        let tls: PostgresConnection.Configuration.TLS
+        switch configuration.tls {
+        case .disable: tls = .disable
+        case .prefer: tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        case .require: tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+        }
+        var failures: [String] = []
+        for (index, host) in configuration.hosts.enumerated() {
+            let connection = PostgresConnection.Configuration(
+                host: host.host, port: host.port, username: configuration.user, password: password,
+                database: configuration.database, tls: tls)
+            do {
+                return try PostgresConnection.connect(
+                    on: PostgresConnection.defaultEventLoopGroup.any(), configuration: connection, id: index, logger: logger
+                ).wait()
+            } catch {
+                logger.warning(
+                    "an event log server did not answer",
+                    metadata: ["postgres_log.host": "\(host.host):\(host.port)", "error": "\(String(reflecting: error))"])
+                failures.append("\(host.host):\(host.port): \(String(reflecting: error))")
+            }
+        }
+        throw PostgresEventLogError(
+            .noHost,
+            "no server of the event log answered: \(failures.isEmpty ? "none configured" : failures.joined(separator: "; "))")
+    }
+
+    func connections() throws -> Connections {
+        try state.withLock { state in
+            guard case .open(let connections) = state else {
+                throw PostgresEventLogError(.closed, "the event log is closed")
+            }
+            return connections
+        }
+    }
+
+    private func rows(_ query: PostgresQuery) throws -> PostgresQueryResult {
+        let reader = try connections().reader
+        return try PostgresEventLogError.server("reading") { try reader.query(query, logger: logger).wait() }
+    }
+
+    private func rows(_ query: PostgresQuery) async throws -> PostgresQueryResult {
+        let result: EventLoopFuture<PostgresQueryResult> = try connections().reader.query(query, logger: logger)
+        return try await PostgresEventLogError.server("reading") { try await result.get() }
+    }
+
+    /// The writer connection's `synchronous_commit` (`on` is what the log sets).
+    public func synchronousCommit() throws -> String {
+        let writer = try connections().writer
+        return try appending.withLock { _ in
+            try PostgresEventLogError.server("reading synchronous_commit") {
+                try writer.query("SHOW synchronous_commit", logger: logger).wait().first?.decode(String.self) ?? ""
+            }
+        }
+    }
+
+    // MARK: - Writing
+
+    public func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
+        guard !events.isEmpty || !refusals.isEmpty else { return }
+        let insertEvents = events.isEmpty ? nil : Self.insert(events)
+        let insertRefusals = refusals.isEmpty ? nil : Self.insert(refusals)
+        try appending.withLock { _ in
+            let writer = try connections().writer
+            try PostgresEventLogError.server("appending") {
+                try Self.transaction(on: writer, logger: logger) {
+                    if let insertEvents { _ = try writer.query(insertEvents, logger: logger).wait() }
+                    if let insertRefusals { _ = try writer.query(insertRefusals, logger: logger).wait() }
+                }
+            }
+        }
+    }
+
+    /// The events in one statement: each column an array, unnested into rows.
+    private static func insert(_ events: [GameEvent]) -> PostgresQuery {
+        // The model's own JSON writer, as the SQLite log writes its payloads: the same bytes.
+        var writer = JSONWriter(capacity: 256)
+        let payloads = events.map { event in
+            writer.reset()
+            event.kind.writeJSON(to: &writer)
+            return writer.withBytes { ByteBuffer(bytes: $0) }
+        }
+        return """
+            INSERT INTO events (sequence, game_id, version, recorded_at, client_id, command_id, kind, payload)
+            SELECT * FROM UNNEST(\(events.map(\.sequence))::bigint[], \(events.map(\.gameID.rawValue))::text[],
+                \(events.map(\.version))::bigint[], \(events.map(\.at.rawValue))::bigint[],
+                \(events.map(\.origin.clientID))::text[], \(events.map(\.origin.commandID))::text[],
+                \(events.map(\.kind.typeName))::text[], \(payloads)::bytea[])
+            """
+    }
+
+    /// The refusals in one statement, in order; one already there (a retry's) is left as it was.
+    private static func insert(_ refusals: [CommandRefusal]) -> PostgresQuery {
+        """
+        INSERT INTO refusals (game_id, client_id, command_id, recorded_at, code, message)
+        SELECT game_id, client_id, command_id, recorded_at, code, message
+        FROM UNNEST(\(refusals.map(\.gameID.rawValue))::text[], \(refusals.map(\.origin.clientID))::text[],
+            \(refusals.map(\.origin.commandID))::text[], \(refusals.map(\.at.rawValue))::bigint[],
+            \(refusals.map(\.error.code.rawValue))::text[], \(refusals.map(\.error.message))::text[])
+            WITH ORDINALITY AS r (game_id, client_id, command_id, recorded_at, code, message, position)
+        ORDER BY position
+        ON CONFLICT DO NOTHING
+        """
+    }
+
+    public func close() throws {
+        let connections = try state.withLock { state in
+            guard case .open(let connections) = state else {
+                throw PostgresEventLogError(.closed, "the event log is closed")
+            }
+            state = .closed
+            return connections
+        }
+        // An append in flight finishes first: closing waits for the writer.
+        try appending.withLock { _ in try connections.writer.close().wait() }
+        try connections.reader.close().wait()
+        try checkpointing.withLock { _ in try connections.checkpoints.close().wait() }
+    }
+
+    // MARK: - Reading
+
+    private static let eventColumns = "sequence, game_id, version, recorded_at, client_id, command_id, payload"
+
+    private static func events(_ result: PostgresQueryResult) throws -> [GameEvent] {
+        let decoder = EventPayloadDecoder()
+        return try result.map { row in
+            let (sequence, game, version, at, client, command, payload) = try row.decode(
+                (Int64, String, Int, Int64, String, String, ByteBuffer).self)
+            let kind = try payload.withUnsafeReadableBytes { try decoder.decode($0) }
+            return GameEvent(
+                gameID: GameID(game), version: version, sequence: sequence, at: Timestamp(milliseconds: at),
+                origin: CommandOrigin(clientID: client, commandID: command), kind: kind)
+        }
+    }
+
+    public func readAll() throws -> [GameEvent] {
+        try readEvents(after: 0)
+    }
+
+    public func readEvents(after sequence: Int64) throws -> [GameEvent] {
+        let nextPage = try pages(after: sequence, columns: Self.eventColumns)
+        var events: [GameEvent] = []
+        while let page = try nextPage() { events += try Self.events(page) }
+        return events
+    }
+
+    /// The events after `after`, up to the last one committed now (a commit has every sequence
+    /// before its own), a page of ``pageSize`` at each call, nil once all are read: each page a
+    /// range of the primary key. `columns` must begin with `sequence`.
+    private func pages(after: Int64, columns: String) throws -> () throws -> PostgresQueryResult? {
+        let last = try rows("SELECT COALESCE(MAX(sequence), 0)::bigint FROM events").first?.decode(Int64.self) ?? 0
+        var after = after
+        return { [self] in
+            guard after < last else { return nil }
+            var query = PostgresQuery(
+                unsafeSQL: "SELECT \(columns) FROM events WHERE sequence > $1 AND sequence <= $2 ORDER BY sequence LIMIT $3")
+            query.binds.append(after)
+            query.binds.append(last)
+            query.binds.append(pageSize)
+            let page = try rows(query)
+            guard !page.isEmpty, let final = page[page.index(page.startIndex, offsetBy: page.count - 1)].first else {
+                return nil
+            }
+            after = try final.decode(Int64.self)
+            return page
+        }
+    }
+
+    public func readEvents(ofGame game: GameID) throws -> [GameEvent] {
+        try Self.events(rows(Self.events(ofGame: game)))
+    }
+
+    public func events(ofGame game: GameID) async throws -> [GameEvent] {
+        try Self.events(await rows(Self.events(ofGame: game)))
+    }
+
+    private static func events(ofGame game: GameID) -> PostgresQuery {
+        var query = PostgresQuery(unsafeSQL: "SELECT \(eventColumns) FROM events WHERE game_id = $1 ORDER BY version")
+        query.binds.append(game.rawValue)
+        return query
+    }
+
+    public func contains(_ origin: CommandOrigin) async throws -> Bool {
+        let result = try await rows(
+            """
+            SELECT EXISTS (SELECT 1 FROM events WHERE client_id = \(origin.clientID) AND command_id = \(origin.commandID))
+                OR EXISTS (SELECT 1 FROM refusals WHERE client_id = \(origin.clientID) AND command_id = \(origin.commandID))
+            """)
+        return try result.first?.decode(Bool.self) ?? false
+    }
+
+    public func readRefusals() throws -> [CommandRefusal] {
+        try rows("SELECT game_id, client_id, command_id, recorded_at, code, message FROM refusals ORDER BY position").map { row in
+            let (game, client, command, at, code, message) = try row.decode((String, String, String, Int64, String, String).self)
+            return CommandRefusal(
+                gameID: GameID(game), origin: CommandOrigin(clientID: client, commandID: command),
+                at: Timestamp(milliseconds: at), error: CourtsideError(CourtsideError.Code(rawValue: code), message))
+        }
+    }
+
+    public func forEachAnswer(_ body: (LoggedAnswer) throws -> Void) throws {
+        let refusals = try readRefusals()
+        // Only the columns that answer a retry: the payloads, most of each row, stay unread.
+        let nextPage = try pages(after: 0, columns: "sequence, game_id, version, recorded_at, client_id, command_id")
+        var page: [LoggedAnswer] = []
+        var index = 0
+        let next = { () throws -> LoggedAnswer? in
+            while index == page.count {
+                guard let rows = try nextPage() else { return nil }
+                page = try rows.map { row in
+                    let (sequence, game, version, at, client, command) = try row.decode(
+                        (Int64, String, Int, Int64, String, String).self)
+                    return LoggedAnswer(
+                        origin: CommandOrigin(clientID: client, commandID: command), at: Timestamp(milliseconds: at),
+                        outcome: .event(game: GameID(game), version: version, sequence: sequence))
+                }
+                index = 0
+            }
+            defer { index += 1 }
+            return page[index]
+        }
+        try LoggedAnswer.merge(nextEvent: next, refusals: refusals, body)
+    }
+}
