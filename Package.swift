@@ -64,6 +64,7 @@ let package = Package(
         ),
         // Events, refusals and games for the event log's tests on either engine.
         .target(name: "CourtsideStorageTesting", dependencies: ["CourtsideModel"], swiftSettings: swiftSettings),
+        .target(name: "CourtsidePostgresTesting", dependencies: ["CourtsidePostgres"], swiftSettings: swiftSettings),
         // The actor-based game library: many games, group commit, subscriptions.
         .target(
             name: "CourtsideLibrary",
@@ -96,6 +97,7 @@ let package = Package(
             name: "CourtsideServer",
             dependencies: [
                 "CourtsideLibrary", "CourtsideProtocol", "CourtsideTransport", "CourtsideStorage", "CourtsideThreads",
+                "CourtsidePostgres",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -216,7 +218,10 @@ let package = Package(
         // The event log's suite on both engines; starts throwaway PostgreSQL servers of its own.
         .testTarget(
             name: "CourtsidePostgresTests",
-            dependencies: ["CourtsidePostgres", "CourtsideStorage", "CourtsideStorageTesting", "CourtsideLibrary", "CourtsideModel"],
+            dependencies: [
+                "CourtsidePostgres", "CourtsidePostgresTesting", "CourtsideStorage", "CourtsideStorageTesting", "CourtsideLibrary",
+                "CourtsideModel",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -255,7 +260,7 @@ let package = Package(
             name: "CourtsideDaemonTests",
             dependencies: [
                 "courtsided", "courtside", "courtside-web", "ZeroMQ", "CourtsideProtocol", "CourtsideModel", "CourtsideClient",
-                "CourtsideSimulator", "CourtsideWebStore",
+                "CourtsideSimulator", "CourtsideWebStore", "CourtsidePostgresTesting",
             ],
             swiftSettings: swiftSettings
         ),

@@ -3,7 +3,7 @@ import Foundation
 /// Where the PostgreSQL event log lives and how to reach it.
 ///
 /// The password is read from a file (``passwordFile``), never written in a configuration file
-/// itself. Wiring this into courtsided's own configuration is a later step of issue 32.
+/// itself. courtsided reads it from its config's `storage.postgresql` section.
 public struct PostgresLogConfiguration: Sendable, Equatable {
     /// A server to try, in order: the first that answers is used.
     public struct Host: Sendable, Equatable {

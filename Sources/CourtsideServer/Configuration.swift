@@ -1,4 +1,5 @@
 public import CourtsideModel
+public import CourtsidePostgres
 import Foundation
 import Yams
 import ZeroMQ
@@ -7,6 +8,8 @@ import ZeroMQ
 public struct DaemonConfiguration: Sendable, Equatable {
     /// Directory of the embedded SQLite event log.
     public var dataDirectory: String
+    /// The PostgreSQL event log's (`storage.postgresql`); nil keeps the embedded SQLite one.
+    public var postgresql: PostgresLogConfiguration?
     public var commandEndpoint: String
     public var eventEndpoint: String
     /// Messages queued per display before the daemon drops for it.
@@ -46,6 +49,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public func settingsNeedingRestart(comparedWith other: DaemonConfiguration) -> [String] {
         var keys: [String] = []
         if dataDirectory != other.dataDirectory { keys.append("data_dir") }
+        if postgresql != other.postgresql { keys.append("storage") }
         if commandEndpoint != other.commandEndpoint { keys.append("endpoints.command") }
         if eventEndpoint != other.eventEndpoint { keys.append("endpoints.events") }
         if eventHighWaterMark != other.eventHighWaterMark { keys.append("transport.event_high_water_mark") }
@@ -319,6 +323,7 @@ struct RawConfiguration: Decodable {
 
     var tournament: String?
     var dataDir: String?
+    var storage: RawStorage?
     var endpoints: Endpoints?
     var transport: Transport?
     var security: RawSecurity?
@@ -333,7 +338,7 @@ struct RawConfiguration: Decodable {
     var inactivePlayers: [PlayerID]?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case tournament, endpoints, transport, security, rules, presets, courts, teams, groups, rounds, games
+        case tournament, endpoints, transport, security, rules, presets, courts, teams, groups, rounds, games, storage
         case dataDir = "data_dir"
         case tieBreakers = "tie_breakers"
         case inactivePlayers = "inactive_players"
@@ -438,8 +443,11 @@ struct RawConfiguration: Decodable {
                 "transport.linger_ms",
                 "must be between 0 and \(DaemonConfiguration.maxLingerMilliseconds) (courtsided stops within 2 s, sockets last)")
         }
+        let postgresql = try storage?.postgresql.map { raw throws(ConfigurationError) in
+            try raw.checked(file: file, folder: (file as NSString).deletingLastPathComponent)
+        }
         return DaemonConfiguration(
-            dataDirectory: dataDir ?? DaemonConfiguration.defaultDataDirectory,
+            dataDirectory: dataDir ?? DaemonConfiguration.defaultDataDirectory, postgresql: postgresql,
             commandEndpoint: endpoints?.command ?? DaemonConfiguration.defaultCommandEndpoint,
             eventEndpoint: endpoints?.events ?? DaemonConfiguration.defaultEventEndpoint,
             eventHighWaterMark: transport?.eventHighWaterMark ?? 10_000,

@@ -32,6 +32,7 @@ indirect enum ConfigurationKeys: Sendable {
                 .endpoints: keys(Raw.Endpoints.CodingKeys.self),
                 .transport: keys(Raw.Transport.CodingKeys.self),
                 .security: keys(Raw.RawSecurity.CodingKeys.self, [.clients: .list(keys(Raw.RawClient.CodingKeys.self))]),
+                .storage: keys(Raw.RawStorage.CodingKeys.self, [.postgresql: keys(Raw.RawPostgres.CodingKeys.self)]),
                 .rules: rules,
                 .presets: .list(keys(Raw.RawPreset.CodingKeys.self).adding(ruleFields)),
                 .teams: .list(keys(Team.CodingKeys.self, [.players: .list(keys(Player.CodingKeys.self))])),

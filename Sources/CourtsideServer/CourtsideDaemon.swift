@@ -1,5 +1,6 @@
 import CourtsideLibrary
 import CourtsideModel
+import CourtsidePostgres
 import CourtsideProtocol
 import CourtsideStorage
 import CourtsideTransport
@@ -39,10 +40,19 @@ public enum CourtsideDaemon {
         FreedMemory.limitArenas(to: 2)
         let clock = SystemTimeSource()
         let dataDirectory = URL(fileURLWithPath: configuration.dataDirectory, isDirectory: true)
-        let sqlite = try openLog(dataDirectory, logger: logger)
+        let opened: any EventLog
+        let storage: String
+        if let postgresql = configuration.postgresql {
+            opened = try PostgresEventLog(configuration: postgresql, logger: logger)
+            storage =
+                "postgresql://\(postgresql.user)@\(postgresql.hosts.map { "\($0.host):\($0.port)" }.joined(separator: ","))/\(postgresql.database)"
+        } else {
+            let sqlite = try openLog(dataDirectory, logger: logger)
+            (opened, storage) = (sqlite, sqlite.path)
+        }
         let drill = FaultDrill.current
-        let stalling = drill == .storageStall ? StallingEventLog(sqlite) : nil
-        let log: any EventLog = stalling ?? sqlite
+        let stalling = drill == .storageStall ? StallingEventLog(opened) : nil
+        let log: any EventLog = stalling ?? opened
         let library = try GameLibrary(log: log, clock: clock, logger: logger)
         let tournament = LoadedTournament(configuration.tournament)
         // Creates the scheduled games whose teams are known, and from now on fills the bracket.
@@ -82,7 +92,7 @@ public enum CourtsideDaemon {
         logger.info(
             "courtsided serving",
             metadata: [
-                "tournament": "\(configuration.tournament.name)", "data_dir": "\(sqlite.path)",
+                "tournament": "\(configuration.tournament.name)", "storage": "\(storage)",
                 "endpoint.command": "\(transport.boundCommandEndpoint)", "endpoint.events": "\(transport.boundEventEndpoint)",
                 "epoch": "\(epoch)", "games": "\(start.value.count)", "games.created": "\(created.count)",
                 "sequence": "\(start.sequence)",

@@ -1,5 +1,6 @@
 import CourtsideModel
 import CourtsidePostgres
+import CourtsidePostgresTesting
 import CourtsideStorage
 import CourtsideStorageTesting
 import Foundation

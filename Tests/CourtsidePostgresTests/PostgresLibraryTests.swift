@@ -1,5 +1,6 @@
 import CourtsideLibrary
 import CourtsideModel
+import CourtsidePostgresTesting
 import CourtsideStorage
 import CourtsideStorageTesting
 import Foundation

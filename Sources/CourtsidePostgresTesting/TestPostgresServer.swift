@@ -1,28 +1,28 @@
-import CourtsidePostgres
-import Foundation
+public import CourtsidePostgres
+public import Foundation
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// A throwaway PostgreSQL 15 cluster in a temporary directory, listening on 127.0.0.1 on a port
+/// For tests (the log's, the daemon's): a throwaway PostgreSQL 15 cluster in a temporary directory, listening on 127.0.0.1 on a port
 /// of its own: made with `initdb`, started and stopped with `pg_ctl`, removed at the end.
 ///
 /// PostgreSQL refuses to run as root, so a test run as root (as CI is) runs the server's
 /// commands as the `postgres` user that Debian's package creates. `scripts/setup.sh` installs it.
-final class TestPostgresServer {
+public final class TestPostgresServer {
     static let binaries = "/usr/lib/postgresql/15/bin"
     /// Whether PostgreSQL 15 is installed: the tests that need it are skipped when it is not.
-    static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: binaries + "/initdb") }
-    static let notInstalled = "PostgreSQL 15 is not installed (scripts/setup.sh installs Debian's postgresql)"
+    public static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: binaries + "/initdb") }
+    public static let notInstalled = "PostgreSQL 15 is not installed (scripts/setup.sh installs Debian's postgresql)"
 
-    let directory: URL
+    public let directory: URL
     var data: URL { directory.appendingPathComponent("data") }
-    private(set) var port = 0
+    public private(set) var port = 0
     private var running = false
 
     /// Makes a new cluster and starts it. The caller must ``stop()`` it: see ``with(_:)``.
-    init() throws {
+    public init() throws {
         directory = URL(fileURLWithPath: "/tmp/courtside-pg-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         do {
@@ -57,26 +57,26 @@ final class TestPostgresServer {
     }
 
     /// Runs `body` with a new server, stopped and removed afterwards whatever happens.
-    static func with<T>(_ body: (TestPostgresServer) async throws -> T) async throws -> T {
+    public static func with<T>(_ body: (TestPostgresServer) async throws -> T) async throws -> T {
         let server = try TestPostgresServer()
         defer { server.stop() }
         return try await body(server)
     }
 
     /// How the log reaches this server's `postgres` database.
-    var configuration: PostgresLogConfiguration {
+    public var configuration: PostgresLogConfiguration {
         PostgresLogConfiguration(hosts: [.init("127.0.0.1", port: port)], database: "postgres", user: "postgres")
     }
 
     /// Runs `sql` with psql, as an operator would; returns whether it succeeded.
-    func psql(_ sql: String) -> Bool {
+    public func psql(_ sql: String) -> Bool {
         (try? Self.run(
             "psql", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres", "-v", "ON_ERROR_STOP=1", "-c", sql], log: directory))
             != nil
     }
 
     /// Stops the server (fast: open connections are ended) and removes its directory.
-    func stop() {
+    public func stop() {
         if running {
             try? Self.run("pg_ctl", ["-D", data.path, "-m", "fast", "-w", "stop"], log: directory)
             running = false
@@ -123,8 +123,8 @@ final class TestPostgresServer {
         }
     }
 
-    /// A port that nothing listens on just now: the kernel's pick for a socket bound to port 0.
-    static func freePort() -> Int {
+    /// A loopback port that nothing listens on just now: the kernel's pick for a socket bound to port 0.
+    public static func freePort() -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
         var address = sockaddr_in()
