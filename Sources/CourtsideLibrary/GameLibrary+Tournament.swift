@@ -13,11 +13,9 @@ extension GameLibrary {
         -> Receipt
     {
         if let problem = Game.reasonProblem(reason, required: false) { throw problem }
-        if let known = memory.answer(to: origin) { return try await PendingReceipt(known).value() }
+        // A retry from beyond the window stands refused; one within it is answered under the lock
+        // below (after a start, this waits until the memory is read from the log).
         if let expired = await retryBeyondWindow(origin) { throw expired }
-        // Asked again: while the memory was still being read from the log after a start, the
-        // look-up above waited for it, and the command may be one answered before the start.
-        if let known = memory.answer(to: origin) { return try await PendingReceipt(known).value() }
         let ticket = try record.withLock { (record) throws(CourtsideError) -> CommitTicket in
             // Under the lock that records it: the same command sent twice at once is applied once.
             if let known = memory.answer(to: origin) { return known }

@@ -72,3 +72,28 @@ func courtsideCLI(_ daemon: DaemonProcess, _ arguments: [String]) throws -> (sta
         DaemonProcess.executable.deletingLastPathComponent().appendingPathComponent("courtside").path,
         arguments + ["--command-endpoint", daemon.commandEndpoint, "--client-id", "organiser"], mergeError: true)
 }
+
+/// A second courtsided started from a config file alone (a `tournament dump`), with a data
+/// directory and endpoints of its own beside `daemon`'s; stopped when released.
+final class DaemonFromConfig {
+    let process: ChildProcess
+    /// The organiser's client of it, patient while it starts.
+    let client: CommandClient
+
+    init(_ config: String, beside daemon: DaemonProcess) throws {
+        let (command, events) = ("tcp://127.0.0.1:\(try freePort())", "tcp://127.0.0.1:\(try freePort())")
+        let log = daemon.directory.appendingPathComponent("copy.log").path
+        process = try ChildProcess(
+            DaemonProcess.executable.path,
+            [
+                "--config", config, "--data-dir", daemon.directory.appendingPathComponent("copy").path, "--command-endpoint",
+                command, "--event-endpoint", events,
+            ], output: .file(log), error: .file(log))
+        client = CommandClient(endpoint: command, clientID: "organiser", timeoutMilliseconds: 1000, attempts: 10)
+    }
+
+    deinit {
+        process.signal(SIGTERM)
+        _ = process.wait(seconds: 5)
+    }
+}

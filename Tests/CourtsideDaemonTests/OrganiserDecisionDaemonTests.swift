@@ -118,19 +118,9 @@ struct TournamentDumpTests {
         #expect(original.games.map(\.id) == ["friendly"] && original.rounds.map(\.name) == ["Group stage", "Final"])
 
         // A fresh daemon from the dump alone.
-        let (command, events) = ("tcp://127.0.0.1:\(try freePort())", "tcp://127.0.0.1:\(try freePort())")
-        let copy = try ChildProcess(
-            DaemonProcess.executable.path,
-            [
-                "--config", dump, "--data-dir", daemon.directory.appendingPathComponent("copy").path, "--command-endpoint",
-                command, "--event-endpoint", events,
-            ], output: .file(daemon.directory.appendingPathComponent("copy.log").path),
-            error: .file(daemon.directory.appendingPathComponent("copy.log").path))
-        defer {
-            copy.signal(SIGTERM)
-            _ = copy.wait(seconds: 5)
-        }
-        let reader = CommandClient(endpoint: command, clientID: "organiser", timeoutMilliseconds: 1000, attempts: 10)
+        let copy = try DaemonFromConfig(dump, beside: daemon)
+        defer { withExtendedLifetime(copy) {} }
+        let reader = copy.client
         var copied = try #require(try reader.command(.tournament).tournament)
         // Rules given to create_game name no preset; a config's fields are laid over the
         // tournament's preset and take its name. Only that name may differ.

@@ -206,19 +206,9 @@ struct TournamentChangeDaemonTests {
         #expect(dumped == 0, "\(said)")
         let original = try #require(try organiser.send(.tournament).tournament)
         #expect(original.inactivePlayers == ["bo"] && original.teams.count == 5)
-        let (command, events) = ("tcp://127.0.0.1:\(try freePort())", "tcp://127.0.0.1:\(try freePort())")
-        let copy = try ChildProcess(
-            DaemonProcess.executable.path,
-            [
-                "--config", dump, "--data-dir", daemon.directory.appendingPathComponent("copy").path, "--command-endpoint",
-                command, "--event-endpoint", events,
-            ], output: .file(daemon.directory.appendingPathComponent("copy.log").path),
-            error: .file(daemon.directory.appendingPathComponent("copy.log").path))
-        defer {
-            copy.signal(SIGTERM)
-            _ = copy.wait(seconds: 5)
-        }
-        let reader = CommandClient(endpoint: command, clientID: "organiser", timeoutMilliseconds: 1000, attempts: 10)
+        let copy = try DaemonFromConfig(dump, beside: daemon)
+        defer { withExtendedLifetime(copy) {} }
+        let reader = copy.client
         #expect(try reader.command(.tournament).tournament == original)
         #expect(throws: CourtsideError.self) { try reader.command(.move(game: "g1", player: "bo", move: .onePoint)) }
     }
