@@ -256,6 +256,31 @@ def main():
         check("the big screen shows g1 on Court 2, and nothing next on Court 1, without a reload",
               wait(lambda: big_court() == "Court 2" and court1() == "", 10) and never_reloaded(),
               big_court() + " / " + court1())
+
+        # On a phone (390 wide, touch) every desk page reads down, nothing to scroll sideways:
+        # neither the page nor any table in it (a table may overflow inside a page that does not).
+        phone_options = webdriver.ChromeOptions()
+        for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+            phone_options.add_argument(flag)
+        phone_options.add_experimental_option(
+            "mobileEmulation", {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0, "touch": True}})
+        phone_options.binary_location = "/usr/bin/chromium"
+        phone = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=phone_options)
+        try:
+            phone.get(args.web + "/desk")
+            phone.find_element(By.ID, "passphrase").send_keys(args.passphrase)
+            phone.find_element(By.ID, "sign-in").click()
+            wait(lambda: phone.find_element(By.CSS_SELECTOR, "tr[data-game]"), 10)
+            widest = ("return Math.max(document.documentElement.scrollWidth, window.innerWidth, "
+                      "...[...document.querySelectorAll('table')].map(t => t.getBoundingClientRect().right))")
+            for page in ("/desk", "/desk/teams", "/desk/schedule", "/desk/codes", "/desk/audit?game=g1",
+                         "/desk/audit?game=_tournament"):
+                phone.get(args.web + page)
+                wait(lambda: phone.find_element(By.TAG_NAME, "header"), 10)
+                width = phone.execute_script(widest)
+                check("on a phone, %s has nothing to scroll sideways" % page, width <= 391, "%.0f px wide" % width)
+        finally:
+            phone.quit()
     finally:
         browser.quit()
     print("%d passed, %d failed" % (passed, failed), flush=True)
