@@ -44,8 +44,7 @@ public enum CourtsideDaemon {
         let storage: String
         if let postgresql = configuration.postgresql {
             opened = try PostgresEventLog(configuration: postgresql, logger: logger)
-            storage =
-                "postgresql://\(postgresql.user)@\(postgresql.hosts.map { "\($0.host):\($0.port)" }.joined(separator: ","))/\(postgresql.database)"
+            storage = LogLocation.postgresql(postgresql).description
         } else {
             let sqlite = try openLog(dataDirectory, logger: logger)
             (opened, storage) = (sqlite, sqlite.path)
