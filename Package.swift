@@ -56,7 +56,7 @@ let package = Package(
         .target(
             name: "CourtsidePostgres",
             dependencies: [
-                "CourtsideStorage", "CourtsideModel",
+                "CourtsideStorage", "CourtsideModel", "CourtsideThreads",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],

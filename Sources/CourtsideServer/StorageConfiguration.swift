@@ -17,10 +17,12 @@ extension RawConfiguration {
         var user: String
         var passwordFile: String?
         var tls: String?
+        var leaseMs: Int?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case hosts, database, user, tls
             case passwordFile = "password_file"
+            case leaseMs = "lease_ms"
         }
     }
 }
@@ -59,6 +61,10 @@ extension RawConfiguration.RawPostgres {
         if let password, !FileManager.default.isReadableFile(atPath: password) {
             throw fail("password_file", "\(password) cannot be read")
         }
-        return PostgresLogConfiguration(hosts: parsed, database: database, user: user, passwordFile: password, tls: tls)
+        let lease = leaseMs ?? 2000
+        // Under 200 ms a busy moment's renewal could miss; over a minute a venue waits too long.
+        guard (200...60_000).contains(lease) else { throw fail("lease_ms", "must be between 200 and 60000") }
+        return PostgresLogConfiguration(
+            hosts: parsed, database: database, user: user, passwordFile: password, tls: tls, lease: .milliseconds(lease))
     }
 }
