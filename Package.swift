@@ -231,7 +231,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CourtsideProtocolTests",
-            dependencies: ["CourtsideProtocol", "CourtsideServer"],
+            dependencies: ["CourtsideProtocol", "CourtsideServer", "ZeroMQ"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: swiftSettings),
