@@ -207,8 +207,12 @@ public final class PostgresEventLog: EventLog {
             state = .closed
             return connections
         }
-        // An append in flight finishes first: closing waits for the writer.
-        try appending.withLock { _ in try connections.writer.close().wait() }
+        // An append in flight finishes first: closing waits for the writer. A lease still held
+        // is handed back, so that a standby takes over at once rather than when it runs out.
+        try appending.withLock { _ in
+            releaseLease(on: connections.writer)
+            try connections.writer.close().wait()
+        }
         try connections.reader.close().wait()
         try checkpointing.withLock { _ in try connections.checkpoints.close().wait() }
     }
