@@ -1,5 +1,6 @@
 public import CourtsideModel
 public import CourtsideStorage
+import Foundation
 public import Logging
 import PostgresNIO
 import Synchronization
@@ -84,9 +85,11 @@ public final class PostgresEventLog: EventLog {
         var failures: [String] = []
         var standbys: [String] = []
         for (index, host) in configuration.hosts.enumerated() {
-            let connection = PostgresConnection.Configuration(
+            var connection = PostgresConnection.Configuration(
                 host: host.host, port: host.port, username: configuration.user, password: password,
                 database: configuration.database, tls: tls)
+            // pg_stat_activity then says which daemon each session is.
+            connection.options.additionalStartupParameters = [("application_name", Self.applicationName)]
             do {
                 let connection = try PostgresConnection.connect(
                     on: PostgresConnection.defaultEventLoopGroup.any(), configuration: connection, id: index, logger: logger
@@ -115,6 +118,9 @@ public final class PostgresEventLog: EventLog {
             .noHost,
             "no server of the event log answered: \(failures.isEmpty ? "none configured" : failures.joined(separator: "; "))")
     }
+
+    /// The name this process's sessions carry in `pg_stat_activity`: `courtsided[PID]`.
+    public static let applicationName = "courtsided[\(ProcessInfo.processInfo.processIdentifier)]"
 
     func connections() throws -> Connections {
         try state.withLock { state in

@@ -57,12 +57,33 @@ struct StandbyDaemonTests {
         "kill -9 the active daemon under a stream of moves: the standby takes over, every acknowledged move is in the log once, terms never go down, a display ends equal to the log",
         arguments: moments)
     func killActive(after seconds: Double) throws {
-        try Self.withPair { server, active, standby in try killActive(after: seconds, server, active, standby) }
+        try Self.withPair { server, active, standby in
+            try disruptActive(after: seconds, "kill-active", server, active, standby) { active.signal(SIGKILL) }
+        }
     }
 
-    func killActive(after seconds: Double, _ server: TestPostgresServer, _ active: DaemonProcess, _ standby: DaemonProcess)
-        throws
-    {
+    @Test(
+        "the active daemon loses the database under a stream of moves (its sessions ended): it acknowledges nothing more and stops; the standby takes over, nothing acknowledged lost",
+        arguments: moments.prefix(ProcessInfo.processInfo.environment["COURTSIDE_FAILOVER_TRIALS"] == nil ? 1 : moments.count))
+    func activeLosesDatabase(after seconds: Double) throws {
+        try Self.withPair { server, active, standby in
+            try disruptActive(after: seconds, "active-loses-db", server, active, standby) {
+                #expect(
+                    server.psql(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'courtsided[\(active.processIdentifier)]'"
+                    ))
+            }
+            #expect(active.waitForExit(seconds: 10) != nil && active.exitStatus != 0)
+        }
+    }
+
+    /// Disrupts the active daemon at a random moment of a stream of moves from a keeper that
+    /// lists both daemons, with a display of both watching; then checks the acknowledgements
+    /// against the log, and the display against the daemon that took over.
+    func disruptActive(
+        after seconds: Double, _ scenario: String, _ server: TestPostgresServer, _ active: DaemonProcess,
+        _ standby: DaemonProcess, _ disrupt: () -> Void
+    ) throws {
         // The standby answers, deciding nothing, and names the active daemon.
         let direct = CommandClient(endpoint: standby.commandEndpoint, clientID: "probe", timeoutMilliseconds: 1000, attempts: 1)
         let refused = try direct.send(.move(game: "g1", player: "ann", move: .assist))
@@ -77,24 +98,23 @@ struct StandbyDaemonTests {
         let keeper = BlockingThread<Void, Never> {
             Self.keepScoring(both, into: record, until: { record.count(term: 2) >= 20 }, seconds: 30)
         }
-        // Kill at a random moment of the stream.
-        let killAfter = seconds + Double.random(in: 0..<0.3)
+        let disruptAfter = seconds + Double.random(in: 0..<0.3)
         let started = ContinuousClock.now
-        while ContinuousClock.now - started < .milliseconds(Int(killAfter * 1000)) {
+        while ContinuousClock.now - started < .milliseconds(Int(disruptAfter * 1000)) {
             _ = try display.pump(timeoutMilliseconds: 20)
         }
-        active.signal(SIGKILL)
-        let killed = ContinuousClock.now
-        while record.count(term: 2) < 20, ContinuousClock.now - killed < .seconds(30) {
+        disrupt()
+        let disrupted = ContinuousClock.now
+        while record.count(term: 2) < 20, ContinuousClock.now - disrupted < .seconds(30) {
             _ = try display.pump(timeoutMilliseconds: 20)
         }
         _ = keeper.wait()
-        let takeover = record.first(term: 2).map { $0.receivedAt - killed }
+        let takeover = record.first(term: 2).map { $0.receivedAt - disrupted }
         #expect(standby.notify.wait(containing: "active (term 2)", seconds: 1))
 
         let logged = try Self.loggedEvents(server)
         let verdict = record.check(against: logged)
-        Self.report("kill-active", verdict, takeover: takeover)
+        Self.report(scenario, verdict, takeover: takeover)
         #expect(verdict.failures.isEmpty, "\(verdict.failures)")
         #expect(record.count(term: 1) > 0 && record.count(term: 2) >= 20)
         // The display, which heard both endpoints, ends equal to the log.
