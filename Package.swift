@@ -57,7 +57,7 @@ let package = Package(
         .target(
             name: "CourtsidePostgres",
             dependencies: [
-                "CourtsideStorage", "CourtsideModel",
+                "CourtsideStorage", "CourtsideModel", "CourtsideThreads",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -242,7 +242,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CourtsideProtocolTests",
-            dependencies: ["CourtsideProtocol", "CourtsideServer"],
+            dependencies: ["CourtsideProtocol", "CourtsideServer", "ZeroMQ"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: swiftSettings),

@@ -24,6 +24,7 @@ import argparse
 import json
 import os
 import sys
+import time
 import threading
 import uuid
 
@@ -72,6 +73,7 @@ class Display:
         self.client_id = "display-" + uuid.uuid4().hex[:8]
         self.counter = 0
         self.epoch = None
+        self.heard_epoch = 0.0     # when the epoch followed was last heard from (time.monotonic())
         self.sequence = 0          # the last global sequence applied (all-games display)
         self.games = {}            # game id -> state (score, counts, clock, status, version, ...)
         self.standings, self.standings_sequence = [], 0   # the group tables, and the sequence they reflect
@@ -104,18 +106,32 @@ class Display:
         """Lazy Pirate: one DEALER per try, the same command id on every retry."""
         self.counter += 1
         body = dict(body, client_id=self.client_id, command_id=str(self.counter))
-        for _ in range(max(3, len(self.command_endpoints))):
+        attempts = max(3, len(self.command_endpoints))
+        patience = time.monotonic() + attempts * self.timeout_ms / 1000
+        not_active, tries = None, 0
+        while tries < attempts:
+            tries += 1
             if self.dealer is None:
                 self.dealer = self.socket(zmq.DEALER)
                 self.dealer.connect(self.command_endpoint)
             self.dealer.send(json.dumps(body).encode())
             if self.dealer.poll(self.timeout_ms, zmq.POLLIN):
-                return json.loads(self.dealer.recv())
+                reply = json.loads(self.dealer.recv())
+                # A standby (or a daemon that stepped down) decided nothing: ask the next one at
+                # once, without counting a try, until the time the tries would take is spent.
+                if reply.get("ok") or reply["error"]["code"] != "not_active" or time.monotonic() >= patience:
+                    return reply
+                not_active, tries = reply, tries - 1
+                time.sleep(0.1 / len(self.command_endpoints))
             self.dealer.close()
             self.dealer = None
             # Binary Star's client: after a timeout, the next daemon listed, with the same ids.
             endpoints = self.command_endpoints
             self.command_endpoint = endpoints[(endpoints.index(self.command_endpoint) + 1) % len(endpoints)]
+            if not_active and time.monotonic() >= patience:
+                break
+        if not_active:
+            return not_active
         if self.curve:
             # A secured daemon answers a key it does not know with silence.
             raise RuntimeError("no reply from %s: check your keys (is this key listed in the daemon's security "
@@ -138,7 +154,7 @@ class Display:
             self.stale = str(error)
             return
         self.stale = None
-        self.epoch = reply["epoch"]
+        self.epoch, self.heard_epoch = reply["epoch"], time.monotonic()
         self.sequence = reply["sequence"]
         self.games = {}
         for game in reply["snapshot"]:
@@ -150,6 +166,15 @@ class Display:
         self.standings_sequence = self.bracket_sequence = self.sequence
         if not initial:
             self.resyncs += 1
+
+    def is_older(self, epoch):
+        """Whether `epoch` is of an earlier daemon than the one followed: epochs begin with a number
+        that grows with each new epoch (the lease's term, or the start time)."""
+        def number(text):
+            digits = text.split("-", 1)[0]
+            return int(digits) if digits.isdigit() else None
+        mine, theirs = number(epoch), number(self.epoch or "")
+        return mine is not None and theirs is not None and mine < theirs
 
     def on_event(self, event):
         if event["epoch"] != self.epoch:
@@ -235,6 +260,12 @@ class Display:
             return False
         topic, body = self.sub.recv_multipart()
         message = json.loads(body)
+        if "epoch" in message:
+            if message["epoch"] == self.epoch:
+                self.heard_epoch = time.monotonic()
+            elif self.is_older(message["epoch"]) and time.monotonic() - self.heard_epoch < self.timeout_ms / 1000:
+                # Several daemons listed: one that stepped down is ignored while the newer one is heard.
+                return False
         if message["type"] == "heartbeat":
             self.on_heartbeat(message)
         elif message["type"] == "beat":

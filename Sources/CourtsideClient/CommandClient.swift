@@ -117,7 +117,14 @@ public final class CommandClient {
     public func send(_ operation: Request.Operation, origin: CommandOrigin? = nil) throws(CourtsideError) -> Reply {
         let request = Request(origin: origin ?? nextOrigin(), operation: operation)
         let body = request.encoded()
-        for _ in 0..<attempts {
+        // `not_active` (a standby, or one that stepped down) costs no attempt: the next daemon is
+        // asked at once, and after a round of them a moment later, until the time the attempts
+        // would have taken is spent: a takeover takes about a lease (2 s by default).
+        let patience = ContinuousClock.now + .milliseconds(Int(timeoutMilliseconds) * attempts)
+        var notActive: (reply: Reply, inARow: Int)?
+        var attempt = 0
+        while attempt < attempts {
+            attempt += 1
             do {
                 let socket = try connectedSocket()
                 try socket.send([body])
@@ -133,7 +140,13 @@ public final class CommandClient {
                     guard let last = frames.last, let reply = try? WireCoding.decode(Reply.self, from: last) else {
                         throw CourtsideError(.protocolViolation, "\(endpoint) answered with something that is not a reply")
                     }
-                    if reply.commandID == nil || reply.commandID == request.origin.commandID { return reply }
+                    guard reply.commandID == nil || reply.commandID == request.origin.commandID else { continue }
+                    guard reply.error?.code == .notActive, ContinuousClock.now < patience else { return reply }
+                    let inARow = (notActive?.inARow ?? 0) + 1
+                    notActive = (reply, inARow)
+                    attempt -= 1
+                    if inARow % endpoints.count == 0 { Thread.sleep(forTimeInterval: 0.1) }
+                    break
                 }
             } catch let error as ZMQError {
                 throw CourtsideError(.unreachable, "cannot talk to courtsided at \(endpoint): \(error)")
@@ -149,7 +162,9 @@ public final class CommandClient {
             if endpoints.count > 1, let index = endpoints.firstIndex(of: endpoint) {
                 endpoint = endpoints[(index + 1) % endpoints.count]
             }
+            if notActive != nil, ContinuousClock.now >= patience { break }
         }
+        if let notActive { return notActive.reply }
         // A secured daemon answers a key it does not know with silence, so say so.
         let hint =
             curve == nil

@@ -97,6 +97,8 @@ public final class DisplaySync {
     /// sent as they are stamped; events may have waited for their commit).
     public private(set) var clockOffset: Int64 = 0
     private var lastMessage = ContinuousClock.now
+    /// When the epoch followed was last heard from (or taken).
+    private var lastFromEpoch = ContinuousClock.now
     private let subscriber: ZMQSocket
     private let client: CommandClient
 
@@ -154,7 +156,7 @@ public final class DisplaySync {
             }
             snapshot = snapshot.filter { $0.id == game }
         }
-        epoch = reply.epoch
+        (epoch, lastFromEpoch) = (reply.epoch, .now)
         sequence = reply.sequence ?? 0
         games = Dictionary(uniqueKeysWithValues: snapshot.map { ($0.id, GameState($0)) })
         standings = reply.standings ?? []
@@ -201,6 +203,18 @@ public final class DisplaySync {
         }
     }
 
+    /// nil for a message of the epoch followed; otherwise what handling it returns: a resync for
+    /// a newer epoch (a restart, a takeover), nothing for an older one while the epoch followed
+    /// is still heard (a daemon that stepped down, heard through another listed endpoint).
+    private func otherEpoch(_ other: String) -> Bool? {
+        if other == epoch {
+            lastFromEpoch = .now
+            return nil
+        }
+        if Epoch.isOlder(other, than: epoch), ContinuousClock.now - lastFromEpoch < staleAfter { return false }
+        return resyncOrOwe(.epochChanged)
+    }
+
     /// Resyncs, or remembers that it owes one; returns whether the state changed.
     private func resyncOrOwe(_ reason: ResyncReason) -> Bool {
         do {
@@ -243,7 +257,7 @@ public final class DisplaySync {
             guard let heartbeat = try? WireCoding.decode(HeartbeatMessage.self, from: frames[1]) else { return false }
             heartbeatsSeen += 1
             noteTime(heartbeat.at)
-            if heartbeat.epoch != epoch { return resyncOrOwe(.epochChanged) }
+            if let outcome = otherEpoch(heartbeat.epoch) { return outcome }
             // One game's display learns its game's version from the game's beats instead, and
             // follows no tables.
             guard game == nil else { return false }
@@ -255,21 +269,21 @@ public final class DisplaySync {
         if frames[0].suffix(Self.beatSuffix.count).elementsEqual(Self.beatSuffix),
             let beat = try? WireCoding.decode(GameBeatMessage.self, from: frames[1])
         {
-            if beat.epoch != epoch { return resyncOrOwe(.epochChanged) }
+            if let outcome = otherEpoch(beat.epoch) { return outcome }
             guard game == nil || beat.game == game else { return false }
             // An unknown game counts as version 0: a beat for it means its creation was missed.
             let known = games[beat.game]?.game.version ?? 0
             return beat.version > known ? resyncOrOwe(.beatAhead) : false
         }
         if frames[0] == Topic.standings, let message = try? WireCoding.decode(StandingsMessage.self, from: frames[1]) {
-            if message.epoch != epoch { return resyncOrOwe(.epochChanged) }
+            if let outcome = otherEpoch(message.epoch) { return outcome }
             // Queued behind a fresher snapshot: older than what is shown, so it would go backwards.
             guard message.sequence >= standingsSequence else { return false }
             (standings, standingsSequence) = (message.groups, message.sequence)
             return true
         }
         if frames[0] == Topic.bracket, let message = try? WireCoding.decode(BracketMessage.self, from: frames[1]) {
-            if message.epoch != epoch { return resyncOrOwe(.epochChanged) }
+            if let outcome = otherEpoch(message.epoch) { return outcome }
             guard message.sequence >= bracketSequence else { return false }
             (bracket, bracketSequence) = (message.games, message.sequence)
             return true
@@ -278,7 +292,7 @@ public final class DisplaySync {
             // Counted for the sequence only: the tables it changes come as their own messages,
             // and the games it touches as their own events.
             guard let message = try? WireCoding.decode(TournamentEventMessage.self, from: frames[1]) else { return false }
-            if message.epoch != epoch { return resyncOrOwe(.epochChanged) }
+            if let outcome = otherEpoch(message.epoch) { return outcome }
             guard game == nil, message.sequence > sequence else { return false }
             if message.sequence != sequence + 1 { return resyncOrOwe(.gap) }
             sequence = message.sequence
@@ -286,7 +300,7 @@ public final class DisplaySync {
             return true
         }
         guard let event = try? WireCoding.decode(EventMessage.self, from: frames[1]) else { return false }
-        if event.epoch != epoch { return resyncOrOwe(.epochChanged) }
+        if let outcome = otherEpoch(event.epoch) { return outcome }
         if event.sequence <= sequence { return false }
         var state: GameState
         let expectedVersion: Int

@@ -90,6 +90,22 @@ extension PostgresEventLog {
                 )
                 """,
             ]),
+        // One row: which courtsided may commit (see `PostgresEventLog+Lease.swift`). Its term only
+        // grows; its expiry is on the database's clock, so no daemon's clock decides who is active.
+        Migration(
+            name: "v4: lease",
+            statements: [
+                """
+                CREATE TABLE lease (
+                    id integer PRIMARY KEY CHECK (id = 0),
+                    term bigint NOT NULL,
+                    holder text NOT NULL,
+                    endpoint text,
+                    expires_at timestamptz NOT NULL
+                )
+                """,
+                "INSERT INTO lease (id, term, holder, expires_at) VALUES (0, 0, '', '-infinity')",
+            ]),
     ]
 
     /// Brings the database's schema up to ``migrations``, on `connection`; returns the version it found.

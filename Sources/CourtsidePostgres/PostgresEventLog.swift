@@ -1,5 +1,6 @@
 public import CourtsideModel
 public import CourtsideStorage
+import Foundation
 public import Logging
 import PostgresNIO
 import Synchronization
@@ -34,9 +35,11 @@ public final class PostgresEventLog: EventLog {
 
     private let state: Mutex<State>
     /// Held for a whole append: one transaction at a time on the writer's connection.
-    private let appending = Mutex(())
+    let appending = Mutex(())
     /// Held while a checkpoint is written or read, on the checkpoints' connection.
     let checkpointing = Mutex(())
+    /// The lease, when this log's daemon runs among several (see `PostgresEventLog+Lease.swift`).
+    let leaseState = Mutex(LeaseState())
     let logger: Logger
     /// How many events a long read fetches at a time: a replay of millions never holds every
     /// row the server sent beside every event decoded from them.
@@ -80,14 +83,24 @@ public final class PostgresEventLog: EventLog {
         case .require: tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
         }
         var failures: [String] = []
+        var standbys: [String] = []
         for (index, host) in configuration.hosts.enumerated() {
-            let connection = PostgresConnection.Configuration(
+            var connection = PostgresConnection.Configuration(
                 host: host.host, port: host.port, username: configuration.user, password: password,
                 database: configuration.database, tls: tls)
+            // pg_stat_activity then says which daemon each session is.
+            connection.options.additionalStartupParameters = [("application_name", Self.applicationName)]
             do {
-                return try PostgresConnection.connect(
+                let connection = try PostgresConnection.connect(
                     on: PostgresConnection.defaultEventLoopGroup.any(), configuration: connection, id: index, logger: logger
                 ).wait()
+                // postgres-nio has no multi-host connection string: the primary is the one not
+                // replaying another's WAL. After a promotion it is another host of the list.
+                let inRecovery = try connection.query("SELECT pg_is_in_recovery()", logger: logger).wait().first?
+                    .decode(Bool.self)
+                if inRecovery == false { return connection }
+                try? connection.close().wait()
+                standbys.append("\(host.host):\(host.port)")
             } catch {
                 logger.warning(
                     "an event log server did not answer",
@@ -95,10 +108,19 @@ public final class PostgresEventLog: EventLog {
                 failures.append("\(host.host):\(host.port): \(String(reflecting: error))")
             }
         }
+        if !standbys.isEmpty {
+            throw PostgresEventLogError(
+                .noPrimary,
+                "no server of the event log takes writes: \(standbys.joined(separator: ", ")) \(standbys.count == 1 ? "is a standby" : "are standbys") (in recovery)"
+                    + (failures.isEmpty ? "" : "; \(failures.joined(separator: "; "))"))
+        }
         throw PostgresEventLogError(
             .noHost,
             "no server of the event log answered: \(failures.isEmpty ? "none configured" : failures.joined(separator: "; "))")
     }
+
+    /// The name this process's sessions carry in `pg_stat_activity`: `courtsided[PID]`.
+    public static let applicationName = "courtsided[\(ProcessInfo.processInfo.processIdentifier)]"
 
     func connections() throws -> Connections {
         try state.withLock { state in
@@ -135,14 +157,19 @@ public final class PostgresEventLog: EventLog {
         guard !events.isEmpty || !refusals.isEmpty else { return }
         let insertEvents = events.isEmpty ? nil : Self.insert(events)
         let insertRefusals = refusals.isEmpty ? nil : Self.insert(refusals)
+        let renewal = try leaseRenewal()
         try appending.withLock { _ in
             let writer = try connections().writer
-            try PostgresEventLogError.server("appending") {
+            let renewed = try PostgresEventLogError.server("appending") {
                 try Self.transaction(on: writer, logger: logger) {
+                    // First: a fenced daemon's commit inserts nothing, and is not made.
+                    let renewed = try renewal.map { try renew($0, on: writer) }
                     if let insertEvents { _ = try writer.query(insertEvents, logger: logger).wait() }
                     if let insertRefusals { _ = try writer.query(insertRefusals, logger: logger).wait() }
+                    return renewed
                 }
             }
+            if let renewed { noteRenewed(sent: renewed) }
         }
     }
 
@@ -186,8 +213,12 @@ public final class PostgresEventLog: EventLog {
             state = .closed
             return connections
         }
-        // An append in flight finishes first: closing waits for the writer.
-        try appending.withLock { _ in try connections.writer.close().wait() }
+        // An append in flight finishes first: closing waits for the writer. A lease still held
+        // is handed back, so that a standby takes over at once rather than when it runs out.
+        try appending.withLock { _ in
+            releaseLease(on: connections.writer)
+            try connections.writer.close().wait()
+        }
         try connections.reader.close().wait()
         try checkpointing.withLock { _ in try connections.checkpoints.close().wait() }
     }

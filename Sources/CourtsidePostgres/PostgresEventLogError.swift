@@ -9,6 +9,10 @@ public struct PostgresEventLogError: Error, CustomStringConvertible, Sendable {
         case noHost = "no_host"
         case newerSchema = "newer_schema"
         case server
+        /// Another courtsided took the lease: this one's commit was not made, and it must step down.
+        case fenced
+        /// Every server that answered is a standby (in recovery): none takes writes.
+        case noPrimary = "no_primary"
     }
 
     let code: Code

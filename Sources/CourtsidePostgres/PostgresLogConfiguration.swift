@@ -33,13 +33,20 @@ public struct PostgresLogConfiguration: Sendable, Equatable {
     /// A file holding the password (a trailing newline is ignored); nil for a server that asks none.
     public var passwordFile: String?
     public var tls: TLS
+    /// How long the active daemon's lease lasts without a renewal: how soon a standby daemon
+    /// takes over from one that died, paused or lost the database.
+    public var lease: Duration
 
-    public init(hosts: [Host], database: String, user: String, passwordFile: String? = nil, tls: TLS = .disable) {
+    public init(
+        hosts: [Host], database: String, user: String, passwordFile: String? = nil, tls: TLS = .disable,
+        lease: Duration = .seconds(2)
+    ) {
         self.hosts = hosts
         self.database = database
         self.user = user
         self.passwordFile = passwordFile
         self.tls = tls
+        self.lease = lease
     }
 
     /// The password from ``passwordFile``; nil when there is none.

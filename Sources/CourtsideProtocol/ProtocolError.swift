@@ -24,6 +24,10 @@ extension CourtsideError.Code {
     /// The daemon could not encode its answer (a bug, logged with its detail); nothing changed
     /// beyond what the request did.
     public static let internalError = CourtsideError.Code(rawValue: "internal_error")
+    /// This daemon is a standby (another holds the lease), or has just stepped down: nothing was
+    /// decided. Send the same request, with the same ids, to the active daemon, which the message
+    /// names when it is known.
+    public static let notActive = CourtsideError.Code(rawValue: "not_active")
 }
 
 /// Every code a reply can carry, in the order docs/PROTOCOL.md lists them.
@@ -32,7 +36,7 @@ public let allErrorCodes: [CourtsideError.Code] = [
     .playerInactive,
     .unknownTeam, .gameFinished, .unknownEvent, .notAMove, .alreadyRetracted, .clockRunning, .clockNotRunning,
     .gameExists, .invalidGame, .teamExists, .playerExists, .gameStarted, .noTimeoutsLeft, .bracketLocked, .bracketPending,
-    .invalidReason, .storageFailure, .shuttingDown,
+    .invalidReason, .storageFailure, .shuttingDown, .notActive,
     .retryExpired, .overloaded, .internalError,
 ]
 

@@ -30,7 +30,8 @@ struct CommandService: Service {
 
     init(
         transport: ZMQTransport, library: GameLibrary, tournament: LoadedTournament, access: AccessControl?,
-        epoch: String, readQueueLimit: Int = 1024, tournamentReadsPace: Double, logger: Logger
+        epoch: String, isActive: (@Sendable () -> Bool)? = nil, readQueueLimit: Int = 1024, tournamentReadsPace: Double,
+        logger: Logger
     ) {
         self.transport = transport
         self.library = library
@@ -38,7 +39,8 @@ struct CommandService: Service {
         self.access = access
         self.epoch = epoch
         self.logger = logger
-        responder = Responder(transport: transport, epoch: epoch, metrics: CommandMetrics(), logger: logger)
+        responder = Responder(
+            transport: transport, epoch: epoch, metrics: CommandMetrics(), isActive: isActive, logger: logger)
         commitOnIOThread = .callersThread { [transport] in transport.isIOThread }
         reads = ReadService(
             library: library, responder: responder, limit: readQueueLimit, pace: tournamentReadsPace,

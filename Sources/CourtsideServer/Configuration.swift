@@ -12,6 +12,10 @@ public struct DaemonConfiguration: Sendable, Equatable {
     public var postgresql: PostgresLogConfiguration?
     public var commandEndpoint: String
     public var eventEndpoint: String
+    /// The command endpoint clients reach this daemon at (`endpoints.advertise`), which standby
+    /// daemons name in their `not_active` answers; nil names the bound endpoint when it is not a
+    /// wildcard.
+    public var advertisedEndpoint: String? = nil
     /// Messages queued per display before the daemon drops for it.
     public var eventHighWaterMark: Int32
     /// Messages queued per client on the command endpoint.
@@ -50,6 +54,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
         var keys: [String] = []
         if dataDirectory != other.dataDirectory { keys.append("data_dir") }
         if postgresql != other.postgresql { keys.append("storage") }
+        if advertisedEndpoint != other.advertisedEndpoint { keys.append("endpoints.advertise") }
         if commandEndpoint != other.commandEndpoint { keys.append("endpoints.command") }
         if eventEndpoint != other.eventEndpoint { keys.append("endpoints.events") }
         if eventHighWaterMark != other.eventHighWaterMark { keys.append("transport.event_high_water_mark") }
@@ -242,8 +247,9 @@ struct RawConfiguration: Decodable {
     struct Endpoints: Decodable {
         var command: String?
         var events: String?
+        var advertise: String?
 
-        enum CodingKeys: String, CodingKey, CaseIterable { case command, events }
+        enum CodingKeys: String, CodingKey, CaseIterable { case command, events, advertise }
     }
 
     struct Transport: Decodable {
@@ -446,10 +452,14 @@ struct RawConfiguration: Decodable {
         let postgresql = try storage?.postgresql.map { raw throws(ConfigurationError) in
             try raw.checked(file: file, folder: (file as NSString).deletingLastPathComponent)
         }
+        if let advertise = endpoints?.advertise, !advertise.hasPrefix("tcp://") || advertise.contains("*") {
+            throw fail("endpoints.advertise", "\"\(advertise)\" is not an endpoint clients can reach (tcp://host:port)")
+        }
         return DaemonConfiguration(
             dataDirectory: dataDir ?? DaemonConfiguration.defaultDataDirectory, postgresql: postgresql,
             commandEndpoint: endpoints?.command ?? DaemonConfiguration.defaultCommandEndpoint,
             eventEndpoint: endpoints?.events ?? DaemonConfiguration.defaultEventEndpoint,
+            advertisedEndpoint: endpoints?.advertise,
             eventHighWaterMark: transport?.eventHighWaterMark ?? 10_000,
             commandHighWaterMark: transport?.commandHighWaterMark ?? 1_000,
             lingerMilliseconds: transport?.lingerMs ?? 500,

@@ -30,6 +30,30 @@ public enum CourtsideDaemon {
         return log
     }
 
+    /// The sockets' settings from the configuration (the overload reply is the caller's: it names the epoch).
+    static func transportConfiguration(
+        _ configuration: DaemonConfiguration, access: AccessControl?, notifier: SystemdNotifier
+    ) -> TransportConfiguration {
+        var transport = TransportConfiguration(
+            commandEndpoint: configuration.commandEndpoint, eventEndpoint: configuration.eventEndpoint)
+        transport.eventHighWaterMark = configuration.eventHighWaterMark
+        transport.commandHighWaterMark = configuration.commandHighWaterMark
+        transport.lingerMilliseconds = configuration.lingerMilliseconds
+        transport.maxMessageBytes = ProtocolLimits.maxTransportBytes
+        // The watchdog needs a poll cycle between any two of its pings, even when all is quiet.
+        transport.pollIntervalMilliseconds = max(10, min(1000, NotifierService.period(notifier).inMilliseconds / 2))
+        if let security = configuration.security, let access {
+            transport.security = TransportSecurity(serverKeys: security.serverKeys) { access.authenticate($0) }
+        }
+        return transport
+    }
+
+    /// The command endpoint as clients can reach it, for standbys to name: none when it is a
+    /// wildcard (`endpoints.advertise` names it then).
+    static func advertisable(_ endpoint: String) -> String? {
+        endpoint.contains("*") || endpoint.contains("0.0.0.0") || endpoint.contains("[::]") ? nil : endpoint
+    }
+
     /// Runs the daemon; returns after a graceful shutdown. `serverCertificate` is the path that
     /// replaced the config's `security.server_certificate`, if one did; reloads use it too.
     public static func run(
@@ -40,14 +64,49 @@ public enum CourtsideDaemon {
         FreedMemory.limitArenas(to: 2)
         let clock = SystemTimeSource()
         let dataDirectory = URL(fileURLWithPath: configuration.dataDirectory, isDirectory: true)
+        let notifier = SystemdNotifier()
+        let access = configuration.security.map(AccessControl.init)
+        // Trapped from the start, so that a SIGHUP to a standby is a reload later, never a kill.
+        let hangups = await UnixSignalsSequence(trapping: .sighup)
         let opened: any EventLog
         let storage: String
+        // A new epoch per run tells displays that the daemon restarted and they should resync.
+        // Its leading number orders epochs: the lease's term among daemons sharing PostgreSQL,
+        // the start time otherwise (docs/PROTOCOL.md, "Epochs").
+        let epoch: String
+        let leased: PostgresEventLog?
         if let postgresql = configuration.postgresql {
-            opened = try PostgresEventLog(configuration: postgresql, logger: logger)
+            let claim = LeaseClaim(
+                holder:
+                    "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8))",
+                endpoint: configuration.advertisedEndpoint ?? advertisable(configuration.commandEndpoint),
+                duration: postgresql.lease)
+            var standbyTransport = transportConfiguration(configuration, access: access, notifier: notifier)
+            standbyTransport.overloadedReply = nil
+            let standby = StandbyService(
+                configuration: postgresql, claim: claim, transportConfiguration: standbyTransport, notifier: notifier,
+                logger: logger)
+            try await ServiceGroup(
+                configuration: ServiceGroupConfiguration(
+                    services: [
+                        .init(
+                            service: standby, successTerminationBehavior: .gracefullyShutdownGroup,
+                            failureTerminationBehavior: .gracefullyShutdownGroup, serviceName: "standby")
+                    ], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            ).run()
+            guard let (log, term) = standby.outcome.withLock({ $0 }) else {
+                logger.info("courtsided stopped (it was a standby)")
+                return
+            }
+            // From now on a renewal every quarter lease, between the commits that renew it too.
+            log.keepLease()
+            (opened, leased) = (log, log)
+            epoch = "\(term)-\(UUID().uuidString.prefix(8).lowercased())"
             storage = LogLocation.postgresql(postgresql).description
         } else {
             let sqlite = try openLog(dataDirectory, logger: logger)
-            (opened, storage) = (sqlite, sqlite.path)
+            (opened, storage, leased) = (sqlite, sqlite.path, nil)
+            epoch = "\(clock.now().rawValue)-\(UUID().uuidString.prefix(8).lowercased())"
         }
         let drill = FaultDrill.current
         let stalling = drill == .storageStall ? StallingEventLog(opened) : nil
@@ -60,27 +119,13 @@ public enum CourtsideDaemon {
         // Subscribe before the snapshot, so the publisher misses nothing in between.
         let updates = library.commits()
         let start = library.snapshot()
-        var transportConfiguration = TransportConfiguration(
-            commandEndpoint: configuration.commandEndpoint, eventEndpoint: configuration.eventEndpoint)
-        transportConfiguration.eventHighWaterMark = configuration.eventHighWaterMark
-        transportConfiguration.commandHighWaterMark = configuration.commandHighWaterMark
-        transportConfiguration.lingerMilliseconds = configuration.lingerMilliseconds
-        transportConfiguration.maxMessageBytes = ProtocolLimits.maxTransportBytes
-        // A new epoch per run tells displays that the daemon restarted and they should resync.
-        let epoch = "\(clock.now().rawValue)-\(UUID().uuidString.prefix(8).lowercased())"
+        var transportConfiguration = transportConfiguration(configuration, access: access, notifier: notifier)
         transportConfiguration.overloadedReply = { frames in
             let error = CourtsideError(.overloaded, "courtsided has too many requests waiting; retry shortly")
             return WireCoding.encode(
                 Reply.failure(error, commandID: frames.last.flatMap(CommandService.commandID(in:)), epoch: epoch))
         }
         transportConfiguration.failFirstPoll = drill == .transportPoll
-        // The watchdog needs a poll cycle between any two of its pings, even when all is quiet.
-        let notifier = SystemdNotifier()
-        transportConfiguration.pollIntervalMilliseconds = max(10, min(1000, NotifierService.period(notifier).inMilliseconds / 2))
-        let access = configuration.security.map(AccessControl.init)
-        if let security = configuration.security, let access {
-            transportConfiguration.security = TransportSecurity(serverKeys: security.serverKeys) { access.authenticate($0) }
-        }
         let transport: ZMQTransport
         do {
             transport = try await ZMQTransport.start(transportConfiguration, logger: logger)
@@ -99,7 +144,10 @@ public enum CourtsideDaemon {
                     "\(configuration.security.map { "curve, \($0.clients.count) keys, anonymous \($0.anonymousDisplays ? "display" : "none")" } ?? "none")",
             ])
 
-        let hangups = await UnixSignalsSequence(trapping: .sighup)
+        // With a lease, nothing is answered or published once it runs out, even before the
+        // lease watch stops the daemon: a standby may have taken over.
+        var isActive: (@Sendable () -> Bool)?
+        if let leased { isActive = { leased.holdsLease } }
         let started = configurationPath.flatMap { try? DaemonConfiguration.load(path: $0, serverCertificate: serverCertificate) }
         let services: [(String, any Service)] = [
             ("transport", TransportService(transport: transport)),
@@ -107,13 +155,15 @@ public enum CourtsideDaemon {
                 "event publisher",
                 EventPublisher(
                     transport: transport, library: library, updates: updates, start: start, epoch: epoch,
-                    heartbeatPeriod: .milliseconds(configuration.heartbeatMilliseconds), clock: clock, drill: drill)
+                    heartbeatPeriod: .milliseconds(configuration.heartbeatMilliseconds), clock: clock, drill: drill,
+                    isActive: isActive)
             ),
             (
                 "command service",
                 CommandService(
                     transport: transport, library: library, tournament: tournament, access: access, epoch: epoch,
-                    tournamentReadsPace: configuration.tournamentReadsMegabytesPerSecond * 1e6, logger: logger)
+                    isActive: isActive, tournamentReadsPace: configuration.tournamentReadsMegabytesPerSecond * 1e6,
+                    logger: logger)
             ),
             ("game clock", ClockService(library: library, period: .milliseconds(100))),
             ("storage watch", StorageWatchService(library: library)),
@@ -128,11 +178,13 @@ public enum CourtsideDaemon {
             (
                 "systemd notifier",
                 NotifierService(
-                    notifier: notifier, library: library, tournament: tournament, transport: transport, logger: logger)
+                    notifier: notifier, library: library, tournament: tournament, transport: transport,
+                    role: leased.map { _ in "active (term \(epoch.prefix { $0 != "-" }))" }, logger: logger)
             ),
         ]
+        let leaseWatch: [(String, any Service)] = leased.map { [("lease watch", LeaseWatchService(log: $0))] } ?? []
         let allServices =
-            services
+            services + leaseWatch
             + (metrics.map { [("metrics endpoint", MetricsService(endpoint: $0, library: library, logger: logger))] } ?? [])
         var groupConfiguration = ServiceGroupConfiguration(
             services: allServices.map { name, service in

@@ -56,13 +56,18 @@ final class EventPublisher: Service {
     private let published: Mutex<Published>
     /// Whether a failure drill may drop anything: without one, no event takes the lock for it.
     private let drills: Bool
+    /// Among several daemons, whether this one still holds the lease: once it ran out, nothing
+    /// more is published (a display follows the daemon that took over). nil alone.
+    private let isActive: (@Sendable () -> Bool)?
 
     /// `start` is the snapshot taken right after subscribing to `updates`; `drill` drops what a
     /// failure drill says, as if lost on the way.
     init(
         transport: ZMQTransport, library: GameLibrary, updates: AsyncStream<Commit>, start: Snapshot<[Game]>,
-        epoch: String, heartbeatPeriod: Duration, clock: any TimeSource, drill: FaultDrill? = nil
+        epoch: String, heartbeatPeriod: Duration, clock: any TimeSource, drill: FaultDrill? = nil,
+        isActive: (@Sendable () -> Bool)? = nil
     ) {
+        self.isActive = isActive
         self.transport = transport
         self.library = library
         self.updates = updates
@@ -98,6 +103,7 @@ final class EventPublisher: Service {
 
     /// Publishes one commit: its games' events and its tournament changes (rare), in sequence order.
     private func publish(_ commit: Commit) {
+        if let isActive, !isActive() { return }
         guard !commit.tournament.isEmpty else { return publish(commit.updates) }
         var rest = commit.updates[...]
         for change in commit.tournament {
@@ -199,6 +205,7 @@ final class EventPublisher: Service {
 
     /// One heartbeat, of a constant size whatever the number of games, then the game beats due.
     private func heartbeat() {
+        if let isActive, !isActive() { return }
         let (heartbeat, beats) = published.withLock { published in
             (
                 HeartbeatMessage(

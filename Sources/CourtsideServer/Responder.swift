@@ -11,13 +11,23 @@ struct Responder: Sendable {
     let transport: ZMQTransport
     let epoch: String
     let metrics: CommandMetrics
+    /// Among several daemons, whether this one still holds the lease; nil alone.
+    var isActive: (@Sendable () -> Bool)? = nil
     let logger: Logger
 
-    /// Sends `reply`, with `members` (arrays of JSON already encoded) appended to it.
+    /// Sends `reply`, with `members` (arrays of JSON already encoded) appended to it; only
+    /// `not_active` once the lease ran out, whatever was decided: a standby may have taken over,
+    /// and the client's retry with the same ids gets the log's answer there.
     func send(
         _ incoming: IncomingRequest, _ reply: Reply, op: String = "invalid",
         appending members: [(key: String, elements: [[UInt8]])] = []
     ) {
+        if let isActive, !isActive() {
+            let error = CourtsideError(
+                .notActive, "this courtsided stepped down (its lease ran out); send the request again to the active one")
+            return transport.reply(
+                to: incoming, body: WireCoding.encode(Reply.failure(error, commandID: reply.commandID, epoch: epoch)))
+        }
         let result = reply.error?.code.rawValue ?? "ok"
         metrics.record(op: op, result: result, nanoseconds: (ContinuousClock.now - incoming.received).nanoseconds)
         do {

@@ -17,10 +17,12 @@ extension RawConfiguration {
         var user: String
         var passwordFile: String?
         var tls: String?
+        var leaseMs: Int?
 
         enum CodingKeys: String, CodingKey, CaseIterable {
             case hosts, database, user, tls
             case passwordFile = "password_file"
+            case leaseMs = "lease_ms"
         }
     }
 }
@@ -53,12 +55,26 @@ extension RawConfiguration.RawPostgres {
         guard let tls = PostgresLogConfiguration.TLS(rawValue: tls ?? "disable") else {
             throw fail("tls", "must be disable, prefer or require")
         }
-        let password = passwordFile.map { path in
+        var password = passwordFile
+        // systemd's LoadCredential= puts the file in a directory it names in the environment.
+        let credentials = "${CREDENTIALS_DIRECTORY}"
+        if let path = password, path.hasPrefix(credentials) {
+            guard let directory = ProcessInfo.processInfo.environment["CREDENTIALS_DIRECTORY"] else {
+                throw fail(
+                    "password_file", "names ${CREDENTIALS_DIRECTORY}, which is set only under systemd with LoadCredential=")
+            }
+            password = directory + path.dropFirst(credentials.count)
+        }
+        password = password.map { path in
             path.hasPrefix("/") || folder.isEmpty ? path : (folder as NSString).appendingPathComponent(path)
         }
         if let password, !FileManager.default.isReadableFile(atPath: password) {
             throw fail("password_file", "\(password) cannot be read")
         }
-        return PostgresLogConfiguration(hosts: parsed, database: database, user: user, passwordFile: password, tls: tls)
+        let lease = leaseMs ?? 2000
+        // Under 200 ms a busy moment's renewal could miss; over a minute a venue waits too long.
+        guard (200...60_000).contains(lease) else { throw fail("lease_ms", "must be between 200 and 60000") }
+        return PostgresLogConfiguration(
+            hosts: parsed, database: database, user: user, passwordFile: password, tls: tls, lease: .milliseconds(lease))
     }
 }

@@ -1,5 +1,6 @@
 import CourtsideLibrary
 import CourtsideModel
+import CourtsidePostgres
 import CourtsideTransport
 import Foundation
 import Logging
@@ -70,6 +71,33 @@ struct StorageWatchService: Service {
     }
 }
 
+/// Stops the daemon once it no longer holds the lease (another daemon took over, or it could
+/// not renew it in time), so that it serves nothing more; systemd restarts it, as a standby.
+struct LeaseWatchService: Service {
+    let log: PostgresEventLog
+
+    /// Why the daemon stepped down.
+    struct SteppedDown: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    func run() async throws {
+        while !Task.isCancelled, !Task.isShuttingDownGracefully {
+            switch log.leaseStatus {
+            case .fenced(let term):
+                throw SteppedDown(description: "stepped down: another courtsided took the lease after term \(term)")
+            case .held(let term, let until) where ContinuousClock.now >= until:
+                throw SteppedDown(
+                    description:
+                        "stepped down: the lease of term \(term) ran out before it could be renewed (a pause, or the database unreachable)"
+                )
+            default:
+                try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .milliseconds(50)) }
+            }
+        }
+    }
+}
+
 /// Tells systemd how the daemon is doing: READY=1 once serving, WATCHDOG=1 at half the watchdog
 /// period while ``WatchdogCheck`` finds it alive, STATUS= with the number of games and the
 /// sequence, STOPPING=1 on shutdown.
@@ -79,6 +107,8 @@ struct NotifierService: Service {
     /// Its last reload's outcome goes in the status.
     let tournament: LoadedTournament
     let transport: ZMQTransport
+    /// "active (term N)" among several daemons on one database; nil alone.
+    let role: String?
     let logger: Logger
 
     /// How often to ping and update the status; the transport must poll more often than this.
@@ -117,7 +147,8 @@ struct NotifierService: Service {
         let counts = library.statusCounts()
         let live = (counts.value[.running] ?? 0) + (counts.value[.paused] ?? 0)
         let reload = tournament.lastReload.map { "; \($0)" } ?? ""
-        return "STATUS=\(counts.value.values.reduce(0, +)) games (\(live) live), sequence \(counts.sequence)\(reload)"
+        return
+            "STATUS=\(role.map { "\($0): " } ?? "")\(counts.value.values.reduce(0, +)) games (\(live) live), sequence \(counts.sequence)\(reload)"
     }
 }
 
