@@ -272,7 +272,7 @@ let package = Package(
             dependencies: [
                 "courtsided", "courtside", "courtside-web", "courtside-admin", "ZeroMQ", "CourtsideProtocol", "CourtsideModel",
                 "CourtsideClient", "CourtsideSimulator", "CourtsideWebStore", "CourtsidePostgresTesting", "CourtsideStorage",
-                "CourtsideStorageTesting",
+                "CourtsideStorageTesting", "CourtsidePostgres", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

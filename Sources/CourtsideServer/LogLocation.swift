@@ -1,3 +1,4 @@
+import CourtsideModel
 public import CourtsidePostgres
 public import CourtsideStorage
 import Foundation
@@ -41,9 +42,11 @@ public enum LogLocation: Sendable, Equatable, CustomStringConvertible {
         return .postgresql(postgresql)
     }
 
-    /// Opens the log. With `mustExist`, a data directory without a log is an error rather than
-    /// a new, empty log: what is read must be there. Blocks while PostgreSQL connects: call it
-    /// from a thread of the caller's, not Swift's cooperative pool.
+    /// Opens the log for an operator's tool, while no daemon may use it. With `mustExist`, a data
+    /// directory without a log is an error rather than a new, empty log: what is read must be
+    /// there. A PostgreSQL log's lease is taken and kept until the log closes, so that no
+    /// courtsided becomes active meanwhile; a daemon that holds it already is an error. Blocks
+    /// while PostgreSQL connects: call it from a thread of the caller's, not the cooperative pool.
     public func open(mustExist: Bool, logger: Logger) throws -> any EventLog {
         switch self {
         case .sqlite(let directory):
@@ -53,7 +56,25 @@ public enum LogLocation: Sendable, Equatable, CustomStringConvertible {
             }
             return try SQLiteEventLog(directory: url)
         case .postgresql(let configuration):
-            return try PostgresEventLog(configuration: configuration, logger: logger)
+            let log = try PostgresEventLog(configuration: configuration, logger: logger)
+            do {
+                let claim = LeaseClaim(
+                    holder: "courtside-admin:\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)",
+                    endpoint: nil, duration: configuration.lease)
+                if case .held(let term, let endpoint, let expiresIn) = try log.acquireLease(claim) {
+                    throw LogLocationError(
+                        .daemonActive,
+                        "a courtsided is active on \(self) (it holds the lease in term \(term)"
+                            + (endpoint.map { ", at \($0)" } ?? "")
+                            + ", for \(expiresIn.inMilliseconds) ms more unless it renews it): stop every courtsided of the tournament first"
+                    )
+                }
+                log.keepLease()
+            } catch {
+                try? log.close()
+                throw error
+            }
+            return log
         }
     }
 

@@ -11,6 +11,8 @@ public struct LogLocationError: Error, CustomStringConvertible, Sendable, Equata
         case noPostgres = "no_postgresql"
         /// A SQLite data directory that holds no log, where one must be read.
         case noLog = "no_log"
+        /// A courtsided holds the PostgreSQL log's lease: it is active, and must be stopped first.
+        case daemonActive = "daemon_active"
     }
 
     let code: Code

@@ -20,10 +20,14 @@ struct CourtsideAdmin: ParsableCommand {
                   read from the file --password-file names (never the address)
               --from-config FILE, --to-config FILE
                   the database of a courtsided config's storage.postgresql
-                  section, the password from the section's password_file
+                  section, the password from the section's password_file (one
+                  under systemd's ${CREDENTIALS_DIRECTORY}: set that variable to
+                  the folder LoadCredential= reads it from, as /etc/courtside)
 
             Stop every courtsided that uses either log first: both logs must be
-            still while they are read.
+            still while they are read. On PostgreSQL courtside-admin holds the
+            lease while it runs, and refuses to start while a daemon holds it;
+            a SQLite log has no such guard.
 
             Exit status: 0 done; 1 the logs differ; 2 any other problem (a log
             that cannot be opened or read, a target that is not empty, a copy

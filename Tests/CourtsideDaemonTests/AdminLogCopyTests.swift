@@ -1,8 +1,10 @@
 import CourtsideModel
+import CourtsidePostgres
 import CourtsidePostgresTesting
 import CourtsideStorage
 import CourtsideStorageTesting
 import Foundation
+import Logging
 import Testing
 
 /// The built courtside-admin, run as an operator runs it: its arguments, its output, its exit status.
@@ -92,7 +94,7 @@ struct AdminLogCopyTests {
     }
 
     @Test(
-        "SQLite into PostgreSQL by address and password file, and back by a courtsided config",
+        "SQLite into PostgreSQL by address and password file, back by a courtsided config; refused while a courtsided holds the lease",
         .enabled(if: TestPostgresServer.isInstalled, "\(TestPostgresServer.notInstalled)"))
     func throughPostgres() throws {
         let server = try TestPostgresServer()
@@ -125,6 +127,17 @@ struct AdminLogCopyTests {
             try log.close()
             (status, output) = try Self.admin(["verify", "--from", source, "--to-config", config.path])
             #expect(status == 0, "\(output)")
+
+            // A courtsided active on the database (it holds the lease): nothing is read or written.
+            let daemon = try PostgresEventLog(configuration: database, logger: Logger(label: "courtside.test"))
+            defer { try? daemon.close() }
+            let claim = LeaseClaim(holder: "court-a:5555", endpoint: "tcp://court-a:5555", duration: .seconds(10))
+            guard case .acquired = try daemon.acquireLease(claim) else {
+                Issue.record("the lease was not handed back")
+                return
+            }
+            (status, output) = try Self.admin(["verify", "--from", source, "--to-config", config.path])
+            #expect(status == 2 && output.contains("daemon_active") && output.contains("tcp://court-a:5555"), "\(output)")
         }
     }
 }
