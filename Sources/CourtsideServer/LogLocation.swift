@@ -64,9 +64,9 @@ public enum LogLocation: Sendable, Equatable, CustomStringConvertible {
                 if case .held(let term, let endpoint, let expiresIn) = try log.acquireLease(claim) {
                     throw LogLocationError(
                         .daemonActive,
-                        "a courtsided is active on \(self) (it holds the lease in term \(term)"
-                            + (endpoint.map { ", at \($0)" } ?? "")
-                            + ", for \(expiresIn.inMilliseconds) ms more unless it renews it): stop every courtsided of the tournament first"
+                        "\(self) is in use: an active courtsided (or another courtside-admin) holds its lease, in term \(term)"
+                            + (endpoint.map { " at \($0)" } ?? "")
+                            + ", for \(expiresIn.inMilliseconds) ms more unless renewed. Stop every courtsided of the tournament first"
                     )
                 }
                 log.keepLease()

@@ -16,8 +16,10 @@ struct AdminLogCopyTests {
     }
 
     /// Runs courtside-admin with `arguments`: its status and what it said on both streams.
-    static func admin(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        try ChildProcess.run(executable, arguments, mergeError: true)
+    static func admin(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+        try ChildProcess.run(
+            executable, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            mergeError: true)
     }
 
     /// A folder of its own, removed afterwards, with a SQLite log in `source` of two games and a refusal.
@@ -117,15 +119,20 @@ struct AdminLogCopyTests {
                 hosts: ["127.0.0.1:\(database.hosts[0].port)"]
                 database: \(database.database)
                 user: \(database.user)
-                password_file: pg.password
+                password_file: ${CREDENTIALS_DIRECTORY}/pg.password
             """.write(to: config, atomically: true, encoding: .utf8)
+            // As under systemd's LoadCredential=: the operator names the folder the unit loads it from.
+            let credentials = ["CREDENTIALS_DIRECTORY": folder.path]
             let back = folder.appendingPathComponent("back")
             (status, output) = try Self.admin(["copy", "--from-config", config.path, "--to", "sqlite:" + back.path])
+            #expect(status == 2 && output.contains("CREDENTIALS_DIRECTORY"), "\(output)")
+            (status, output) = try Self.admin(
+                ["copy", "--from-config", config.path, "--to", "sqlite:" + back.path], environment: credentials)
             #expect(status == 0, "\(output)")
             let log = try SQLiteEventLog(directory: back)
             #expect(try log.readAll() == LogFixtures.events(1...12) && log.readRefusals() == [LogFixtures.refusal])
             try log.close()
-            (status, output) = try Self.admin(["verify", "--from", source, "--to-config", config.path])
+            (status, output) = try Self.admin(["verify", "--from", source, "--to-config", config.path], environment: credentials)
             #expect(status == 0, "\(output)")
 
             // A courtsided active on the database (it holds the lease): nothing is read or written.
@@ -136,7 +143,7 @@ struct AdminLogCopyTests {
                 Issue.record("the lease was not handed back")
                 return
             }
-            (status, output) = try Self.admin(["verify", "--from", source, "--to-config", config.path])
+            (status, output) = try Self.admin(["verify", "--from", source, "--to-config", config.path], environment: credentials)
             #expect(status == 2 && output.contains("daemon_active") && output.contains("tcp://court-a:5555"), "\(output)")
         }
     }
