@@ -58,8 +58,9 @@ public enum LogLocation: Sendable, Equatable, CustomStringConvertible {
         case .postgresql(let configuration):
             let log = try PostgresEventLog(configuration: configuration, logger: logger)
             do {
+                // A holder of its own each time: never a daemon's, nor the other side's of one copy.
                 let claim = LeaseClaim(
-                    holder: "courtside-admin:\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)",
+                    holder: "courtside-admin:\(ProcessInfo.processInfo.hostName):\(UUID().uuidString.prefix(8))",
                     endpoint: nil, duration: configuration.lease)
                 if case .held(let term, let endpoint, let expiresIn) = try log.acquireLease(claim) {
                     throw LogLocationError(
