@@ -22,7 +22,7 @@ import ZeroMQ
     .enabled(if: TestPostgresServer.isInstalled, "\(TestPostgresServer.notInstalled)"))
 struct StandbyDaemonTests {
     /// The lease in these tests: short, so that each takeover is quick.
-    static let leaseMilliseconds = 1000
+    static let leaseMilliseconds = 1500
 
     /// The moments of the scenarios (seconds into the stream of moves): two in `swift test`;
     /// `COURTSIDE_FAILOVER_TRIALS=N` (scripts/failover-trials.sh) runs N random ones of each.
