@@ -94,6 +94,9 @@ struct StandbyDaemonTests {
         let display = try DisplaySync(
             endpoints: Endpoints(command: both, events: "\(active.eventEndpoint),\(standby.eventEndpoint)"),
             client: CommandClient(endpoint: both, clientID: "board", timeoutMilliseconds: 500))
+        let python = try PythonDisplay.start(
+            command: both, events: "\(active.eventEndpoint),\(standby.eventEndpoint)",
+            errorLog: standby.directory.appendingPathComponent("display.py.log").path)
         let record = AcknowledgementRecord()
         let keeper = BlockingThread<Void, Never> {
             Self.keepScoring(both, into: record, until: { record.count(term: 2) >= 20 }, seconds: 30)
@@ -123,6 +126,15 @@ struct StandbyDaemonTests {
         let games = try CommandClient(endpoint: standby.commandEndpoint, clientID: "check").snapshot().games
         #expect(games.map(\.version) == games.map { display.games[$0.id]?.game.version ?? -1 })
         #expect(games == games.map { display.games[$0.id]?.game ?? Game(setup: $0.setup) })
+        // So does examples/display.py, given both daemons' lists.
+        let output = PythonDisplay.finish(python, at: last)
+        let seen = try #require(
+            output.split(separator: "\n").last.flatMap {
+                try? JSONDecoder().decode(PythonDisplay.State.self, from: Data($0.utf8))
+            },
+            "\(output)")
+        #expect(seen.sequence == last)
+        #expect(games.allSatisfy { seen.games[$0.id.rawValue]?.version == $0.version })
     }
 
     @Test(
