@@ -189,6 +189,30 @@ struct StandbyDaemonTests {
         #expect(verdict.failures.isEmpty, "\(verdict.failures)")
     }
 
+    @Test(
+        "SIGTERM: the active daemon hands the lease over as it stops (exit 0), the standby takes it; a standby stops with 0 too")
+    func gracefulHandover() throws {
+        try Self.withPair { server, active, standby in
+            let client = CommandClient(
+                endpoint: "\(active.commandEndpoint),\(standby.commandEndpoint)", clientID: "court-1", timeoutMilliseconds: 500)
+            let before = try client.command(.move(game: "g1", player: "ann", move: .twoPoints))
+            active.signal(SIGTERM)
+            #expect(active.waitForExit(seconds: 5) != nil && active.exitStatus == 0, "\(active.log().suffix(1500))")
+            let stopped = ContinuousClock.now
+            #expect(standby.notify.wait(containing: "active (term 2)", seconds: 10))
+            print("graceful handover: the standby active \(ContinuousClock.now - stopped) after the active one exited")
+            #expect(active.log().contains("handed the lease back"))
+            let after = try client.command(.move(game: "g1", player: "ann", move: .twoPoints))
+            #expect(Epoch.number(after.epoch) == 2 && (after.sequence ?? 0) > (before.sequence ?? .max))
+
+            // A standby, asked to stop, stops at once and cleanly.
+            let third = try DaemonProcess(extraConfig: Self.storage(server))
+            #expect(third.notify.wait(containing: "STATUS=standby", seconds: 10))
+            third.signal(SIGTERM)
+            #expect(third.waitForExit(seconds: 5) != nil && third.exitStatus == 0, "\(third.log().suffix(1500))")
+        }
+    }
+
     /// Runs `body` with a new server and two daemons on it, the first active; stops them all after.
     static func withPair(_ body: (TestPostgresServer, DaemonProcess, DaemonProcess) throws -> Void) throws {
         let server = try TestPostgresServer()
