@@ -32,22 +32,14 @@ struct FailoverClientTests {
         #expect(try client.send(.snapshot(game: "g1")).snapshot?.first?.score.home == 4)
 
         // examples/display.py, given the same lists, fails over and converges too.
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("examples/display.py")
-        let python = try ChildProcess(
-            "/usr/bin/python3",
-            [script.path, "--command", commands, "--events", "\(goneEvents),\(daemon.eventEndpoint)", "--until-stdin", "--json"],
-            pipeInput: true, output: .capture)
+        let python = try PythonDisplay.start(command: commands, events: "\(goneEvents),\(daemon.eventEndpoint)")
         let last = try client.command(.move(game: "g2", player: "gus", move: .onePoint))
-        python.write("\(last.sequence ?? 0)\n")
-        let output = python.readOutput(seconds: 30)
-        struct Seen: Decodable {
-            struct State: Decodable { var score: SideValues? }
-            var sequence: Int64
-            var games: [String: State]
-        }
+        let output = PythonDisplay.finish(python, at: last.sequence ?? 0)
         let seen = try #require(
-            output.split(separator: "\n").last.flatMap { try? JSONDecoder().decode(Seen.self, from: Data($0.utf8)) }, "\(output)")
+            output.split(separator: "\n").last.flatMap {
+                try? JSONDecoder().decode(PythonDisplay.State.self, from: Data($0.utf8))
+            },
+            "\(output)")
         #expect(seen.sequence >= last.sequence ?? 0 && seen.games["g1"]?.score?.home == 4 && seen.games["g2"]?.score?.home == 1)
 
         // None answers: unreachable, naming every one tried.

@@ -22,7 +22,7 @@ import ZeroMQ
     .enabled(if: TestPostgresServer.isInstalled, "\(TestPostgresServer.notInstalled)"))
 struct StandbyDaemonTests {
     /// The lease in these tests: short, so that each takeover is quick.
-    static let leaseMilliseconds = 1000
+    static let leaseMilliseconds = 1500
 
     /// The moments of the scenarios (seconds into the stream of moves): two in `swift test`;
     /// `COURTSIDE_FAILOVER_TRIALS=N` (scripts/failover-trials.sh) runs N random ones of each.
@@ -94,6 +94,9 @@ struct StandbyDaemonTests {
         let display = try DisplaySync(
             endpoints: Endpoints(command: both, events: "\(active.eventEndpoint),\(standby.eventEndpoint)"),
             client: CommandClient(endpoint: both, clientID: "board", timeoutMilliseconds: 500))
+        let python = try PythonDisplay.start(
+            command: both, events: "\(active.eventEndpoint),\(standby.eventEndpoint)",
+            errorLog: standby.directory.appendingPathComponent("display.py.log").path)
         let record = AcknowledgementRecord()
         let keeper = BlockingThread<Void, Never> {
             Self.keepScoring(both, into: record, until: { record.count(term: 2) >= 20 }, seconds: 30)
@@ -123,6 +126,15 @@ struct StandbyDaemonTests {
         let games = try CommandClient(endpoint: standby.commandEndpoint, clientID: "check").snapshot().games
         #expect(games.map(\.version) == games.map { display.games[$0.id]?.game.version ?? -1 })
         #expect(games == games.map { display.games[$0.id]?.game ?? Game(setup: $0.setup) })
+        // So does examples/display.py, given both daemons' lists.
+        let output = PythonDisplay.finish(python, at: last)
+        let seen = try #require(
+            output.split(separator: "\n").last.flatMap {
+                try? JSONDecoder().decode(PythonDisplay.State.self, from: Data($0.utf8))
+            },
+            "\(output)")
+        #expect(seen.sequence == last)
+        #expect(games.allSatisfy { seen.games[$0.id.rawValue]?.version == $0.version })
     }
 
     @Test(
@@ -175,6 +187,30 @@ struct StandbyDaemonTests {
         let verdict = record.check(against: logged)
         Self.report("pause-active", verdict, takeover: nil)
         #expect(verdict.failures.isEmpty, "\(verdict.failures)")
+    }
+
+    @Test(
+        "SIGTERM: the active daemon hands the lease over as it stops (exit 0), the standby takes it; a standby stops with 0 too")
+    func gracefulHandover() throws {
+        try Self.withPair { server, active, standby in
+            let client = CommandClient(
+                endpoint: "\(active.commandEndpoint),\(standby.commandEndpoint)", clientID: "court-1", timeoutMilliseconds: 500)
+            let before = try client.command(.move(game: "g1", player: "ann", move: .twoPoints))
+            active.signal(SIGTERM)
+            #expect(active.waitForExit(seconds: 5) != nil && active.exitStatus == 0, "\(active.log().suffix(1500))")
+            let stopped = ContinuousClock.now
+            #expect(standby.notify.wait(containing: "active (term 2)", seconds: 10))
+            print("graceful handover: the standby active \(ContinuousClock.now - stopped) after the active one exited")
+            #expect(active.log().contains("handed the lease back"))
+            let after = try client.command(.move(game: "g1", player: "ann", move: .twoPoints))
+            #expect(Epoch.number(after.epoch) == 2 && (after.sequence ?? 0) > (before.sequence ?? .max))
+
+            // A standby, asked to stop, stops at once and cleanly.
+            let third = try DaemonProcess(extraConfig: Self.storage(server))
+            #expect(third.notify.wait(containing: "STATUS=standby", seconds: 10))
+            third.signal(SIGTERM)
+            #expect(third.waitForExit(seconds: 5) != nil && third.exitStatus == 0, "\(third.log().suffix(1500))")
+        }
     }
 
     /// Runs `body` with a new server and two daemons on it, the first active; stops them all after.
