@@ -130,8 +130,8 @@ extension PostgresEventLog {
         sent + duration * 0.9
     }
 
-    /// The statement that renews the lease inside a commit's transaction, when one is held;
-    /// throws at once when this daemon is fenced.
+    /// The statement that renews the lease, answering the term when it did; nil when no lease
+    /// is held; throws at once when this daemon is fenced.
     func leaseRenewal() throws -> PostgresQuery? {
         try leaseState.withLock { state in
             guard let claim = state.claim else { return nil }
@@ -144,19 +144,14 @@ extension PostgresEventLog {
         }
     }
 
-    /// Runs a renewal on `writer`, inside a transaction or alone; marks the log fenced and
-    /// throws when the term has moved on.
-    func renew(_ renewal: PostgresQuery, on writer: PostgresConnection) throws -> ContinuousClock.Instant {
-        let sent = ContinuousClock.now
-        guard try writer.query(renewal, logger: logger).wait().first != nil else {
-            let term = leaseState.withLock { state in
-                state.fenced = true
-                return state.term
-            }
-            logger.critical("another courtsided took the lease: stepping down", metadata: ["lease.term": "\(term)"])
-            throw Self.fenced(term)
+    /// Marks the log fenced for good, and the error that says so: a renewal found the term moved on.
+    func fenced() -> PostgresEventLogError {
+        let term = leaseState.withLock { state in
+            state.fenced = true
+            return state.term
         }
-        return sent
+        logger.critical("another courtsided took the lease: stepping down", metadata: ["lease.term": "\(term)"])
+        return Self.fenced(term)
     }
 
     /// Counts the lease from `sent`, once the renewal sent then is committed.
@@ -197,7 +192,11 @@ extension PostgresEventLog {
         guard let renewal = try leaseRenewal() else { return }
         let writer = try connections().writer
         try appending.withLock { _ in
-            let sent = try PostgresEventLogError.server("renewing the lease") { try renew(renewal, on: writer) }
+            let sent = ContinuousClock.now
+            let renewed = try PostgresEventLogError.server("renewing the lease") {
+                try Self.durably(renewal, on: writer, logger: logger).wait().first != nil
+            }
+            guard renewed else { throw fenced() }
             noteRenewed(sent: sent)
         }
     }
