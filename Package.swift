@@ -210,6 +210,7 @@ let package = Package(
             name: "courtside-bench",
             dependencies: [
                 "CourtsideLibrary", "CourtsideStorage", "CourtsideProtocol", "CourtsideSimulator", "ZeroMQ", "CZeroMQ",
+                "CourtsidePostgresTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
