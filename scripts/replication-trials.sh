@@ -12,5 +12,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 trials="${1:-10}"
 shift || true
-swift build --product courtside-bench >/dev/null
+# Quiet unless it fails (the package's own warnings are not this script's news).
+build_log="$(mktemp)"
+swift build --product courtside-bench >"$build_log" 2>&1 || { cat "$build_log"; rm -f "$build_log"; exit 1; }
+rm -f "$build_log"
 exec "$(swift build --show-bin-path)/courtside-bench" replication-trials "$trials" "$@"

@@ -2,6 +2,10 @@ import ArgumentParser
 import CourtsidePostgresTesting
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Many failover trials of the PostgreSQL log, synchronous and the asynchronous control, with
 /// the counts: `scripts/replication-trials.sh N` runs it. Each trial starts a new primary and
 /// standby on loopback (as the `postgres` user when root), so PostgreSQL 15 must be installed.
@@ -35,6 +39,7 @@ struct ReplicationBench: AsyncParsableCommand {
                 print(
                     "\(kind) trial \(number): killed \(String(format: "%.2f", outcome.killedAfter)) s in; \(check.summary); "
                         + "writers stranded \(outcome.strandedWriters)")
+                fflush(nil)  // a trial takes seconds: show each as it ends, through a pipe too
                 acknowledged += check.acknowledged
                 lost += check.missing.count
                 duplicated += check.duplicated.count
