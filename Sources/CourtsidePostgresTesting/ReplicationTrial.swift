@@ -50,7 +50,13 @@ public struct ReplicationTrial: Sendable {
         let logger = Logger(label: "courtside.replication-trial") { _ in SwiftLogNoOpLogHandler() }
         let pair = try TestPostgresPair(asynchronous: asynchronous)
         defer { pair.stop() }
-        let logs = try (0..<writers).map { _ in try PostgresEventLog(configuration: pair.configuration, logger: logger) }
+        var logs: [PostgresEventLog] = []
+        do {
+            for _ in 0..<writers { logs.append(try PostgresEventLog(configuration: pair.configuration, logger: logger)) }
+        } catch {
+            for log in logs { try? log.close() }  // a log let go while open fails postgres-nio's assertion
+            throw error
+        }
         let acknowledged = Mutex<[Int64]>([])
         let finished = DispatchGroup()
         let returned = Mutex(0)
