@@ -155,9 +155,14 @@ public final class TestPostgresPair {
         for child in Self.children(of: postmaster) { kill(child, SIGKILL) }
         kill(postmaster, SIGKILL)
         running.remove(.primary)
-        // Gone (or a zombie that no one reaps): its sockets are closed either way.
+        // Its sockets close as it dies; it may linger a while as a zombie until init reaps it.
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline, Self.isAlive(postmaster) { usleep(10_000) }
+        // Its Unix socket's lock file stays, naming its pid: PostgreSQL takes that zombie for a
+        // running server and would refuse to start on the port again (a rebuilt machine has none).
+        for name in [".s.PGSQL.\(primaryPort)", ".s.PGSQL.\(primaryPort).lock"] {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
     }
 
     /// Promotes the standby (`pg_ctl promote`), and waits until it takes writes. A synchronous

@@ -24,24 +24,38 @@ struct ReplicationScenarioTests {
         #expect(outcome.check.holds, "\(outcome.check.summary) (killed after \(outcome.killedAfter) s)")
     }
 
-    // The logs below are closed at the end of each test, not in a `defer`: an append whose
-    // connection was lost never returns (see `ReplicationTrial`), and closing waits for it. On
-    // a failure the pair is stopped all the same.
+    /// Runs `body` with a new log on `pair`, and closes it after. When `body` throws, the log is
+    /// kept open to the end of the run instead: closing waits for an append that may never
+    /// return once its connection was lost (see `ReplicationTrial`), and a log let go while open
+    /// fails postgres-nio's assertion. The pair is stopped all the same.
+    static func withLog<T>(_ pair: TestPostgresPair, _ body: (PostgresEventLog) async throws -> T) async throws -> T {
+        let log = try PostgresEventLog(configuration: pair.configuration, logger: logger)
+        do {
+            let result = try await body(log)
+            try log.close()
+            return result
+        } catch {
+            abandoned.withLock { $0.append(log) }
+            throw error
+        }
+    }
+
+    static let abandoned = Mutex<[PostgresEventLog]>([])
 
     @Test("standby down: an append is not acknowledged while the primary cannot replicate, and is once the standby is back")
     func standbyDown() async throws {
         try await TestPostgresPair.with { pair in
-            let log = try PostgresEventLog(configuration: pair.configuration, logger: Self.logger)
-            try log.append(LogFixtures.events(1...2), refusals: [])
-            try pair.stopStandby()
-            let append = BackgroundAppend(log, LogFixtures.events(3...3))
-            try await Task.sleep(for: .seconds(1))
-            #expect(append.result == nil, "acknowledged with the standby down")
-            try pair.startStandby()
-            let result = try await append.wait(seconds: 30)
-            #expect(throws: Never.self) { try result.get() }
-            #expect(try log.readAll() == LogFixtures.events(1...3))
-            try log.close()
+            try await Self.withLog(pair) { log in
+                try log.append(LogFixtures.events(1...2), refusals: [])
+                try pair.stopStandby()
+                let append = BackgroundAppend(log, LogFixtures.events(3...3))
+                try await Task.sleep(for: .seconds(1))
+                #expect(append.result == nil, "acknowledged with the standby down")
+                try pair.startStandby()
+                let result = try await append.wait(seconds: 30)
+                #expect(throws: Never.self) { try result.get() }
+                #expect(try log.readAll() == LogFixtures.events(1...3))
+            }
         }
     }
 
@@ -50,40 +64,37 @@ struct ReplicationScenarioTests {
     )
     func promotedWaits() async throws {
         try await TestPostgresPair.with { pair in
-            let first = try PostgresEventLog(configuration: pair.configuration, logger: Self.logger)
-            try first.append(LogFixtures.events(1...2), refusals: [])
-            try first.close()
+            try await Self.withLog(pair) { try $0.append(LogFixtures.events(1...2), refusals: []) }
             try pair.killPrimary()
             try pair.promoteStandby()
-            let log = try PostgresEventLog(configuration: pair.configuration, logger: Self.logger)
-            #expect(try log.readAll() == LogFixtures.events(1...2))
-            let append = BackgroundAppend(log, LogFixtures.events(3...3))
-            try await Task.sleep(for: .seconds(1))
-            #expect(append.result == nil, "the promoted node acknowledged alone")
-            try pair.rebuildPrimaryAsStandby()
-            let result = try await append.wait(seconds: 30)
-            #expect(throws: Never.self) { try result.get() }
-            #expect(try log.readAll() == LogFixtures.events(1...3))
-            try log.close()
+            try await Self.withLog(pair) { log in
+                #expect(try log.readAll() == LogFixtures.events(1...2))
+                let append = BackgroundAppend(log, LogFixtures.events(3...3))
+                try await Task.sleep(for: .seconds(1))
+                #expect(append.result == nil, "the promoted node acknowledged alone")
+                try pair.rebuildPrimaryAsStandby()
+                let result = try await append.wait(seconds: 30)
+                #expect(throws: Never.self) { try result.get() }
+                #expect(try log.readAll() == LogFixtures.events(1...3))
+            }
         }
     }
 
     @Test("asynchronous control: acknowledged while the standby was down, then lost with the primary; the check counts them")
     func asynchronousLoss() async throws {
         try await TestPostgresPair.with(asynchronous: true) { pair in
-            let log = try PostgresEventLog(configuration: pair.configuration, logger: Self.logger)
-            try log.append(LogFixtures.events(1...2), refusals: [])
-            try pair.waitForStandbyToCatchUp()
-            try pair.stopStandby()
-            // Asynchronous: acknowledged at once, with no standby to have them.
-            for number in 3...5 { try log.append(LogFixtures.events(number...number), refusals: []) }
-            try pair.killPrimary()
-            try? log.close()
+            try await Self.withLog(pair) { log in
+                try log.append(LogFixtures.events(1...2), refusals: [])
+                try pair.waitForStandbyToCatchUp()
+                try pair.stopStandby()
+                // Asynchronous: acknowledged at once, with no standby to have them.
+                for number in 3...5 { try log.append(LogFixtures.events(number...number), refusals: []) }
+                try pair.killPrimary()
+            }
             try pair.startStandby()
             try pair.promoteStandby()
-            let reader = try PostgresEventLog(configuration: pair.configuration, logger: Self.logger)
-            let check = AcknowledgementCheck(acknowledged: Int64(1)...5, found: try reader.readAll().map(\.sequence))
-            try reader.close()
+            let found = try await Self.withLog(pair) { try $0.readAll().map(\.sequence) }
+            let check = AcknowledgementCheck(acknowledged: Int64(1)...5, found: found)
             #expect(check.missing == [3, 4, 5])
             #expect(check.duplicated.isEmpty)
             #expect(!check.holds)
