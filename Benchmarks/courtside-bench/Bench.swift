@@ -27,7 +27,7 @@ struct Bench: AsyncParsableCommand {
             """,
         subcommands: [
             LibraryBench.self, DaemonBench.self, LogBench.self, FanoutBench.self, ReadsBench.self, RestartBench.self,
-            EncodeBench.self, AbuseBench.self,
+            EncodeBench.self, AbuseBench.self, ReplicationBench.self,
         ])
 }
 
