@@ -22,7 +22,7 @@ extension PostgresEventLog {
         }
     }
 
-    private static func readCheckpoint(on connection: PostgresConnection, logger: Logger) throws -> Checkpoint? {
+    private static func readCheckpoint(on connection: LogConnection, logger: Logger) throws -> Checkpoint? {
         guard
             let header = try connection.query("SELECT sequence, format, games FROM checkpoint", logger: logger).wait().first
         else { return nil }
@@ -73,7 +73,7 @@ extension PostgresEventLog {
         }
     }
 
-    private static func write(_ part: CheckpointPart, on connection: PostgresConnection, logger: Logger) throws {
+    private static func write(_ part: CheckpointPart, on connection: LogConnection, logger: Logger) throws {
         try run("SET LOCAL synchronous_commit = off", on: connection, logger: logger)
         if part.first && part.complete {
             _ = try connection.query("DELETE FROM checkpoint_games WHERE sequence >= \(part.sequence)", logger: logger).wait()

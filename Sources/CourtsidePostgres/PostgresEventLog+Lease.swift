@@ -169,7 +169,7 @@ extension PostgresEventLog {
 
     /// Hands the lease back as the log closes (a graceful stop): it expires now, in the same
     /// term, so a standby takes it at its next look. From now on this daemon holds none.
-    func releaseLease(on writer: PostgresConnection) {
+    func releaseLease(on writer: LogConnection) {
         let term: Int64? = leaseState.withLock { state in
             guard state.claim != nil, !state.fenced else { return nil }
             state.fenced = true

@@ -110,7 +110,7 @@ extension PostgresEventLog {
 
     /// Brings the database's schema up to ``migrations``, on `connection`; returns the version it found.
     @discardableResult
-    static func migrate(_ connection: PostgresConnection, logger: Logger) throws -> Int {
+    static func migrate(_ connection: LogConnection, logger: Logger) throws -> Int {
         try transaction(on: connection, logger: logger) {
             // Any fixed number: every courtsided that opens this database takes the same lock.
             try run("SELECT pg_advisory_xact_lock(7320032)", on: connection, logger: logger)
@@ -134,12 +134,12 @@ extension PostgresEventLog {
     }
 
     /// Runs one statement whose rows, if any, are not wanted.
-    static func run(_ sql: String, on connection: PostgresConnection, logger: Logger) throws {
+    static func run(_ sql: String, on connection: LogConnection, logger: Logger) throws {
         _ = try connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).wait()
     }
 
     /// Runs `body` between BEGIN and COMMIT on `connection`, rolling back when it throws.
-    static func transaction<T>(on connection: PostgresConnection, logger: Logger, _ body: () throws -> T) throws -> T {
+    static func transaction<T>(on connection: LogConnection, logger: Logger, _ body: () throws -> T) throws -> T {
         try run("BEGIN", on: connection, logger: logger)
         do {
             let result = try body()

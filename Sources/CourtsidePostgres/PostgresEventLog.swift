@@ -22,10 +22,10 @@ import Synchronization
 /// connection, one at a time; reads through a second one, so that they never wait for a commit.
 public final class PostgresEventLog: EventLog {
     struct Connections {
-        var writer: PostgresConnection
-        var reader: PostgresConnection
+        var writer: LogConnection
+        var reader: LogConnection
         /// The checkpoints' own: a part never waits for a commit, nor a commit for a part.
-        var checkpoints: PostgresConnection
+        var checkpoints: LogConnection
     }
 
     private enum State {
@@ -55,7 +55,7 @@ public final class PostgresEventLog: EventLog {
     package init(configuration: PostgresLogConfiguration, logger: Logger, pageSize: Int) throws {
         self.logger = logger
         self.pageSize = max(1, pageSize)
-        var opened: [PostgresConnection] = []
+        var opened: [LogConnection] = []
         do {
             opened.append(try Self.connect(configuration, logger: logger))
             try PostgresEventLogError.server("preparing the writer") {
@@ -74,7 +74,7 @@ public final class PostgresEventLog: EventLog {
         }
     }
 
-    private static func connect(_ configuration: PostgresLogConfiguration, logger: Logger) throws -> PostgresConnection {
+    private static func connect(_ configuration: PostgresLogConfiguration, logger: Logger) throws -> LogConnection {
         let password = try configuration.password()
         let tls: PostgresConnection.Configuration.TLS
         switch configuration.tls {
@@ -91,9 +91,10 @@ public final class PostgresEventLog: EventLog {
             // pg_stat_activity then says which daemon each session is.
             connection.options.additionalStartupParameters = [("application_name", Self.applicationName)]
             do {
-                let connection = try PostgresConnection.connect(
-                    on: PostgresConnection.defaultEventLoopGroup.any(), configuration: connection, id: index, logger: logger
-                ).wait()
+                let connection = LogConnection(
+                    try PostgresConnection.connect(
+                        on: PostgresConnection.defaultEventLoopGroup.any(), configuration: connection, id: index, logger: logger
+                    ).wait())
                 // postgres-nio has no multi-host connection string: the primary is the one not
                 // replaying another's WAL. After a promotion it is another host of the list.
                 let inRecovery = try connection.query("SELECT pg_is_in_recovery()", logger: logger).wait().first?
@@ -178,7 +179,7 @@ public final class PostgresEventLog: EventLog {
     /// the statement, and postgres-nio hands that answer over at once: so a second, empty query
     /// follows, chained on the connection's own thread, and the server answers it only once that
     /// commit is flushed (and on the synchronous standbys). Only then may anything be acknowledged.
-    static func durably(_ statement: PostgresQuery, on connection: PostgresConnection, logger: Logger)
+    static func durably(_ statement: PostgresQuery, on connection: LogConnection, logger: Logger)
         -> EventLoopFuture<PostgresQueryResult>
     {
         connection.query(statement, logger: logger).flatMap { result in
