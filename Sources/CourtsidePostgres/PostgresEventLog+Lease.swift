@@ -115,9 +115,20 @@ extension PostgresEventLog {
                     return .held(term: term, endpoint: endpoint, expiresIn: .milliseconds(left))
                 }
                 // A commit's renewal must never give up on the lock: only a standby's attempt may.
+                // (Answered only once the UPDATE's commit is durable, which may have waited for a
+                // synchronous standby that was down.)
                 try Self.run("SET lock_timeout = 0", on: writer, logger: logger)
                 leaseState.withLock { state in
                     state = LeaseState(claim: claim, term: taken, until: Self.localExpiry(sent: sent, claim.duration))
+                }
+                // Counted from when the UPDATE was sent, a lease whose commit waited long is
+                // nearly spent, or spent, when taken: renewed at once, or the daemon would step
+                // down as it starts.
+                if ContinuousClock.now + claim.duration / 2 > Self.localExpiry(sent: sent, claim.duration) {
+                    let renewal = try leaseRenewal()!
+                    let renewedAt = ContinuousClock.now
+                    guard try Self.durably(renewal, on: writer, logger: logger).wait().first != nil else { throw fenced() }
+                    noteRenewed(sent: renewedAt)
                 }
                 logger.notice("took the lease", metadata: ["lease.term": "\(taken)", "lease.holder": "\(claim.holder)"])
                 return .acquired(term: taken)
