@@ -342,8 +342,9 @@ struct DaemonBench: AsyncParsableCommand {
         let dataDirectory = directory.appendingPathComponent("data")
         let limits = try MachineLimits.measure(directory: dataDirectory)
         limits.report()
-        let log = try storage.newLog(leaseMilliseconds: leaseMs)
-        let postgres = try log.database.map { try PostgresCommitLimit.measure($0) }
+        let storageConfig = try storage.newLogConfig(leaseMilliseconds: leaseMs)
+        // In a database of its own: the probe's log takes a lease there.
+        let postgres = try storage.newDatabase().map { try PostgresCommitLimit.measure($0) }
         postgres?.report()
         let commit = postgres.map { CommitLimit(name: "pg commit", p50: $0.p50, p99: $0.p99) } ?? limits.fdatasyncCommit
         let ports = freeLoopbackPorts(2)
@@ -367,7 +368,7 @@ struct DaemonBench: AsyncParsableCommand {
                 """ + config
         }
         let daemon = try BenchDaemon(
-            config: config + log.config + benchRoster(games: games), in: directory, executable: courtsided)
+            config: config + storageConfig + benchRoster(games: games), in: directory, executable: courtsided)
         defer { daemon.stop() }
         let context = try ZMQContext()
         try waitUntilServing(context, command, curve: clientKeys)

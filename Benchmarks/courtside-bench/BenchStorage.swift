@@ -25,10 +25,26 @@ final class BenchStorage {
         }
     }
 
-    /// A new, empty event log: on PostgreSQL a new database, so that no run replays another's
-    /// events or inherits its lease's term. `lease` is the daemons' `lease_ms` (nil: theirs).
-    func newLog(leaseMilliseconds lease: Int? = nil) throws -> BenchLog {
-        guard let server else { return BenchLog(config: "", database: nil) }
+    /// A new, empty event log, as the `storage` section of the config of the daemons that share
+    /// it: on PostgreSQL a new database, so that no run replays another's events or inherits its
+    /// lease's term; empty for SQLite, which each daemon keeps in its own data directory. `lease`
+    /// is the daemons' `lease_ms` (nil: theirs).
+    func newLogConfig(leaseMilliseconds lease: Int? = nil) throws -> String {
+        guard let database = try newDatabase() else { return "" }
+        let host = database.hosts[0]
+        return """
+            storage:
+              postgresql:
+                hosts: ["\(host.host):\(host.port)"]
+                database: \(database.database)
+                user: \(database.user)
+            \(lease.map { "    lease_ms: \($0)\n" } ?? "")
+            """
+    }
+
+    /// A new, empty database on the PostgreSQL server; nil for SQLite.
+    func newDatabase() throws -> PostgresLogConfiguration? {
+        guard let server else { return nil }
         databases += 1
         let name = "bench\(databases)"
         guard server.psql("CREATE DATABASE \(name)") else {
@@ -36,26 +52,9 @@ final class BenchStorage {
         }
         var database = server.configuration
         database.database = name
-        let host = database.hosts[0]
-        return BenchLog(
-            config: """
-                storage:
-                  postgresql:
-                    hosts: ["\(host.host):\(host.port)"]
-                    database: \(name)
-                    user: \(database.user)
-                \(lease.map { "    lease_ms: \($0)\n" } ?? "")
-                """, database: database)
+        return database
     }
 
     /// Stops and removes the PostgreSQL server, if there is one.
     func stop() { server?.stop() }
-}
-
-/// One empty event log: the `storage` section of the config of the daemons that share it
-/// (empty for SQLite, which each daemon keeps in its own data directory) and, on PostgreSQL,
-/// how to reach its database.
-struct BenchLog {
-    var config: String
-    var database: PostgresLogConfiguration?
 }

@@ -1,3 +1,4 @@
+import CourtsideModel
 import CourtsidePostgres
 import Foundation
 import Logging
@@ -14,12 +15,21 @@ struct PostgresCommitLimit {
     /// BEGIN, the same INSERT, COMMIT, in microseconds, sorted: the log's shape of commit (which
     /// renews its lease inside as well), two more round trips to the server.
     var transaction: [Double]
+    /// A lease's renewal and the INSERT in one autocommit statement (the INSERT selects from the
+    /// renewal's RETURNING, so a fenced holder inserts nothing), in microseconds, sorted: what a
+    /// commit of the log could cost in one round trip, beside its four (BEGIN, renewal, INSERT,
+    /// COMMIT).
+    var renewAndInsert: [Double]
+    /// The log's own append of one event (`PostgresEventLog.append`, holding a lease, so that
+    /// the renewal is in each commit as in the daemon's), in microseconds, sorted: between the
+    /// limit and the daemon's round trip, it tells the log's share from the daemon's.
+    var logAppend: [Double]
 
     var p50: Double { percentile(autocommit, 0.5) }
     var p99: Double { percentile(autocommit, 0.99) }
 
-    /// Times `commits` commits of each kind, after 10 unmeasured ones, in a table made for it in
-    /// `database` and dropped afterwards.
+    /// Times `commits` commits of each kind, after 10 unmeasured ones, in `database` (an empty one
+    /// of its own: the log's tables and lease are made there).
     static func measure(_ database: PostgresLogConfiguration, commits: Int = 300) throws -> PostgresCommitLimit {
         let logger = Logger(label: "courtside-bench")
         let host = database.hosts[0]
@@ -42,7 +52,9 @@ struct PostgresCommitLimit {
             throw BenchError("the probe's server has synchronous_commit \(synchronous), fsync \(fsync); expected on, on")
         }
         try run("CREATE TABLE commit_probe (id bigint PRIMARY KEY, payload bytea NOT NULL)")
-        defer { try? run("DROP TABLE commit_probe") }
+        try run("CREATE TABLE probe_lease (id int PRIMARY KEY, term bigint NOT NULL, expires_at timestamptz NOT NULL)")
+        try run("INSERT INTO probe_lease VALUES (0, 1, clock_timestamp() + interval '1 minute')")
+        defer { try? run("DROP TABLE commit_probe, probe_lease") }
         let payload = ByteBuffer(repeating: UInt8(ascii: "x"), count: MachineLimits.recordSize)
         var id = 0
         func insert() throws {
@@ -63,12 +75,47 @@ struct PostgresCommitLimit {
             try insert()
             try run("COMMIT")
         }
-        return PostgresCommitLimit(autocommit: autocommit, transaction: transaction)
+        let renewAndInsert = try timed {
+            id += 1
+            try run(
+                """
+                WITH renewed AS (UPDATE probe_lease SET expires_at = clock_timestamp() + interval '2 seconds'
+                    WHERE id = 0 AND term = 1 RETURNING term)
+                INSERT INTO commit_probe (id, payload) SELECT \(id), \(payload) FROM renewed
+                """)
+        }
+        return PostgresCommitLimit(
+            autocommit: autocommit, transaction: transaction, renewAndInsert: renewAndInsert,
+            logAppend: try logAppends(database, logger: logger, timed: timed))
+    }
+
+    /// Appends of one rebound each through the log, holding a lease (a minute long: no renewal
+    /// thread runs, the commits' own renewals keep it).
+    private static func logAppends(
+        _ database: PostgresLogConfiguration, logger: Logger, timed: (() throws -> Void) throws -> [Double]
+    ) throws -> [Double] {
+        let log = try PostgresEventLog(configuration: database, logger: logger)
+        defer { try? log.close() }
+        guard case .acquired = try log.acquireLease(LeaseClaim(holder: "bench", endpoint: nil, duration: .seconds(60))) else {
+            throw BenchError("the probe's log could not take its lease")
+        }
+        var sequence: Int64 = 0
+        return try timed {
+            sequence += 1
+            let event = GameEvent(
+                gameID: GameID("g0"), version: Int(sequence), sequence: sequence, at: Timestamp(milliseconds: 1_800_000_000_000),
+                origin: CommandOrigin(clientID: "bench", commandID: "\(sequence)"),
+                kind: .move(player: PlayerID("p0"), move: .rebound))
+            try log.append([event], refusals: [])
+        }
     }
 
     func report() {
+        func figures(_ sorted: [Double]) -> String {
+            "p50 \(format(percentile(sorted, 0.5)))  p99 \(format(percentile(sorted, 0.99)))"
+        }
         print(
-            "machine: PostgreSQL one-row commit us (synchronous_commit=on, postgres-nio, \(autocommit.count) times): autocommit INSERT p50 \(format(p50))  p99 \(format(p99)); BEGIN/INSERT/COMMIT p50 \(format(percentile(transaction, 0.5)))  p99 \(format(percentile(transaction, 0.99)))"
+            "machine: PostgreSQL one-row commit us (synchronous_commit=on, postgres-nio, \(autocommit.count) times): autocommit INSERT \(figures(autocommit)) (the limit); BEGIN/INSERT/COMMIT \(figures(transaction)); lease renewal + INSERT in one statement \(figures(renewAndInsert)); the log's append of one event (BEGIN, renewal, INSERT, COMMIT) \(figures(logAppend))"
         )
     }
 }

@@ -23,11 +23,11 @@ struct TakeoverTrial {
 
     /// Runs one trial on a new log of `storage`, every daemon stopped at the end.
     func run(on storage: BenchStorage) throws -> Duration {
-        let log = try storage.newLog(leaseMilliseconds: leaseMilliseconds)
-        let active = try RunningDaemon(games: games, courtsided: courtsided, extraConfig: log.config)
+        let storageConfig = try storage.newLogConfig(leaseMilliseconds: leaseMilliseconds)
+        let active = try RunningDaemon(games: games, courtsided: courtsided, extraConfig: storageConfig)
         defer { active.stop() }
         try Self.waitUntilAnswering(active.command) { $0.ok }
-        let standby = try RunningDaemon(games: games, courtsided: courtsided, extraConfig: log.config)
+        let standby = try RunningDaemon(games: games, courtsided: courtsided, extraConfig: storageConfig)
         defer { standby.stop() }
         try Self.waitUntilAnswering(standby.command) { $0.error?.code == .notActive }
 
