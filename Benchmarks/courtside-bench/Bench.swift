@@ -276,6 +276,7 @@ struct DaemonBench: AsyncParsableCommand {
     }
 
     func run() async throws {
+        ChildCleanup.stopOnInterrupt()
         var figures: [DaemonFigures] = []
         var takeovers: [Duration] = []
         for kind in storages {

@@ -20,6 +20,7 @@ func benchRoster(games: Int) -> String {
 /// A courtsided that a benchmark starts on its own config, and stops with SIGTERM.
 struct BenchDaemon {
     let process: Process
+    private let cleanup: Int
 
     /// Writes `config` into `directory` and starts the daemon on it (the binary next to this
     /// one unless `executable` names another). `logLevel` is the daemon's; `BENCH_LOG_LEVEL=info` in the environment shows its checkpoints
@@ -40,6 +41,8 @@ struct BenchDaemon {
             process.arguments? += ["--metrics-listen", metrics]
         }
         try process.run()
+        let pid = process.processIdentifier
+        cleanup = ChildCleanup.add { kill(pid, SIGTERM) }
     }
 
     var processIdentifier: Int32 { process.processIdentifier }
@@ -47,6 +50,7 @@ struct BenchDaemon {
     func stop() {
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
+        ChildCleanup.remove(cleanup)
     }
 }
 

@@ -12,16 +12,22 @@ final class BenchStorage {
 
     let kind: Kind
     private let server: TestPostgresServer?
+    private let cleanup: Int?
     private var databases = 0
 
     /// Starts the PostgreSQL server for `.postgresql`; nothing for `.sqlite`.
     init(_ kind: Kind) throws {
         self.kind = kind
         switch kind {
-        case .sqlite: server = nil
+        case .sqlite:
+            server = nil
+            cleanup = nil
         case .postgresql:
             guard TestPostgresServer.isInstalled else { throw BenchError(TestPostgresServer.notInstalled) }
-            server = try TestPostgresServer()
+            let server = try TestPostgresServer()
+            let box = UncheckedBox(server)
+            self.server = server
+            cleanup = ChildCleanup.add { box.value.stop() }
         }
     }
 
@@ -56,5 +62,8 @@ final class BenchStorage {
     }
 
     /// Stops and removes the PostgreSQL server, if there is one.
-    func stop() { server?.stop() }
+    func stop() {
+        server?.stop()
+        cleanup.map(ChildCleanup.remove)
+    }
 }
