@@ -199,10 +199,12 @@ struct DaemonBench: AsyncParsableCommand {
             own (a new daemon on a new log); a table at the end sets them side by side.
 
             With postgresql among the storages, a throwaway PostgreSQL 15 server is started (and \
-            stopped at the end), and the takeover is measured after the runs: two courtsided on one \
-            database, a keeper listing both endpoints, kill -9 of the active one at a random moment; \
+            stopped at the end); with postgresql-pair, a primary and its synchronous streaming standby \
+            (scripts/postgres-pair.sh), so that each commit waits for the standby. After each one's \
+            runs, the takeover: two courtsided on one database, a keeper listing both endpoints, kill -9 of the active one at a random moment; \
             the time from the kill to the first move acknowledged under a higher term (through the \
-            standby), each trial and min/median/max, against the goal of the lease plus 1 s.
+            standby), each trial and min/median/max, against the goal of the lease plus 1 s. \
+            (The standby that takes over is a daemon; the database's own standby is never promoted.)
 
             Issue 10, goal 1 (round trip): courtside-bench daemon --keepers 1 --security plaintext
             Issue 10, goal 2 (throughput): courtside-bench daemon --keepers 16 --window 32 --games 1000 --security plaintext
@@ -231,17 +233,18 @@ struct DaemonBench: AsyncParsableCommand {
     var serverKey: String?
     @Option(
         help: ArgumentHelp(
-            "Where the daemon keeps its event log, comma-separated, each a set of runs: sqlite (its data directory), postgresql (a throwaway PostgreSQL 15 server that the benchmark starts and stops; a new database each run).",
+            "Where the daemon keeps its event log, comma-separated, each a set of runs: sqlite (its data directory), postgresql (a throwaway PostgreSQL 15 server that the benchmark starts and stops; a new database each run), postgresql-pair (the same on a primary and its synchronous standby, started with this checkout's scripts/postgres-pair.sh).",
             valueName: "storages"))
     var storage = "sqlite"
     @Option(
         help: ArgumentHelp(
-            "With postgresql: the daemons' lease (storage.postgresql.lease_ms; default the daemon's, 2000).",
+            "With postgresql or postgresql-pair: the daemons' lease (storage.postgresql.lease_ms; default the daemon's, 2000).",
             valueName: "ms"))
     var leaseMs: Int?
     @Option(
         help:
-            "With postgresql: takeovers to time after the runs (kill -9 of the active of two daemons; 0: none).")
+            "With postgresql or postgresql-pair: takeovers to time after its runs (kill -9 of the active of two daemons; 0: none)."
+    )
     var takeoverTrials = 5
     @Option(
         help: ArgumentHelp(
@@ -259,9 +262,9 @@ struct DaemonBench: AsyncParsableCommand {
             keeperCounts.count == keepers.split(separator: ",").count
         else { throw ValidationError("--keepers takes positive numbers, comma-separated, not \(keepers)") }
         for name in storage.split(separator: ",") where BenchStorage.Kind(rawValue: String(name)) == nil {
-            throw ValidationError("--storage takes sqlite and postgresql, not \(name)")
+            throw ValidationError("--storage takes sqlite, postgresql and postgresql-pair, not \(name)")
         }
-        guard !storages.isEmpty else { throw ValidationError("--storage needs sqlite, postgresql or both") }
+        guard !storages.isEmpty else { throw ValidationError("--storage needs sqlite, postgresql or postgresql-pair") }
         if let leaseMs, !(200...60_000).contains(leaseMs) {
             throw ValidationError("--lease-ms must be between 200 and 60000, as the daemon's lease_ms")
         }
@@ -278,7 +281,7 @@ struct DaemonBench: AsyncParsableCommand {
     func run() async throws {
         ChildCleanup.stopOnInterrupt()
         var figures: [DaemonFigures] = []
-        var takeovers: [Duration] = []
+        var takeovers: [(storage: BenchStorage.Kind, durations: [Duration])] = []
         for kind in storages {
             let storage = try BenchStorage(kind)
             defer { storage.stop() }
@@ -300,10 +303,10 @@ struct DaemonBench: AsyncParsableCommand {
                         try measure(storage, curve: curve, keepers: count, security: String(mode)))
                 }
             }
-            if kind == .postgresql, takeoverTrials > 0 { takeovers = try takeover(storage) }
+            if storage.isPostgres, takeoverTrials > 0 { takeovers.append((kind, try takeover(storage))) }
         }
         DaemonFigures.report(figures)
-        if !takeovers.isEmpty { reportTakeovers(takeovers) }
+        for (kind, durations) in takeovers { reportTakeovers(durations, on: kind) }
     }
 
     /// Times `--takeover-trials` takeovers, each on a new database of `storage`'s server.
@@ -321,11 +324,11 @@ struct DaemonBench: AsyncParsableCommand {
         }
     }
 
-    private func reportTakeovers(_ takeovers: [Duration]) {
+    private func reportTakeovers(_ takeovers: [Duration], on storage: BenchStorage.Kind) {
         let seconds = takeovers.map(\.inSeconds).sorted()
         let lease = Double(leaseMs ?? Self.defaultLeaseMilliseconds) / 1000
         print(
-            "takeover (postgresql, two daemons, lease \(format(lease * 1000)) ms, keeper timeout \(keeperTimeoutMs) ms, \(seconds.count) trials): "
+            "takeover (\(storage.rawValue), two daemons, lease \(format(lease * 1000)) ms, keeper timeout \(keeperTimeoutMs) ms, \(seconds.count) trials): "
                 + seconds.map { String(format: "%.3f", $0) }.joined(separator: " ")
                 + String(
                     format: " s; min %.3f  median %.3f  max %.3f s; goal lease + 1 s = %.1f s: ", seconds[0],

@@ -3,33 +3,46 @@ import CourtsidePostgresTesting
 import Foundation
 
 /// Where the daemons a benchmark starts keep their event log: SQLite in each daemon's data
-/// directory (nothing to start), or PostgreSQL on a throwaway server that this starts and
-/// ``stop()`` stops, with a new database for each log.
+/// directory (nothing to start), or PostgreSQL on a throwaway server (or a primary with its
+/// synchronous standby) that this starts and ``stop()`` stops, with a new database for each log.
 final class BenchStorage {
     enum Kind: String, CaseIterable {
         case sqlite, postgresql
+        case postgresqlPair = "postgresql-pair"
     }
 
     let kind: Kind
-    private let server: TestPostgresServer?
+    private let server: (any BenchPostgresServer)?
     private let cleanup: Int?
     private var databases = 0
 
-    /// Starts the PostgreSQL server for `.postgresql`; nothing for `.sqlite`.
+    /// Starts the PostgreSQL server or pair; nothing for `.sqlite`.
     init(_ kind: Kind) throws {
         self.kind = kind
+        let server: (any BenchPostgresServer)?
         switch kind {
-        case .sqlite:
-            server = nil
-            cleanup = nil
+        case .sqlite: server = nil
         case .postgresql:
             guard TestPostgresServer.isInstalled else { throw BenchError(TestPostgresServer.notInstalled) }
-            let server = try TestPostgresServer()
-            let box = UncheckedBox(server)
-            self.server = server
-            cleanup = ChildCleanup.add { box.value.stop() }
+            server = try TestPostgresServer()
+        case .postgresqlPair: server = try PostgresPairServer()
+        }
+        self.server = server
+        let box = UncheckedBox(server)
+        cleanup = server.map { _ in ChildCleanup.add { box.value?.stop() } }
+        // The pair starts once its stop is registered: starting takes a few seconds.
+        if let pair = server as? PostgresPairServer {
+            do {
+                try pair.start()
+            } catch {
+                stop()
+                throw error
+            }
         }
     }
+
+    /// Whether the daemons share a database, so that one can take over from another.
+    var isPostgres: Bool { server != nil }
 
     /// A new, empty event log, as the `storage` section of the config of the daemons that share
     /// it: on PostgreSQL a new database, so that no run replays another's events or inherits its
@@ -37,11 +50,11 @@ final class BenchStorage {
     /// is the daemons' `lease_ms` (nil: theirs).
     func newLogConfig(leaseMilliseconds lease: Int? = nil) throws -> String {
         guard let database = try newDatabase() else { return "" }
-        let host = database.hosts[0]
+        let hosts = database.hosts.map { "\"\($0.host):\($0.port)\"" }.joined(separator: ", ")
         return """
             storage:
               postgresql:
-                hosts: ["\(host.host):\(host.port)"]
+                hosts: [\(hosts)]
                 database: \(database.database)
                 user: \(database.user)
             \(lease.map { "    lease_ms: \($0)\n" } ?? "")
@@ -54,7 +67,7 @@ final class BenchStorage {
         databases += 1
         let name = "bench\(databases)"
         guard server.psql("CREATE DATABASE \(name)") else {
-            throw BenchError("could not create the database \(name) (see \(server.directory.path)/commands.log)")
+            throw BenchError("could not create the database \(name) on \(kind.rawValue)")
         }
         var database = server.configuration
         database.database = name

@@ -24,14 +24,14 @@ struct DaemonFigures {
     /// Prints `runs` as one table.
     static func report(_ runs: [DaemonFigures]) {
         print(
-            "summary: the round trip against limit = raw zmq round trip + one commit of the log (fdatasync for sqlite, PostgreSQL's own one-row synchronous commit for postgresql), all in us; goal p50/limit <= 2"
+            "summary: the round trip against limit = raw zmq round trip + one commit of the log (fdatasync for sqlite, PostgreSQL's own one-row synchronous commit for postgresql and postgresql-pair), all in us; goal p50/limit <= 2"
         )
         print(
-            "storage     security   keepers  window  p50_us  p99_us  zmq_p50  commit     commit_p50  commit_p99  p50/limit  p99/limit  within_2x  moves/s"
+            "storage          security   keepers  window  p50_us  p99_us  zmq_p50  commit     commit_p50  commit_p99  p50/limit  p99/limit  within_2x  moves/s"
         )
         for run in runs {
             print(
-                run.storage.padding(toLength: 10, withPad: " ", startingAt: 0) + "  "
+                run.storage.padding(toLength: 15, withPad: " ", startingAt: 0) + "  "
                     + run.security.padding(toLength: 9, withPad: " ", startingAt: 0)
                     + String(
                         format: "  %7d  %6d  %6.0f  %6.0f  %7.0f  ", run.keepers, run.window, run.p50, run.p99, run.zmqP50)
