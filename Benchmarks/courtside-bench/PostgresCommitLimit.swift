@@ -31,7 +31,9 @@ struct PostgresCommitLimit {
     /// Times `commits` commits of each kind, after 10 unmeasured ones, in `database` (an empty one
     /// of its own: the log's tables and lease are made there).
     static func measure(_ database: PostgresLogConfiguration, commits: Int = 300) throws -> PostgresCommitLimit {
-        let logger = Logger(label: "courtside-bench")
+        // Quiet: the probe's log says it migrates, among the bench's lines.
+        var logger = Logger(label: "courtside-bench")
+        logger.logLevel = .warning
         let host = database.hosts[0]
         let connection = try PostgresConnection.connect(
             on: PostgresConnection.defaultEventLoopGroup.any(),
