@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "courtsided", targets: ["courtsided"]),
         .executable(name: "courtside", targets: ["courtside"]),
         .executable(name: "courtside-web", targets: ["courtside-web"]),
+        .executable(name: "courtside-admin", targets: ["courtside-admin"]),
         .library(name: "CourtsideClient", targets: ["CourtsideClient"]),
         .library(name: "CourtsideModel", targets: ["CourtsideModel"]),
         .library(name: "CourtsideLibrary", targets: ["CourtsideLibrary"]),
@@ -115,6 +116,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // An operator's tools for a stopped tournament's log: copy it between SQLite and PostgreSQL, compare two.
+        .executableTarget(
+            name: "courtside-admin",
+            dependencies: [
+                "CourtsideServer", "CourtsideStorage",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -233,7 +244,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CourtsideProtocolTests",
-            dependencies: ["CourtsideProtocol", "CourtsideServer"],
+            dependencies: ["CourtsideProtocol", "CourtsideServer", "ZeroMQ"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: swiftSettings),
@@ -261,8 +272,9 @@ let package = Package(
         .testTarget(
             name: "CourtsideDaemonTests",
             dependencies: [
-                "courtsided", "courtside", "courtside-web", "ZeroMQ", "CourtsideProtocol", "CourtsideModel", "CourtsideClient",
-                "CourtsideSimulator", "CourtsideWebStore", "CourtsidePostgresTesting",
+                "courtsided", "courtside", "courtside-web", "courtside-admin", "ZeroMQ", "CourtsideProtocol", "CourtsideModel",
+                "CourtsideClient", "CourtsideSimulator", "CourtsideWebStore", "CourtsidePostgresTesting", "CourtsideStorage",
+                "CourtsideStorageTesting", "CourtsidePostgres", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

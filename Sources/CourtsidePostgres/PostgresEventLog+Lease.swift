@@ -24,7 +24,8 @@ import PostgresNIO
 
 /// What a daemon asks for when it asks for the lease.
 public struct LeaseClaim: Sendable, Equatable {
-    /// Who asks: unique per process (a restarted daemon is a new holder).
+    /// Who asks: the same for a daemon restarted in the same place (its machine and endpoint),
+    /// which may then take its own lease back at once; different for any other.
     public var holder: String
     /// The command endpoint clients should use while this daemon is active, which standbys name.
     public var endpoint: String?
@@ -82,8 +83,10 @@ extension PostgresEventLog {
         }
     }
 
-    /// Takes the lease if it has run out (or was never taken). Never waits for a holder's
-    /// transaction longer than the lease: a holder paused inside one is ended by then.
+    /// Takes the lease if it has run out (or was never taken), or if it is this holder's own,
+    /// left by an earlier run that crashed: a new term fences that run all the same, should it
+    /// still be alive. Never waits for a holder's transaction longer than the lease: a holder
+    /// paused inside one is ended by then.
     public func acquireLease(_ claim: LeaseClaim) throws -> LeaseOutcome {
         let writer = try connections().writer
         let milliseconds = claim.duration.inMilliseconds
@@ -97,7 +100,7 @@ extension PostgresEventLog {
                     """
                     UPDATE lease SET term = term + 1, holder = \(claim.holder), endpoint = \(claim.endpoint),
                         expires_at = clock_timestamp() + make_interval(secs => \(Double(milliseconds) / 1000))
-                    WHERE id = 0 AND expires_at < clock_timestamp() RETURNING term
+                    WHERE id = 0 AND (expires_at < clock_timestamp() OR holder = \(claim.holder)) RETURNING term
                     """, logger: logger
                 ).wait().first?.decode(Int64.self)
                 guard let taken else {
@@ -127,8 +130,8 @@ extension PostgresEventLog {
         sent + duration * 0.9
     }
 
-    /// The statement that renews the lease inside a commit's transaction, when one is held;
-    /// throws at once when this daemon is fenced.
+    /// The statement that renews the lease, answering the term when it did; nil when no lease
+    /// is held; throws at once when this daemon is fenced.
     func leaseRenewal() throws -> PostgresQuery? {
         try leaseState.withLock { state in
             guard let claim = state.claim else { return nil }
@@ -141,19 +144,14 @@ extension PostgresEventLog {
         }
     }
 
-    /// Runs a renewal on `writer`, inside a transaction or alone; marks the log fenced and
-    /// throws when the term has moved on.
-    func renew(_ renewal: PostgresQuery, on writer: PostgresConnection) throws -> ContinuousClock.Instant {
-        let sent = ContinuousClock.now
-        guard try writer.query(renewal, logger: logger).wait().first != nil else {
-            let term = leaseState.withLock { state in
-                state.fenced = true
-                return state.term
-            }
-            logger.critical("another courtsided took the lease: stepping down", metadata: ["lease.term": "\(term)"])
-            throw Self.fenced(term)
+    /// Marks the log fenced for good, and the error that says so: a renewal found the term moved on.
+    func fenced() -> PostgresEventLogError {
+        let term = leaseState.withLock { state in
+            state.fenced = true
+            return state.term
         }
-        return sent
+        logger.critical("another courtsided took the lease: stepping down", metadata: ["lease.term": "\(term)"])
+        return Self.fenced(term)
     }
 
     /// Counts the lease from `sent`, once the renewal sent then is committed.
@@ -169,12 +167,36 @@ extension PostgresEventLog {
             .fenced, "another courtsided took over the event log after term \(term); this one stepped down")
     }
 
+    /// Hands the lease back as the log closes (a graceful stop): it expires now, in the same
+    /// term, so a standby takes it at its next look. From now on this daemon holds none.
+    func releaseLease(on writer: PostgresConnection) {
+        let term: Int64? = leaseState.withLock { state in
+            guard state.claim != nil, !state.fenced else { return nil }
+            state.fenced = true
+            return state.term
+        }
+        guard let term else { return }
+        do {
+            _ = try writer.query(
+                "UPDATE lease SET expires_at = '-infinity' WHERE id = 0 AND term = \(term)", logger: logger
+            ).wait()
+            logger.notice("handed the lease back", metadata: ["lease.term": "\(term)"])
+        } catch {
+            // It runs out on its own, a lease later.
+            logger.warning("the lease could not be handed back", metadata: ["error": "\(String(reflecting: error))"])
+        }
+    }
+
     /// Renews the lease now, in a transaction of its own (nothing to commit came lately).
     public func renewLease() throws {
         guard let renewal = try leaseRenewal() else { return }
         let writer = try connections().writer
         try appending.withLock { _ in
-            let sent = try PostgresEventLogError.server("renewing the lease") { try renew(renewal, on: writer) }
+            let sent = ContinuousClock.now
+            let renewed = try PostgresEventLogError.server("renewing the lease") {
+                try Self.durably(renewal, on: writer, logger: logger).wait().first != nil
+            }
+            guard renewed else { throw fenced() }
             noteRenewed(sent: sent)
         }
     }

@@ -1,5 +1,6 @@
 public import CourtsideModel
 public import CourtsideStorage
+import Foundation
 public import Logging
 import PostgresNIO
 import Synchronization
@@ -84,9 +85,11 @@ public final class PostgresEventLog: EventLog {
         var failures: [String] = []
         var standbys: [String] = []
         for (index, host) in configuration.hosts.enumerated() {
-            let connection = PostgresConnection.Configuration(
+            var connection = PostgresConnection.Configuration(
                 host: host.host, port: host.port, username: configuration.user, password: password,
                 database: configuration.database, tls: tls)
+            // pg_stat_activity then says which daemon each session is.
+            connection.options.additionalStartupParameters = [("application_name", Self.applicationName)]
             do {
                 let connection = try PostgresConnection.connect(
                     on: PostgresConnection.defaultEventLoopGroup.any(), configuration: connection, id: index, logger: logger
@@ -115,6 +118,9 @@ public final class PostgresEventLog: EventLog {
             .noHost,
             "no server of the event log answered: \(failures.isEmpty ? "none configured" : failures.joined(separator: "; "))")
     }
+
+    /// The name this process's sessions carry in `pg_stat_activity`: `courtsided[PID]`.
+    public static let applicationName = "courtsided[\(ProcessInfo.processInfo.processIdentifier)]"
 
     func connections() throws -> Connections {
         try state.withLock { state in
@@ -149,54 +155,94 @@ public final class PostgresEventLog: EventLog {
 
     public func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
         guard !events.isEmpty || !refusals.isEmpty else { return }
-        let insertEvents = events.isEmpty ? nil : Self.insert(events)
-        let insertRefusals = refusals.isEmpty ? nil : Self.insert(refusals)
         let renewal = try leaseRenewal()
+        let statement = try Self.append(events, refusals, renewal: renewal)
         try appending.withLock { _ in
             let writer = try connections().writer
+            let sent = ContinuousClock.now
             let renewed = try PostgresEventLogError.server("appending") {
-                try Self.transaction(on: writer, logger: logger) {
-                    // First: a fenced daemon's commit inserts nothing, and is not made.
-                    let renewed = try renewal.map { try renew($0, on: writer) }
-                    if let insertEvents { _ = try writer.query(insertEvents, logger: logger).wait() }
-                    if let insertRefusals { _ = try writer.query(insertRefusals, logger: logger).wait() }
-                    return renewed
-                }
+                try Self.durably(statement, on: writer, logger: logger).wait().first?.decode(Int64.self)
             }
-            if let renewed { noteRenewed(sent: renewed) }
+            guard renewal != nil else { return }
+            // A renewal that matched no row inserted nothing either: the term has moved on.
+            guard renewed == 1 else { throw fenced() }
+            noteRenewed(sent: sent)
         }
     }
 
-    /// The events in one statement: each column an array, unnested into rows.
-    private static func insert(_ events: [GameEvent]) -> PostgresQuery {
-        // The model's own JSON writer, as the SQLite log writes its payloads: the same bytes.
-        var writer = JSONWriter(capacity: 256)
-        let payloads = events.map { event in
-            writer.reset()
-            event.kind.writeJSON(to: &writer)
-            return writer.withBytes { ByteBuffer(bytes: $0) }
+    /// Runs `statement` on its own (its own transaction) and answers once it is durable.
+    ///
+    /// One statement is one round trip, where BEGIN, each insert and COMMIT took one each (two
+    /// thirds of a lone keeper's wait on this machine). But a statement outside BEGIN commits only
+    /// when the server reads the Sync that postgres-nio sends with it, *after* it has answered
+    /// the statement, and postgres-nio hands that answer over at once: so a second, empty query
+    /// follows, chained on the connection's own thread, and the server answers it only once that
+    /// commit is flushed (and on the synchronous standbys). Only then may anything be acknowledged.
+    static func durably(_ statement: PostgresQuery, on connection: PostgresConnection, logger: Logger)
+        -> EventLoopFuture<PostgresQueryResult>
+    {
+        connection.query(statement, logger: logger).flatMap { result in
+            connection.query("SELECT 1", logger: logger).map { _ in result }
         }
-        return """
-            INSERT INTO events (sequence, game_id, version, recorded_at, client_id, command_id, kind, payload)
-            SELECT * FROM UNNEST(\(events.map(\.sequence))::bigint[], \(events.map(\.gameID.rawValue))::text[],
-                \(events.map(\.version))::bigint[], \(events.map(\.at.rawValue))::bigint[],
-                \(events.map(\.origin.clientID))::text[], \(events.map(\.origin.commandID))::text[],
-                \(events.map(\.kind.typeName))::text[], \(payloads)::bytea[])
-            """
     }
 
-    /// The refusals in one statement, in order; one already there (a retry's) is left as it was.
-    private static func insert(_ refusals: [CommandRefusal]) -> PostgresQuery {
-        """
-        INSERT INTO refusals (game_id, client_id, command_id, recorded_at, code, message)
-        SELECT game_id, client_id, command_id, recorded_at, code, message
-        FROM UNNEST(\(refusals.map(\.gameID.rawValue))::text[], \(refusals.map(\.origin.clientID))::text[],
-            \(refusals.map(\.origin.commandID))::text[], \(refusals.map(\.at.rawValue))::bigint[],
-            \(refusals.map(\.error.code.rawValue))::text[], \(refusals.map(\.error.message))::text[])
-            WITH ORDINALITY AS r (game_id, client_id, command_id, recorded_at, code, message, position)
-        ORDER BY position
-        ON CONFLICT DO NOTHING
-        """
+    /// The statement of an append: the lease's renewal (when held), the events and the refusals,
+    /// each a data-modifying part of one WITH, which answers how many lease rows it renewed. The
+    /// inserts take place only if the renewal did: a fenced daemon's commit writes nothing.
+    /// Events and refusals go as arrays, one per column, unnested into rows.
+    static func append(_ events: [GameEvent], _ refusals: [CommandRefusal], renewal: PostgresQuery?) throws
+        -> PostgresQuery
+    {
+        var binds = PostgresBindings()
+        func bind(_ value: some PostgresThrowingDynamicTypeEncodable) throws -> String {
+            try binds.append(value)
+            return "$\(binds.count)"
+        }
+        var parts: [String] = []
+        var onlyIfRenewed = ""
+        if let renewal {
+            // The renewal's own binds come first, numbered as it numbers them.
+            binds = renewal.binds
+            parts.append("renewal AS (\(renewal.sql))")
+            onlyIfRenewed = "WHERE EXISTS (SELECT 1 FROM renewal)"
+        }
+        if !events.isEmpty {
+            // The model's own JSON writer, as the SQLite log writes its payloads: the same bytes.
+            var writer = JSONWriter(capacity: 256)
+            let payloads = events.map { event in
+                writer.reset()
+                event.kind.writeJSON(to: &writer)
+                return writer.withBytes { ByteBuffer(bytes: $0) }
+            }
+            parts.append(
+                """
+                new_events AS (
+                    INSERT INTO events (sequence, game_id, version, recorded_at, client_id, command_id, kind, payload)
+                    SELECT * FROM UNNEST(\(try bind(events.map(\.sequence)))::bigint[], \(try bind(events.map(\.gameID.rawValue)))::text[],
+                        \(try bind(events.map(\.version)))::bigint[], \(try bind(events.map(\.at.rawValue)))::bigint[],
+                        \(try bind(events.map(\.origin.clientID)))::text[], \(try bind(events.map(\.origin.commandID)))::text[],
+                        \(try bind(events.map(\.kind.typeName)))::text[], \(try bind(payloads))::bytea[])
+                    \(onlyIfRenewed))
+                """)
+        }
+        if !refusals.isEmpty {
+            // In order; one already there (a retry's) is left as it was: a retry never fails a commit.
+            parts.append(
+                """
+                new_refusals AS (
+                    INSERT INTO refusals (game_id, client_id, command_id, recorded_at, code, message)
+                    SELECT game_id, client_id, command_id, recorded_at, code, message
+                    FROM UNNEST(\(try bind(refusals.map(\.gameID.rawValue)))::text[], \(try bind(refusals.map(\.origin.clientID)))::text[],
+                        \(try bind(refusals.map(\.origin.commandID)))::text[], \(try bind(refusals.map(\.at.rawValue)))::bigint[],
+                        \(try bind(refusals.map(\.error.code.rawValue)))::text[], \(try bind(refusals.map(\.error.message)))::text[])
+                        WITH ORDINALITY AS r (game_id, client_id, command_id, recorded_at, code, message, position)
+                    \(onlyIfRenewed)
+                    ORDER BY position
+                    ON CONFLICT DO NOTHING)
+                """)
+        }
+        let answer = renewal == nil ? "SELECT 0::bigint" : "SELECT count(*)::bigint FROM renewal"
+        return PostgresQuery(unsafeSQL: "WITH \(parts.joined(separator: ",\n")) \(answer)", binds: binds)
     }
 
     public func close() throws {
@@ -207,8 +253,12 @@ public final class PostgresEventLog: EventLog {
             state = .closed
             return connections
         }
-        // An append in flight finishes first: closing waits for the writer.
-        try appending.withLock { _ in try connections.writer.close().wait() }
+        // An append in flight finishes first: closing waits for the writer. A lease still held
+        // is handed back, so that a standby takes over at once rather than when it runs out.
+        try appending.withLock { _ in
+            releaseLease(on: connections.writer)
+            try connections.writer.close().wait()
+        }
         try connections.reader.close().wait()
         try checkpointing.withLock { _ in try connections.checkpoints.close().wait() }
     }

@@ -102,8 +102,7 @@ public enum CourtsideDaemon {
             log.keepLease()
             (opened, leased) = (log, log)
             epoch = "\(term)-\(UUID().uuidString.prefix(8).lowercased())"
-            storage =
-                "postgresql://\(postgresql.user)@\(postgresql.hosts.map { "\($0.host):\($0.port)" }.joined(separator: ","))/\(postgresql.database)"
+            storage = LogLocation.postgresql(postgresql).description
         } else {
             let sqlite = try openLog(dataDirectory, logger: logger)
             (opened, storage, leased) = (sqlite, sqlite.path, nil)

@@ -55,7 +55,17 @@ extension RawConfiguration.RawPostgres {
         guard let tls = PostgresLogConfiguration.TLS(rawValue: tls ?? "disable") else {
             throw fail("tls", "must be disable, prefer or require")
         }
-        let password = passwordFile.map { path in
+        var password = passwordFile
+        // systemd's LoadCredential= puts the file in a directory it names in the environment.
+        let credentials = "${CREDENTIALS_DIRECTORY}"
+        if let path = password, path.hasPrefix(credentials) {
+            guard let directory = ProcessInfo.processInfo.environment["CREDENTIALS_DIRECTORY"] else {
+                throw fail(
+                    "password_file", "names ${CREDENTIALS_DIRECTORY}, which is set only under systemd with LoadCredential=")
+            }
+            password = directory + path.dropFirst(credentials.count)
+        }
+        password = password.map { path in
             path.hasPrefix("/") || folder.isEmpty ? path : (folder as NSString).appendingPathComponent(path)
         }
         if let password, !FileManager.default.isReadableFile(atPath: password) {

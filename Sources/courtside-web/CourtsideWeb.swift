@@ -54,7 +54,8 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "courtsided's command endpoint; several, comma-separated, fail over in turn on a timeout.", valueName: "url[,url]"))
+            "courtsided's command endpoint; several, comma-separated, fail over in turn on a timeout or a standby's not_active.",
+            valueName: "url[,url]"))
     var commandEndpoint = ProcessInfo.processInfo.environment["COURTSIDE_COMMAND_ENDPOINT"] ?? Endpoints().command
 
     @Option(

@@ -52,7 +52,8 @@ struct ConnectionOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "courtsided's command endpoint; several, comma-separated, fail over in turn on a timeout.", valueName: "url[,url]"))
+            "courtsided's command endpoint; several, comma-separated, fail over in turn on a timeout or a standby's not_active.",
+            valueName: "url[,url]"))
     var commandEndpoint = ProcessInfo.processInfo.environment["COURTSIDE_COMMAND_ENDPOINT"] ?? Endpoints().command
 
     @Option(

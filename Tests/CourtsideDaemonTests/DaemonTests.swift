@@ -324,12 +324,7 @@ struct DaemonTests {
     @Test("a display written in Python from docs/PROTOCOL.md converges too")
     func pythonDisplay() async throws {
         let daemon = try DaemonProcess()
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("examples/display.py")
-        let python = try ChildProcess(
-            "/usr/bin/python3",
-            [script.path, "--command", daemon.commandEndpoint, "--events", daemon.eventEndpoint, "--until-stdin", "--json"],
-            pipeInput: true, output: .capture)
+        let python = try PythonDisplay.start(command: daemon.commandEndpoint, events: daemon.eventEndpoint)
         let keeper = try Keeper(daemon.commandEndpoint)
         var last: Int64 = 0
         for index in 0..<300 {
@@ -340,17 +335,8 @@ struct DaemonTests {
             if index == 150 { try keeper.send(.retract(game: "g1", version: 2)) }
         }
         let truth = try keeper.send(.snapshot(game: nil))
-        python.write("\(truth.sequence ?? last)\n")
-        let text = Data(python.readOutput(seconds: 20).utf8)
-        struct Result: Decodable {
-            struct State: Decodable {
-                var version: Int
-                var score: SideValues
-            }
-            var sequence: Int64
-            var games: [String: State]
-        }
-        let result = try JSONDecoder().decode(Result.self, from: text)
+        let text = Data(PythonDisplay.finish(python, at: truth.sequence ?? last, seconds: 20).utf8)
+        let result = try JSONDecoder().decode(PythonDisplay.State.self, from: text)
         #expect(result.sequence == truth.sequence)
         for game in truth.snapshot ?? [] {
             #expect(result.games[game.id.rawValue]?.version == game.version)

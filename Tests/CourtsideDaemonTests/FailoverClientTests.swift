@@ -32,22 +32,14 @@ struct FailoverClientTests {
         #expect(try client.send(.snapshot(game: "g1")).snapshot?.first?.score.home == 4)
 
         // examples/display.py, given the same lists, fails over and converges too.
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("examples/display.py")
-        let python = try ChildProcess(
-            "/usr/bin/python3",
-            [script.path, "--command", commands, "--events", "\(goneEvents),\(daemon.eventEndpoint)", "--until-stdin", "--json"],
-            pipeInput: true, output: .capture)
+        let python = try PythonDisplay.start(command: commands, events: "\(goneEvents),\(daemon.eventEndpoint)")
         let last = try client.command(.move(game: "g2", player: "gus", move: .onePoint))
-        python.write("\(last.sequence ?? 0)\n")
-        let output = python.readOutput(seconds: 30)
-        struct Seen: Decodable {
-            struct State: Decodable { var score: SideValues? }
-            var sequence: Int64
-            var games: [String: State]
-        }
+        let output = PythonDisplay.finish(python, at: last.sequence ?? 0)
         let seen = try #require(
-            output.split(separator: "\n").last.flatMap { try? JSONDecoder().decode(Seen.self, from: Data($0.utf8)) }, "\(output)")
+            output.split(separator: "\n").last.flatMap {
+                try? JSONDecoder().decode(PythonDisplay.State.self, from: Data($0.utf8))
+            },
+            "\(output)")
         #expect(seen.sequence >= last.sequence ?? 0 && seen.games["g1"]?.score?.home == 4 && seen.games["g2"]?.score?.home == 1)
 
         // None answers: unreachable, naming every one tried.
@@ -59,5 +51,47 @@ struct FailoverClientTests {
         } catch {
             #expect(error.code == .unreachable && error.message.contains("\(gone) or \(goneEvents)"), "\(error)")
         }
+    }
+
+    @Test(
+        "a display of several event endpoints follows the highest epoch: a newer epoch makes it resync, an older one is ignored while its own is heard"
+    )
+    func highestEpoch() throws {
+        let daemon = try DaemonProcess()
+        // Another daemon's publisher, as the test makes it say.
+        let other = "tcp://127.0.0.1:\(try freePort())"
+        let publisher = try sharedClientContext.socket(.pub)
+        defer { publisher.close() }
+        try publisher.set(.linger(milliseconds: 0))
+        try publisher.bind(other)
+        let display = try DisplaySync(
+            endpoints: Endpoints(command: daemon.commandEndpoint, events: "\(daemon.eventEndpoint),\(other)"),
+            client: CommandClient(endpoint: daemon.commandEndpoint, clientID: "board", timeoutMilliseconds: 1000))
+        let followed = display.epoch
+        let number = try #require(Epoch.number(followed))
+        func say(_ epoch: String, sequence: Int64) {
+            let heartbeat = HeartbeatMessage(epoch: epoch, sequence: sequence, at: Timestamp(Date()))
+            try? publisher.send([Topic.heartbeat, WireCoding.encode(heartbeat)])
+        }
+        // A newer epoch (a takeover): resync, until the subscription is surely connected.
+        let resyncs = display.resyncs
+        #expect(
+            try display.pump(seconds: 10) {
+                say("\(number + 1)-newer", sequence: display.sequence)
+                return display.resyncs > resyncs
+            })
+        #expect(display.lastResync?.reason == .epochChanged && display.epoch == followed)
+        // The newer ones still on their way are taken first.
+        let drained = ContinuousClock.now + .milliseconds(300)
+        while ContinuousClock.now < drained { try display.pump(timeoutMilliseconds: 50) }
+        // An older epoch, far ahead in sequence: a daemon that stepped down. Ignored.
+        let after = display.resyncs
+        let until = ContinuousClock.now + .seconds(1)
+        while ContinuousClock.now < until {
+            say("\(number - 1)-older", sequence: display.sequence + 100)
+            try display.pump(timeoutMilliseconds: 50)
+        }
+        #expect(display.resyncs == after && !display.isStale)
+        #expect(Epoch.isOlder("\(number - 1)-older", than: followed) && !Epoch.isOlder(followed, than: "x-unnumbered"))
     }
 }

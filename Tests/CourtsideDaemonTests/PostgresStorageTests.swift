@@ -34,6 +34,7 @@ struct PostgresStorageTests {
 
             """
         let daemon = try DaemonProcess(extraConfig: storage)
+        #expect(daemon.notify.wait(containing: "active (term 1)", seconds: 10))
         #expect(daemon.log().contains("storage=postgresql://postgres@"), "\(daemon.log())")
         let keeper = try Keeper(daemon.commandEndpoint, clientID: "court-1")
         var last = Reply(commandID: nil, epoch: "")
@@ -44,6 +45,8 @@ struct PostgresStorageTests {
         daemon.signal(SIGKILL)
         #expect(daemon.waitForExit(seconds: 10) != nil)
         try daemon.start()
+        // Its own lease, from before the kill, runs out first: a standby until then.
+        #expect(daemon.notify.wait(containing: "active (term 2)", seconds: 10))
         let after = try Keeper(daemon.commandEndpoint, clientID: "court-1")
         let g1 = try #require(try after.send(.snapshot(game: "g1")).snapshot?.first)
         #expect(g1.score == SideValues(home: 10, away: 1) && g1.version == final.version)

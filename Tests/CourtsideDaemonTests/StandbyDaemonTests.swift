@@ -22,7 +22,23 @@ import ZeroMQ
     .enabled(if: TestPostgresServer.isInstalled, "\(TestPostgresServer.notInstalled)"))
 struct StandbyDaemonTests {
     /// The lease in these tests: short, so that each takeover is quick.
-    static let leaseMilliseconds = 1000
+    static let leaseMilliseconds = 1500
+
+    /// The moments of the scenarios (seconds into the stream of moves): two in `swift test`;
+    /// `COURTSIDE_FAILOVER_TRIALS=N` (scripts/failover-trials.sh) runs N random ones of each.
+    static let moments: [Double] = {
+        guard let trials = ProcessInfo.processInfo.environment["COURTSIDE_FAILOVER_TRIALS"].flatMap(Int.init), trials > 0
+        else { return [0.3, 0.8] }
+        return (0..<trials).map { _ in Double.random(in: 0.1..<1.5) }
+    }()
+
+    /// One line per trial, for scripts/failover-trials.sh to count.
+    static func report(_ scenario: String, _ verdict: AcknowledgementRecord.Verdict, takeover: Duration?) {
+        let takeover = takeover.map { "\($0.inMilliseconds)" } ?? "-"
+        print(
+            "failover-trial scenario=\(scenario) acknowledged=\(verdict.acknowledged) lost=\(verdict.lost) duplicated=\(verdict.duplicated) order_violations=\(verdict.orderViolations) takeover_ms=\(takeover)"
+        )
+    }
 
     static func storage(_ server: TestPostgresServer) -> String {
         let database = server.configuration
@@ -39,15 +55,35 @@ struct StandbyDaemonTests {
 
     @Test(
         "kill -9 the active daemon under a stream of moves: the standby takes over, every acknowledged move is in the log once, terms never go down, a display ends equal to the log",
-        arguments: [0.3, 0.8])
+        arguments: moments)
     func killActive(after seconds: Double) throws {
-        let server = try TestPostgresServer()
-        defer { server.stop() }
-        let (active, standby) = try Self.pair(server)
-        defer {
-            active.stop()
-            standby.stop()
+        try Self.withPair { server, active, standby in
+            try disruptActive(after: seconds, "kill-active", server, active, standby) { active.signal(SIGKILL) }
         }
+    }
+
+    @Test(
+        "the active daemon loses the database under a stream of moves (its sessions ended): it acknowledges nothing more and stops; the standby takes over, nothing acknowledged lost",
+        arguments: moments.prefix(ProcessInfo.processInfo.environment["COURTSIDE_FAILOVER_TRIALS"] == nil ? 1 : moments.count))
+    func activeLosesDatabase(after seconds: Double) throws {
+        try Self.withPair { server, active, standby in
+            try disruptActive(after: seconds, "active-loses-db", server, active, standby) {
+                #expect(
+                    server.psql(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'courtsided[\(active.processIdentifier)]'"
+                    ))
+            }
+            #expect(active.waitForExit(seconds: 10) != nil && active.exitStatus != 0)
+        }
+    }
+
+    /// Disrupts the active daemon at a random moment of a stream of moves from a keeper that
+    /// lists both daemons, with a display of both watching; then checks the acknowledgements
+    /// against the log, and the display against the daemon that took over.
+    func disruptActive(
+        after seconds: Double, _ scenario: String, _ server: TestPostgresServer, _ active: DaemonProcess,
+        _ standby: DaemonProcess, _ disrupt: () -> Void
+    ) throws {
         // The standby answers, deciding nothing, and names the active daemon.
         let direct = CommandClient(endpoint: standby.commandEndpoint, clientID: "probe", timeoutMilliseconds: 1000, attempts: 1)
         let refused = try direct.send(.move(game: "g1", player: "ann", move: .assist))
@@ -58,29 +94,31 @@ struct StandbyDaemonTests {
         let display = try DisplaySync(
             endpoints: Endpoints(command: both, events: "\(active.eventEndpoint),\(standby.eventEndpoint)"),
             client: CommandClient(endpoint: both, clientID: "board", timeoutMilliseconds: 500))
+        let python = try PythonDisplay.start(
+            command: both, events: "\(active.eventEndpoint),\(standby.eventEndpoint)",
+            errorLog: standby.directory.appendingPathComponent("display.py.log").path)
         let record = AcknowledgementRecord()
         let keeper = BlockingThread<Void, Never> {
             Self.keepScoring(both, into: record, until: { record.count(term: 2) >= 20 }, seconds: 30)
         }
-        // Kill at a random moment of the stream.
-        let killAfter = seconds + Double.random(in: 0..<0.3)
+        let disruptAfter = seconds + Double.random(in: 0..<0.3)
         let started = ContinuousClock.now
-        while ContinuousClock.now - started < .milliseconds(Int(killAfter * 1000)) {
+        while ContinuousClock.now - started < .milliseconds(Int(disruptAfter * 1000)) {
             _ = try display.pump(timeoutMilliseconds: 20)
         }
-        active.signal(SIGKILL)
-        let killed = ContinuousClock.now
-        while record.count(term: 2) < 20, ContinuousClock.now - killed < .seconds(30) {
+        disrupt()
+        let disrupted = ContinuousClock.now
+        while record.count(term: 2) < 20, ContinuousClock.now - disrupted < .seconds(30) {
             _ = try display.pump(timeoutMilliseconds: 20)
         }
         _ = keeper.wait()
-        let takeover = try #require(record.first(term: 2)).receivedAt - killed
-        print("kill -9 after \(killAfter) s: first acknowledgement through the standby \(takeover) after the kill")
+        let takeover = record.first(term: 2).map { $0.receivedAt - disrupted }
         #expect(standby.notify.wait(containing: "active (term 2)", seconds: 1))
 
         let logged = try Self.loggedEvents(server)
-        let failures = record.check(against: logged)
-        #expect(failures.isEmpty, "\(failures)")
+        let verdict = record.check(against: logged)
+        Self.report(scenario, verdict, takeover: takeover)
+        #expect(verdict.failures.isEmpty, "\(verdict.failures)")
         #expect(record.count(term: 1) > 0 && record.count(term: 2) >= 20)
         // The display, which heard both endpoints, ends equal to the log.
         let last = try #require(logged.last).sequence
@@ -88,22 +126,32 @@ struct StandbyDaemonTests {
         let games = try CommandClient(endpoint: standby.commandEndpoint, clientID: "check").snapshot().games
         #expect(games.map(\.version) == games.map { display.games[$0.id]?.game.version ?? -1 })
         #expect(games == games.map { display.games[$0.id]?.game ?? Game(setup: $0.setup) })
+        // So does examples/display.py, given both daemons' lists.
+        let output = PythonDisplay.finish(python, at: last)
+        let seen = try #require(
+            output.split(separator: "\n").last.flatMap {
+                try? JSONDecoder().decode(PythonDisplay.State.self, from: Data($0.utf8))
+            },
+            "\(output)")
+        #expect(seen.sequence == last)
+        #expect(games.allSatisfy { seen.games[$0.id.rawValue]?.version == $0.version })
     }
 
     @Test(
-        "SIGSTOP the active daemon for longer than the lease: the standby takes over; after SIGCONT the old one answers nothing more, publishes nothing more and steps down"
-    )
-    func pauseActive() throws {
-        let server = try TestPostgresServer()
-        defer { server.stop() }
-        let (active, standby) = try Self.pair(server)
-        defer {
-            active.stop()
-            standby.stop()
-        }
+        "SIGSTOP the active daemon for longer than the lease: the standby takes over; after SIGCONT the old one answers nothing more, publishes nothing more and steps down",
+        arguments: moments.prefix(ProcessInfo.processInfo.environment["COURTSIDE_FAILOVER_TRIALS"] == nil ? 1 : moments.count))
+    func pauseActive(after seconds: Double) throws {
+        try Self.withPair { server, active, standby in try pauseActive(after: seconds, server, active, standby) }
+    }
+
+    func pauseActive(after seconds: Double, _ server: TestPostgresServer, _ active: DaemonProcess, _ standby: DaemonProcess)
+        throws
+    {
         let both = "\(active.commandEndpoint),\(standby.commandEndpoint)"
         let record = AcknowledgementRecord()
-        Self.keepScoring(both, into: record, until: { record.count(term: 1) >= 10 }, seconds: 10)
+        let started = ContinuousClock.now
+        Self.keepScoring(
+            both, into: record, until: { ContinuousClock.now - started > .milliseconds(Int(seconds * 1000)) }, seconds: 10)
         // What the paused daemon publishes, heard on its endpoint alone.
         let subscriber = try sharedClientContext.socket(.sub)
         defer { subscriber.close() }
@@ -136,8 +184,45 @@ struct StandbyDaemonTests {
 
         let logged = try Self.loggedEvents(server)
         #expect(!logged.contains { $0.origin == origin })
-        let failures = record.check(against: logged)
-        #expect(failures.isEmpty, "\(failures)")
+        let verdict = record.check(against: logged)
+        Self.report("pause-active", verdict, takeover: nil)
+        #expect(verdict.failures.isEmpty, "\(verdict.failures)")
+    }
+
+    @Test(
+        "SIGTERM: the active daemon hands the lease over as it stops (exit 0), the standby takes it; a standby stops with 0 too")
+    func gracefulHandover() throws {
+        try Self.withPair { server, active, standby in
+            let client = CommandClient(
+                endpoint: "\(active.commandEndpoint),\(standby.commandEndpoint)", clientID: "court-1", timeoutMilliseconds: 500)
+            let before = try client.command(.move(game: "g1", player: "ann", move: .twoPoints))
+            active.signal(SIGTERM)
+            #expect(active.waitForExit(seconds: 5) != nil && active.exitStatus == 0, "\(active.log().suffix(1500))")
+            let stopped = ContinuousClock.now
+            #expect(standby.notify.wait(containing: "active (term 2)", seconds: 10))
+            print("graceful handover: the standby active \(ContinuousClock.now - stopped) after the active one exited")
+            #expect(active.log().contains("handed the lease back"))
+            let after = try client.command(.move(game: "g1", player: "ann", move: .twoPoints))
+            #expect(Epoch.number(after.epoch) == 2 && (after.sequence ?? 0) > (before.sequence ?? .max))
+
+            // A standby, asked to stop, stops at once and cleanly.
+            let third = try DaemonProcess(extraConfig: Self.storage(server))
+            #expect(third.notify.wait(containing: "STATUS=standby", seconds: 10))
+            third.signal(SIGTERM)
+            #expect(third.waitForExit(seconds: 5) != nil && third.exitStatus == 0, "\(third.log().suffix(1500))")
+        }
+    }
+
+    /// Runs `body` with a new server and two daemons on it, the first active; stops them all after.
+    static func withPair(_ body: (TestPostgresServer, DaemonProcess, DaemonProcess) throws -> Void) throws {
+        let server = try TestPostgresServer()
+        defer { server.stop() }
+        let (active, standby) = try pair(server)
+        defer {
+            active.stop()
+            standby.stop()
+        }
+        try body(server, active, standby)
     }
 
     /// Starts two daemons on `server`'s database and waits until the first is active.
@@ -205,27 +290,44 @@ final class AcknowledgementRecord: Sendable {
     func count(term: Int64) -> Int { acknowledgements.withLock { $0.count { $0.term == term } } }
     func first(term: Int64) -> Acknowledgement? { acknowledgements.withLock { $0.first { $0.term == term } } }
 
-    /// What breaks the invariants: an acknowledged command missing from the log or in it twice,
-    /// or at another sequence; a term going down as the sequence goes up; an acknowledgement of
-    /// a term received after one of a higher term.
-    func check(against logged: [GameEvent]) -> [String] {
-        let acknowledged = acknowledgements.withLock { $0 }
+    /// What the log says of the acknowledgements.
+    struct Verdict {
+        var acknowledged = 0
+        /// Acknowledged commands missing from the log.
+        var lost = 0
+        /// Acknowledged commands in the log more than once.
+        var duplicated = 0
+        /// Terms out of order (by sequence, or by the order received).
+        var orderViolations = 0
         var failures: [String] = []
+    }
+
+    /// Checks the invariants: every acknowledged command is in the log exactly once, at the
+    /// sequence it was acknowledged with; the term never goes down as the sequence goes up; no
+    /// acknowledgement of a term comes after one of a higher term.
+    func check(against logged: [GameEvent]) -> Verdict {
+        let acknowledged = acknowledgements.withLock { $0 }
+        var verdict = Verdict(acknowledged: acknowledged.count)
         var byOrigin: [CommandOrigin: [Int64]] = [:]
         for event in logged { byOrigin[event.origin, default: []].append(event.sequence) }
         for ack in acknowledged {
             let found = byOrigin[ack.origin] ?? []
+            if found.isEmpty { verdict.lost += 1 }
+            if found.count > 1 { verdict.duplicated += 1 }
             if found != [ack.sequence] {
-                failures.append("\(ack.origin.commandID) acknowledged at \(ack.sequence), logged at \(found)")
+                verdict.failures.append("\(ack.origin.commandID) acknowledged at \(ack.sequence), logged at \(found)")
             }
         }
         for (earlier, later) in zip(acknowledged, acknowledged.dropFirst()) where later.term < earlier.term {
-            failures.append("an acknowledgement of term \(later.term) after one of term \(earlier.term)")
+            verdict.orderViolations += 1
+            verdict.failures.append("an acknowledgement of term \(later.term) after one of term \(earlier.term)")
         }
         let bySequence = acknowledged.sorted { $0.sequence < $1.sequence }
         for (earlier, later) in zip(bySequence, bySequence.dropFirst()) where later.term < earlier.term {
-            failures.append("term \(later.term) at sequence \(later.sequence), after term \(earlier.term) at \(earlier.sequence)")
+            verdict.orderViolations += 1
+            verdict.failures.append(
+                "term \(later.term) at sequence \(later.sequence), after term \(earlier.term) at \(earlier.sequence)")
         }
-        return failures
+        return verdict
     }
 }

@@ -31,6 +31,25 @@ struct SystemdUnitTests {
         #expect(output.isEmpty, "systemd-analyze verify complained:\n\(output)")
     }
 
+    @Test("the PostgreSQL drop-in, laid over courtsided.service, passes verify: its credential and Restart=always")
+    func postgresDropIn() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("unit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let built = DaemonProcess.executable.path
+        let dropIn = try String(
+            contentsOf: Self.folder.appendingPathComponent("courtsided.service.d/postgresql.conf"), encoding: .utf8)
+        #expect(dropIn.contains("LoadCredential=postgresql.password:") && dropIn.contains("Restart=always"))
+        // A drop-in's sections add to the unit's: verify reads them the same way appended.
+        let text =
+            try String(contentsOf: Self.unit, encoding: .utf8)
+            .replacingOccurrences(of: "/usr/local/bin/courtsided ", with: "\(built) ") + "\n" + dropIn
+        let copy = directory.appendingPathComponent("courtsided.service")
+        try text.write(to: copy, atomically: true, encoding: .utf8)
+        let (status, output) = try analyze(["verify", copy.path])
+        #expect(status == 0 && output.isEmpty, "\(output)")
+    }
+
     @Test("its hardening brings the exposure to 2.0 or less", arguments: units.map(\.0))
     func exposure(unit: String) throws {
         let (status, output) = try analyze(["security", "--offline=true", Self.folder.appendingPathComponent(unit).path])

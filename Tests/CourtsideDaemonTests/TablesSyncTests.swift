@@ -75,13 +75,9 @@ struct TablesSyncTests {
         let web = try WebProcess(daemon)
         #expect(await web.waitInSync(), "\(web.log())")
         let display = try DisplaySync(daemon)
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("examples/display.py")
         let pythonLog = daemon.directory.appendingPathComponent("display.py.log").path
-        let python = try ChildProcess(
-            "/usr/bin/python3",
-            [script.path, "--command", daemon.commandEndpoint, "--events", daemon.eventEndpoint, "--until-stdin", "--json"],
-            pipeInput: true, output: .capture, error: .file(pythonLog))
+        let python = try PythonDisplay.start(
+            command: daemon.commandEndpoint, events: daemon.eventEndpoint, errorLog: pythonLog)
         // Following before the result, or it would take the tables from its first snapshot.
         let following = { (try? String(contentsOfFile: pythonLog, encoding: .utf8))?.contains("following") == true }
         #expect(keepTrying(seconds: 20, until: following) { usleep(50_000) })

@@ -3,6 +3,7 @@ import CourtsideProtocol
 import CourtsideServer
 import Foundation
 import Testing
+import ZeroMQ
 
 @Suite("Requests on the wire")
 struct RequestTests {
@@ -92,6 +93,33 @@ struct ConfigurationTests {
         let final = try #require(schedule.game("final")?.rules)
         #expect(final.preset == "finals-3x3" && final.targetScore == 15 && final.timeoutsPerTeam == 1)
         #expect(final.timeLimit?.milliseconds == 420_000)
+    }
+
+    @Test(
+        "the venue's config loads given its keys and systemd's credentials: PostgreSQL on two hosts, a 2 s lease, an advertised endpoint"
+    )
+    func venue() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("venue-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let venue = URL(fileURLWithPath: Self.sample).deletingLastPathComponent().appendingPathComponent("venue-postgresql.yaml")
+        let path = directory.appendingPathComponent("venue.yaml").path
+        try FileManager.default.copyItem(atPath: venue.path, toPath: path)
+        for name in ["server", "organiser", "court-1", "court-2"] {
+            _ = try ZMQCertificate.write(
+                try CurveKeyPair.generate(), name: name, directory: directory.appendingPathComponent("keys").path)
+        }
+        try "secret\n".write(to: directory.appendingPathComponent("postgresql.password"), atomically: true, encoding: .utf8)
+        setenv("CREDENTIALS_DIRECTORY", directory.path, 1)
+        defer { unsetenv("CREDENTIALS_DIRECTORY") }
+        let configuration = try DaemonConfiguration.load(path: path)
+        let postgresql = try #require(configuration.postgresql)
+        #expect(postgresql.hosts.map(\.host) == ["db1.venue.lan", "db2.venue.lan"] && postgresql.tls == .require)
+        #expect(postgresql.lease == .seconds(2) && postgresql.passwordFile == directory.path + "/postgresql.password")
+        #expect(configuration.advertisedEndpoint == "tcp://court-a.venue.lan:5555" && configuration.security != nil)
+        // Outside systemd the credentials directory is unknown: said, naming the key.
+        unsetenv("CREDENTIALS_DIRECTORY")
+        #expect(throws: ConfigurationError.self) { try DaemonConfiguration.load(path: path) }
     }
 
     @Test("defaults apply when sections are missing")
