@@ -208,7 +208,7 @@ struct DaemonBench: AsyncParsableCommand {
 
             Issue 10, goal 1 (round trip): courtside-bench daemon --keepers 1 --security plaintext
             Issue 10, goal 2 (throughput): courtside-bench daemon --keepers 16 --window 32 --games 1000 --security plaintext
-            Issue 32 (PostgreSQL beside SQLite, and the takeover): courtside-bench daemon --storage sqlite,postgresql --keepers 1,16 --security plaintext
+            Issue 32 (PostgreSQL beside SQLite, and the takeover): courtside-bench daemon --storage sqlite,postgresql,postgresql-pair --keepers 1,16 --security plaintext
             """)
 
     @Option(
