@@ -65,7 +65,15 @@ let package = Package(
         ),
         // Events, refusals and games for the event log's tests on either engine.
         .target(name: "CourtsideStorageTesting", dependencies: ["CourtsideModel"], swiftSettings: swiftSettings),
-        .target(name: "CourtsidePostgresTesting", dependencies: ["CourtsidePostgres"], swiftSettings: swiftSettings),
+        // Throwaway PostgreSQL servers and pairs for tests, and the failover trial that the tests and a script run.
+        .target(
+            name: "CourtsidePostgresTesting",
+            dependencies: [
+                "CourtsidePostgres", "CourtsideStorageTesting", "CourtsideModel", "CourtsideThreads",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The actor-based game library: many games, group commit, subscriptions.
         .target(
             name: "CourtsideLibrary",

@@ -27,7 +27,7 @@ struct Bench: AsyncParsableCommand {
             """,
         subcommands: [
             LibraryBench.self, DaemonBench.self, LogBench.self, FanoutBench.self, ReadsBench.self, RestartBench.self,
-            EncodeBench.self, AbuseBench.self,
+            EncodeBench.self, AbuseBench.self, ReplicationBench.self,
         ])
 }
 
@@ -200,7 +200,8 @@ struct DaemonBench: AsyncParsableCommand {
 
             With postgresql among the storages, a throwaway PostgreSQL 15 server is started (and \
             stopped at the end); with postgresql-pair, a primary and its synchronous streaming standby \
-            (scripts/postgres-pair.sh), so that each commit waits for the standby. After each one's \
+            (TestPostgresPair, as scripts/postgres-pair.sh makes them), so that each commit waits \
+            for the standby. After each one's \
             runs, the takeover: two courtsided on one database, a keeper listing both endpoints, kill -9 of the active one at a random moment; \
             the time from the kill to the first move acknowledged under a higher term (through the \
             standby), each trial and min/median/max, against the goal of the lease plus 1 s. \
@@ -233,7 +234,7 @@ struct DaemonBench: AsyncParsableCommand {
     var serverKey: String?
     @Option(
         help: ArgumentHelp(
-            "Where the daemon keeps its event log, comma-separated, each a set of runs: sqlite (its data directory), postgresql (a throwaway PostgreSQL 15 server that the benchmark starts and stops; a new database each run), postgresql-pair (the same on a primary and its synchronous standby, started with this checkout's scripts/postgres-pair.sh).",
+            "Where the daemon keeps its event log, comma-separated, each a set of runs: sqlite (its data directory), postgresql (a throwaway PostgreSQL 15 server that the benchmark starts and stops; a new database each run), postgresql-pair (the same on a throwaway primary and its synchronous streaming standby).",
             valueName: "storages"))
     var storage = "sqlite"
     @Option(

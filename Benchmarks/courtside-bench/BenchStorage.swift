@@ -25,20 +25,13 @@ final class BenchStorage {
         case .postgresql:
             guard TestPostgresServer.isInstalled else { throw BenchError(TestPostgresServer.notInstalled) }
             server = try TestPostgresServer()
-        case .postgresqlPair: server = try PostgresPairServer()
+        case .postgresqlPair:
+            guard TestPostgresServer.isInstalled else { throw BenchError(TestPostgresServer.notInstalled) }
+            server = try TestPostgresPair()
         }
         self.server = server
         let box = UncheckedBox(server)
         cleanup = server.map { _ in ChildCleanup.add { box.value?.stop() } }
-        // The pair starts once its stop is registered: starting takes a few seconds.
-        if let pair = server as? PostgresPairServer {
-            do {
-                try pair.start()
-            } catch {
-                stop()
-                throw error
-            }
-        }
     }
 
     /// Whether the daemons share a database, so that one can take over from another.

@@ -10,12 +10,19 @@ public enum LogFixtures {
         away: Team(id: "a", name: "Away", players: [Player(id: "a1", name: "A")]))
 
     /// Events `range` of game g1, each numbered by its own number: the first its creation, then assists.
-    public static func events(_ range: ClosedRange<Int>) -> [GameEvent] {
-        range.map { number in
-            GameEvent(
-                gameID: "g1", version: number, sequence: Int64(number), at: Timestamp(milliseconds: Int64(number)),
-                origin: CommandOrigin(clientID: "k", commandID: "\(number)"),
-                kind: number == 1 ? .gameCreated(setup) : .move(player: "h1", move: .assist))
+    ///
+    /// Another `game` (its setup is ``setup`` under that id) numbers its versions the same way
+    /// and its sequences from `sequenceOffset`, so that writers of several games never collide;
+    /// each event's command id is its sequence.
+    public static func events(_ range: ClosedRange<Int>, game: GameID = "g1", sequenceOffset: Int64 = 0) -> [GameEvent] {
+        var gameSetup = setup
+        gameSetup.id = game
+        return range.map { number in
+            let sequence = sequenceOffset + Int64(number)
+            return GameEvent(
+                gameID: game, version: number, sequence: sequence, at: Timestamp(milliseconds: sequence),
+                origin: CommandOrigin(clientID: "k", commandID: "\(sequence)"),
+                kind: number == 1 ? .gameCreated(gameSetup) : .move(player: "h1", move: .assist))
         }
     }
 
