@@ -220,11 +220,12 @@ let package = Package(
         .executableTarget(
             name: "courtside-bench",
             dependencies: [
-                "CourtsideLibrary", "CourtsideStorage", "CourtsideProtocol", "CourtsideSimulator", "ZeroMQ", "CZeroMQ",
-                "CourtsidePostgresTesting",
+                "CourtsideLibrary", "CourtsideStorage", "CourtsideProtocol", "CourtsideSimulator", "CourtsideClient", "ZeroMQ",
+                "CZeroMQ", "CourtsidePostgres", "CourtsidePostgresTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Benchmarks/courtside-bench",
             swiftSettings: swiftSettings

@@ -188,19 +188,35 @@ struct DaemonBench: AsyncParsableCommand {
         abstract: "Starts courtsided and measures the command round trip and the events per second a subscriber receives.",
         discussion: """
             First this machine's limits, measured in the same run: a raw libzmq REQ/REP round trip \
-            over TCP loopback, and an append + fdatasync in the daemon's data directory. Then \
-            the keepers' round trip (p50, p99, max) and its ratio to (raw round trip + \
-            fdatasync), the acknowledged moves per second and their ratio to a raw libzmq \
+            over TCP loopback, and an append + fdatasync in the daemon's data directory (on \
+            PostgreSQL, also the server's own one-row synchronous commit through postgres-nio). Then \
+            the keepers' round trip (p50, p99, max) and its ratio to (raw round trip + a commit: \
+            the fdatasync on SQLite, PostgreSQL's commit on PostgreSQL), the acknowledged moves per second and their ratio to a raw libzmq \
             DEALER/ROUTER echo with the same keepers and window, the CPU time per acknowledged \
             move of courtsided and of this benchmark's own keepers and subscriber (on a machine \
             they share, cores / their sum bounds the moves a second), and the events per second \
-            one subscriber receives.
+            one subscriber receives. Each storage, security and number of keepers is a run of its \
+            own (a new daemon on a new log); a table at the end sets them side by side.
+
+            With postgresql among the storages, a throwaway PostgreSQL 15 server is started (and \
+            stopped at the end); with postgresql-pair, a primary and its synchronous streaming standby \
+            (TestPostgresPair, as scripts/postgres-pair.sh makes them), so that each commit waits \
+            for the standby. After each one's \
+            runs, the takeover: two courtsided on one database, a keeper listing both endpoints, kill -9 of the active one at a random moment; \
+            the time from the kill to the first move acknowledged under a higher term (through the \
+            standby), each trial and min/median/max, against the goal of the lease plus 1 s. \
+            (The standby that takes over is a daemon; the database's own standby is never promoted.)
 
             Issue 10, goal 1 (round trip): courtside-bench daemon --keepers 1 --security plaintext
             Issue 10, goal 2 (throughput): courtside-bench daemon --keepers 16 --window 32 --games 1000 --security plaintext
+            Issue 32 (PostgreSQL beside SQLite, and the takeover): courtside-bench daemon --storage sqlite,postgresql,postgresql-pair --keepers 1,16 --security plaintext
             """)
 
-    @Option(help: "Concurrent scorekeepers, each waiting for its reply before the next move.") var keepers = 8
+    @Option(
+        help: ArgumentHelp(
+            "Concurrent scorekeepers, each waiting for its reply before the next move; several numbers, comma-separated, are a run each.",
+            valueName: "counts"))
+    var keepers = "8"
     @Option(help: "Games the moves are spread over, as at a venue (each keeper goes round all of them).") var games = 100
     @Option(help: "Moves per keeper.") var moves = 2_000
     @Option(help: "Requests each keeper keeps in flight (1: wait for each reply before the next move).") var window = 1
@@ -216,38 +232,126 @@ struct DaemonBench: AsyncParsableCommand {
             "The secret certificate of the daemon the curve run starts (default: a new key pair); it must hold the secret key, since the benchmark starts that daemon.",
             valueName: "file"))
     var serverKey: String?
+    @Option(
+        help: ArgumentHelp(
+            "Where the daemon keeps its event log, comma-separated, each a set of runs: sqlite (its data directory), postgresql (a throwaway PostgreSQL 15 server that the benchmark starts and stops; a new database each run), postgresql-pair (the same on a throwaway primary and its synchronous streaming standby).",
+            valueName: "storages"))
+    var storage = "sqlite"
+    @Option(
+        help: ArgumentHelp(
+            "With postgresql or postgresql-pair: the daemons' lease (storage.postgresql.lease_ms; default the daemon's, 2000).",
+            valueName: "ms"))
+    var leaseMs: Int?
+    @Option(
+        help:
+            "With postgresql or postgresql-pair: takeovers to time after its runs (kill -9 of the active of two daemons; 0: none)."
+    )
+    var takeoverTrials = 5
+    @Option(
+        help: ArgumentHelp(
+            "In the takeover: how long the keeper waits for a reply before it tries the other endpoint.", valueName: "ms"))
+    var keeperTimeoutMs = 300
+
+    /// The lease the daemons run with when `--lease-ms` is not given (`PostgresLogConfiguration`'s).
+    static let defaultLeaseMilliseconds = 2_000
 
     func validate() throws {
         for mode in security.split(separator: ",") where mode != "plaintext" && mode != "curve" {
             throw ValidationError("--security takes plaintext and curve, not \(mode)")
         }
-    }
-
-    func run() async throws {
-        for mode in security.split(separator: ",") {
-            var curve: (server: CurveKeyPair, client: CurveKeyPair)?
-            if mode == "curve" {
-                func pair(_ path: String?, _ option: String) throws -> CurveKeyPair {
-                    guard let path else { return try CurveKeyPair.generate() }
-                    guard let pair = try ZMQCertificate.load(path: path).keyPair else {
-                        throw ValidationError("\(option) \(path) is a public certificate; the benchmark needs the secret one")
-                    }
-                    return pair
-                }
-                curve = (try pair(serverKey, "--server-key"), try pair(key, "--key"))
-            }
-            print("security=\(mode)")
-            try measure(curve: curve)
+        guard !keeperCounts.isEmpty, keeperCounts.allSatisfy({ $0 > 0 }),
+            keeperCounts.count == keepers.split(separator: ",").count
+        else { throw ValidationError("--keepers takes positive numbers, comma-separated, not \(keepers)") }
+        for name in storage.split(separator: ",") where BenchStorage.Kind(rawValue: String(name)) == nil {
+            throw ValidationError("--storage takes sqlite, postgresql and postgresql-pair, not \(name)")
+        }
+        guard !storages.isEmpty else { throw ValidationError("--storage needs sqlite, postgresql or postgresql-pair") }
+        if let leaseMs, !(200...60_000).contains(leaseMs) {
+            throw ValidationError("--lease-ms must be between 200 and 60000, as the daemon's lease_ms")
+        }
+        guard takeoverTrials >= 0, keeperTimeoutMs > 0 else {
+            throw ValidationError("--takeover-trials takes 0 or more, --keeper-timeout-ms a positive number")
         }
     }
 
-    func measure(curve: (server: CurveKeyPair, client: CurveKeyPair)?) throws {
+    private var keeperCounts: [Int] { keepers.split(separator: ",").compactMap { Int($0) } }
+    private var storages: [BenchStorage.Kind] {
+        storage.split(separator: ",").compactMap { BenchStorage.Kind(rawValue: String($0)) }
+    }
+
+    func run() async throws {
+        ChildCleanup.stopOnInterrupt()
+        var figures: [DaemonFigures] = []
+        var takeovers: [(storage: BenchStorage.Kind, durations: [Duration])] = []
+        for kind in storages {
+            let storage = try BenchStorage(kind)
+            defer { storage.stop() }
+            for mode in security.split(separator: ",") {
+                var curve: (server: CurveKeyPair, client: CurveKeyPair)?
+                if mode == "curve" {
+                    func pair(_ path: String?, _ option: String) throws -> CurveKeyPair {
+                        guard let path else { return try CurveKeyPair.generate() }
+                        guard let pair = try ZMQCertificate.load(path: path).keyPair else {
+                            throw ValidationError("\(option) \(path) is a public certificate; the benchmark needs the secret one")
+                        }
+                        return pair
+                    }
+                    curve = (try pair(serverKey, "--server-key"), try pair(key, "--key"))
+                }
+                for count in keeperCounts {
+                    print("storage=\(kind.rawValue) security=\(mode) keepers=\(count)")
+                    figures.append(
+                        try measure(storage, curve: curve, keepers: count, security: String(mode)))
+                }
+            }
+            if storage.isPostgres, takeoverTrials > 0 { takeovers.append((kind, try takeover(storage))) }
+        }
+        DaemonFigures.report(figures)
+        for (kind, durations) in takeovers { reportTakeovers(durations, on: kind) }
+    }
+
+    /// Times `--takeover-trials` takeovers, each on a new database of `storage`'s server.
+    private func takeover(_ storage: BenchStorage) throws -> [Duration] {
+        let trial = TakeoverTrial(
+            games: min(games, 10), courtsided: courtsided, leaseMilliseconds: leaseMs ?? Self.defaultLeaseMilliseconds,
+            keeperTimeoutMilliseconds: Int32(keeperTimeoutMs))
+        return try (1...takeoverTrials).map { number in
+            let taken = try trial.run(on: storage)
+            print(
+                String(
+                    format: "takeover %d: %.3f s from kill -9 to the first move acknowledged under the new term", number,
+                    taken.inSeconds))
+            return taken
+        }
+    }
+
+    private func reportTakeovers(_ takeovers: [Duration], on storage: BenchStorage.Kind) {
+        let seconds = takeovers.map(\.inSeconds).sorted()
+        let lease = Double(leaseMs ?? Self.defaultLeaseMilliseconds) / 1000
+        print(
+            "takeover (\(storage.rawValue), two daemons, lease \(format(lease * 1000)) ms, keeper timeout \(keeperTimeoutMs) ms, \(seconds.count) trials): "
+                + seconds.map { String(format: "%.3f", $0) }.joined(separator: " ")
+                + String(
+                    format: " s; min %.3f  median %.3f  max %.3f s; goal lease + 1 s = %.1f s: ", seconds[0],
+                    percentile(seconds, 0.5), seconds[seconds.count - 1], lease + 1)
+                + (seconds.allSatisfy { $0 <= lease + 1 }
+                    ? "met by every trial" : "missed by \(seconds.count { $0 > lease + 1 }) of \(seconds.count)"))
+    }
+
+    func measure(
+        _ storage: BenchStorage, curve: (server: CurveKeyPair, client: CurveKeyPair)?, keepers: Int, security: String
+    ) throws -> DaemonFigures {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-daemon-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let dataDirectory = directory.appendingPathComponent("data")
         let limits = try MachineLimits.measure(directory: dataDirectory)
         limits.report()
+        let storageConfig = try storage.newLogConfig(leaseMilliseconds: leaseMs)
+        // In a database of its own: the probe's log takes a lease there.
+        let postgres = try storage.newDatabase().map { try PostgresCommitLimit.measure($0) }
+        postgres?.report()
+        let commit = postgres.map { CommitLimit(name: "pg commit", p50: $0.p50, p99: $0.p99) } ?? limits.fdatasyncCommit
         let ports = freeLoopbackPorts(2)
         let command = "tcp://127.0.0.1:\(ports[0])"
         let events = "tcp://127.0.0.1:\(ports[1])"
@@ -268,7 +372,8 @@ struct DaemonBench: AsyncParsableCommand {
 
                 """ + config
         }
-        let daemon = try BenchDaemon(config: config + benchRoster(games: games), in: directory, executable: courtsided)
+        let daemon = try BenchDaemon(
+            config: config + storageConfig + benchRoster(games: games), in: directory, executable: courtsided)
         defer { daemon.stop() }
         let context = try ZMQContext()
         try waitUntilServing(context, command, curve: clientKeys)
@@ -311,7 +416,7 @@ struct DaemonBench: AsyncParsableCommand {
         print(
             "round trip us: p50 \(format(percentile(latencies, 0.5)))  p99 \(format(percentile(latencies, 0.99)))  max \(format(latencies.last ?? 0))"
         )
-        print(limits.roundTripRatios(p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99)))
+        print(limits.roundTripRatios(p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), commit: commit))
         let movesPerSecond = Double(latencies.count) / seconds
         print("acknowledged moves/s: \(format(movesPerSecond))")
         // What bounds throughput on a machine whose cores the keepers share: at most
@@ -325,8 +430,12 @@ struct DaemonBench: AsyncParsableCommand {
             keepers: keepers, window: window, messages: min(total, 50_000), requestSize: MachineLimits.requestSize,
             replySize: MachineLimits.replySize)
         print(
-            "acknowledged moves/s ratio to raw libzmq DEALER/ROUTER echo (same keepers and window, \(format(echo)) msgs/s): \(String(format: "%.3f", movesPerSecond / echo)); moves per fdatasync time (moves/s / (1e6 / fdatasync p50)): \(String(format: "%.1f", limits.movesPerSync(movesPerSecond)))"
+            "acknowledged moves/s ratio to raw libzmq DEALER/ROUTER echo (same keepers and window, \(format(echo)) msgs/s): \(String(format: "%.3f", movesPerSecond / echo)); moves per commit time (moves/s / (1e6 / \(commit.name) p50)): \(String(format: "%.1f", movesPerSecond * commit.p50 / 1e6))"
         )
         print("events/s at one subscriber: \(format(Double(received) / listeningSeconds)) (\(received) events)")
+        return DaemonFigures(
+            storage: storage.kind.rawValue, security: security, keepers: keepers, window: window,
+            p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), zmqP50: limits.zmqP50, zmqP99: limits.zmqP99,
+            commit: commit, movesPerSecond: movesPerSecond)
     }
 }

@@ -20,6 +20,7 @@ func benchRoster(games: Int) -> String {
 /// A courtsided that a benchmark starts on its own config, and stops with SIGTERM.
 struct BenchDaemon {
     let process: Process
+    private let cleanup: Int
 
     /// Writes `config` into `directory` and starts the daemon on it (the binary next to this
     /// one unless `executable` names another). `logLevel` is the daemon's; `BENCH_LOG_LEVEL=info` in the environment shows its checkpoints
@@ -40,6 +41,8 @@ struct BenchDaemon {
             process.arguments? += ["--metrics-listen", metrics]
         }
         try process.run()
+        let pid = process.processIdentifier
+        cleanup = ChildCleanup.add { kill(pid, SIGTERM) }
     }
 
     var processIdentifier: Int32 { process.processIdentifier }
@@ -47,6 +50,7 @@ struct BenchDaemon {
     func stop() {
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
+        ChildCleanup.remove(cleanup)
     }
 }
 
@@ -77,15 +81,16 @@ func freeLoopbackPorts(_ count: Int) -> [Int] {
     return Array(base..<(base + count))
 }
 
-/// A plaintext courtsided with the bench roster of `games` games, on free loopback ports and a
-/// temporary data directory that ``stop()`` removes.
+/// A plaintext courtsided with the bench roster of `games` games and `extraConfig` (a
+/// `storage` section, say), on free loopback ports and a temporary data directory that
+/// ``stop()`` removes.
 final class RunningDaemon {
     let directory: URL
     let command: String
     let events: String
     private let daemon: BenchDaemon
 
-    init(games: Int, courtsided: String?, logLevel: String = "warning") throws {
+    init(games: Int, courtsided: String?, extraConfig: String = "", logLevel: String = "warning") throws {
         let ports = freeLoopbackPorts(2)
         command = "tcp://127.0.0.1:\(ports[0])"
         events = "tcp://127.0.0.1:\(ports[1])"
@@ -98,7 +103,8 @@ final class RunningDaemon {
             """
         do {
             daemon = try BenchDaemon(
-                config: config + benchRoster(games: games), in: directory, executable: courtsided, logLevel: logLevel)
+                config: config + extraConfig + benchRoster(games: games), in: directory, executable: courtsided,
+                logLevel: logLevel)
         } catch {
             try? FileManager.default.removeItem(at: directory)
             throw error
@@ -113,8 +119,9 @@ final class RunningDaemon {
     }
 }
 
-/// Waits until courtsided answers on `endpoint` (at most `timeout`). The probe is a snapshot of
-/// one game (g0), which is cheap however many games there are; a `list_games` of 1,000 games can
+/// Waits until courtsided answers on `endpoint` with an `ok` reply (at most `timeout`): a daemon
+/// on PostgreSQL answers `not_active` until it holds the lease. The probe is a snapshot of one
+/// game (g0), which is cheap however many games there are; a `list_games` of 1,000 games can
 /// take longer than a short probe's timeout.
 func waitUntilServing(
     _ context: ZMQContext, _ endpoint: String, curve: CurveClientKeys?, timeout: Duration = .seconds(60)
@@ -134,8 +141,9 @@ func waitUntilServing(
             )
             .encoded()
         ])
-        if (try? socket.receive()) != nil { return }
+        if let reply = try? socket.receive().last, ReplyPeek.isOK(reply) { return }
         attempt += 1
+        usleep(20_000)
     }
     throw BenchError("courtsided did not answer on \(endpoint) within \(timeout)")
 }

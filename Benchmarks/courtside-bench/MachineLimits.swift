@@ -40,13 +40,18 @@ struct MachineLimits {
         )
     }
 
-    /// The round trip's ratio to one raw libzmq round trip plus one fdatasync: the least a durable
-    /// acknowledged command can cost (goal 1 of issue 10: p50 at most 2).
-    func roundTripRatios(p50: Double, p99: Double) -> String {
-        String(
-            format:
-                "round trip ratio to (raw zmq + fdatasync): p50 %.2f  p99 %.2f (p50 / (%.0f + %.0f) us, p99 / (%.0f + %.0f) us)",
-            p50 / (zmqP50 + syncP50), p99 / (zmqP99 + syncP99), zmqP50, syncP50, zmqP99, syncP99)
+    /// An append + fdatasync here: the least a commit of the SQLite log can cost.
+    var fdatasyncCommit: CommitLimit { CommitLimit(name: "fdatasync", p50: syncP50, p99: syncP99) }
+
+    /// The round trip's ratio to one raw libzmq round trip plus one commit of the log under test
+    /// (an fdatasync unless another is given): the least a durable acknowledged command can cost
+    /// (goal 1 of issue 10, and of issue 32 on PostgreSQL: p50 at most 2).
+    func roundTripRatios(p50: Double, p99: Double, commit: CommitLimit? = nil) -> String {
+        let commit = commit ?? fdatasyncCommit
+        return "round trip ratio to (raw zmq + \(commit.name)): "
+            + String(
+                format: "p50 %.2f  p99 %.2f (p50 / (%.0f + %.0f) us, p99 / (%.0f + %.0f) us)", p50 / (zmqP50 + commit.p50),
+                p99 / (zmqP99 + commit.p99), zmqP50, commit.p50, zmqP99, commit.p99)
     }
 
     /// Moves acknowledged per fdatasync time: how many moves one commit (one fsync) must carry on
@@ -119,6 +124,14 @@ struct MachineLimits {
         for _ in 0..<10 { _ = try probe.sync() }
         return try (0..<count).map { _ in try probe.sync() }.sorted()
     }
+}
+
+/// The least one durable commit of a log costs on this machine, measured in the same run, in
+/// microseconds: an append + fdatasync for SQLite, PostgreSQL's own one-row commit for it.
+struct CommitLimit {
+    var name: String
+    var p50: Double
+    var p99: Double
 }
 
 /// A file in the directory under test that takes `recordSize`-byte appends, each followed by
