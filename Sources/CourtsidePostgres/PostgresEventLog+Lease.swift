@@ -141,18 +141,24 @@ extension PostgresEventLog {
         sent + duration * 0.9
     }
 
-    /// The statement that renews the lease, answering the term when it did; nil when no lease
-    /// is held; throws at once when this daemon is fenced.
-    func leaseRenewal() throws -> PostgresQuery? {
+    /// The term held and the lease's length in seconds; nil when no lease is held; throws at
+    /// once when this daemon is fenced.
+    func leaseTerm() throws -> (term: Int64, seconds: Double)? {
         try leaseState.withLock { state in
             guard let claim = state.claim else { return nil }
             if state.fenced { throw Self.fenced(state.term) }
-            let seconds = Double(claim.duration.inMilliseconds) / 1000
-            return """
-                UPDATE lease SET expires_at = clock_timestamp() + make_interval(secs => \(seconds))
-                WHERE id = 0 AND term = \(state.term) RETURNING term
-                """
+            return (state.term, Double(claim.duration.inMilliseconds) / 1000)
         }
+    }
+
+    /// The statement that renews the lease alone, answering the term when it did; nil when no
+    /// lease is held; throws at once when this daemon is fenced.
+    func leaseRenewal() throws -> PostgresQuery? {
+        guard let (term, seconds) = try leaseTerm() else { return nil }
+        return """
+            UPDATE lease SET expires_at = clock_timestamp() + make_interval(secs => \(seconds))
+            WHERE id = 0 AND term = \(term) RETURNING term
+            """
     }
 
     /// Marks the log fenced for good, and the error that says so: a renewal found the term moved on.

@@ -106,6 +106,42 @@ extension PostgresEventLog {
                 """,
                 "INSERT INTO lease (id, term, holder, expires_at) VALUES (0, 0, '', '-infinity')",
             ]),
+        // An append as one call: the lease's renewal (when a term is given), then the events and
+        // the refusals, only if it renewed. A function's statements keep their plans for the
+        // session, where the same statement sent whole was parsed and planned at every commit
+        // (90 µs of a lone keeper's 800 here).
+        Migration(
+            name: "v5: append function",
+            statements: [
+                """
+                CREATE FUNCTION courtside_append(
+                    lease_term bigint, lease_seconds double precision,
+                    event_sequences bigint[], event_games text[], event_versions bigint[], event_times bigint[],
+                    event_clients text[], event_commands text[], event_kinds text[], event_payloads bytea[],
+                    refusal_games text[], refusal_clients text[], refusal_commands text[], refusal_times bigint[],
+                    refusal_codes text[], refusal_messages text[]
+                ) RETURNS boolean LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF lease_term IS NOT NULL THEN
+                        UPDATE lease SET expires_at = clock_timestamp() + make_interval(secs => lease_seconds)
+                        WHERE id = 0 AND term = lease_term;
+                        -- Another daemon took the lease: this one's commit writes nothing.
+                        IF NOT FOUND THEN RETURN false; END IF;
+                    END IF;
+                    INSERT INTO events (sequence, game_id, version, recorded_at, client_id, command_id, kind, payload)
+                    SELECT * FROM UNNEST(event_sequences, event_games, event_versions, event_times, event_clients,
+                        event_commands, event_kinds, event_payloads);
+                    -- In order; one already there (a retry's) is left as it was: a retry never fails a commit.
+                    INSERT INTO refusals (game_id, client_id, command_id, recorded_at, code, message)
+                    SELECT r.game_id, r.client_id, r.command_id, r.recorded_at, r.code, r.message
+                    FROM UNNEST(refusal_games, refusal_clients, refusal_commands, refusal_times, refusal_codes,
+                        refusal_messages) WITH ORDINALITY AS r (game_id, client_id, command_id, recorded_at, code, message, position)
+                    ORDER BY r.position
+                    ON CONFLICT DO NOTHING;
+                    RETURN true;
+                END $$
+                """
+            ]),
     ]
 
     /// Brings the database's schema up to ``migrations``, on `connection`; returns the version it found.

@@ -156,17 +156,17 @@ public final class PostgresEventLog: EventLog {
 
     public func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
         guard !events.isEmpty || !refusals.isEmpty else { return }
-        let renewal = try leaseRenewal()
-        let statement = try Self.append(events, refusals, renewal: renewal)
+        let lease = try leaseTerm()
+        let call = Self.append(events, refusals, lease: lease)
         try appending.withLock { _ in
             let writer = try connections().writer
             let sent = ContinuousClock.now
             let renewed = try PostgresEventLogError.server("appending") {
-                try Self.durably(statement, on: writer, logger: logger).wait().first?.decode(Int64.self)
+                try Self.durably(call, on: writer, logger: logger).wait().first?.decode(Bool.self)
             }
-            guard renewal != nil else { return }
+            guard lease != nil else { return }
             // A renewal that matched no row inserted nothing either: the term has moved on.
-            guard renewed == 1 else { throw fenced() }
+            guard renewed == true else { throw fenced() }
             noteRenewed(sent: sent)
         }
     }
@@ -187,63 +187,28 @@ public final class PostgresEventLog: EventLog {
         }
     }
 
-    /// The statement of an append: the lease's renewal (when held), the events and the refusals,
-    /// each a data-modifying part of one WITH, which answers how many lease rows it renewed. The
-    /// inserts take place only if the renewal did: a fenced daemon's commit writes nothing.
+    /// The call of an append (migration v5's `courtside_append`): the lease's renewal when one
+    /// is held, then the events and the refusals, only if it renewed; it answers whether it did.
     /// Events and refusals go as arrays, one per column, unnested into rows.
-    static func append(_ events: [GameEvent], _ refusals: [CommandRefusal], renewal: PostgresQuery?) throws
+    static func append(_ events: [GameEvent], _ refusals: [CommandRefusal], lease: (term: Int64, seconds: Double)?)
         -> PostgresQuery
     {
-        var binds = PostgresBindings()
-        func bind(_ value: some PostgresThrowingDynamicTypeEncodable) throws -> String {
-            try binds.append(value)
-            return "$\(binds.count)"
+        // The model's own JSON writer, as the SQLite log writes its payloads: the same bytes.
+        var writer = JSONWriter(capacity: 256)
+        let payloads = events.map { event in
+            writer.reset()
+            event.kind.writeJSON(to: &writer)
+            return writer.withBytes { ByteBuffer(bytes: $0) }
         }
-        var parts: [String] = []
-        var onlyIfRenewed = ""
-        if let renewal {
-            // The renewal's own binds come first, numbered as it numbers them.
-            binds = renewal.binds
-            parts.append("renewal AS (\(renewal.sql))")
-            onlyIfRenewed = "WHERE EXISTS (SELECT 1 FROM renewal)"
-        }
-        if !events.isEmpty {
-            // The model's own JSON writer, as the SQLite log writes its payloads: the same bytes.
-            var writer = JSONWriter(capacity: 256)
-            let payloads = events.map { event in
-                writer.reset()
-                event.kind.writeJSON(to: &writer)
-                return writer.withBytes { ByteBuffer(bytes: $0) }
-            }
-            parts.append(
-                """
-                new_events AS (
-                    INSERT INTO events (sequence, game_id, version, recorded_at, client_id, command_id, kind, payload)
-                    SELECT * FROM UNNEST(\(try bind(events.map(\.sequence)))::bigint[], \(try bind(events.map(\.gameID.rawValue)))::text[],
-                        \(try bind(events.map(\.version)))::bigint[], \(try bind(events.map(\.at.rawValue)))::bigint[],
-                        \(try bind(events.map(\.origin.clientID)))::text[], \(try bind(events.map(\.origin.commandID)))::text[],
-                        \(try bind(events.map(\.kind.typeName)))::text[], \(try bind(payloads))::bytea[])
-                    \(onlyIfRenewed))
-                """)
-        }
-        if !refusals.isEmpty {
-            // In order; one already there (a retry's) is left as it was: a retry never fails a commit.
-            parts.append(
-                """
-                new_refusals AS (
-                    INSERT INTO refusals (game_id, client_id, command_id, recorded_at, code, message)
-                    SELECT game_id, client_id, command_id, recorded_at, code, message
-                    FROM UNNEST(\(try bind(refusals.map(\.gameID.rawValue)))::text[], \(try bind(refusals.map(\.origin.clientID)))::text[],
-                        \(try bind(refusals.map(\.origin.commandID)))::text[], \(try bind(refusals.map(\.at.rawValue)))::bigint[],
-                        \(try bind(refusals.map(\.error.code.rawValue)))::text[], \(try bind(refusals.map(\.error.message)))::text[])
-                        WITH ORDINALITY AS r (game_id, client_id, command_id, recorded_at, code, message, position)
-                    \(onlyIfRenewed)
-                    ORDER BY position
-                    ON CONFLICT DO NOTHING)
-                """)
-        }
-        let answer = renewal == nil ? "SELECT 0::bigint" : "SELECT count(*)::bigint FROM renewal"
-        return PostgresQuery(unsafeSQL: "WITH \(parts.joined(separator: ",\n")) \(answer)", binds: binds)
+        return """
+            SELECT courtside_append(\(lease?.term)::bigint, \(lease?.seconds)::double precision,
+                \(events.map(\.sequence))::bigint[], \(events.map(\.gameID.rawValue))::text[], \(events.map(\.version))::bigint[],
+                \(events.map(\.at.rawValue))::bigint[], \(events.map(\.origin.clientID))::text[],
+                \(events.map(\.origin.commandID))::text[], \(events.map(\.kind.typeName))::text[], \(payloads)::bytea[],
+                \(refusals.map(\.gameID.rawValue))::text[], \(refusals.map(\.origin.clientID))::text[],
+                \(refusals.map(\.origin.commandID))::text[], \(refusals.map(\.at.rawValue))::bigint[],
+                \(refusals.map(\.error.code.rawValue))::text[], \(refusals.map(\.error.message))::text[])
+            """
     }
 
     public func close() throws {
