@@ -1,4 +1,5 @@
 import CourtsideModel
+import CourtsidePostgresTesting
 import CourtsideProtocol
 import Foundation
 import Testing
@@ -167,23 +168,8 @@ struct DaemonError: Error, CustomStringConvertible {
     }
 }
 
-/// A port that was free a moment ago.
-func freePort() throws -> UInt16 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-        }
-    }
-    guard bound else { throw DaemonError("no free port") }
-    return UInt16(bigEndian: address.sin_port)
-}
+/// A port that was free a moment ago (the kernel's pick, as the test servers' ports are).
+func freePort() throws -> UInt16 { UInt16(TestPostgresServer.freePort()) }
 
 /// A test's end of systemd's notify socket: a Unix datagram socket the daemon writes to.
 final class NotifyListener {
