@@ -73,6 +73,15 @@ final class StandbyService: Service {
     private func waitForLease() async {
         var log: PostgresEventLog?
         let poll = claim.duration / 4
+        // Said once each time it changes: an outage of the database is one line in the log and
+        // one status, not one every quarter lease (systemd's queue of notices is short, too).
+        var status = ""
+        func say(_ text: String) {
+            guard text != status else { return }
+            status = text
+            notifier.notify("STATUS=\(text)")
+        }
+        var failing = false
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             var wait = poll
             do {
@@ -85,9 +94,12 @@ final class StandbyService: Service {
                     }
                     log = opened
                 }
-                switch try await blockingCall(named: "standby", { [claim] in try opened.acquireLease(claim) }) {
+                let outcome = try await blockingCall(named: "standby", { [claim] in try opened.acquireLease(claim) })
+                if failing { logger.notice("standby: the event log answers again") }
+                failing = false
+                switch outcome {
                 case .acquired(let term):
-                    outcome.withLock { $0 = (opened, term) }
+                    self.outcome.withLock { $0 = (opened, term) }
                     return
                 case .held(let term, let endpoint, let expiresIn):
                     let known = active.withLock { known in
@@ -98,14 +110,19 @@ final class StandbyService: Service {
                         logger.info(
                             "standby: another courtsided is active",
                             metadata: ["lease.term": "\(term)", "lease.endpoint": "\(endpoint ?? "-")"])
-                        notifier.notify("STATUS=standby: active courtsided at \(endpoint ?? "unknown") (term \(term))")
                     }
+                    say("standby: active courtsided at \(endpoint ?? "unknown") (term \(term))")
                     // Just after it would run out, if the holder does not renew it first.
                     wait = min(poll, expiresIn + .milliseconds(5))
                 }
             } catch {
-                logger.warning("standby: the event log did not answer; opening it again", metadata: ["error": "\(error)"])
-                notifier.notify("STATUS=standby: the event log does not answer")
+                if !failing {
+                    logger.warning("standby: the event log did not answer; opening it again", metadata: ["error": "\(error)"])
+                } else {
+                    logger.debug("standby: the event log still does not answer", metadata: ["error": "\(error)"])
+                }
+                failing = true
+                say("standby: the event log does not answer")
                 if let log { try? log.close() }
                 log = nil
             }
