@@ -10,7 +10,7 @@ import PostgresNIO
 /// PostgreSQL log can cost here: issue 32 reads the daemon's round trip against it plus a raw
 /// libzmq round trip.
 struct PostgresCommitLimit {
-    /// Autocommit INSERTs of one row, each followed by an empty query chained on the
+    /// Autocommit INSERTs of one row, each followed by a `SELECT 1` chained on the
     /// connection's thread, in microseconds, sorted: the limit. The INSERT's answer comes before
     /// its commit (made when the server reads the Sync that follows it); the empty query's comes
     /// once that commit is flushed, as in the log.

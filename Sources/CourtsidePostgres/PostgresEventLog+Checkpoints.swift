@@ -63,6 +63,9 @@ extension PostgresEventLog {
     /// Writes `part` in a transaction of its own, on the checkpoints' connection: it may be
     /// called from another thread than the appends, and never waits for them, nor they for it.
     public func writeCheckpoint(_ part: CheckpointPart) throws {
+        // Among several daemons, only the active one: one that stepped down could otherwise
+        // drop the rows of the newer one's checkpoint (derived rows: a loss costs a longer replay).
+        guard holdsLease else { throw PostgresEventLogError(.fenced, "not writing a checkpoint: this courtsided holds no lease") }
         let connection = try connections().checkpoints
         try checkpointing.withLock { _ in
             try PostgresEventLogError.server("writing a checkpoint") {

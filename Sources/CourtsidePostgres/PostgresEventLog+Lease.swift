@@ -7,20 +7,23 @@ import PostgresNIO
 // One active courtsided among several on one database: the one holding the lease, a single row
 // (migration v4) with a term and an expiry on the database's clock.
 //
-// - A standby takes it with an UPDATE that only matches an expired lease and increments the term.
-// - The holder renews it inside every commit's transaction, first thing: a renewal that matches
-//   no row (the term moved on) rolls the commit back and fences the holder for good. The row
-//   lock serialises the two, so a commit and a takeover never both succeed: either the commit
-//   renewed first (and the takeover finds the lease unexpired), or the takeover came first.
+// - A standby takes it with an UPDATE that only matches an expired lease (or its own) and
+//   increments the term.
+// - The holder renews it in every commit's own statement, first thing (`courtside_append`): a
+//   renewal that matches no row (the term moved on) writes nothing and fences the holder for
+//   good. The row lock serialises the two, so a commit and a takeover never both succeed: either
+//   the commit renewed first (and the takeover finds the lease unexpired), or the takeover came
+//   first.
 // - Between commits a thread renews it at a quarter of its duration.
 // - Locally the holder counts its lease from the moment it *sent* the last renewal that
 //   succeeded, a tenth short: that moment precedes the database's, so the daemon stops
 //   answering and publishing before any standby can take over, whatever paused it.
 //
-// The writer's session never cancels its own statements (`statement_timeout = 0`): a commit
-// cancelled while it waits for a synchronous standby is reported committed, with only a notice
-// postgres-nio drops. A holder paused inside a transaction would keep the row locked for ever:
-// `idle_in_transaction_session_timeout` ends its session (rolling back) after one lease.
+// The writer's session never cancels its own statements (`statement_timeout = 0`, set as it
+// opens): a commit cancelled while it waits for a synchronous standby is reported committed, with
+// only a notice postgres-nio drops. Every statement of the writer is one of its own (no BEGIN),
+// so no paused holder can keep the row locked between statements; a standby's attempt gives up
+// on the row's lock after one lease (`lock_timeout`) and tries again.
 
 /// What a daemon asks for when it asks for the lease.
 public struct LeaseClaim: Sendable, Equatable {
@@ -85,15 +88,14 @@ extension PostgresEventLog {
 
     /// Takes the lease if it has run out (or was never taken), or if it is this holder's own,
     /// left by an earlier run that crashed: a new term fences that run all the same, should it
-    /// still be alive. Never waits for a holder's transaction longer than the lease: a holder
-    /// paused inside one is ended by then.
+    /// still be alive. Never waits for a holder's statement longer than the lease: a holder
+    /// holding the row's lock for longer (its commit waiting for a synchronous standby) makes
+    /// the attempt fail, to be made again.
     public func acquireLease(_ claim: LeaseClaim) throws -> LeaseOutcome {
         let writer = try connections().writer
         let milliseconds = claim.duration.inMilliseconds
         return try appending.withLock { _ in
             try PostgresEventLogError.server("taking the lease") {
-                try Self.run("SET statement_timeout = 0", on: writer, logger: logger)
-                try Self.run("SET idle_in_transaction_session_timeout = \(milliseconds)", on: writer, logger: logger)
                 try Self.run("SET lock_timeout = \(milliseconds)", on: writer, logger: logger)
                 let sent = ContinuousClock.now
                 let taken = try writer.query(

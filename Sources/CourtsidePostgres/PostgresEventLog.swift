@@ -63,6 +63,9 @@ public final class PostgresEventLog: EventLog {
                 // default, the writer's commits wait for the WAL's flush (and for synchronous
                 // standbys, where there are any).
                 try Self.run("SET synchronous_commit = on", on: opened[0], logger: logger)
+                // Never cancelled: a commit cancelled while it waits for a synchronous standby is
+                // reported committed, with only a notice that postgres-nio drops.
+                try Self.run("SET statement_timeout = 0", on: opened[0], logger: logger)
                 try Self.migrate(opened[0], logger: logger)
             }
             opened.append(try Self.connect(configuration, logger: logger))
@@ -173,11 +176,10 @@ public final class PostgresEventLog: EventLog {
 
     /// Runs `statement` on its own (its own transaction) and answers once it is durable.
     ///
-    /// One statement is one round trip, where BEGIN, each insert and COMMIT took one each (two
-    /// thirds of a lone keeper's wait on this machine). But a statement outside BEGIN commits only
-    /// when the server reads the Sync that postgres-nio sends with it, *after* it has answered
-    /// the statement, and postgres-nio hands that answer over at once: so a second, empty query
-    /// follows, chained on the connection's own thread, and the server answers it only once that
+    /// The statement and this wait are two round trips, where BEGIN, each insert and COMMIT took
+    /// one each. A statement outside BEGIN commits only when the server reads the Sync that
+    /// postgres-nio sends with it, *after* it has answered the statement, and postgres-nio hands
+    /// that answer over at once: so a `SELECT 1` follows, chained on the connection's own thread, and the server answers it only once that
     /// commit is flushed (and on the synchronous standbys). Only then may anything be acknowledged.
     static func durably(_ statement: PostgresQuery, on connection: LogConnection, logger: Logger)
         -> EventLoopFuture<PostgresQueryResult>

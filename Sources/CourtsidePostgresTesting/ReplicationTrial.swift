@@ -40,9 +40,7 @@ public struct ReplicationTrial: Sendable {
 
     /// Runs the trial on a thread of its own (it blocks on servers and writers for seconds).
     public func run() async throws -> Outcome {
-        try await withCheckedThrowingContinuation { continuation in
-            startThread(named: "repl-trial") { continuation.resume(with: Result { try runBlocking() }) }
-        }
+        try await blockingCall(named: "repl-trial") { try self.runBlocking() }
     }
 
     /// Runs the trial on the calling thread: not the cooperative pool's.

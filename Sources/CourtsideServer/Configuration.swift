@@ -95,6 +95,12 @@ public struct DaemonConfiguration: Sendable, Equatable {
     }
 
     /// Whether an endpoint can only be reached from this machine.
+    /// Whether `endpoint` binds every interface (`*`, `0.0.0.0`, `[::]`): not an address a
+    /// client can connect to.
+    static func isWildcard(_ endpoint: String) -> Bool {
+        endpoint.contains("*") || endpoint.contains("0.0.0.0") || endpoint.contains("[::]")
+    }
+
     static func isLocal(_ endpoint: String) -> Bool {
         guard endpoint.hasPrefix("tcp://") else {
             // ipc:// is a Unix socket and inproc:// never leaves the process; anything else may.
@@ -452,7 +458,7 @@ struct RawConfiguration: Decodable {
         let postgresql = try storage?.postgresql.map { raw throws(ConfigurationError) in
             try raw.checked(file: file, folder: (file as NSString).deletingLastPathComponent)
         }
-        if let advertise = endpoints?.advertise, !advertise.hasPrefix("tcp://") || advertise.contains("*") {
+        if let advertise = endpoints?.advertise, !advertise.hasPrefix("tcp://") || DaemonConfiguration.isWildcard(advertise) {
             throw fail("endpoints.advertise", "\"\(advertise)\" is not an endpoint clients can reach (tcp://host:port)")
         }
         return DaemonConfiguration(

@@ -51,7 +51,7 @@ public enum CourtsideDaemon {
     /// The command endpoint as clients can reach it, for standbys to name: none when it is a
     /// wildcard (`endpoints.advertise` names it then).
     static func advertisable(_ endpoint: String) -> String? {
-        endpoint.contains("*") || endpoint.contains("0.0.0.0") || endpoint.contains("[::]") ? nil : endpoint
+        DaemonConfiguration.isWildcard(endpoint) ? nil : endpoint
     }
 
     /// Runs the daemon; returns after a graceful shutdown. `serverCertificate` is the path that
@@ -75,14 +75,17 @@ public enum CourtsideDaemon {
         // the start time otherwise (docs/PROTOCOL.md, "Epochs").
         let epoch: String
         let leased: PostgresEventLog?
+        // The lease's term, among daemons sharing PostgreSQL.
+        var term: Int64?
         if let postgresql = configuration.postgresql {
+            // The same holder after a restart in the same place (machine and endpoint): systemd's
+            // restart of a crashed daemon takes its own lease back at once, in a new term that
+            // fences the run before it should that still be alive.
+            let endpoint = configuration.advertisedEndpoint ?? advertisable(configuration.commandEndpoint)
             let claim = LeaseClaim(
-                holder:
-                    "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8))",
-                endpoint: configuration.advertisedEndpoint ?? advertisable(configuration.commandEndpoint),
-                duration: postgresql.lease)
-            var standbyTransport = transportConfiguration(configuration, access: access, notifier: notifier)
-            standbyTransport.overloadedReply = nil
+                holder: "\(ProcessInfo.processInfo.hostName) \(endpoint ?? configuration.commandEndpoint)",
+                endpoint: endpoint, duration: postgresql.lease)
+            let standbyTransport = transportConfiguration(configuration, access: access, notifier: notifier)
             let standby = StandbyService(
                 configuration: postgresql, claim: claim, transportConfiguration: standbyTransport, notifier: notifier,
                 logger: logger)
@@ -94,14 +97,12 @@ public enum CourtsideDaemon {
                             failureTerminationBehavior: .gracefullyShutdownGroup, serviceName: "standby")
                     ], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
             ).run()
-            guard let (log, term) = standby.outcome.withLock({ $0 }) else {
+            guard let (log, taken) = standby.outcome.withLock({ $0 }) else {
                 logger.info("courtsided stopped (it was a standby)")
                 return
             }
-            // From now on a renewal every quarter lease, between the commits that renew it too.
-            log.keepLease()
-            (opened, leased) = (log, log)
-            epoch = "\(term)-\(UUID().uuidString.prefix(8).lowercased())"
+            (opened, leased, term) = (log, log, taken)
+            epoch = "\(taken)-\(UUID().uuidString.prefix(8).lowercased())"
             storage = LogLocation.postgresql(postgresql).description
         } else {
             let sqlite = try openLog(dataDirectory, logger: logger)
@@ -179,7 +180,7 @@ public enum CourtsideDaemon {
                 "systemd notifier",
                 NotifierService(
                     notifier: notifier, library: library, tournament: tournament, transport: transport,
-                    role: leased.map { _ in "active (term \(epoch.prefix { $0 != "-" }))" }, logger: logger)
+                    role: term.map { "active (term \($0))" }, logger: logger)
             ),
         ]
         let leaseWatch: [(String, any Service)] = leased.map { [("lease watch", LeaseWatchService(log: $0))] } ?? []

@@ -22,11 +22,11 @@ struct Responder: Sendable {
         _ incoming: IncomingRequest, _ reply: Reply, op: String = "invalid",
         appending members: [(key: String, elements: [[UInt8]])] = []
     ) {
+        var (reply, members) = (reply, members)
         if let isActive, !isActive() {
             let error = CourtsideError(
                 .notActive, "this courtsided stepped down (its lease ran out); send the request again to the active one")
-            return transport.reply(
-                to: incoming, body: WireCoding.encode(Reply.failure(error, commandID: reply.commandID, epoch: epoch)))
+            (reply, members) = (.failure(error, commandID: reply.commandID, epoch: epoch), [])
         }
         let result = reply.error?.code.rawValue ?? "ok"
         metrics.record(op: op, result: result, nanoseconds: (ContinuousClock.now - incoming.received).nanoseconds)

@@ -99,6 +99,8 @@ final class StandbyService: Service {
                 failing = false
                 switch outcome {
                 case .acquired(let term):
+                    // Renewed from now on, while the sockets close and the library opens.
+                    opened.keepLease()
                     self.outcome.withLock { $0 = (opened, term) }
                     return
                 case .held(let term, let endpoint, let expiresIn):

@@ -208,15 +208,11 @@ public final class KeeperGateway: Sendable {
                     status: .forbidden)
             }
         }
-        do {
+        do throws(CourtsideError) {
             let reply = try await relay.send(command.operation, origin: command.origin, court: device.court)
             // No daemon was active yet (a takeover under way): nothing was decided, so the page
             // keeps the command and sends it again, as when the daemon does not answer.
-            if let error = reply.error, error.code == .notActive {
-                var response = Self.error(error.code, error.message, status: .serviceUnavailable)
-                response.headers[.retryAfter] = "1"
-                return response
-            }
+            if let error = reply.error, error.code == .notActive { throw CourtsideError(error.code, error.message) }
             return WebGateway.json(reply)
         } catch {
             // The page keeps the command and retries it with the same ids: the daemon applies it once.

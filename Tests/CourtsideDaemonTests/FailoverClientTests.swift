@@ -92,6 +92,5 @@ struct FailoverClientTests {
             try display.pump(timeoutMilliseconds: 50)
         }
         #expect(display.resyncs == after && !display.isStale)
-        #expect(Epoch.isOlder("\(number - 1)-older", than: followed) && !Epoch.isOlder(followed, than: "x-unnumbered"))
     }
 }

@@ -94,15 +94,26 @@ struct PostgresLeaseTests {
         #expect(try second.acquireLease(claim("b")) == .acquired(term: 2))
     }
 
-    @Test("with several hosts listed, one that does not answer is skipped")
+    @Test(
+        "with several hosts listed, the log opens on the one that is not in recovery (a dead one and a standby skipped), and says so when none takes writes"
+    )
     func findsThePrimary() throws {
-        let server = try TestPostgresServer()
-        defer { server.stop() }
-        var configuration = server.configuration
-        // A host that does not answer first: skipped.
-        configuration.hosts.insert(.init("127.0.0.1", port: TestPostgresServer.freePort()), at: 0)
+        let pair = try TestPostgresPair()
+        defer { pair.stop() }
+        let (primary, standby) = (pair.configuration.hosts[0], pair.configuration.hosts[1])
+        var configuration = pair.configuration
+        configuration.hosts = [.init("127.0.0.1", port: TestPostgresServer.freePort()), standby, primary]
         let log = try PostgresEventLog(configuration: configuration, logger: Self.logger)
+        try log.append(LogFixtures.events(1...2), refusals: [])
+        #expect(try log.readAll().count == 2)
         try log.close()
+        configuration.hosts = [standby]
+        do {
+            _ = try PostgresEventLog(configuration: configuration, logger: Self.logger)
+            Issue.record("the log opened on a standby")
+        } catch let error as PostgresEventLogError {
+            #expect(error.codeString == "no_primary" && error.message.contains("standby"), "\(error)")
+        }
     }
 }
 

@@ -70,6 +70,18 @@ struct RequestTests {
     }
 }
 
+@Suite("Epochs")
+struct EpochTests {
+    @Test("an epoch's leading number orders it; an epoch without one is never older")
+    func order() {
+        #expect(Epoch.number("3-1a2b3c4d") == 3 && Epoch.number("1764160000123-9f3a61c2") == 1_764_160_000_123)
+        #expect(Epoch.number("x-1") == nil && Epoch.number("") == nil)
+        #expect(
+            Epoch.isOlder("2-aa", than: "3-bb") && !Epoch.isOlder("3-bb", than: "2-aa") && !Epoch.isOlder("3-aa", than: "3-bb"))
+        #expect(!Epoch.isOlder("x-unnumbered", than: "3-bb") && !Epoch.isOlder("3-bb", than: "x-unnumbered"))
+    }
+}
+
 @Suite("The config file")
 struct ConfigurationTests {
     static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

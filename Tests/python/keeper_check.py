@@ -396,6 +396,10 @@ def main():
 
         # 60 s offline in g5: 30 taps, one queued undone, a reload; then exactly 29, in order, once each.
         a.pick("g5")
+        # Where the buttons are, to check that going offline moves none from under a finger.
+        tops = ("return ['button[data-player=\"di\"]', 'button[data-move=\"one_point\"]', '#clock']"
+                ".map((s) => Math.round(document.querySelector(s).getBoundingClientRect().top));")
+        online_tops = a.js(tops)
         proxy.stop()
         cut = time.monotonic()
         players = ["di", "jo", "ed", "kai", "flo", "lu"]
@@ -409,6 +413,8 @@ def main():
         run.check("offline: 29 moves queued and a calm banner says so", wait(lambda: a.js(
             "return document.getElementById('banner').textContent") == "offline: 29 moves saved on this device", 10),
             a.js("return document.getElementById('banner').textContent"))
+        run.check("offline: the banner and the controls' note move no button (a tap on its way lands where it was aimed)",
+                  a.js(tops) == online_tops, "%s online, %s offline" % (online_tops, a.js(tops)))
         run.check("offline: clock and time-outs are disabled and say why", a.js(
             "return document.getElementById('clock').disabled && [...document.querySelectorAll('.timeout')]"
             ".every((b) => b.disabled) && !document.querySelector('[data-field=\"controls-why\"]').hidden"))
