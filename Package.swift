@@ -161,7 +161,10 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -256,11 +259,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: swiftSettings),
-        .testTarget(name: "CourtsideWebTests", dependencies: ["CourtsideWeb", "CourtsideViewModels"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CourtsideWebTests",
+            dependencies: ["CourtsideWeb", "CourtsideViewModels", .product(name: "NIOHTTP1", package: "swift-nio")],
+            swiftSettings: swiftSettings),
         .testTarget(name: "QREncodeTests", dependencies: ["QREncode"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CourtsideWebStoreTests",
-            dependencies: ["CourtsideWebStore", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                "CourtsideWebStore", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -59,6 +59,10 @@ public struct CourtsideError: Error, Hashable, Sendable, CustomStringConvertible
         public static let playerInactive = Code(rawValue: "player_inactive")
         /// The game has started: it can no longer be moved, re-timed or given other rules.
         public static let gameStarted = Code(rawValue: "game_started")
+        /// A name, court, round, group or start time breaks the text rule (``TextRule``): a
+        /// control character, a bidirectional override, blank, too long, or a start that is no
+        /// time of day. The message names the field.
+        public static let invalidText = Code(rawValue: "invalid_text")
     }
 
     public let code: Code

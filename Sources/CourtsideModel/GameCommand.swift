@@ -20,11 +20,6 @@ public enum GameCommand: Hashable, Sendable {
     case endEarly(result: EarlyResult, reason: String)
 }
 
-extension GameCommand {
-    /// The longest reason the log keeps for an organiser's decision.
-    public static let maxReasonLength = 500
-}
-
 extension Game {
     /// Decides what a command does to this game at `now`: the event kinds to commit, or a typed
     /// rejection. Pure; the caller stamps versions and commits.
@@ -103,22 +98,15 @@ extension Game {
         }
     }
 
-    /// Why an organiser's reason cannot go in the log, or nil.
+    /// Why an organiser's reason cannot go in the log, or nil: the text rule's `invalid_reason`.
     package static func reasonProblem(_ reason: String?, required: Bool) -> CourtsideError? {
         guard let reason, !reason.allSatisfy(\.isWhitespace) else {
             return required ? CourtsideError(.invalidReason, "say why the game ends early (reason)") : nil
         }
-        if reason.count > GameCommand.maxReasonLength {
-            return CourtsideError(.invalidReason, "a reason is at most \(GameCommand.maxReasonLength) characters")
-        }
-        // Control characters (a line break aside) and bidirectional overrides would garble the
-        // log and the screens that show it.
-        let refused: (Unicode.Scalar) -> Bool = { scalar in
-            (scalar.value < 0x20 && scalar != "\n") || (0x7F...0x9F).contains(scalar.value)
-                || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
-        }
-        if reason.unicodeScalars.contains(where: refused) {
-            return CourtsideError(.invalidReason, "a reason may not contain control characters")
+        do throws(CourtsideError) {
+            try TextRule.check(reason, as: .reason, field: "reason")
+        } catch {
+            return error
         }
         return nil
     }

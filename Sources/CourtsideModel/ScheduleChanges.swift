@@ -4,19 +4,22 @@ extension GameID {
 }
 
 extension Schedule {
-    /// The longest name a team or player may have.
-    public static let maxNameLength = 80
-
-    /// The schedule after `change`, or why the change cannot be made: `unknown_team`,
-    /// `unknown_player`, `unknown_game`, `team_exists`, `player_exists`, `game_exists`,
-    /// `game_started` or `invalid_game`. Pure: `hasStarted` says which games are under way.
+    /// The schedule after `change`, or why the change cannot be made: `invalid_text` (a text
+    /// it stores breaks the ``TextRule``), `unknown_team`, `unknown_player`, `unknown_game`,
+    /// `team_exists`, `player_exists`, `game_exists`, `game_started` or `invalid_game`. Pure:
+    /// `hasStarted` says which games are under way.
     public func applying(_ change: TournamentChange, hasStarted: (GameID) -> Bool) throws(CourtsideError) -> Schedule {
+        try change.checkText()
+        return try making(change, hasStarted: hasStarted)
+    }
+
+    /// The schedule after `change`, its texts taken as they are (see ``laying(_:)``).
+    private func making(_ change: TournamentChange, hasStarted: (GameID) -> Bool) throws(CourtsideError) -> Schedule {
         var next = self
         switch change {
         case .teamRegistered(let team, let group):
             if teams[team.id] != nil { throw CourtsideError(.teamExists, "the tournament has a team with id \(team.id) already") }
             try Self.checkIdentifier(team.id.rawValue, "team")
-            try Self.checkName(team.name, of: "team \(team.id)")
             if team.players.isEmpty { throw CourtsideError(.invalidGame, "team \(team.id) has no players") }
             var seen = Set<PlayerID>()
             for player in team.players {
@@ -40,7 +43,6 @@ extension Schedule {
             guard let index = roster.players.firstIndex(where: { $0.id == player }) else {
                 throw CourtsideError(.unknownPlayer, "team \(team) has no player with id \(player)")
             }
-            try Self.checkName(name, of: "player \(player)")
             roster.players[index].name = name
             next.teams[team] = roster
         case .playerActive(let team, let player, let active):
@@ -93,13 +95,15 @@ extension Schedule {
     /// added under the same id is replaced by the organiser's, a player the file has since put
     /// on another team moves to the organiser's team. Each such case is a ``LaidChange`` with
     /// `overrode` set; one that cannot apply at all (its team is gone) has `error` set instead.
-    /// Games are taken as not started: the change was checked when it was made.
+    /// Games are taken as not started, and texts as they are: the change was checked when it was
+    /// made, and a log written before the ``TextRule`` keeps what it accepted then (the games
+    /// created from it exist as they are).
     public func laying(_ changes: [TournamentChange]) -> (schedule: Schedule, conflicts: [LaidChange]) {
         var schedule = self
         var conflicts: [LaidChange] = []
         for change in changes {
             do throws(CourtsideError) {
-                schedule = try schedule.applying(change) { _ in false }
+                schedule = try schedule.making(change) { _ in false }
             } catch {
                 if let (forced, overrode) = schedule.forcing(change) {
                     schedule = forced
@@ -150,7 +154,6 @@ extension Schedule {
 
     private func checkNewPlayer(_ player: Player) throws(CourtsideError) {
         try Self.checkIdentifier(player.id.rawValue, "player")
-        try Self.checkName(player.name, of: "player \(player.id)")
         if let team = players[player.id] {
             throw CourtsideError(.playerExists, "player \(player.id) plays for \(team) already; player ids are the tournament's")
         }
@@ -162,19 +165,46 @@ extension Schedule {
         }
     }
 
-    private static func checkName(_ name: String, of what: String) throws(CourtsideError) {
-        if name.allSatisfy(\.isWhitespace) { throw CourtsideError(.invalidGame, "\(what) needs a name") }
-        if name.count > maxNameLength {
-            throw CourtsideError(.invalidGame, "\(what): a name has at most \(maxNameLength) characters")
-        }
-    }
-
     private static func unknownTeam(_ team: TeamID) -> CourtsideError {
         CourtsideError(.unknownTeam, "the tournament has no team with id \(team)")
     }
 }
 
 extension TournamentChange {
+    /// Refuses the change when a text it would store breaks the ``TextRule``: `invalid_text`,
+    /// naming the field ("team owls name", "player dee name", "court", "start", "round").
+    public func checkText() throws(CourtsideError) {
+        // An id goes in the field's name only when it is one: it may be as bad as the text.
+        func named(_ what: String, _ id: String, _ field: String) -> String {
+            GameSetup.problem(withID: id) == nil ? "\(what) \(id) \(field)" : "\(what) \(field)"
+        }
+        switch self {
+        case .teamRegistered(let team, let group):
+            try TextRule.check(team.name, as: .line, field: named("team", team.id.rawValue, "name"))
+            for player in team.players {
+                try TextRule.check(player.name, as: .line, field: named("player", player.id.rawValue, "name"))
+            }
+            try TextRule.check(group, as: .line, field: "group")
+        case .playerAdded(_, let player):
+            try TextRule.check(player.name, as: .line, field: named("player", player.id.rawValue, "name"))
+        case .playerRenamed(_, let player, let name):
+            try TextRule.check(name, as: .line, field: named("player", player.rawValue, "name"))
+        case .playerActive:
+            break
+        case .gameScheduled(let game):
+            try TextRule.check(game.court, as: .line, field: "court")
+            try TextRule.check(game.start, as: .time, field: "start")
+            try TextRule.check(game.round, as: .line, field: "round")
+            try TextRule.check(game.group, as: .line, field: "group")
+            try TextRule.check(game.rules.preset, as: .line, field: "rules.preset")
+        case .gameEdited(let edit):
+            try TextRule.check(edit.court, as: .line, field: "court")
+            try TextRule.check(edit.start, as: .time, field: "start")
+            try TextRule.check(edit.rules?.preset, as: .line, field: "rules.preset")
+            try TextRule.check(edit.preset, as: .line, field: "preset")
+        }
+    }
+
     /// The rules the change sets, if any.
     fileprivate var rulesSet: RuleSet? {
         switch self {

@@ -35,7 +35,8 @@ public let allErrorCodes: [CourtsideError.Code] = [
     .badRequest, .badFrames, .messageTooLarge, .unknownOperation, .forbidden, .unknownGame, .unknownPlayer, .playerNotInGame,
     .playerInactive,
     .unknownTeam, .gameFinished, .unknownEvent, .notAMove, .alreadyRetracted, .clockRunning, .clockNotRunning,
-    .gameExists, .invalidGame, .teamExists, .playerExists, .gameStarted, .noTimeoutsLeft, .bracketLocked, .bracketPending,
+    .gameExists, .invalidGame, .invalidText, .teamExists, .playerExists, .gameStarted, .noTimeoutsLeft, .bracketLocked,
+    .bracketPending,
     .invalidReason, .storageFailure, .shuttingDown, .notActive,
     .retryExpired, .overloaded, .internalError,
 ]

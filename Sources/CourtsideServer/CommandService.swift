@@ -358,10 +358,14 @@ final class LoadedTournament: Sendable {
     }
 
     /// The setup of a game `create_game` asks for; `teams`, when given, are the tournament's as
-    /// the organiser has changed them at run time.
+    /// the organiser has changed them at run time. Its court is held to the ``TextRule`` here,
+    /// not in `GameSetup.validate`, which also creates the bracket's games from a log that may
+    /// predate the rule.
     func setup(
         game: GameID, home: TeamID, away: TeamID, court: String?, rules: RuleSet?, teams: [TeamID: Team]? = nil
     ) throws(CourtsideError) -> GameSetup {
+        try TextRule.check(court, as: .line, field: "court")
+        try TextRule.check(rules?.preset, as: .line, field: "rules.preset")
         let configuration = self.configuration
         let teams = teams ?? configuration.teams
         if configuration.schedule.game(game) != nil {

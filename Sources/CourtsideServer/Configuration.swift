@@ -360,6 +360,10 @@ struct RawConfiguration: Decodable {
         func fail(_ key: String, _ problem: String) -> ConfigurationError {
             ConfigurationError(file: file, key: key, problem: problem)
         }
+        /// Every text the tournament stores is held to the model's ``TextRule``.
+        func checkText(_ text: String?, _ key: String, as kind: TextRule.Kind = .line) throws(ConfigurationError) {
+            if let text, let problem = TextRule.problem(text, as: kind) { throw fail(key, problem) }
+        }
         func resolved(_ spec: RuleSpec?, _ key: String, _ presets: [String: RuleSet], default base: RuleSet)
             throws(ConfigurationError) -> RuleSet
         {
@@ -367,10 +371,13 @@ struct RawConfiguration: Decodable {
             let (rules, problem) = spec.resolve(presets)
             guard let rules else { throw fail(key, problem ?? "unusable rules") }
             if let problem = rules.problem { throw fail(key, problem) }
+            try checkText(rules.preset, "\(key).preset")
             return rules
         }
+        try checkText(tournament, "tournament")
         var presets = RulePresets.builtIn
         for (index, preset) in (self.presets ?? []).enumerated() {
+            try checkText(preset.name, "presets.\(index).name")
             let base = preset.inherits ?? "pickup-15w2"
             guard let inherited = presets[base] else {
                 throw fail("presets.\(index).inherits", RuleSpec.unknown(base, presets))
@@ -385,9 +392,13 @@ struct RawConfiguration: Decodable {
         var playerTeams: [PlayerID: TeamID] = [:]
         for (index, team) in self.teams.enumerated() {
             if team.id.rawValue.isEmpty { throw fail("teams.\(index).id", "must not be empty") }
+            try checkText(team.id.rawValue, "teams.\(index).id")
+            try checkText(team.name, "teams.\(index).name")
             if teams[team.id] != nil { throw fail("teams.\(index).id", "team \(team.id) is defined twice") }
             if team.players.isEmpty { throw fail("teams.\(index).players", "team \(team.id) has no players") }
             for (number, player) in team.players.enumerated() {
+                try checkText(player.id.rawValue, "teams.\(index).players.\(number).id")
+                try checkText(player.name, "teams.\(index).players.\(number).name")
                 if let other = playerTeams[player.id] {
                     throw fail("teams.\(index).players.\(number).id", "player \(player.id) is already on team \(other)")
                 }
@@ -398,7 +409,13 @@ struct RawConfiguration: Decodable {
         var games: [ScheduledGame] = []
         var roundNames: [String] = []
         var sections: [(key: String, round: String?, games: [RawGame])] = [("games", nil, self.games ?? [])]
+        for (index, court) in (courts ?? []).enumerated() { try checkText(court, "courts.\(index)") }
+        for (index, group) in (groups ?? []).enumerated() {
+            try checkText(group.id, "groups.\(index).id")
+            try checkText(group.name, "groups.\(index).name")
+        }
         for (index, round) in (self.rounds ?? []).enumerated() {
+            try checkText(round.name, "rounds.\(index).name")
             sections.append(("rounds.\(index).games", round.name, round.games))
             roundNames.append(round.name)
         }
@@ -409,6 +426,9 @@ struct RawConfiguration: Decodable {
                 if games.contains(where: { $0.id.rawValue == game.id }) {
                     throw fail("\(key).id", "game \(game.id) is defined twice")
                 }
+                try checkText(game.court, "\(key).court")
+                try checkText(game.group, "\(key).group")
+                try checkText(game.start, "\(key).start", as: .time)
                 for (side, slot) in [("home", game.home), ("away", game.away)] {
                     if case .team(let team) = slot, teams[team] == nil {
                         throw fail("\(key).\(side)", "unknown team \"\(team)\"")

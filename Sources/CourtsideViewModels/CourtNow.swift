@@ -26,9 +26,7 @@ public struct CourtNow: Hashable, Sendable, Encodable {
         current = open.first { $0.state == .live } ?? open.first
         next = current.flatMap { current in open.first { $0.game != current.game } }
         func scheduled(_ entry: CourtLineup.Entry?) -> Date? {
-            guard let start = entry?.start, let colon = start.firstIndex(of: ":"), let hour = Int(start[..<colon]),
-                let minute = Int(start[start.index(after: colon)...]), (0..<24).contains(hour), (0..<60).contains(minute)
-            else { return nil }
+            guard let start = entry?.start, let (hour, minute) = TextRule.time(start) else { return nil }
             return calendar.date(bySettingHour: hour, minute: minute, second: 0, of: now)
         }
         // A game under way is as late as it started; one still to play, as late as now is past its time.

@@ -38,6 +38,14 @@ struct DeskAction: Equatable {
         default:
             return .failure(CourtsideError(.badRequest, "the desk records a forfeit, an early end or a correction"))
         }
+        // The model's text rule, so the page says what is wrong with the reason before the daemon does.
+        if let reason, !reason.isEmpty {
+            do throws(CourtsideError) {
+                try TextRule.check(reason, as: .reason, field: "reason")
+            } catch {
+                return .failure(error)
+            }
+        }
         let commandID = fields["command_id"].flatMap { $0.isEmpty || $0.count > 64 ? nil : $0 }
         return .success(DeskAction(game: id, operation: operation, commandID: commandID))
     }

@@ -22,7 +22,8 @@ struct DeskChange: Equatable {
     /// The change a form of `page` stands for, or why it is none.
     static func parse(_ fields: [String: String], on page: Page) -> Result<DeskChange, CourtsideError> {
         let form = Form(fields)
-        // The daemon judges the reason (invalid_reason), the ids and the names: the page shows its refusal.
+        // Names, courts, rounds, start times and the reason are held to the model's text rule here,
+        // so the page names the field at once; the daemon holds them to it again, and judges the ids.
         let reason = form.optional("reason")
         let operation: Request.Operation
         do throws(CourtsideError) {
@@ -69,11 +70,29 @@ struct DeskChange: Equatable {
             case (.schedule, _):
                 throw CourtsideError(.badRequest, "the schedule page moves a game or adds one")
             }
+            try checkText(operation)
         } catch {
             return .failure(error)
         }
         let commandID = fields["command_id"].flatMap { $0.isEmpty || $0.count > 64 ? nil : $0 }
         return .success(DeskChange(page: page, operation: operation, commandID: commandID))
+    }
+
+    /// Refuses an operation whose texts break the model's ``TextRule``: `invalid_text` (or
+    /// `invalid_reason`) naming the field, as the daemon would.
+    private static func checkText(_ operation: Request.Operation) throws(CourtsideError) {
+        switch operation {
+        case .changeTournament(let change, let reason):
+            try change.checkText()
+            try TextRule.check(reason, as: .reason, field: "reason")
+        case .scheduleGame(let game, let home, let away, let court, let start, let round, let group, _, let reason, _):
+            let scheduled = ScheduledGame(
+                id: game, home: .team(home), away: .team(away), court: court, group: group, round: round, start: start)
+            try TournamentChange.gameScheduled(scheduled).checkText()
+            try TextRule.check(reason, as: .reason, field: "reason")
+        default:
+            break
+        }
     }
 
     /// A team's players as the register form takes them, one a line: the id, a space, the name

@@ -22,7 +22,7 @@ extension DeskGateway {
             if let refusal = KeeperGateway.crossSite(request) { return refusal }
             guard (try? await self.sessions.load(request: request)) != nil else { return Self.signInFirst() }
             let change: DeskChange
-            switch await Self.change(request, on: page) {
+            switch try await Self.change(request, on: page) {
             case .success(let found): change = found
             case .failure(let error): return Self.refused(error.message, on: page)
             }
@@ -39,7 +39,7 @@ extension DeskGateway {
             if let refusal = KeeperGateway.crossSite(request) { return refusal }
             guard let session = try? await self.sessions.load(request: request) else { return Self.signInFirst() }
             let change: DeskChange
-            switch await Self.change(request, on: page) {
+            switch try await Self.change(request, on: page) {
             case .success(let found): change = found
             case .failure(let error): return Self.refused(error.message, on: page)
             }
@@ -87,8 +87,9 @@ extension DeskGateway {
         }
     }
 
-    private static func change(_ request: Request, on page: DeskChange.Page) async -> Result<DeskChange, CourtsideError> {
-        guard let body = try? await request.body.collect(upTo: 16_384), let fields = FormFields.parse(Array(buffer: body)) else {
+    private static func change(_ request: Request, on page: DeskChange.Page) async throws -> Result<DeskChange, CourtsideError> {
+        let body = try await BodyReading.collect(request, upTo: 16_384)
+        guard let fields = FormFields.parse(Array(buffer: body)) else {
             return .failure(CourtsideError(.badRequest, "the form could not be read"))
         }
         return DeskChange.parse(fields, on: page)

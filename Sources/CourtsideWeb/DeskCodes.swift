@@ -31,7 +31,7 @@ extension DeskGateway {
             if let refusal = KeeperGateway.crossSite(request) { return refusal }
             guard (try? await self.sessions.load(request: request)) != nil else { return Self.signInFirst() }
             let action: DeskCodeAction
-            switch await Self.codeAction(request) {
+            switch try await Self.codeAction(request) {
             case .success(let found): action = found
             case .failure(let error): return Self.codesDone(error.message)
             }
@@ -45,7 +45,7 @@ extension DeskGateway {
         router.post("/desk/codes/confirm") { request, _ -> Response in
             if let refusal = KeeperGateway.crossSite(request) { return refusal }
             guard (try? await self.sessions.load(request: request)) != nil else { return Self.signInFirst() }
-            switch await Self.codeAction(request) {
+            switch try await Self.codeAction(request) {
             case .success(let action): return Self.codesDone(try await self.perform(action))
             case .failure(let error): return Self.codesDone(error.message)
             }
@@ -72,8 +72,8 @@ extension DeskGateway {
 
     private func codesPage(baseURL: String, message: String?) async throws -> DeskCodesPage {
         DeskCodesPage(
-            courts: live.current.courts, codes: try await store.codes(), devices: try await store.devices(), baseURL: baseURL,
-            message: message, now: Date())
+            courts: live.current.courts, codes: try await store.codes(), devices: try await store.devices(),
+            expiries: try await store.recentExpiries(limit: 100), baseURL: baseURL, message: message, now: Date())
     }
 
     private static let wrongBase = "The links start with an http:// or https:// address, such as http://192.168.1.20:8080."
@@ -84,8 +84,9 @@ extension DeskGateway {
             typed: request.uri.queryParameters["base"].map(String.init), host: request.head.authority, secure: secureCookies)
     }
 
-    private static func codeAction(_ request: Request) async -> Result<DeskCodeAction, CourtsideError> {
-        guard let body = try? await request.body.collect(upTo: 4096), let fields = FormFields.parse(Array(buffer: body)) else {
+    private static func codeAction(_ request: Request) async throws -> Result<DeskCodeAction, CourtsideError> {
+        let body = try await BodyReading.collect(request, upTo: 4096)
+        guard let fields = FormFields.parse(Array(buffer: body)) else {
             return .failure(CourtsideError(.badRequest, "the form could not be read"))
         }
         return DeskCodeAction.parse(fields)

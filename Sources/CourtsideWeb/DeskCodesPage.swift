@@ -2,7 +2,7 @@ import CourtsideWebStore
 import Foundation
 
 /// The desk's page of join codes: each court's PIN and link, the devices that joined it (when
-/// last seen, revoked or not), and the address the printable sheet's links start with. Built
+/// last seen, revoked or not, and those that expired lately), and the address the printable sheet's links start with. Built
 /// from the store's rows with the time passed in, so it is tested without a gateway.
 struct DeskCodesPage {
     struct Device {
@@ -21,6 +21,17 @@ struct DeskCodesPage {
         /// The code's number (0: none yet), which a new code's form names.
         var generation: Int
         var devices: [Device]
+        /// The court's devices that went lately, newest first (a full court, unused, unseen).
+        var expired: [Expired] = []
+        /// Stored, not computed: the template reads stored properties only.
+        var anyExpired = false
+    }
+
+    /// A device the store let go, and why: the organiser sees a flood of joins push them out.
+    struct Expired {
+        var name: String
+        var when: String
+        var reason: String
     }
 
     /// A change shown for confirmation first, its fields sent again with it.
@@ -39,8 +50,8 @@ struct DeskCodesPage {
     /// The page for `courts` (the daemon's, in its order; courts of `codes` and `devices` that
     /// it does not name follow), at `now`; `calendar` is the venue's.
     init(
-        courts names: [String], codes: [JoinCode], devices: [(device: KeeperDevice, revoked: Bool)], baseURL: String,
-        message: String?, now: Date, calendar: Calendar = .current
+        courts names: [String], codes: [JoinCode], devices: [(device: KeeperDevice, revoked: Bool)],
+        expiries: [DeviceExpiry] = [], baseURL: String, message: String?, now: Date, calendar: Calendar = .current
     ) {
         (self.baseURL, self.message) = (baseURL, message)
         let all = (names + codes.map(\.court).sorted() + devices.map(\.device.court).sorted()).reduce(into: [String]()) {
@@ -48,14 +59,19 @@ struct DeskCodesPage {
         }
         courts = all.map { name in
             let code = codes.first { $0.court == name }
-            return Court(
+            var court = Court(
                 name: name, pin: code?.printedPIN, link: code.map { JoinSheet.link($0, baseURL: baseURL) },
                 generation: code?.generation ?? 0,
                 devices: devices.filter { $0.device.court == name }.map { device, revoked in
                     Device(
                         name: device.name, joined: Self.time(device.joinedAt, now: now, calendar: calendar),
                         lastSeen: Self.time(device.lastSeen, now: now, calendar: calendar), revoked: revoked)
+                },
+                expired: expiries.filter { $0.court == name }.map {
+                    Expired(name: $0.name, when: Self.time($0.expiredAt, now: now, calendar: calendar), reason: $0.reason.description)
                 })
+            court.anyExpired = !court.expired.isEmpty
+            return court
         }
     }
 

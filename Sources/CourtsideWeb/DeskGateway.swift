@@ -29,6 +29,9 @@ public final class DeskGateway: Sendable {
     let passphraseHash: String
     let sessions: SessionStorage<DeskSession>
     private let throttle = Mutex(PINThrottle())
+    /// Passphrase checks the whole gateway starts, and the thread that makes them.
+    private let checkRate: Mutex<RateLimiter>
+    private let checker: PassphraseChecker
     /// The relay's one lane: the organiser's key (or plaintext).
     public static let lane = "organiser"
     static let cookieName = "courtside_desk"
@@ -37,7 +40,16 @@ public final class DeskGateway: Sendable {
 
     /// `relay` sends under the organiser's key: build it with `courtKeys: [DeskGateway.lane: keys]`
     /// on a secured daemon, nil on a plaintext one.
-    public init(live: LiveTournament, store: GatewayStore, relay: CommandRelay, passphraseHash: String, secureCookies: Bool) {
+    public init(
+        live: LiveTournament, store: GatewayStore, relay: CommandRelay, passphraseHash: String, secureCookies: Bool,
+        limits: GatewayLimits = GatewayLimits()
+    ) {
+        // Bounded in all, not per address: 16 guessers on 16 addresses are 16 times the work.
+        checkRate = Mutex(
+            RateLimiter(
+                burst: limits.passphraseBurst, every: limits.passphraseInterval, globalBurst: limits.passphraseBurst,
+                globalEvery: limits.passphraseInterval))
+        checker = PassphraseChecker(hash: passphraseHash, capacity: limits.passphraseQueue)
         self.live = live
         self.relay = relay
         (self.store, self.secureCookies) = (store, secureCookies)
@@ -78,16 +90,29 @@ public final class DeskGateway: Sendable {
         }
         router.post("/desk/login") { request, context -> Response in
             if let refusal = KeeperGateway.crossSite(request) { return refusal }
-            guard let body = try? await request.body.collect(upTo: 4096), let fields = FormFields.parse(Array(buffer: body)),
+            let body = try await BodyReading.collect(request, upTo: 4096)
+            guard let fields = FormFields.parse(Array(buffer: body)),
                 let passphrase = fields["passphrase"], !passphrase.isEmpty, passphrase.count <= 200
             else { return KeeperGateway.redirect(to: "/desk?login=wrong") }
             let address = context.remoteAddress?.ipAddress ?? "unknown"
             if case .wait(let wait) = self.throttle.withLock({ $0.attempt(address, now: .now) }) {
+                await KeeperGateway.holdBack(wait)
                 return KeeperGateway.redirect(to: "/desk?login=wait&seconds=\(max(1, Int(wait.components.seconds) + 1))")
             }
-            // Bcrypt takes a tenth of a second on purpose: off Swift's cooperative pool.
-            guard await Self.verify(passphrase, hash: self.passphraseHash) else {
-                return KeeperGateway.redirect(to: "/desk?login=wrong")
+            let busy = { (wait: Duration) async in
+                // Not checked, so not counted: the address may try again once the gateway can check.
+                self.throttle.withLock { $0.succeeded(address, now: .now) }
+                await KeeperGateway.holdBack(wait)
+                return KeeperGateway.redirect(to: "/desk?login=busy&seconds=\(wait.retryAfterSeconds)")
+            }
+            switch self.checkRate.withLock({ $0.take(address, now: .now) }) {
+            case .allowed: break
+            case .wait(let wait), .busy(let wait): return await busy(wait)
+            }
+            switch await self.checker.check(passphrase) {
+            case .right: break
+            case .wrong: return KeeperGateway.redirect(to: "/desk?login=wrong")
+            case .busy: return await busy(.seconds(1))
             }
             self.throttle.withLock { $0.succeeded(address, now: .now) }
             let name = JoinCode.slug(fields["name"].flatMap { $0.isEmpty ? nil : $0 } ?? "desk")
@@ -109,7 +134,7 @@ public final class DeskGateway: Sendable {
             if let refusal = KeeperGateway.crossSite(request) { return refusal }
             guard (try? await self.sessions.load(request: request)) != nil else { return Self.signInFirst() }
             let action: DeskAction
-            switch await Self.action(request) {
+            switch try await Self.action(request) {
             case .success(let found): action = found
             case .failure(let error): return KeeperGateway.redirect(to: "/desk?done=\(Self.query(error.message))")
             }
@@ -127,7 +152,7 @@ public final class DeskGateway: Sendable {
             if let refusal = KeeperGateway.crossSite(request) { return refusal }
             guard let session = try? await self.sessions.load(request: request) else { return Self.signInFirst() }
             let action: DeskAction
-            switch await Self.action(request) {
+            switch try await Self.action(request) {
             case .success(let found): action = found
             case .failure(let error): return KeeperGateway.redirect(to: "/desk?done=\(Self.query(error.message))")
             }
@@ -194,17 +219,12 @@ public final class DeskGateway: Sendable {
             })
     }
 
-    private static func action(_ request: Request) async -> Result<DeskAction, CourtsideError> {
-        guard let body = try? await request.body.collect(upTo: 8192), let fields = FormFields.parse(Array(buffer: body)) else {
+    private static func action(_ request: Request) async throws -> Result<DeskAction, CourtsideError> {
+        let body = try await BodyReading.collect(request, upTo: 8192)
+        guard let fields = FormFields.parse(Array(buffer: body)) else {
             return .failure(CourtsideError(.badRequest, "the form could not be read"))
         }
         return DeskAction.parse(fields)
-    }
-
-    private static func verify(_ passphrase: String, hash: String) async -> Bool {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: Bcrypt.verify(passphrase, hash: hash)) }
-        }
     }
 
     static func signInFirst() -> Response {
@@ -223,6 +243,8 @@ public final class DeskGateway: Sendable {
             switch query["login"].map(String.init) {
             case "wrong": message = "That is not the organiser's passphrase."
             case "wait": message = "Too many wrong passphrases: try again in \(query["seconds"].map(String.init) ?? "a few") s."
+            case "busy":
+                message = "The desk is checking other sign-ins: try again in \(query["seconds"].map(String.init) ?? "a few") s."
             default: message = nil
             }
         }

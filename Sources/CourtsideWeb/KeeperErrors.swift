@@ -14,3 +14,12 @@ extension CourtsideError.Code {
     /// The organiser's desk: no session, or an expired or forged one: sign in with the passphrase.
     public static let notSignedIn = CourtsideError.Code(rawValue: "not_signed_in")
 }
+
+extension CourtsideError.Code {
+    /// The gateway failed to answer (its store could not be read or written, say): logged with
+    /// its cause; the request may be sent again.
+    public static let internalError = CourtsideError.Code(rawValue: "internal_error")
+    /// Joins or passphrase checks from this address, or from everyone, are at their rate: wait
+    /// as `Retry-After` says.
+    public static let slowDown = CourtsideError.Code(rawValue: "slow_down")
+}

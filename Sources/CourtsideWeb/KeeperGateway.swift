@@ -25,6 +25,9 @@ public final class KeeperGateway: Sendable {
     let relay: CommandRelay
     let sessions: SessionStorage<KeeperSession>
     private let throttle = Mutex(PINThrottle())
+    /// Joins heard, right PIN or wrong, per address and in all: a right PIN must not let one
+    /// guest fill the store with devices.
+    private let joinRate: Mutex<RateLimiter>
     /// How long a joined device stays joined without a new code: a tournament weekend.
     static let sessionLifetime: Duration = .seconds(3 * 24 * 3600)
     static let cookieName = "courtside_keeper"
@@ -34,7 +37,13 @@ public final class KeeperGateway: Sendable {
     let secureCookies: Bool
 
     /// `secureCookies` when served over HTTPS: the cookie then never travels in the clear.
-    public init(live: LiveTournament, store: GatewayStore, relay: CommandRelay, secureCookies: Bool) {
+    public init(
+        live: LiveTournament, store: GatewayStore, relay: CommandRelay, secureCookies: Bool, limits: GatewayLimits = GatewayLimits()
+    ) {
+        joinRate = Mutex(
+            RateLimiter(
+                burst: limits.joinBurst, every: limits.joinInterval, globalBurst: limits.globalJoinBurst,
+                globalEvery: limits.globalJoinInterval))
         self.live = live
         self.store = store
         self.relay = relay
@@ -53,6 +62,7 @@ public final class KeeperGateway: Sendable {
         router.get("/keep/join/:token") { request, context -> Response in
             // The token leaves the address bar at once: the redirect carries only the cookie.
             let token = try context.parameters.require("token")
+            if let refusal = self.joinRefusal(context, form: true) { return refusal }
             let install = self.install(of: request)
             guard let device = try await self.store.join(token: token, name: nil, install: install.id) else {
                 return Self.redirect(to: "/keep?link=expired")
@@ -64,23 +74,32 @@ public final class KeeperGateway: Sendable {
             let form = request.headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true
             // The body first: a try is counted when it is heard whole, so that tries opened at
             // once on many connections cannot all pass the throttle before any is counted.
-            guard let body = try? await request.body.collect(upTo: JoinForm.maxBytes),
-                let fields = JoinForm(body: Array(buffer: body), form: form)
-            else {
+            let body = try await BodyReading.collect(request, upTo: JoinForm.maxBytes)
+            guard let fields = JoinForm(body: Array(buffer: body), form: form) else {
                 return form
                     ? Self.redirect(to: "/keep?pin=wrong")
                     : Self.error(.badRequest, "send {\"pin\": \"...\", \"name\": \"...\"} (name optional)", status: .badRequest)
             }
+            if let refusal = self.joinRefusal(context, form: form) { return refusal }
             let address = context.remoteAddress?.ipAddress ?? "unknown"
             if case .wait(let wait) = self.throttle.withLock({ $0.attempt(address, now: .now) }) {
                 let seconds = max(1, Int(wait.components.seconds) + 1)
+                await Self.holdBack(wait)
                 var response = Self.error(
                     .tooManyAttempts, "too many wrong PINs from this device: try again in \(seconds) s", status: .tooManyRequests)
                 response.headers[.retryAfter] = "\(seconds)"
                 return form ? Self.redirect(to: "/keep?pin=wait&seconds=\(seconds)") : response
             }
             let install = self.install(of: request)
-            guard let device = try await self.store.join(pin: fields.pin, name: fields.name, install: install.id) else {
+            let joined: KeeperDevice?
+            do {
+                joined = try await self.store.join(pin: fields.pin, name: fields.name, install: install.id)
+            } catch {
+                // The store failed, not the PIN: the try is not counted against the address.
+                self.throttle.withLock { $0.succeeded(address, now: .now) }
+                throw error
+            }
+            guard let device = joined else {
                 return form
                     ? Self.redirect(to: "/keep?pin=wrong")
                     : Self.error(.wrongCode, "that PIN is no court's current code: check the sheet", status: .unauthorized)
@@ -118,6 +137,32 @@ public final class KeeperGateway: Sendable {
             var request = request
             return await self.relay(&request, from: device)
         }
+    }
+
+    /// The answer to a join over its rate (this address's, or everyone's), or nil to go on.
+    private func joinRefusal(_ context: GatewayRequestContext, form: Bool) -> Response? {
+        let address = context.remoteAddress?.ipAddress ?? "unknown"
+        let wait: Duration
+        let message: String
+        switch joinRate.withLock({ $0.take(address, now: .now) }) {
+        case .allowed: return nil
+        case .wait(let duration):
+            (wait, message) = (duration, "too many joins from this device")
+        case .busy(let duration):
+            (wait, message) = (duration, "too many devices are joining at once")
+        }
+        let seconds = wait.retryAfterSeconds
+        if form { return Self.redirect(to: "/keep?pin=wait&seconds=\(seconds)") }
+        var response = Self.error(.slowDown, "\(message): try again in \(seconds) s", status: .tooManyRequests)
+        response.headers[.retryAfter] = "\(seconds)"
+        return response
+    }
+
+    /// Holds a refused try's answer back for up to a second: a guest who sends as fast as the
+    /// answers come (176,000 refused sign-ins in 20 s from 16 addresses took the keepers' CPU)
+    /// then sends at most one a second on each connection, and connections are capped.
+    static func holdBack(_ wait: Duration) async {
+        try? await Task.sleep(for: min(wait, .seconds(1)))
     }
 
     /// The browser's install id (its own cookie), and whether it is new and must be set.
@@ -174,12 +219,11 @@ public final class KeeperGateway: Sendable {
 
     /// Checks one command from a device and passes it on; the answer is the daemon's reply.
     private func relay(_ request: inout Request, from device: KeeperDevice) async -> Response {
-        let limit = ProtocolLimits.maxRequestBytes
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
-            return Self.error(.messageTooLarge, "the command is \(length) bytes; the limit is \(limit)", status: .contentTooLarge)
-        }
-        guard let body = try? await request.body.collect(upTo: limit) else {
-            return Self.error(.messageTooLarge, "the command is over \(limit) bytes", status: .contentTooLarge)
+        let body: ByteBuffer
+        do {
+            body = try await BodyReading.collect(request, upTo: ProtocolLimits.maxRequestBytes)
+        } catch {
+            return error.response
         }
         let command: CourtsideProtocol.Request
         do {
@@ -207,6 +251,10 @@ public final class KeeperGateway: Sendable {
                     .forbidden, "this device keeps score on \(device.court); \(game) is on \(known.setup.court ?? "no court")",
                     status: .forbidden)
             }
+        }
+        if !device.commanded {
+            // A device that keeps score is kept before the court's unused ones; noted once.
+            _ = try? await store.markCommanded(device: device.id)
         }
         do throws(CourtsideError) {
             let reply = try await relay.send(command.operation, origin: command.origin, court: device.court)

@@ -54,10 +54,16 @@ public final class LiveTournament: Sendable {
     private let resyncCount = Counter(label: "courtside_web_resyncs_total")
     private let endpoints: Endpoints
     private let logger: Logger
+    /// How often every stream gets a comment, and when the last went (the sync thread's alone).
+    private let pingInterval: Duration
+    private let lastPing = Mutex(ContinuousClock.now)
 
-    public init(endpoints: Endpoints, logger: Logger) {
+    /// `pingInterval`: every browser's stream gets a comment this often, whatever happens, so
+    /// that one whose browser vanished fails its write and is released.
+    public init(endpoints: Endpoints, logger: Logger, pingInterval: Duration = .seconds(15)) {
         self.endpoints = endpoints
         self.logger = logger
+        self.pingInterval = pingInterval
     }
 
     /// The view now.
@@ -131,6 +137,7 @@ public final class LiveTournament: Sendable {
                 logger.warning("cannot reach courtsided; retrying", metadata: ["error": "\(error.message)"])
                 mark(inSync: false)
                 Thread.sleep(forTimeInterval: 1)
+                pingIfDue()
                 continue
             }
             sync.recordsAppliedEvents = true
@@ -145,6 +152,7 @@ public final class LiveTournament: Sendable {
         var resyncs = sync.resyncs
         var lines = CourtLinesWatch(sent: current.courtsNow(), now: Date())
         while !stopping.load(ordering: .relaxed) {
+            pingIfDue()
             let before = view.withLock { $0 }
             do {
                 try sync.pump(timeoutMilliseconds: 100)
@@ -207,10 +215,27 @@ public final class LiveTournament: Sendable {
         if changed { broadcast([.sync(inSync)]) }
     }
 
+    /// Sends every stream a comment when `pingInterval` has passed since the last.
+    private func pingIfDue() {
+        let now = ContinuousClock.now
+        let due = lastPing.withLock { last in
+            guard now - last >= pingInterval else { return false }
+            last = now
+            return true
+        }
+        if due { send([EventStreamMessage.ping]) }
+    }
+
     private func broadcast(_ updates: [Update]) {
         let relayed = updates.reduce(0) { count, update in if case .event = update { count + 1 } else { count } }
         if relayed > 0 { relayedEvents.increment(by: relayed) }
+        // One buffer for the whole batch: each browser's stream wakes and writes once per pump,
+        // not once per event (1,000 streams x 600 events were 600,000 wake-ups and writes).
         let messages = updates.compactMap(EventStreamMessage.init)
+        send(messages.count > 1 ? [EventStreamMessage(joining: messages)] : messages)
+    }
+
+    private func send(_ messages: [EventStreamMessage]) {
         let behind = subscribers.withLock { subscribers in
             var behind: [AsyncStream<EventStreamMessage>.Continuation] = []
             for (id, continuation) in subscribers.all {

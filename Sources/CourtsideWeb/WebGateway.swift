@@ -3,7 +3,8 @@ import CourtsideProtocol
 import CourtsideViewModels
 import Foundation
 public import Hummingbird
-import Logging
+public import Logging
+import NIOCore
 public import Prometheus
 
 /// The HTTP side of courtside-web: pages for screens, JSON and a Server-Sent Events stream for
@@ -11,11 +12,17 @@ public import Prometheus
 public enum WebGateway {
     /// The router of every page and API; `live` must be started. `/metrics` serves `registry`,
     /// which `MetricsSystem` was bootstrapped with.
-    public static func router(_ live: LiveTournament, metrics registry: PrometheusCollectorRegistry) -> Router<
-        GatewayRequestContext
-    > {
+    /// `refresh` runs before each scrape of `/metrics` (the store's size is read then); a write
+    /// to a browser's event stream that stalls for `limits.stalledWriteTimeout` closes it.
+    public static func router(
+        _ live: LiveTournament, metrics registry: PrometheusCollectorRegistry, limits: GatewayLimits = GatewayLimits(),
+        logger: Logger, refresh: (@Sendable () async -> Void)? = nil
+    ) -> Router<GatewayRequestContext> {
         let router = Router(context: GatewayRequestContext.self)
+        // First, so that it wraps every route added after it, and the answer to no route.
+        router.add(middleware: InternalErrorMiddleware(logger: logger))
         router.get("/metrics") { _, _ -> Response in
+            await refresh?()
             var buffer: [UInt8] = []
             registry.emit(into: &buffer)
             return text(String(decoding: buffer, as: UTF8.self), status: .ok, type: "text/plain; version=0.0.4; charset=utf-8")
@@ -49,8 +56,15 @@ public enum WebGateway {
             let view = live.current
             return json(APIBody(key: "bracket", value: view.schedule, view: view, bracketSequence: view.bracketSequence))
         }
-        router.get("/api/events") { _, _ -> Response in
+        router.get("/api/events") { _, context -> Response in
             let updates = live.updates()
+            let channel = context.channel
+            let stall = TimeAmount(limits.stalledWriteTimeout)
+            // A small send buffer: a browser that stops reading holds its writer up within a few
+            // events (and is let go when the write stalls), rather than after megabytes that the
+            // kernel would otherwise buffer for it, every event costing a write meanwhile.
+            channel.setOption(ChannelOptions.socketOption(.so_sndbuf), value: SocketOptionValue(limits.eventSendBuffer))
+                .whenFailure { _ in }
             var headers = HTTPFields()
             headers[.contentType] = "text/event-stream"
             headers[.cacheControl] = "no-store"
@@ -59,19 +73,31 @@ public enum WebGateway {
                 body: ResponseBody { writer in
                     // Browsers reconnect after this long when the stream ends.
                     try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
-                    for await message in updates { try await writer.write(message.buffer) }
+                    for await message in updates {
+                        // A browser that stopped reading is let go: its socket's buffer is full,
+                        // and the write would wait for ever.
+                        let watchdog = channel.eventLoop.scheduleTask(in: stall) { channel.close(promise: nil) }
+                        defer { watchdog.cancel() }
+                        try await writer.write(message.buffer)
+                    }
                     try await writer.finish(nil)
                 })
         }
         router.get("/") { _, _ -> Response in html(Pages.allGames(live.current)) }
         router.get("/games/:id") { _, context -> Response in
-            html(Pages.court(live.current, game: GameID(try context.parameters.require("id"))))
+            let id = try context.parameters.require("id")
+            if let refusal = impossibleGame(id) { return refusal }
+            return html(Pages.court(live.current, game: GameID(id)))
         }
         router.get("/overlay/:id") { _, context -> Response in
-            html(Pages.overlay(live.current, game: GameID(try context.parameters.require("id"))))
+            let id = try context.parameters.require("id")
+            if let refusal = impossibleGame(id) { return refusal }
+            return html(Pages.overlay(live.current, game: GameID(id)))
         }
         router.get("/games/:id/box") { _, context -> Response in
-            html(Pages.box(live.current, game: GameID(try context.parameters.require("id"))))
+            let id = try context.parameters.require("id")
+            if let refusal = impossibleGame(id) { return refusal }
+            return html(Pages.box(live.current, game: GameID(id)))
         }
         router.get("/results") { _, _ -> Response in html(Pages.results(live.current)) }
         router.get("/static/app.js") { _, _ -> Response in
@@ -84,6 +110,13 @@ public enum WebGateway {
             file(Pages.style, type: "text/css; charset=utf-8")
         }
         return router
+    }
+
+    /// A 404 for an id no game can have (`%zz`, a NUL, 65 characters, the reserved `_tournament`),
+    /// as `/api/games/ID` answers; nil for an id a game may have, now or once the schedule names it.
+    static func impossibleGame(_ id: String) -> Response? {
+        guard let problem = GameSetup.problem(withID: id) else { return nil }
+        return text("no game can have this id: \(problem)\n", status: .notFound)
     }
 
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
@@ -162,6 +195,19 @@ struct APIBody<Value: Encodable>: Encodable {
 /// Encoded once and shared by every browser's stream (a ByteBuffer is copied on write only).
 struct EventStreamMessage: Sendable {
     let buffer: ByteBuffer
+
+    /// A comment, which EventSource ignores: sent to every stream now and then, so that a
+    /// write to a browser that vanished fails and its stream is released.
+    static let ping = EventStreamMessage(buffer: ByteBuffer(string: ": ping\n\n"))
+
+    private init(buffer: ByteBuffer) { self.buffer = buffer }
+
+    /// Several messages as one write, in order.
+    init(joining messages: [EventStreamMessage]) {
+        var buffer = ByteBuffer()
+        for message in messages { buffer.writeImmutableBuffer(message.buffer) }
+        self.buffer = buffer
+    }
 
     init?(_ update: LiveTournament.Update) {
         let (name, body): (String, [UInt8]?)

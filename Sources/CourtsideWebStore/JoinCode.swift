@@ -45,11 +45,21 @@ public struct JoinCode: Sendable, Equatable, Codable {
             .replacingOccurrences(of: "=", with: "")
     }
 
-    /// A court's name as it stands in a client id: "Court 1" is `court-1`.
-    public static func slug(_ name: String) -> String {
+    /// A court's name as it stands in a client id: "Court 1" is `court-1`; `fallback` when the
+    /// name has no letter or digit.
+    public static func slug(_ name: String, otherwise fallback: String = "court") -> String {
         let lowered = name.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
         let joined = String(lowered).split(separator: "-", omittingEmptySubsequences: true).joined(separator: "-")
-        return joined.isEmpty ? "court" : String(joined.prefix(32))
+        return joined.isEmpty ? fallback : String(joined.prefix(32))
+    }
+
+    /// A device's name, unique by construction: what the volunteer called it, and the store's
+    /// `number` for it, which no other device ever gets (`ann-s-phone-17`). The number is all
+    /// that follows the last dash, so two numbers never make the same name.
+    public static func deviceName(_ requested: String?, number: Int) -> String {
+        var base = slug(requested ?? "", otherwise: "device")
+        while base.hasSuffix("-") { base.removeLast() }
+        return "\(base)-\(number)"
     }
 }
 
@@ -63,13 +73,19 @@ public struct KeeperDevice: Sendable, Equatable, Codable {
     public var name: String
     public var joinedAt: Date
     public var lastSeen: Date
+    /// Whether it ever sent a command (see ``GatewayStore/markCommanded(device:)``): devices
+    /// never used go first when a court is full, and after ``GatewayStore/Limits/unusedDevice``.
+    public var commanded: Bool
 
-    public init(id: String, court: String, generation: Int, name: String, joinedAt: Date, lastSeen: Date) {
+    public init(
+        id: String, court: String, generation: Int, name: String, joinedAt: Date, lastSeen: Date, commanded: Bool = false
+    ) {
         self.id = id
         self.court = court
         self.generation = generation
         self.name = name
         self.joinedAt = joinedAt
         self.lastSeen = lastSeen
+        self.commanded = commanded
     }
 }

@@ -50,11 +50,16 @@ extension GatewayStore {
     /// names the browser (a long-lived cookie of its own): a browser that joins again keeps its
     /// device name, so the commands it still has queued keep their client id and a retry of one
     /// already applied is still recognised by the daemon.
+    ///
+    /// A new device is numbered (``JoinCode/deviceName(_:number:)``), so its name never clashes;
+    /// a court at ``Limits/devicesPerCourt`` lets its least useful devices go first (see
+    /// ``recentExpiries(court:limit:)``). It throws only when the file cannot be read or written.
     public func join(token: String? = nil, pin: String? = nil, name: String?, install: String? = nil, now: Date = Date())
         async throws -> KeeperDevice?
     {
-        try await database.write { db in
-            try Self.purge(db, now: now)
+        let limits = limits
+        return try await database.write { db in
+            try Self.purge(db, now: now, limits: limits)
             let row: Row?
             if let token {
                 row = try Row.fetchOne(db, sql: "SELECT court, generation FROM join_codes WHERE token = ?", arguments: [token])
@@ -66,24 +71,76 @@ extension GatewayStore {
                 row = nil
             }
             guard let row else { return nil }
-            let id = JoinCode.randomToken(bytes: 12)
+            let court: String = row["court"]
+            // A browser that joins again takes over its row, with its name and whether it was
+            // used; its old sessions end with it (the trigger of v3).
             let known = try install.flatMap {
-                try String.fetchOne(db, sql: "SELECT name FROM devices WHERE install = ?", arguments: [$0])
+                try Row.fetchOne(db, sql: "SELECT id, name, commanded FROM devices WHERE install = ?", arguments: [$0])
             }
-            // Unique however many devices share a name: the id's first characters follow it.
+            if let known {
+                try db.execute(sql: "DELETE FROM devices WHERE id = ?", arguments: [known["id"] as String])
+            }
+            try Self.makeRoom(on: court, now: now, limits: limits, in: db)
             let device = KeeperDevice(
-                id: id, court: row["court"], generation: row["generation"],
-                name: known ?? "\(JoinCode.slug(name ?? "device"))-\(id.prefix(4).lowercased())", joinedAt: now, lastSeen: now)
-            // A browser that joins again takes over its row: its old sessions end with it.
-            try db.execute(sql: "DELETE FROM devices WHERE install = ?", arguments: [install])
+                id: JoinCode.randomToken(bytes: 12), court: court, generation: row["generation"],
+                name: try known?["name"] ?? Self.newName(name, in: db), joinedAt: now, lastSeen: now,
+                commanded: known?["commanded"] ?? false)
             try db.execute(
-                sql:
-                    "INSERT INTO devices (id, court, generation, name, joined_at, last_seen, install) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                sql: """
+                    INSERT INTO devices (id, court, generation, name, joined_at, last_seen, install, commanded)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
                 arguments: [
                     device.id, device.court, device.generation, device.name, now.timeIntervalSince1970, now.timeIntervalSince1970,
-                    install,
+                    install, device.commanded,
                 ])
             return device
+        }
+    }
+
+    /// A name no device has had: the counter only grows, whatever is deleted. The check is for
+    /// names of v2 (a random suffix) whose number the migration could not see.
+    private static func newName(_ requested: String?, in db: Database) throws -> String {
+        while true {
+            try db.execute(
+                sql: "INSERT INTO counters (name, value) VALUES ('device', 1) ON CONFLICT(name) DO UPDATE SET value = value + 1")
+            let number = try Int.fetchOne(db, sql: "SELECT value FROM counters WHERE name = 'device'") ?? 1
+            let name = JoinCode.deviceName(requested, number: number)
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM devices WHERE name = ?)", arguments: [name]) != true {
+                return name
+            }
+        }
+    }
+
+    /// Expires the court's devices beyond `devicesPerCourt - 1`, so that one more fits: the
+    /// revoked first, then those that never sent a command, then the least recently seen.
+    private static func makeRoom(on court: String, now: Date, limits: Limits, in db: Database) throws {
+        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM devices WHERE court = ?", arguments: [court]) ?? 0
+        let excess = count - limits.devicesPerCourt + 1
+        guard excess > 0 else { return }
+        let victims = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT d.id, d.court, d.name, d.joined_at, d.last_seen, d.commanded, ?2 AS reason
+                FROM devices d LEFT JOIN join_codes c ON c.court = d.court WHERE d.court = ?1
+                ORDER BY d.generation = COALESCE(c.generation, -1), d.commanded, d.last_seen, d.joined_at LIMIT ?3
+                """, arguments: [court, DeviceExpiry.Reason.courtFull.rawValue, excess])
+        try expire(victims, now: now, limits: limits, in: db)
+    }
+
+    /// Notes that the device sent a command (the gateway calls it as it relays one), so that it
+    /// is kept before unused ones. Cheap when it is already noted: a read, no write (and no call
+    /// at all is needed when the ``KeeperDevice`` in hand says `commanded`). True when this call
+    /// noted it.
+    @discardableResult
+    public func markCommanded(device id: String) async throws -> Bool {
+        let commanded = try await database.read { db in
+            try Bool.fetchOne(db, sql: "SELECT commanded FROM devices WHERE id = ?", arguments: [id])
+        }
+        guard commanded == false else { return false }
+        return try await database.write { db in
+            try db.execute(sql: "UPDATE devices SET commanded = 1 WHERE id = ? AND commanded = 0", arguments: [id])
+            return db.changesCount > 0
         }
     }
 
@@ -112,7 +169,7 @@ extension GatewayStore {
             let row = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT d.id, d.court, d.generation, d.name, d.joined_at, d.last_seen, c.generation AS current
+                    SELECT d.id, d.court, d.generation, d.name, d.joined_at, d.last_seen, d.commanded, c.generation AS current
                     FROM devices d LEFT JOIN join_codes c ON c.court = d.court WHERE d.id = ?
                     """, arguments: [id])
         else { return .unknown }
@@ -120,25 +177,42 @@ extension GatewayStore {
         return row["current"] as Int? == device.generation ? .joined(device) : .revoked(court: device.court)
     }
 
-    /// Forgets expired sessions, and devices revoked or unseen for a week: run at each join, so
-    /// the file stays the size of a tournament's devices however many links are opened.
-    static func purge(_ db: Database, now: Date) throws {
+    /// Forgets expired sessions, and devices revoked, unused or unseen for too long (``Limits``),
+    /// with their sessions: run at each join, so the file stays the size of a tournament's
+    /// devices however many links are opened. Devices go by last sighting, not by join: a
+    /// volunteer's page left open on a court is seen at each session check.
+    static func purge(_ db: Database, now: Date, limits: Limits) throws {
         let time = now.timeIntervalSince1970
         try db.execute(sql: "DELETE FROM sessions WHERE expires_at <= ?", arguments: [time])
+        // A session saved just after its device went (a join, then a court full before the
+        // session was written) stands for nobody.
         try db.execute(
+            sql: "DELETE FROM sessions WHERE device IS NOT NULL AND NOT EXISTS (SELECT 1 FROM devices WHERE id = sessions.device)")
+        let victims = try Row.fetchAll(
+            db,
             sql: """
-                DELETE FROM devices WHERE last_seen < ?1 - 604800 OR (generation != COALESCE(
-                    (SELECT generation FROM join_codes c WHERE c.court = devices.court), -1) AND last_seen < ?1 - 86400)
-                """, arguments: [time])
+                SELECT * FROM (
+                    SELECT d.id, d.court, d.name, d.joined_at, d.last_seen, d.commanded, CASE
+                        WHEN d.generation != COALESCE(c.generation, -1) AND d.last_seen < ?1 - ?2 THEN 'revoked'
+                        WHEN d.commanded = 0 AND d.last_seen < ?1 - ?3 THEN 'unused'
+                        WHEN d.last_seen < ?1 - ?4 THEN 'unseen' END AS reason
+                    FROM devices d LEFT JOIN join_codes c ON c.court = d.court)
+                WHERE reason IS NOT NULL ORDER BY last_seen
+                """,
+            arguments: [
+                time, limits.revokedDevice.storeSeconds, limits.unusedDevice.storeSeconds, limits.unseenDevice.storeSeconds,
+            ])
+        try expire(victims, now: now, limits: limits, in: db)
     }
 
-    /// The devices of a court (every court when nil), newest first, revoked ones included.
+    /// The devices of a court (every court when nil), newest first, revoked ones included; those
+    /// that expired are in ``recentExpiries(court:limit:)``.
     public func devices(court: String? = nil) async throws -> [(device: KeeperDevice, revoked: Bool)] {
         try await database.read { db in
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT d.id, d.court, d.generation, d.name, d.joined_at, d.last_seen, c.generation AS current
+                    SELECT d.id, d.court, d.generation, d.name, d.joined_at, d.last_seen, d.commanded, c.generation AS current
                     FROM devices d LEFT JOIN join_codes c ON c.court = d.court
                     WHERE ?1 IS NULL OR d.court = ?1 ORDER BY d.joined_at DESC
                     """, arguments: [court]
@@ -184,6 +258,7 @@ extension GatewayStore {
     private static func device(_ row: Row) -> KeeperDevice {
         KeeperDevice(
             id: row["id"], court: row["court"], generation: row["generation"], name: row["name"],
-            joinedAt: Date(timeIntervalSince1970: row["joined_at"]), lastSeen: Date(timeIntervalSince1970: row["last_seen"]))
+            joinedAt: Date(timeIntervalSince1970: row["joined_at"]), lastSeen: Date(timeIntervalSince1970: row["last_seen"]),
+            commanded: row["commanded"])
     }
 }

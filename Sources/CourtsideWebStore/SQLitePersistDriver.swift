@@ -4,7 +4,9 @@ public import Hummingbird
 
 /// Hummingbird's key-value store for sessions, kept in the gateway's SQLite file so that
 /// sessions survive a restart (Hummingbird's own driver keeps them in memory). Values are
-/// stored as JSON; an expired one reads as absent and is deleted when next met.
+/// stored as JSON; an expired one reads as absent and is deleted when next met. A value with a
+/// `device` (a keeper's session) files it in the row's `device` column, so the session goes with
+/// its device.
 public struct SQLitePersistDriver: PersistDriver {
     let store: GatewayStore
 
@@ -17,8 +19,8 @@ public struct SQLitePersistDriver: PersistDriver {
             guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM sessions WHERE key = ?)", arguments: [key]) != true
             else { throw PersistError.duplicate }
             try db.execute(
-                sql: "INSERT INTO sessions (key, value, expires_at) VALUES (?, ?, ?)",
-                arguments: [key, data, expires.map(Self.expiry)])
+                sql: "INSERT INTO sessions (key, value, expires_at, device) VALUES (?, ?, ?, ?)",
+                arguments: [key, data, expires.map(Self.expiry), Self.device(in: data)])
         }
     }
 
@@ -28,9 +30,9 @@ public struct SQLitePersistDriver: PersistDriver {
             // No new expiry keeps the old one, as the protocol asks.
             try db.execute(
                 sql: """
-                    INSERT INTO sessions (key, value, expires_at) VALUES (?1, ?2, ?3)
-                    ON CONFLICT(key) DO UPDATE SET value = ?2, expires_at = COALESCE(?3, expires_at)
-                    """, arguments: [key, data, expires.map(Self.expiry)])
+                    INSERT INTO sessions (key, value, expires_at, device) VALUES (?1, ?2, ?3, ?4)
+                    ON CONFLICT(key) DO UPDATE SET value = ?2, expires_at = COALESCE(?3, expires_at), device = ?4
+                    """, arguments: [key, data, expires.map(Self.expiry), Self.device(in: data)])
         }
     }
 
@@ -56,6 +58,13 @@ public struct SQLitePersistDriver: PersistDriver {
 
     public func remove(key: String) async throws {
         try await store.database.write { db in try db.execute(sql: "DELETE FROM sessions WHERE key = ?", arguments: [key]) }
+    }
+
+    /// The value's `device` if it is a JSON object with that string (a keeper's session), read
+    /// here rather than with SQLite's JSON functions: newer SQLite reads a BLOB as JSONB.
+    static func device(in value: Data) -> String? {
+        struct DeviceField: Decodable { var device: String }
+        return try? JSONDecoder().decode(DeviceField.self, from: value).device
     }
 
     private static func expiry(_ duration: Duration) -> Double {

@@ -145,17 +145,24 @@ struct Codes: AsyncParsableCommand {
         @Option(help: ArgumentHelp("Only this court's devices.", valueName: "court"))
         var court: String?
 
+        @Option(help: ArgumentHelp("How many of the devices that expired lately to list after them.", valueName: "n"))
+        var expired = 20
+
         func run() async throws {
-            let devices = try await state.open().devices(court: court)
-            guard !devices.isEmpty else {
-                print("no device has joined\(court.map { " \($0)" } ?? "")")
-                return
-            }
+            let store = try state.open()
+            let devices = try await store.devices(court: court)
             let format = ISO8601DateFormatter()
+            if devices.isEmpty { print("no device has joined\(court.map { " \($0)" } ?? "")") }
             for (device, revoked) in devices {
                 print(
                     "\(device.name)  \(device.court)  joined \(format.string(from: device.joinedAt))  "
                         + "last seen \(format.string(from: device.lastSeen))\(revoked ? "  REVOKED" : "")")
+            }
+            // A flood of joins with a court's PIN pushes its unused devices out: the organiser sees them go.
+            let expiries = try await store.recentExpiries(court: court, limit: max(0, expired))
+            if !expiries.isEmpty { print("expired lately (newest first):") }
+            for expiry in expiries {
+                print("  \(expiry.name)  \(expiry.court)  expired \(format.string(from: expiry.expiredAt))  \(expiry.reason)")
             }
         }
     }

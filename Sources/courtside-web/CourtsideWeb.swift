@@ -110,6 +110,38 @@ struct Serve: AsyncParsableCommand {
             valueName: "file"))
     var organiserKey: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Connections open at once, in all; more are answered 503. Lowered to what the descriptor limit allows.",
+            valueName: "n"))
+    var maxConnections = GatewayLimits().maxConnections
+
+    @Option(
+        help: ArgumentHelp(
+            "Connections open at once from one address (behind a reverse proxy every browser shares its address: "
+                + "raise this to --max-connections there).", valueName: "n"))
+    var maxConnectionsPerAddress = GatewayLimits().maxConnectionsPerAddress
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a connection may take to send a request's head, and stay idle between requests.", valueName: "seconds"))
+    var headTimeout = Int(GatewayLimits().headTimeout.components.seconds)
+
+    @Option(
+        help: ArgumentHelp(
+            "Devices joined to one court at once; a join beyond it expires the court's oldest unused device.",
+            valueName: "n"))
+    var devicesPerCourt = GatewayStore.Limits().devicesPerCourt
+
+    /// The bounds of the gateway's door, from the flags.
+    var limits: GatewayLimits {
+        var limits = GatewayLimits()
+        limits.maxConnections = maxConnections
+        limits.maxConnectionsPerAddress = maxConnectionsPerAddress
+        limits.headTimeout = .seconds(headTimeout)
+        return limits
+    }
+
     /// The flag, or else the environment: an optional option cannot have a default of its own.
     var key: String? { keyFlag ?? ProcessInfo.processInfo.environment["COURTSIDE_KEY"] }
     var serverKey: String? { serverKeyFlag ?? ProcessInfo.processInfo.environment["COURTSIDE_SERVER_KEY"] }
@@ -134,6 +166,12 @@ struct Serve: AsyncParsableCommand {
         }
         if !courtKeys.isEmpty, serverKey == nil {
             throw ValidationError("--court-key needs --key and --server-key: the courts' keys talk to a secured daemon")
+        }
+        for (flag, value) in [
+            ("--max-connections", maxConnections), ("--max-connections-per-address", maxConnectionsPerAddress),
+            ("--head-timeout", headTimeout), ("--devices-per-court", devicesPerCourt),
+        ] where value < 1 {
+            throw ValidationError("\(flag) takes a whole number of at least 1, not \(value)")
         }
         for entry in courtKeys where !entry.contains("=") {
             throw ValidationError("--court-key takes COURT=FILE, for example \"Court 1=keys/court-1.key_secret\", not \(entry)")
@@ -197,27 +235,45 @@ struct Serve: AsyncParsableCommand {
         }
         let store: GatewayStore
         do {
-            store = try GatewayStore(directory: URL(fileURLWithPath: stateDir, isDirectory: true))
+            store = try GatewayStore(
+                directory: URL(fileURLWithPath: stateDir, isDirectory: true),
+                limits: GatewayStore.Limits(devicesPerCourt: devicesPerCourt))
         } catch {
             FileHandle.standardError.write(Data("courtside-web: cannot open its state in \(stateDir): \(error)\n".utf8))
             throw ExitCode(73)
         }
+        var limits = self.limits
+        let descriptors = DescriptorLimit.raise()
+        let (allowed, short) = DescriptorLimit.connections(wanted: limits.maxConnections, descriptors: descriptors)
+        if short {
+            logger.warning(
+                "the descriptor limit holds fewer connections than --max-connections: raise LimitNOFILE (ulimit -n)",
+                metadata: [
+                    "descriptors": "\(descriptors ?? 0)", "max_connections": "\(limits.maxConnections)", "connections": "\(allowed)",
+                ])
+        }
+        limits.maxConnections = allowed
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
-        let live = LiveTournament(endpoints: endpoints, logger: logger)
+        let live = LiveTournament(endpoints: endpoints, logger: logger, pingInterval: limits.eventPing)
         live.start()
         let colon = listen.lastIndex(of: ":")!
-        let router = WebGateway.router(live, metrics: registry)
+        let storeMetrics = GatewayStoreMetrics(store)
+        let router = WebGateway.router(live, metrics: registry, limits: limits, logger: logger) { await storeMetrics.record() }
+        let gate = ConnectionGate(
+            maximum: limits.maxConnections, perAddress: limits.maxConnectionsPerAddress, userTimeout: limits.stalledWriteTimeout,
+            logger: logger)
         let server: HTTPServerBuilder
         do {
-            server = try tlsCertificate.map { try .tls(tlsConfiguration: Self.tls(certificate: $0, key: tlsKey!)) } ?? .http1()
+            let tls = try tlsCertificate.map { try Self.tls(certificate: $0, key: tlsKey!) }
+            server = GatewayServer.builder(limits: limits, gate: gate, tls: tls)
         } catch {
             FileHandle.standardError.write(Data("courtside-web: \(error)\n".utf8))
             throw ExitCode(78)
         }
         KeeperGateway(
             live: live, store: store, relay: CommandRelay(endpoint: commandEndpoint, courtKeys: keys),
-            secureCookies: tlsCertificate != nil
+            secureCookies: tlsCertificate != nil, limits: limits
         ).addRoutes(to: router)
         if let deskPassphraseFile {
             let hash: String
@@ -238,7 +294,7 @@ struct Serve: AsyncParsableCommand {
             }
             DeskGateway(
                 live: live, store: store, relay: CommandRelay(endpoint: commandEndpoint, courtKeys: organiser),
-                passphraseHash: hash, secureCookies: tlsCertificate != nil
+                passphraseHash: hash, secureCookies: tlsCertificate != nil, limits: limits
             ).addRoutes(to: router)
         } else {
             DeskGateway.addDisabledRoute(to: router)
@@ -247,7 +303,7 @@ struct Serve: AsyncParsableCommand {
             router: router, server: server,
             configuration: .init(
                 address: .hostname(String(listen[..<colon]), port: Int(listen[listen.index(after: colon)...])!),
-                serverName: "courtside-web"),
+                serverName: "courtside-web", backlog: GatewayServer.backlog),
             logger: logger)
         // The live copy stops first on SIGTERM: that ends every /api/events stream, so the HTTP
         // server's graceful shutdown has no endless response to wait for.

@@ -9,6 +9,12 @@ private func send(_ operation: Request.Operation, _ connection: ConnectionOption
     print("\(done) (the tournament's change \(reply.version ?? 0), sequence \(reply.sequence ?? 0))")
 }
 
+/// Refuses, before anything is sent, an option the daemon would refuse by the model's
+/// ``TextRule``; the daemon holds it to the rule again whatever a client does.
+private func checkText(_ text: String?, _ option: String, as kind: TextRule.Kind = .line) throws {
+    if let text, let problem = TextRule.problem(text, as: kind) { throw ValidationError("\(option): \(problem)") }
+}
+
 /// `courtside team`: the tournament's teams.
 struct TeamCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -34,6 +40,12 @@ struct TeamCommand: ParsableCommand {
         @Option(help: "Why, for the log (optional).") var reason: String?
         @OptionGroup var connection: ConnectionOptions
 
+        func validate() throws {
+            try checkText(name, "--name")
+            try checkText(group, "--group")
+            try checkText(reason, "--reason", as: .reason)
+        }
+
         func run() throws {
             var players: [Player] = []
             for entry in player {
@@ -41,6 +53,7 @@ struct TeamCommand: ParsableCommand {
                 guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
                     throw ValidationError("--player takes ID=NAME, as in --player ola=\"Ola Olsen\"; got \(entry)")
                 }
+                try checkText(parts[1], "--player \(parts[0])")
                 players.append(Player(id: PlayerID(parts[0]), name: parts[1]))
             }
             if players.isEmpty { throw ValidationError("a team needs at least one --player ID=NAME") }
@@ -71,6 +84,11 @@ struct PlayerCommand: ParsableCommand {
         @Option(help: "Why, for the log (optional).") var reason: String?
         @OptionGroup var connection: ConnectionOptions
 
+        func validate() throws {
+            try checkText(name, "--name")
+            try checkText(reason, "--reason", as: .reason)
+        }
+
         func run() throws {
             let change = TournamentChange.playerAdded(team: TeamID(team), player: Player(id: PlayerID(id), name: name))
             try send(.changeTournament(change, reason: reason), connection, done: "\(name) (\(id)) joins \(team)")
@@ -87,6 +105,11 @@ struct PlayerCommand: ParsableCommand {
         @Option(help: "The new name.") var name: String
         @Option(help: "Why, for the log (optional).") var reason: String?
         @OptionGroup var connection: ConnectionOptions
+
+        func validate() throws {
+            try checkText(name, "--name")
+            try checkText(reason, "--reason", as: .reason)
+        }
 
         func run() throws {
             let change = TournamentChange.playerRenamed(team: TeamID(team), player: PlayerID(id), name: name)
@@ -164,7 +187,7 @@ struct ScheduledGameCommand: ParsableCommand {
                 """)
         @Argument(help: "The game id.") var game: String
         @Option(help: "The court it moves to.") var court: String?
-        @Option(help: "When it is due, as the schedule writes it (10:50).") var start: String?
+        @Option(help: "When it is due: H:MM or HH:MM, 00:00 to 23:59 (10:50).") var start: String?
         @Option(help: "The home team's id.") var home: String?
         @Option(help: "The away team's id.") var away: String?
         @Option(help: ArgumentHelp("A rules preset's name: built in (fiba3x3, ...) or the config's.", valueName: "preset"))
@@ -176,6 +199,9 @@ struct ScheduledGameCommand: ParsableCommand {
             if court == nil && start == nil && home == nil && away == nil && rules == nil {
                 throw ValidationError("say what changes: --court, --start, --home, --away or --rules")
             }
+            try checkText(court, "--court")
+            try checkText(start, "--start", as: .time)
+            try checkText(reason, "--reason", as: .reason)
         }
 
         func run() throws {
@@ -202,13 +228,21 @@ struct ScheduledGameCommand: ParsableCommand {
         @Argument(help: "The home team's id.") var home: String
         @Argument(help: "The away team's id.") var away: String
         @Option(help: "The court.") var court: String?
-        @Option(help: "When it is due (12:30).") var start: String?
+        @Option(help: "When it is due: H:MM or HH:MM (12:30).") var start: String?
         @Option(help: "The round it belongs to (a new name adds a round).") var round: String?
         @Option(help: "The group whose standings count it.") var group: String?
         @Option(help: ArgumentHelp("A rules preset's name (the tournament's default rules without).", valueName: "preset"))
         var rules: String?
         @Option(help: "Why, for the log (optional).") var reason: String?
         @OptionGroup var connection: ConnectionOptions
+
+        func validate() throws {
+            try checkText(court, "--court")
+            try checkText(start, "--start", as: .time)
+            try checkText(round, "--round")
+            try checkText(group, "--group")
+            try checkText(reason, "--reason", as: .reason)
+        }
 
         func run() throws {
             let operation = Request.Operation.scheduleGame(

@@ -110,10 +110,12 @@ struct DeskTests {
             }
             return try await group.reduce(into: [String]()) { $0.append($1) }
         }
-        // The wrong one before the sign-in counts too: four more are heard.
+        // The wrong one before the sign-in counts too: at most four more are heard; the rest wait
+        // for this address's throttle, or are not checked at all while the gateway's few
+        // passphrase checks a moment are spent ("busy": bcrypt never crowds out the keepers).
         let heard = guesses.filter { $0 == "/desk?login=wrong" }.count
-        let slowed = guesses.filter { $0.hasPrefix("/desk?login=wait") }.count
-        #expect(heard >= 4 && slowed >= 1 && heard + slowed == 7, "\(guesses)")
+        let slowed = guesses.filter { $0.hasPrefix("/desk?login=wait") || $0.hasPrefix("/desk?login=busy") }.count
+        #expect(heard >= 1 && heard <= 4 && slowed >= 3 && heard + slowed == 7, "\(guesses)")
     }
 
     /// g1 then g3 on Court 1, at times around now in this machine's time zone (the venue's, for

@@ -72,4 +72,13 @@ struct SystemdUnitTests {
             #expect(text.contains(setting), "missing \(setting)")
         }
     }
+
+    @Test("the gateway's unit keeps its state in its StateDirectory and raises the descriptor limit")
+    func gatewaySettings() throws {
+        let text = try String(contentsOf: Self.folder.appendingPathComponent("courtside-web.service"), encoding: .utf8)
+        for setting in ["StateDirectory=courtside-web", "--state-dir %S/courtside-web", "LimitNOFILE=65536", "DynamicUser=yes"] {
+            #expect(text.contains(setting), "missing \(setting)")
+        }
+        #expect(!text.contains("keeps no state"), "the gateway keeps join codes, devices and sessions")
+    }
 }

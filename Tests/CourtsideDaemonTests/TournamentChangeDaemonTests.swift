@@ -87,7 +87,7 @@ struct TournamentChangeDaemonTests {
             (.changeTournament(.gameEdited(GameEdit(game: "nope", court: "Court 2")), reason: nil), .unknownGame),
             (.changeTournament(.gameEdited(GameEdit(game: "final", home: .team("owls"))), reason: nil), .invalidGame),
             (.changeTournament(.teamRegistered(owls, group: nil), reason: nil), .teamExists),
-            (.changeTournament(.playerAdded(team: "lions", player: Player(id: "zed", name: " ")), reason: nil), .invalidGame),
+            (.changeTournament(.playerAdded(team: "lions", player: Player(id: "zed", name: " ")), reason: nil), .invalidText),
             (
                 .changeTournament(.playerAdded(team: "lions", player: Player(id: "zed", name: "Zed")), reason: "\u{202E}x"),
                 .invalidReason

@@ -28,8 +28,8 @@ struct TournamentChangeTests {
             (TournamentChange.playerAdded(team: "nope", player: dee), CourtsideError.Code.unknownTeam),
             (.playerAdded(team: "lions", player: Player(id: "h1", name: "Again")), .playerExists),
             (.playerAdded(team: "lions", player: Player(id: "_x", name: "X")), .invalidGame),
-            (.playerAdded(team: "lions", player: Player(id: "x", name: "  ")), .invalidGame),
-            (.playerAdded(team: "lions", player: Player(id: "x", name: String(repeating: "n", count: 81))), .invalidGame),
+            (.playerAdded(team: "lions", player: Player(id: "x", name: "  ")), .invalidText),
+            (.playerAdded(team: "lions", player: Player(id: "x", name: String(repeating: "n", count: 81))), .invalidText),
             (.playerRenamed(team: "lions", player: "a1", name: "Di"), .unknownPlayer),
         ] {
             #expect(Self.code(of: change) == code, "\(change)")

@@ -80,6 +80,44 @@ struct ConfigurationTests {
         #expect(message?.contains("wait on each other") == true, "\(message ?? "accepted")")
     }
 
+    @Test(
+        "a control character, a bidirectional override, an overlong text or a start that is no time is refused naming the key",
+        arguments: [
+            (#"teams: [{ id: a, name: "A\0", players: [{id: p, name: P}] }]"#, "teams.0.name: contains U+0000"),
+            (#"teams: [{ id: a, name: "\u202EA", players: [{id: p, name: P}] }]"#, "teams.0.name: contains U+202E"),
+            (#"teams: [{ id: a, name: A, players: [{id: p, name: "P\u2066"}] }]"#, "teams.0.players.0.name: contains U+2066"),
+            (#"teams: [{ id: "a\0", name: A, players: [{id: p, name: P}] }]"#, "teams.0.id: contains U+0000"),
+            (#"courts: ["Court\u202E1"]"#, "courts.0: contains U+202E"),
+            ("courts: [\(String(repeating: "C", count: 5000))]", "courts.0: is 5000 characters long"),
+            (#"games: [{ id: g, home: a, away: b, court: "Court\0 1" }]"#, "games.0.court: contains U+0000"),
+            (#"games: [{ id: g, home: a, away: b, start: "25:99" }]"#, "games.0.start: is not a time of day"),
+            (#"games: [{ id: g, home: a, away: b, start: "11:00\0" }]"#, "games.0.start: contains U+0000"),
+            (#"rounds: [{ name: "Final\tA", games: [] }]"#, "rounds.0.name: contains U+0009"),
+            (#"groups: [{ id: A, name: "\u2067A", teams: [a] }]"#, "groups.0.name: contains U+2067"),
+            (#"tournament: "Cup\u202D""#, "tournament: contains U+202D"),
+            (#"presets: [{ name: "mine\u0085" }]"#, "presets.0.name: contains U+0085"),
+        ])
+    func text(line: String, expected: String) {
+        let teams = line.hasPrefix("teams:") ? "" : Self.teams
+        let message = problem(line + "\n" + teams)
+        #expect(message?.hasPrefix("t.yaml: \(expected)") == true, "\(message ?? "accepted")")
+    }
+
+    @Test("names in every script load: Japanese, Korean, Arabic with its marks, emoji")
+    func textInEveryScript() throws {
+        let configuration = try DaemonConfiguration.parse(
+            """
+            tournament: "大会 🏀"
+            courts: ["コート 1", "ملعب ٢"]
+            teams:
+              - { id: a, name: "山田チーム", players: [{id: p, name: "김민준"}] }
+              - { id: b, name: "\\u200Fالنسور\\u200F", players: [{id: q, name: "Zoë 👩‍👩‍👧"}] }
+            games: [{ id: g, home: a, away: b, court: "コート 1", start: "9:05" }]
+            """, file: "t.yaml")
+        #expect(configuration.tournament.teams["b"]?.name == "\u{200F}النسور\u{200F}")
+        #expect(configuration.tournament.schedule.game("g")?.start == "9:05")
+    }
+
     @Test("linger_ms must fit in the 2 s stop")
     func linger() {
         #expect(problem("transport: { linger_ms: 5000 }\n" + Self.teams)?.contains("transport.linger_ms") == true)

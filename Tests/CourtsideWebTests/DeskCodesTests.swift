@@ -76,8 +76,13 @@ struct DeskCodesTests {
         (lost.id, lost.name) = ("other-id", "lost-phone-aaaa")
         let page = DeskCodesPage(
             courts: ["Court 2", "Court 1"], codes: [code, JoinCode(court: "Annex", generation: 1, token: "T2", pin: "KMNPQR")],
-            devices: [(phone, false), (lost, true)], baseURL: "http://10.0.0.5:8080", message: "Done", now: Self.now,
-            calendar: Self.utc)
+            devices: [(phone, false), (lost, true)],
+            expiries: [
+                DeviceExpiry(
+                    court: "Court 2", name: "device-17", joinedAt: Self.now.addingTimeInterval(-900),
+                    lastSeen: Self.now.addingTimeInterval(-900), commanded: false, expiredAt: Self.now.addingTimeInterval(-60),
+                    reason: .courtFull)
+            ], baseURL: "http://10.0.0.5:8080", message: "Done", now: Self.now, calendar: Self.utc)
         #expect(page.courts.map(\.name) == ["Court 2", "Court 1", "Annex"])
         #expect(page.courts[0].pin == "ACD-EFH" && page.courts[0].link == "http://10.0.0.5:8080/keep/join/TOKEN")
         #expect(page.courts[0].devices.map(\.name) == ["ann-s-phone-3f9a", "lost-phone-aaaa"])
@@ -92,6 +97,9 @@ struct DeskCodesTests {
         #expect(
             html.contains(#"<input type="hidden" name="replacing" value="0">"#) && html.contains("No device has joined Court 1."))
         #expect(html.contains(#"value="http://10.0.0.5:8080""#) && !html.contains(#"id="confirm""#))
+        // The organiser sees a flood of joins push the court's unused devices out.
+        #expect(html.contains(#"<li data-expired="device-17">device-17: "#) && html.contains("the court had its most devices"))
+        #expect(page.courts[1].expired.isEmpty && !html.contains("Devices that went lately</summary>\n      <ul>\n      </ul>"))
 
         var review = page
         review.confirm = DeskCodesPage.Confirm(

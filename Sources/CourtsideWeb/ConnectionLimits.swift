@@ -1,0 +1,44 @@
+/// Counts the gateway's open connections, in all and per address, and decides whether a new one
+/// is admitted. Pure: ``ConnectionGate`` keeps it under a lock and performs its decisions.
+struct ConnectionLimits: Sendable {
+    let maximum: Int
+    let perAddress: Int
+    private(set) var total = 0
+    private var byAddress: [String: Int] = [:]
+
+    init(maximum: Int, perAddress: Int) {
+        self.maximum = max(1, maximum)
+        self.perAddress = max(1, perAddress)
+    }
+
+    /// Whether a connection from an address is admitted, and if not, which bound it met.
+    enum Decision: Sendable, Equatable {
+        case admitted
+        case full
+        case addressFull
+    }
+
+    /// A connection from `address` opened: it is counted only when admitted.
+    mutating func open(_ address: String) -> Decision {
+        if total >= maximum { return .full }
+        let count = byAddress[address, default: 0]
+        if count >= perAddress { return .addressFull }
+        total += 1
+        byAddress[address] = count + 1
+        return .admitted
+    }
+
+    /// An admitted connection from `address` closed.
+    mutating func close(_ address: String) {
+        guard let count = byAddress[address] else { return }
+        total -= 1
+        // Forgotten at zero, so a flood of addresses leaves nothing behind.
+        byAddress[address] = count > 1 ? count - 1 : nil
+    }
+
+    /// Connections open from `address` now.
+    func open(from address: String) -> Int { byAddress[address, default: 0] }
+
+    /// Addresses with a connection open now.
+    var addresses: Int { byAddress.count }
+}

@@ -1,0 +1,67 @@
+import CourtsideThreads
+import DequeModule
+import Foundation
+import HummingbirdBcrypt
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Checks the desk's passphrase against its bcrypt hash, one check at a time on a thread of its
+/// own at the lowest scheduling priority, with a short queue: bcrypt takes a tenth of a second
+/// of CPU on purpose, and a guesser's checks run unbounded beside the keepers' requests made
+/// keepers' commands take seconds. A check that finds the queue full is not made ("busy").
+final class PassphraseChecker: Sendable {
+    /// What a check found.
+    enum Outcome: Sendable, Equatable {
+        case right
+        case wrong
+        /// Too many checks wait already: none was made; try again shortly.
+        case busy
+    }
+
+    private struct Job: Sendable {
+        var passphrase: String
+        var continuation: CheckedContinuation<Outcome, Never>
+    }
+
+    private let hash: String
+    private let capacity: Int
+    private let jobs = Mutex(Deque<Job>())
+    private let wake = DispatchSemaphore(value: 0)
+
+    /// `capacity` checks may wait at once beside the one running.
+    init(hash: String, capacity: Int) {
+        self.hash = hash
+        self.capacity = max(1, capacity)
+        startThread(named: "courtside.crypt") { [self] in
+            #if canImport(Glibc)
+                // Nice 19 for this thread alone: on Linux the nice value is a thread's, and `who` 0
+                // names the calling thread. Every keeper's request runs before a guess is checked.
+                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+            #endif
+            run()
+        }
+    }
+
+    /// Checks `passphrase`, waiting for the thread (not a cooperative one) meanwhile.
+    func check(_ passphrase: String) async -> Outcome {
+        await withCheckedContinuation { continuation in
+            let queued = jobs.withLock { jobs in
+                guard jobs.count < capacity else { return false }
+                jobs.append(Job(passphrase: passphrase, continuation: continuation))
+                return true
+            }
+            if queued { wake.signal() } else { continuation.resume(returning: .busy) }
+        }
+    }
+
+    private func run() {
+        while true {
+            wake.wait()
+            guard let job = jobs.withLock({ $0.popFirst() }) else { continue }
+            job.continuation.resume(returning: Bcrypt.verify(job.passphrase, hash: hash) ? .right : .wrong)
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Checks how each HTTP/1 request is framed before anything else reads it, and answers the
+/// ones the gateway will not take, then closes the connection (RFC 9112, section 6.3):
+/// - a transfer coding other than a final `chunked`: 400 (`xchunked` was served as if absent);
+/// - a declared body over the gateway's limit: 413 at once, before a byte of it is read (an
+///   `Expect: 100-continue` for a gigabyte had no answer at all);
+/// - an `Expect` other than `100-continue`: 417; a `100-continue` within the limit is answered.
+/// It also gives each request's body a deadline from its head: a body that trickles in is closed.
+///
+/// It sits right after NIO's request decoder, where the head still carries its framing headers.
+final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private enum State {
+        case idle
+        /// A request's body is on its way; the connection closes at the deadline.
+        case reading(deadline: Scheduled<Void>)
+        /// A request was refused: whatever follows is dropped until the connection closes.
+        case refused
+    }
+
+    private let maxBodyBytes: Int
+    private let bodyTimeout: TimeAmount
+    private var state = State.idle
+
+    init(maxBodyBytes: Int, bodyTimeout: TimeAmount) {
+        (self.maxBodyBytes, self.bodyTimeout) = (maxBodyBytes, bodyTimeout)
+    }
+
+    /// Why a request head is refused: the status, the error code and the message.
+    struct Refusal: Equatable {
+        var status: HTTPResponseStatus
+        var code: String
+        var message: String
+    }
+
+    /// The refusal a request head earns, or nil when it may be read. Pure, for the tests.
+    static func check(_ head: HTTPRequestHead, maxBodyBytes: Int) -> Refusal? {
+        let codings = head.headers["transfer-encoding"].flatMap { $0.split(separator: ",") }.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        if !codings.isEmpty {
+            guard codings.last == "chunked" else {
+                return Refusal(
+                    status: .badRequest, code: "bad_request",
+                    message: "the body's length cannot be known: chunked is not the last transfer coding")
+            }
+            guard codings.count == 1 else {
+                return Refusal(
+                    status: .notImplemented, code: "bad_request", message: "only the chunked transfer coding is understood")
+            }
+            if !head.headers["content-length"].isEmpty {
+                return Refusal(
+                    status: .badRequest, code: "bad_request", message: "a request has Content-Length or Transfer-Encoding, not both")
+            }
+        }
+        let lengths = head.headers["content-length"]
+        if let declared = lengths.first {
+            guard lengths.count == 1, let length = Int(declared.trimmingCharacters(in: .whitespaces)), length >= 0 else {
+                return Refusal(status: .badRequest, code: "bad_request", message: "the Content-Length is not one number")
+            }
+            if length > maxBodyBytes {
+                return Refusal(
+                    status: .payloadTooLarge, code: "message_too_large",
+                    message: "the body is \(length) bytes; the gateway takes at most \(maxBodyBytes)")
+            }
+        }
+        if let expect = head.headers["expect"].first, expect.lowercased() != "100-continue" {
+            return Refusal(status: .expectationFailed, code: "bad_request", message: "only Expect: 100-continue is understood")
+        }
+        return nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let part = unwrapInboundIn(data)
+        switch (state, part) {
+        case (.refused, _):
+            return
+        case (_, .head(let head)):
+            if let refusal = Self.check(head, maxBodyBytes: maxBodyBytes) {
+                refuse(refusal, version: head.version, context: context)
+                return
+            }
+            if head.headers["expect"].first != nil {
+                context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
+            }
+            cancelDeadline()
+            let channel = context.channel
+            state = .reading(deadline: context.eventLoop.scheduleTask(in: bodyTimeout) { channel.close(promise: nil) })
+        case (_, .end):
+            cancelDeadline()
+            state = .idle
+        case (_, .body):
+            break
+        }
+        context.fireChannelRead(data)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) { cancelDeadline() }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        cancelDeadline()
+        context.fireChannelInactive()
+    }
+
+    private func cancelDeadline() {
+        if case .reading(let deadline) = state { deadline.cancel() }
+    }
+
+    /// Writes the refusal, closes our side, and the connection a moment later: closing at once
+    /// with the guest's body unread would reset the connection before the answer is read.
+    private func refuse(_ refusal: Refusal, version: HTTPVersion, context: ChannelHandlerContext) {
+        cancelDeadline()
+        state = .refused
+        let body = #"{"ok":false,"error":{"code":"\#(refusal.code)","message":"\#(refusal.message)"}}"#
+        var headers = HTTPHeaders()
+        headers.add(name: "content-type", value: "application/json")
+        headers.add(name: "content-length", value: "\(body.utf8.count)")
+        headers.add(name: "connection", value: "close")
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: refusal.status, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: body)))), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(mode: .output, promise: nil) }
+        context.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+    }
+}

@@ -1,0 +1,106 @@
+import NIOHTTP1
+import Testing
+
+@testable import CourtsideWeb
+
+@Suite("the gateway's door: connections, rates and request framing are bounded")
+struct DoorLimitsTests {
+    @Test("connections are admitted up to the cap per address and in all; a closed one frees its place")
+    func connections() {
+        var limits = ConnectionLimits(maximum: 5, perAddress: 2)
+        #expect(limits.open("a") == .admitted)
+        #expect(limits.open("a") == .admitted)
+        #expect(limits.open("a") == .addressFull, "a third from one address")
+        #expect(limits.open("b") == .admitted)
+        #expect(limits.open("c") == .admitted)
+        #expect(limits.open("d") == .admitted)
+        #expect(limits.open("e") == .full, "five open in all")
+        #expect(limits.total == 5)
+        limits.close("a")
+        #expect(limits.open("a") == .admitted, "a closed connection frees its address's place")
+        for address in ["a", "a", "b", "c", "d"] { limits.close(address) }
+        #expect(limits.total == 0)
+        #expect(limits.addresses == 0, "nothing is left of addresses with no connection")
+        limits.close("never-seen")
+        #expect(limits.total == 0, "closing what was never admitted changes nothing")
+    }
+
+    @Test("a right PIN is throttled too: a burst per address, then one per interval")
+    func perAddress() {
+        var rate = RateLimiter(burst: 3, every: .seconds(6))
+        let now = ContinuousClock.now
+        for _ in 0..<3 { #expect(rate.take("a", now: now) == .allowed) }
+        #expect(rate.take("a", now: now) == .wait(.seconds(6)))
+        #expect(rate.take("b", now: now) == .allowed, "another address has its own bucket")
+        #expect(rate.take("a", now: now + .seconds(3)) == .wait(.seconds(3)), "half a token earned")
+        #expect(rate.take("a", now: now + .seconds(6)) == .allowed)
+        #expect(rate.take("a", now: now + .seconds(6)) != .allowed)
+        #expect(rate.take("a", now: now + .seconds(600)) == .allowed, "refilled, but never beyond the burst")
+        #expect(rate.take("a", now: now + .seconds(600)) == .allowed)
+        #expect(rate.take("a", now: now + .seconds(600)) == .allowed)
+        #expect(rate.take("a", now: now + .seconds(600)) != .allowed)
+    }
+
+    @Test("sixteen addresses together meet the global rate, and a refused try takes no token")
+    func global() {
+        var rate = RateLimiter(burst: 4, every: .milliseconds(500), globalBurst: 4, globalEvery: .milliseconds(500))
+        let now = ContinuousClock.now
+        let allowed = (0..<16).filter { rate.take("10.0.0.\($0)", now: now) == .allowed }.count
+        #expect(allowed == 4)
+        #expect(rate.take("10.0.0.99", now: now) == .busy(.milliseconds(500)))
+        #expect(rate.take("10.0.0.99", now: now + .milliseconds(500)) == .allowed, "one earned in all")
+        #expect(rate.take("10.0.0.98", now: now + .milliseconds(500)) == .busy(.milliseconds(500)))
+    }
+
+    @Test("a flood of addresses is bounded")
+    func capacity() {
+        var rate = RateLimiter(burst: 1, every: .seconds(60))
+        rate.capacity = 100
+        let now = ContinuousClock.now
+        for index in 0..<1000 { _ = rate.take("10.0.\(index)", now: now) }
+        #expect(rate.take("10.0.999", now: now) != .allowed, "the newest are remembered")
+    }
+
+    @Test("Retry-After is whole seconds, at least one")
+    func retryAfter() {
+        #expect(Duration.milliseconds(1).retryAfterSeconds == 1)
+        #expect(Duration.seconds(2).retryAfterSeconds == 2)
+        #expect(Duration.milliseconds(2_100).retryAfterSeconds == 3)
+    }
+
+    private func head(_ headers: [(String, String)]) -> HTTPRequestHead {
+        HTTPRequestHead(version: .http1_1, method: .POST, uri: "/keep/join", headers: HTTPHeaders(headers))
+    }
+
+    @Test("a transfer coding that is not a final chunked is 400; other codings 501; chunked with a length 400")
+    func transferCodings() {
+        let check = { RequestFramingHandler.check(self.head($0), maxBodyBytes: 65_536) }
+        #expect(check([("Transfer-Encoding", "xchunked")])?.status == .badRequest)
+        #expect(check([("Transfer-Encoding", "chunked, gzip")])?.status == .badRequest)
+        #expect(check([("Transfer-Encoding", "gzip, chunked")])?.status == .notImplemented)
+        #expect(check([("Transfer-Encoding", "chunked"), ("Content-Length", "3")])?.status == .badRequest)
+        #expect(check([("Transfer-Encoding", "Chunked")]) == nil)
+        #expect(check([]) == nil)
+    }
+
+    @Test("a declared body over the limit is 413 before any of it is read, 100-continue or not")
+    func lengths() {
+        let check = { RequestFramingHandler.check(self.head($0), maxBodyBytes: 65_536) }
+        let big = check([("Content-Length", "1000000000"), ("Expect", "100-continue")])
+        #expect(big?.status == .payloadTooLarge)
+        #expect(big?.code == "message_too_large")
+        #expect(check([("Content-Length", "10000000")])?.status == .payloadTooLarge)
+        #expect(check([("Content-Length", "65536")]) == nil)
+        #expect(check([("Content-Length", "12"), ("Content-Length", "13")])?.status == .badRequest)
+        #expect(check([("Content-Length", "-1")])?.status == .badRequest)
+        #expect(check([("Content-Length", "12"), ("Expect", "100-continue")]) == nil)
+        #expect(check([("Expect", "something-else")])?.status == .expectationFailed)
+    }
+
+    @Test("a descriptor limit too small for the connections wanted is found and the cap lowered")
+    func descriptors() {
+        #expect(DescriptorLimit.connections(wanted: 4096, descriptors: 1024) == (1024 - DescriptorLimit.reserve, true))
+        #expect(DescriptorLimit.connections(wanted: 4096, descriptors: 65_536) == (4096, false))
+        #expect(DescriptorLimit.connections(wanted: 4096, descriptors: nil) == (4096, false))
+    }
+}
