@@ -42,6 +42,11 @@ let package = Package(
     targets: [
         // The rules: plain values and pure functions, no I/O.
         .target(name: "CourtsideModel", swiftSettings: swiftSettings),
+        // Tournament formats as pure functions of the model: round robin, pools, knockouts, double
+        // elimination, Swiss; the draw and its qualifiers.
+        .target(name: "CourtsideFormats", dependencies: ["CourtsideModel"], swiftSettings: swiftSettings),
+        // Fitting a tournament's games to the venue's courts and hours: pure, no I/O.
+        .target(name: "CourtsidePlanning", dependencies: ["CourtsideModel"], swiftSettings: swiftSettings),
         // Threads of our own, named as top and perf show them.
         .target(name: "CourtsideThreads", swiftSettings: swiftSettings),
         // The durable, append-only event log (SQLite through GRDB).
@@ -224,7 +229,7 @@ let package = Package(
             name: "courtside-bench",
             dependencies: [
                 "CourtsideLibrary", "CourtsideStorage", "CourtsideProtocol", "CourtsideSimulator", "CourtsideClient", "ZeroMQ",
-                "CZeroMQ", "CourtsidePostgres", "CourtsidePostgresTesting",
+                "CZeroMQ", "CourtsidePostgres", "CourtsidePostgresTesting", "CourtsidePlanning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -234,6 +239,10 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "CourtsideModelTests", dependencies: ["CourtsideModel"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CourtsideFormatsTests", dependencies: ["CourtsideFormats", "CourtsideModel"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CourtsidePlanningTests", dependencies: ["CourtsidePlanning", "CourtsideModel"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CourtsideStorageTests",
             dependencies: ["CourtsideStorage", "CourtsideStorageTesting", .product(name: "GRDB", package: "GRDB.swift")],

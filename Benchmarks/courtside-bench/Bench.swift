@@ -28,6 +28,7 @@ struct Bench: AsyncParsableCommand {
         subcommands: [
             LibraryBench.self, DaemonBench.self, LogBench.self, FanoutBench.self, ReadsBench.self, RestartBench.self,
             EncodeBench.self, AbuseBench.self, ReplicationBench.self,
+            PlanBench.self,
         ])
 }
 

@@ -140,7 +140,7 @@ struct RestartBench: AsyncParsableCommand {
         _ = try await library.createGame(setup(last), origin: CommandOrigin(clientID: "keeper-16", commandID: "\(last + 1)"))
         var latencies: [Double] = []
         let games = library.gameIDs()
-        var random = SplitMix(seed: 1)
+        var random = SeededRandom(seed: 1)
         var after = 0
         let started = ContinuousClock.now
         while after < 500, ContinuousClock.now - started < .seconds(60) {
@@ -190,7 +190,7 @@ struct RestartBench: AsyncParsableCommand {
         var batch: [GameEvent] = []
         var sequence: Int64 = 0
         var time = Timestamp(milliseconds: 1_700_000_000_000)
-        var random = SplitMix(seed: 42)
+        var random = SeededRandom(seed: 42)
         var checkpointTime = Duration.zero
         let total = movesPerGame.map { count * (1 + $0) } ?? total
         func append(_ id: GameID, _ kind: GameEvent.Kind, keeper: Int) throws {
@@ -401,15 +401,3 @@ func threadCPUTime() -> Double {
     return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
 }
 
-/// A small, fast, seeded generator: the same log on every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-}

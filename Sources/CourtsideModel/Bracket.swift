@@ -98,7 +98,31 @@ extension Schedule {
             guard let table = standings.first(where: { $0.group == group }), table.complete, rank <= table.rows.count
             else { return nil }
             return table.rows[rank - 1].team
+        case .bestOfRank(let rank, let place, let groups):
+            return bestOfRank(rank, groups: groups, games: games, standings: standings).dropFirst(place - 1).first
         }
+    }
+
+    /// The teams ranked `rank` in each of `groups`, best first by FIBA 3x3's order across groups
+    /// (Article 14): win ratio, then average points scored leaving out the winning scores of
+    /// forfeits, then seed, then team id. Empty until every one of the groups is complete.
+    public func bestOfRank(_ rank: Int, groups: [String], games: some GamesByID, standings: [GroupStandings]) -> [TeamID] {
+        var placed: [(team: TeamID, winRatio: Double, average: Double)] = []
+        for group in groups {
+            guard let table = standings.first(where: { $0.group == group }), table.complete else { return [] }
+            guard rank >= 1, rank <= table.rows.count else { continue }
+            let row = table.rows[rank - 1]
+            let decided = self.games.filter { $0.group == group }.compactMap { games[$0.id] }.filter(\.isFinished)
+            let winRatio = row.played == 0 ? 0 : Double(row.won) / Double(row.played)
+            placed.append((row.team, winRatio, Self.averagePoints(of: row.team, in: decided)))
+        }
+        return placed.sorted { a, b in
+            if a.winRatio != b.winRatio { return a.winRatio > b.winRatio }
+            if a.average != b.average { return a.average > b.average }
+            let (seedA, seedB) = (seeds[a.team] ?? .max, seeds[b.team] ?? .max)
+            if seedA != seedB { return seedA < seedB }
+            return a.team < b.team
+        }.map(\.team)
     }
 
     /// Every scheduled game whose two teams the results have decided.
@@ -122,7 +146,12 @@ extension Schedule {
     /// ``lineup(of:_:)`` of a scheduled game already at hand (finding it by id reads the schedule).
     public func lineup(for scheduled: ScheduledGame, _ games: some GamesByID) -> Lineup? {
         // Standings read every game: only a slot of a group's rank needs them.
-        let ranked = [scheduled.home, scheduled.away].contains { if case .groupRank = $0 { true } else { false } }
+        let ranked = [scheduled.home, scheduled.away].contains {
+            switch $0 {
+            case .groupRank, .bestOfRank: true
+            default: false
+            }
+        }
         return lineup(scheduled, games: games, standings: ranked ? standings(games) : [])
     }
 

@@ -361,6 +361,15 @@ extension Slot: JSONWritable {
             writer.value(group)
             writer.key("rank")
             writer.value(rank)
+        case .bestOfRank(let rank, let place, let groups):
+            writer.key("best_of_rank")
+            writer.value(rank)
+            writer.key("groups")
+            writer.beginArray()
+            for group in groups { writer.value(group) }
+            writer.endArray()
+            writer.key("place")
+            writer.value(place)
         }
         writer.endObject()
     }

@@ -5,6 +5,11 @@ public enum Slot: Hashable, Sendable, CustomStringConvertible {
     case loser(of: GameID)
     /// The team ranked `rank` (1 = first) in a group, once every game of the group is final.
     case groupRank(group: String, rank: Int)
+    /// The `place`-th best (1 = best) of the teams ranked `rank` in each of `groups` ("the
+    /// best third-placed teams"), once every game of those groups is final. FIBA 3x3's Article
+    /// 14 orders them: win ratio, then average points scored leaving out the winning scores of
+    /// forfeits, then seed (``Schedule/seeds``). A group with fewer than `rank` teams has none.
+    case bestOfRank(rank: Int, place: Int, groups: [String])
 
     public var description: String {
         switch self {
@@ -12,6 +17,8 @@ public enum Slot: Hashable, Sendable, CustomStringConvertible {
         case .winner(let game): "winner of \(game)"
         case .loser(let game): "loser of \(game)"
         case .groupRank(let group, let rank): "\(rank)\(Self.ordinal(rank)) of group \(group)"
+        case .bestOfRank(let rank, let place, let groups):
+            "\(place == 1 ? "" : "\(place)\(Self.ordinal(place)) ")best of the \(rank)\(Self.ordinal(rank))-placed teams of groups \(groups.joined(separator: ", "))"
         }
     }
 
@@ -25,13 +32,14 @@ public enum Slot: Hashable, Sendable, CustomStringConvertible {
 
 extension Slot: Codable {
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case team, group, rank
+        case team, group, rank, place, groups
         case winnerOf = "winner_of"
         case loserOf = "loser_of"
+        case bestOfRank = "best_of_rank"
     }
 
     /// A bare string is a team id; otherwise an object with one of `team`, `winner_of`,
-    /// `loser_of`, or `group` and `rank`.
+    /// `loser_of`, `group` and `rank`, or `best_of_rank`, `place` and `groups`.
     public init(from decoder: any Decoder) throws {
         if let team = try? decoder.singleValueContainer().decode(String.self) {
             self = .team(TeamID(team))
@@ -44,13 +52,18 @@ extension Slot: Codable {
             self = .winner(of: game)
         } else if let game = try container.decodeIfPresent(GameID.self, forKey: .loserOf) {
             self = .loser(of: game)
+        } else if let rank = try container.decodeIfPresent(Int.self, forKey: .bestOfRank) {
+            self = .bestOfRank(
+                rank: rank, place: try container.decode(Int.self, forKey: .place),
+                groups: try container.decode([String].self, forKey: .groups))
         } else if let group = try container.decodeIfPresent(String.self, forKey: .group) {
             self = .groupRank(group: group, rank: try container.decode(Int.self, forKey: .rank))
         } else {
             throw DecodingError.dataCorrupted(
                 .init(
                     codingPath: decoder.codingPath,
-                    debugDescription: "a slot is a team id, or {winner_of: game}, {loser_of: game} or {group: id, rank: n}"))
+                    debugDescription: "a slot is a team id, or {winner_of: game}, {loser_of: game}, {group: id, rank: n} "
+                        + "or {best_of_rank: n, place: n, groups: [id]}"))
         }
     }
 
@@ -63,6 +76,10 @@ extension Slot: Codable {
         case .groupRank(let group, let rank):
             try container.encode(group, forKey: .group)
             try container.encode(rank, forKey: .rank)
+        case .bestOfRank(let rank, let place, let groups):
+            try container.encode(rank, forKey: .bestOfRank)
+            try container.encode(place, forKey: .place)
+            try container.encode(groups, forKey: .groups)
         }
     }
 }
@@ -126,6 +143,12 @@ public enum TieBreaker: String, Hashable, Codable, Sendable, CaseIterable {
     case pointDifference = "point_difference"
     /// Points for.
     case pointsScored = "points_scored"
+    /// Points scored a game, leaving out the games the team won by forfeit (their score is the
+    /// rules', not the team's): FIBA 3x3's third criterion.
+    case averagePointsScored = "average_points_scored"
+    /// The better seed (``Schedule/seeds``; a team without one after those with one): FIBA
+    /// 3x3's last word.
+    case seed
 }
 
 /// The tournament's plan: teams, courts, groups, rounds and games.
@@ -140,6 +163,10 @@ public struct Schedule: Hashable, Codable, Sendable {
     /// Players the organiser marked inactive: on their rosters still (their moves stay), but no
     /// new move of theirs is taken.
     public var inactivePlayers: Set<PlayerID>
+    /// The organiser's seeds, 1 for the best: the last word of FIBA 3x3's order for the best
+    /// teams of a rank across groups (``Slot/bestOfRank(rank:place:groups:)``). A team without
+    /// one comes after those with one.
+    public var seeds: [TeamID: Int] = [:]
 
     public init(
         teams: [TeamID: Team], courts: [String] = [], groups: [Group] = [], rounds: [String] = [], games: [ScheduledGame],
@@ -158,6 +185,7 @@ public struct Schedule: Hashable, Codable, Sendable {
         case teams, courts, groups, rounds, games
         case tieBreakers = "tie_breakers"
         case inactivePlayers = "inactive_players"
+        case seeds
     }
 
     public init(from decoder: any Decoder) throws {
@@ -170,6 +198,20 @@ public struct Schedule: Hashable, Codable, Sendable {
             games: try container.decode([ScheduledGame].self, forKey: .games),
             tieBreakers: try container.decode([TieBreaker].self, forKey: .tieBreakers),
             inactivePlayers: try container.decodeIfPresent(Set<PlayerID>.self, forKey: .inactivePlayers) ?? [])
+        seeds = try container.decodeIfPresent([TeamID: Int].self, forKey: .seeds) ?? [:]
+    }
+
+    /// The fields, `seeds` only when there are some (the form before seeds existed).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(teams, forKey: .teams)
+        try container.encode(courts, forKey: .courts)
+        try container.encode(groups, forKey: .groups)
+        try container.encode(rounds, forKey: .rounds)
+        try container.encode(games, forKey: .games)
+        try container.encode(tieBreakers, forKey: .tieBreakers)
+        try container.encode(inactivePlayers, forKey: .inactivePlayers)
+        if !seeds.isEmpty { try container.encode(seeds, forKey: .seeds) }
     }
 
     /// Why the schedule cannot be played, or nil: unknown teams, games or groups in slots,
@@ -196,6 +238,10 @@ public struct Schedule: Hashable, Codable, Sendable {
                         return "game \(game.id): unknown group \(group)"
                     }
                     if rank < 1 || rank > members.teams.count { return "game \(game.id): group \(group) has no rank \(rank)" }
+                case .bestOfRank(let rank, let place, let named):
+                    if let problem = Self.problem(bestOf: rank, place: place, groups: named, known: groups) {
+                        return "game \(game.id): \(slot): \(problem)"
+                    }
                 default: break
                 }
             }
@@ -204,12 +250,13 @@ public struct Schedule: Hashable, Codable, Sendable {
     }
 
     /// The games a game's teams come from: those its winner and loser slots name, and every
-    /// game of a group whose ranking it takes.
-    private func dependencies(of game: ScheduledGame) -> [GameID] {
+    /// game of a group whose ranking it takes (`byGroup`: the games of each group).
+    private func dependencies(of game: ScheduledGame, byGroup: [String: [GameID]]) -> [GameID] {
         [game.home, game.away].flatMap { slot -> [GameID] in
             switch slot {
             case .winner(let other), .loser(let other): [other]
-            case .groupRank(let group, _): games.filter { $0.group == group }.map(\.id)
+            case .groupRank(let group, _): byGroup[group] ?? []
+            case .bestOfRank(_, _, let groups): groups.flatMap { byGroup[$0] ?? [] }
             default: []
             }
         }
@@ -220,6 +267,11 @@ public struct Schedule: Hashable, Codable, Sendable {
         enum Mark { case visiting, done }
         var marks: [GameID: Mark] = [:]
         var path: [GameID] = []
+        // Looked up once: a search through the games for each one was quadratic (seconds for a
+        // round robin of 128 teams).
+        let byID = Dictionary(games.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var byGroup: [String: [GameID]] = [:]
+        for game in games { if let group = game.group { byGroup[group, default: []].append(game.id) } }
         func visit(_ id: GameID) -> [GameID]? {
             switch marks[id] {
             case .done: return nil
@@ -232,7 +284,7 @@ public struct Schedule: Hashable, Codable, Sendable {
                 path.removeLast()
                 marks[id] = .done
             }
-            for next in self.game(id).map(dependencies(of:)) ?? [] {
+            for next in byID[id].map({ dependencies(of: $0, byGroup: byGroup) }) ?? [] {
                 if let found = visit(next) { return found }
             }
             return nil
@@ -244,4 +296,21 @@ public struct Schedule: Hashable, Codable, Sendable {
     }
 
     public func game(_ id: GameID) -> ScheduledGame? { games.first { $0.id == id } }
+
+    /// Why a best-of-rank slot can never be filled, or nil: no groups, a group named twice or
+    /// unknown, a rank below 1, or a place beyond the groups that have a team of that rank.
+    private static func problem(bestOf rank: Int, place: Int, groups named: [String], known: [Group]) -> String? {
+        if named.isEmpty { return "it names no group" }
+        if Set(named).count != named.count { return "it names a group twice" }
+        if rank < 1 { return "rank must be 1 or more" }
+        var ranked = 0
+        for id in named {
+            guard let group = known.first(where: { $0.id == id }) else { return "unknown group \(id)" }
+            if group.teams.count >= rank { ranked += 1 }
+        }
+        if place < 1 || place > ranked {
+            return "place must be between 1 and \(ranked), the groups with a team ranked \(rank)"
+        }
+        return nil
+    }
 }

@@ -100,6 +100,22 @@ extension Schedule {
         }
     }
 
+    /// A team's points a game over the decided games among `games` it played, leaving out those
+    /// it won by forfeit: their winning score is the rules', not points it scored (FIBA 3x3,
+    /// Article 14). 0 when no game counts.
+    static func averagePoints(of team: TeamID, in games: [Game]) -> Double {
+        var (points, counted) = (0, 0)
+        for game in games where game.isFinished {
+            guard let winner = game.winner, let side = Side.allCases.first(where: { game.setup.team($0).id == team }) else {
+                continue
+            }
+            if game.endReason == .forfeit && winner == side { continue }
+            points += game.score[side]
+            counted += 1
+        }
+        return counted == 0 ? 0 : Double(points) / Double(counted)
+    }
+
     private func rank(_ rows: [StandingRow], finals: [Game]) -> [StandingRow] {
         let byWins = Dictionary(grouping: rows, by: \.won).sorted { $0.key > $1.key }
         return byWins.flatMap { _, tied in breakTie(tied, using: tieBreakers[...], finals: finals) }
@@ -110,15 +126,19 @@ extension Schedule {
     private func breakTie(_ tied: [StandingRow], using breakers: ArraySlice<TieBreaker>, finals: [Game]) -> [StandingRow] {
         guard tied.count > 1, let breaker = breakers.first else { return tied.sorted { $0.team < $1.team } }
         let members = Set(tied.map(\.team))
-        func key(_ row: StandingRow) -> Int {
+        // More is better for every key.
+        func key(_ row: StandingRow) -> Double {
             switch breaker {
-            case .pointDifference: return row.difference
-            case .pointsScored: return row.pointsFor
+            case .pointDifference: return Double(row.difference)
+            case .pointsScored: return Double(row.pointsFor)
+            case .averagePointsScored: return Self.averagePoints(of: row.team, in: finals)
+            case .seed: return -Double(seeds[row.team] ?? .max)
             case .headToHead:
-                return finals.filter { game in
-                    members.contains(game.setup.home.id) && members.contains(game.setup.away.id)
-                        && game.winner.map { game.setup.team($0).id } == row.team
-                }.count
+                return Double(
+                    finals.filter { game in
+                        members.contains(game.setup.home.id) && members.contains(game.setup.away.id)
+                            && game.winner.map { game.setup.team($0).id } == row.team
+                    }.count)
             }
         }
         let levels = Dictionary(grouping: tied, by: key).sorted { $0.key > $1.key }

@@ -348,23 +348,12 @@ struct DaemonTests {
 /// Random requests, from a fixed seed so that a failure repeats.
 @Suite("courtsided under random input", .serialized)
 struct RandomInputTests {
-    /// A small deterministic generator (SplitMix64).
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     @Test("two thousand malformed and hostile requests: each answered, none crashes the daemon, state stays sane")
     func randomRequests() throws {
         let daemon = try DaemonProcess()
         let keeper = try Keeper(daemon.commandEndpoint)
-        var random = Seeded(state: 20_261_122)
+        var random = SeededRandom(seed: 20_261_122)
         let ops = [
             "move", "retract", "clock", "timeout", "create_game", "list_games", "snapshot", "schedule", "standings", "log", "",
             "dunk",

@@ -359,18 +359,6 @@ private enum EncodingFixtures {
     }
 }
 
-/// A small, seeded generator, so that a failure can be replayed.
-private struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// The index of a kind: an exhaustive switch, so a new kind fails to compile here until it is covered.
 private func kindIndex(_ kind: GameEvent.Kind) -> Int {

@@ -1,0 +1,108 @@
+public import CourtsideModel
+
+/// A team entered in a format's draw.
+///
+/// Formats take entrants in seed order (the first is the best); ``Formats/seedOrder(_:)`` sorts
+/// them that way from their seeds and ranking points.
+public struct Entrant: Hashable, Sendable {
+    public var id: TeamID
+    /// The organiser's seed, 1 for the best; nil when unseeded.
+    public var seed: Int?
+    /// Ranking points (FIBA 3x3's), more is better; nil when unknown.
+    public var rankingPoints: Double?
+    /// The team's club, for separation rules; nil when none.
+    public var club: String?
+
+    public init(id: TeamID, seed: Int? = nil, rankingPoints: Double? = nil, club: String? = nil) {
+        self.id = id
+        self.seed = seed
+        self.rankingPoints = rankingPoints
+        self.club = club
+    }
+}
+
+/// What a format draws: its groups, its games and their rounds.
+///
+/// Game ids start with the prefix the format was given (a division's id), so draws of several
+/// divisions can share one schedule; slots name only games and groups of the same draw.
+public struct Draw: Hashable, Sendable {
+    /// The groups whose standings the games count for (pools, or one group for a round robin).
+    public var groups: [Group]
+    /// The games, in playing order within each round.
+    public var games: [ScheduledGame]
+    /// Round names in playing order; every game's `round` is one of them.
+    public var rounds: [String]
+    /// The random seed a random draw used, so that it can be replayed; nil when none was used.
+    public var seed: UInt64?
+
+    public init(groups: [Group] = [], games: [ScheduledGame] = [], rounds: [String] = [], seed: UInt64? = nil) {
+        self.groups = groups
+        self.games = games
+        self.rounds = rounds
+        self.seed = seed
+    }
+
+    /// The games that must end before a game can start: those its winner and loser slots
+    /// name, and every game of each group whose ranking its slots take.
+    public func dependencies(of game: ScheduledGame) -> [GameID] {
+        dependencies(of: game, byGroup: gamesByGroup)
+    }
+
+    /// Every game's ``dependencies(of:)``, by game id.
+    public var dependencies: [GameID: [GameID]] {
+        let byGroup = gamesByGroup
+        return Dictionary(games.map { ($0.id, dependencies(of: $0, byGroup: byGroup)) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    private var gamesByGroup: [String: [GameID]] {
+        var byGroup: [String: [GameID]] = [:]
+        for game in games { if let group = game.group { byGroup[group, default: []].append(game.id) } }
+        return byGroup
+    }
+
+    private func dependencies(of game: ScheduledGame, byGroup: [String: [GameID]]) -> [GameID] {
+        var found: [GameID] = []
+        for slot in [game.home, game.away] {
+            switch slot {
+            case .team: break
+            case .winner(let other), .loser(let other): found.append(other)
+            case .groupRank(let group, _): found += byGroup[group] ?? []
+            case .bestOfRank(_, _, let groups): found += groups.flatMap { byGroup[$0] ?? [] }
+            }
+        }
+        var seen = Set<GameID>()
+        return found.filter { seen.insert($0).inserted }
+    }
+}
+
+/// Why a format cannot draw its games: a stable code and a message for people.
+public struct FormatError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A stable error code; new codes may be added.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// Too few teams for the format (a round robin needs 2, pools need 2 a pool, ...).
+        public static let tooFewTeams = Code(rawValue: "too_few_teams")
+        /// More teams than the format can draw.
+        public static let tooManyTeams = Code(rawValue: "too_many_teams")
+        /// Two entrants have the same team id.
+        public static let duplicateTeam = Code(rawValue: "duplicate_team")
+        /// An option is out of range (a pool count of 0, more qualifiers than teams, ...).
+        public static let invalidOption = Code(rawValue: "invalid_option")
+        /// The id prefix makes no valid game id (letters, digits, '-', '.', '_'; short enough).
+        public static let invalidPrefix = Code(rawValue: "invalid_prefix")
+    }
+
+    public let code: Code
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+}
+

@@ -1,0 +1,27 @@
+public import CourtsideModel
+
+/// A game the planner places: its id, its teams as far as they are known, its group and its
+/// division.
+public struct GameToPlace: Hashable, Sendable {
+    public var id: GameID
+    public var home: Slot
+    public var away: Slot
+    /// The group whose standings the game counts for: a ``Slot/groupRank(group:rank:)`` waits
+    /// for every game of its group.
+    public var group: String?
+    /// The division the game belongs to; divisions share the courts.
+    public var division: String?
+
+    public init(id: GameID, home: Slot, away: Slot, group: String? = nil, division: String? = nil) {
+        self.id = id
+        self.home = home
+        self.away = away
+        self.group = group
+        self.division = division
+    }
+
+    /// The game a schedule holds, in `division`.
+    public init(_ game: ScheduledGame, division: String? = nil) {
+        self.init(id: game.id, home: game.home, away: game.away, group: game.group, division: division)
+    }
+}
