@@ -61,10 +61,10 @@ struct GatewayDoorTests {
         defer { stop.raise() }
         // A keeper taps about 20 times a second; a load balancer asks /healthz 10 times a second,
         // each time on a new connection, so every probe goes through the door during the flood.
-        async let keeping = onThread {
+        let keeping = ThreadRun {
             LoopbackKeeper.keep(port: port, source: "127.0.0.2", cookie: cookie, every: .milliseconds(50), until: stop)
         }
-        async let probing = onThread {
+        let probing = ThreadRun {
             Probe.healthz(port: port, source: "127.0.0.3", every: .milliseconds(100), metrics: true, until: stop)
         }
 
@@ -88,7 +88,7 @@ struct GatewayDoorTests {
             return HalfOpenFlood(watch: watch, start: start, openedAll: openedAll, allEnded: allEnded)
         }
         stop.raise()
-        let (moves, probes) = try await (keeping, probing)
+        let (moves, probes) = (try await keeping.value, try await probing.value)
 
         let refused = flood.answers.filter { $0.status == 503 && $0.errorCode == "overloaded" && $0.closes }
         let admitted = flood.answers.filter { $0.status == 0 }
@@ -197,11 +197,7 @@ struct GatewayDoorTests {
         // is answered, on a keep-alive connection as a browser would.
         let start = ContinuousClock.now
         let posters = (0..<64).map { index in
-            Task {
-                try await onThread {
-                    Probe.guessPassphrases(port: port, source: "127.0.0.\(2 + index % 16)", until: stop)
-                }
-            }
+            ThreadRun { Probe.guessPassphrases(port: port, source: "127.0.0.\(2 + index % 16)", until: stop) }
         }
         // 160 moves at 20 a second: the flood's 8 seconds.
         let moves = try await onThread {
@@ -413,17 +409,17 @@ struct GatewayDoorTests {
         defer { stop.raise() }
         let moves = 600
         // A browser that reads: it must get every event while the others do not read.
-        async let reading = onThread {
+        let reading = ThreadRun {
             Probe.readEvents(port: port, source: "127.0.0.20", count: moves, seconds: 120, until: stop)
         }
-        async let probing = onThread { Probe.healthz(port: port, source: "127.0.0.19", every: .milliseconds(100), until: stop) }
+        let probing = ThreadRun { Probe.healthz(port: port, source: "127.0.0.19", every: .milliseconds(100), until: stop) }
         let kept = try await onThread {
             LoopbackKeeper.keep(port: port, source: keeperAddress, cookie: cookie, every: nil, count: moves, until: stop)
         }
         let madeEvents = ContinuousClock.now
-        let events = try await reading
+        let events = try await reading.value
         stop.raise()
-        let probes = try await probing
+        let probes = try await probing.value
 
         let moveTimes = Latencies(kept.map(\.took))
         let probeTimes = Latencies(probes.map(\.took))

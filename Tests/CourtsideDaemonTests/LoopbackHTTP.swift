@@ -458,6 +458,38 @@ func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thr
     }
 }
 
+/// `body` on a thread of its own, started now: `async let x = onThread {...}` starts its thread
+/// only once a cooperative thread runs the child task, which in a busy suite came after the
+/// flood it was to measure had ended (a keeper with no sample during it).
+final class ThreadRun<T: Sendable>: Sendable {
+    private let state = Mutex<(result: Result<T, any Error>?, waiter: CheckedContinuation<T, any Error>?)>((nil, nil))
+
+    init(_ body: @escaping @Sendable () throws -> T) {
+        Thread { [self] in
+            let result = Result { try body() }
+            let waiter = state.withLock { state in
+                state.result = result
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(with: result)
+        }.start()
+    }
+
+    /// What `body` returned, once it has.
+    var value: T {
+        get async throws {
+            try await withCheckedThrowingContinuation { continuation in
+                let result = state.withLock { state in
+                    if state.result == nil { state.waiter = continuation }
+                    return state.result
+                }
+                if let result { continuation.resume(with: result) }
+            }
+        }
+    }
+}
+
 /// A flag one thread raises and others read: "stop now".
 final class StopFlag: Sendable {
     private let raised = Atomic<Bool>(false)
