@@ -11,7 +11,9 @@ import Synchronization
 /// Checks the desk's passphrase against its bcrypt hash, one check at a time on a thread of its
 /// own at the lowest scheduling priority, with a short queue: bcrypt takes a tenth of a second
 /// of CPU on purpose, and a guesser's checks run unbounded beside the keepers' requests made
-/// keepers' commands take seconds. A check that finds the queue full is not made ("busy").
+/// keepers' commands take seconds. A check that finds the queue full is not made ("busy"), nor
+/// one that waited `maxWait` in it: on a machine busy with other work the lowest priority may
+/// wait long, and an answer in time matters more than the check.
 final class PassphraseChecker: Sendable {
     /// What a check found.
     enum Outcome: Sendable, Equatable {
@@ -22,19 +24,22 @@ final class PassphraseChecker: Sendable {
     }
 
     private struct Job: Sendable {
+        var id: UInt64
         var passphrase: String
         var continuation: CheckedContinuation<Outcome, Never>
     }
 
     private let hash: String
     private let capacity: Int
-    private let jobs = Mutex(Deque<Job>())
+    private let maxWait: Duration
+    private let jobs = Mutex((next: UInt64(0), queue: Deque<Job>()))
     private let wake = DispatchSemaphore(value: 0)
 
-    /// `capacity` checks may wait at once beside the one running.
-    init(hash: String, capacity: Int) {
+    /// `capacity` checks may wait at once beside the one running, each for `maxWait` at most.
+    init(hash: String, capacity: Int, maxWait: Duration = .seconds(3)) {
         self.hash = hash
         self.capacity = max(1, capacity)
+        self.maxWait = maxWait
         startThread(named: "courtside.crypt") { [self] in
             #if canImport(Glibc)
                 // Nice 19 for this thread alone: on Linux the nice value is a thread's, and `who` 0
@@ -48,19 +53,29 @@ final class PassphraseChecker: Sendable {
     /// Checks `passphrase`, waiting for the thread (not a cooperative one) meanwhile.
     func check(_ passphrase: String) async -> Outcome {
         await withCheckedContinuation { continuation in
-            let queued = jobs.withLock { jobs in
-                guard jobs.count < capacity else { return false }
-                jobs.append(Job(passphrase: passphrase, continuation: continuation))
-                return true
+            let queued: UInt64? = jobs.withLock { jobs in
+                guard jobs.queue.count < capacity else { return nil }
+                jobs.next += 1
+                jobs.queue.append(Job(id: jobs.next, passphrase: passphrase, continuation: continuation))
+                return jobs.next
             }
-            if queued { wake.signal() } else { continuation.resume(returning: .busy) }
+            guard let id = queued else { return continuation.resume(returning: .busy) }
+            wake.signal()
+            Task { [maxWait] in
+                try? await Task.sleep(for: maxWait)
+                // Still waiting: answered busy, and taken out so the thread never checks it.
+                let expired = jobs.withLock { jobs in
+                    jobs.queue.firstIndex { $0.id == id }.map { jobs.queue.remove(at: $0) }
+                }
+                expired?.continuation.resume(returning: .busy)
+            }
         }
     }
 
     private func run() {
         while true {
             wake.wait()
-            guard let job = jobs.withLock({ $0.popFirst() }) else { continue }
+            guard let job = jobs.withLock({ $0.queue.popFirst() }) else { continue }
             job.continuation.resume(returning: Bcrypt.verify(job.passphrase, hash: hash) ? .right : .wrong)
         }
     }

@@ -191,6 +191,13 @@ struct GatewayDoorTests {
         let port = web.port
         let keeperAddress = "127.0.0.18"
         let cookie = try await Self.keeper(web, from: keeperAddress, pin: pin)
+        // The keeper at rest first, at the same pace: the figure during the flood is held against
+        // it, in this run, on this machine, however busy the rest of the suite keeps it.
+        let atRest = try await onThread {
+            LoopbackKeeper.keep(
+                port: port, source: keeperAddress, cookie: cookie, every: .milliseconds(50), count: 60, until: StopFlag())
+        }
+        let restTimes = Latencies(atRest.map(\.took))
         let stop = StopFlag()
         defer { stop.raise() }
         // 16 addresses, 4 posters each, every poster sending its next guess as soon as the last
@@ -221,11 +228,17 @@ struct GatewayDoorTests {
         #expect(
             moves.count == 160 && moves.allSatisfy(\.ok),
             "\(moves.filter { !$0.ok }.prefix(3))\n\(Self.logs(daemon, web))")
-        // The issue's figure. In a debug build on 2 cores, 3 runs measured p99 13 to 21 ms (the
-        // gateway holding each refused answer back for up to a second); before it held them
-        // back, the flood was some 5,000 guesses a second and p99 42 to 180 ms.
-        #expect(times.percentile(0.99) < 100, "the keeper's moves during \(total) guesses (\(answers)): \(times)")
-        print("passphrase flood: \(total) guesses in \(String(format: "%.1f", seconds)) s \(answers); keeper \(times)")
+        // The issue's figure, 100 ms, or 4 times the keeper's p99 at rest in this run where the
+        // machine is so busy that rest alone is slower. Alone in a debug build on 2 cores, 3 runs
+        // measured p99 13 to 21 ms (the gateway holding each refused answer back for up to a
+        // second); before it held them back, the flood was some 5,000 guesses a second and p99
+        // 42 to 180 ms; before this issue, 270 to 423 ms.
+        let bound = max(100, 4 * restTimes.percentile(0.99))
+        #expect(
+            times.percentile(0.99) < bound,
+            "the keeper's moves during \(total) guesses (\(answers)): \(times); at rest \(restTimes)")
+        print(
+            "passphrase flood: \(total) guesses in \(String(format: "%.1f", seconds)) s \(answers); keeper \(times), at rest \(restTimes)")
     }
 
     @Test(
