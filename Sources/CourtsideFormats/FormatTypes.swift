@@ -77,23 +77,8 @@ public struct Draw: Hashable, Sendable {
 
 /// Why a format cannot draw its games: a stable code and a message for people.
 public struct FormatError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// A stable error code; new codes may be added.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        public let rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
-
-        /// Too few teams for the format (a round robin needs 2, pools need 2 a pool, ...).
-        public static let tooFewTeams = Code(rawValue: "too_few_teams")
-        /// More teams than the format can draw.
-        public static let tooManyTeams = Code(rawValue: "too_many_teams")
-        /// Two entrants have the same team id.
-        public static let duplicateTeam = Code(rawValue: "duplicate_team")
-        /// An option is out of range (a pool count of 0, more qualifiers than teams, ...).
-        public static let invalidOption = Code(rawValue: "invalid_option")
-        /// The id prefix makes no valid game id (letters, digits, '-', '.', '_'; short enough).
-        public static let invalidPrefix = Code(rawValue: "invalid_prefix")
-    }
+    /// The model's stable error codes, with the formats' own below.
+    public typealias Code = CourtsideError.Code
 
     public let code: Code
     public let message: String
@@ -104,5 +89,19 @@ public struct FormatError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(code.rawValue): \(message)" }
+}
+
+/// The formats' error codes; new ones may be added.
+extension CourtsideError.Code {
+    /// Too few teams for the format (a round robin needs 2, pools need 2 a pool, ...).
+    public static let tooFewTeams = Self(rawValue: "too_few_teams")
+    /// More teams than the format can draw.
+    public static let tooManyTeams = Self(rawValue: "too_many_teams")
+    /// Two entrants have the same team id.
+    public static let duplicateTeam = Self(rawValue: "duplicate_team")
+    /// An option is out of range (a pool count of 0, more qualifiers than teams, ...).
+    public static let invalidOption = Self(rawValue: "invalid_option")
+    /// The id prefix makes no valid game id (letters, digits, '-', '.', '_'; short enough).
+    public static let invalidPrefix = Self(rawValue: "invalid_prefix")
 }
 

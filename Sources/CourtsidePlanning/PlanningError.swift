@@ -1,22 +1,10 @@
+public import CourtsideModel
+
 /// Why the planner cannot place the games: a stable code, a message for people and, when the
 /// games do not fit, by how much.
 public struct PlanningError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// A stable error code; new codes may be added.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        public let rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
-
-        /// The games do not fit on the courts by the day's end: ``PlanningError/courtsNeeded``
-        /// and ``PlanningError/endWithCourtsGiven`` say by how much.
-        public static let doesNotFit = Code(rawValue: "does_not_fit")
-        /// The games cannot be planned as they are: a duplicate id, a slot naming a game or group
-        /// that is not among them, one team twice in a game, or games that wait on each other.
-        public static let invalidGames = Code(rawValue: "invalid_games")
-        /// The venue is unusable: no courts, a court twice, hours that end before they start, a
-        /// game of no length, a negative rest or changeover.
-        public static let invalidVenue = Code(rawValue: "invalid_venue")
-    }
+    /// The model's stable error codes, with the planner's own (below).
+    public typealias Code = CourtsideError.Code
 
     public let code: Code
     public let message: String
@@ -36,4 +24,17 @@ public struct PlanningError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     public var description: String { "\(code.rawValue): \(message)" }
+}
+
+/// The planner's error codes; new ones may be added.
+extension CourtsideError.Code {
+    /// The games do not fit on the courts by the day's end: ``PlanningError/courtsNeeded`` and
+    /// ``PlanningError/endWithCourtsGiven`` say by how much.
+    public static let doesNotFit = Self(rawValue: "does_not_fit")
+    /// The games cannot be planned as they are: a duplicate id, a slot naming a game or group
+    /// that is not among them, one team twice in a game, or games that wait on each other.
+    public static let invalidGames = Self(rawValue: "invalid_games")
+    /// The venue is unusable: no courts, a court twice, hours that end before they start, a
+    /// game of no length, a negative rest or changeover.
+    public static let invalidVenue = Self(rawValue: "invalid_venue")
 }
