@@ -386,7 +386,7 @@ struct GatewayDoorTests {
     }
 
     @Test(
-        "1,000 event streams that never read while a keeper makes 600 events: /healthz and the keeper are served, a reading browser gets every event, and the stalled streams are let go"
+        "800 event streams that never read while a keeper makes 600 events: /healthz and the keeper are served, a reading browser gets every event, and the stalled streams are let go"
     )
     func stalledEventStreams() async throws {
         let (daemon, web, pin) = try await Self.gateway()
@@ -395,9 +395,11 @@ struct GatewayDoorTests {
         let port = web.port
         let keeperAddress = "127.0.0.18"
         let cookie = try await Self.keeper(web, from: keeperAddress, pin: pin)
-        // 1,000 streams from 16 addresses (63 at most from one, under the cap of 64), each with
-        // a receive buffer of 4 KB, that are never read.
-        let streams = 1_000
+        // 800 streams from 16 addresses (50 from one, under the cap of 64), each with a receive
+        // buffer of 4 KB, that are never read: under 1,024 descriptors in this process, which
+        // other suites share (past 1,024, their URLSession requests failed); scripts/web-floods.py
+        // runs the full 1,000 against a release build.
+        let streams = 800
         let held = Held<[LoopbackConnection]>([])
         defer { held.value = [] }
         let request = LoopbackHTTP.request("GET", "/api/events", port: port, headers: [("Accept", "text/event-stream")])

@@ -174,6 +174,8 @@ final class LoopbackConnection {
     /// Whether the peer closed its side (or reset the connection).
     private(set) var ended = false
     private(set) var wasReset = false
+    /// Whether its descriptor is closed already (``release()``).
+    private(set) var released = false
 
     /// Connects from `source` (any 127.x.y.z) to 127.0.0.1:`port`. `receiveBuffer` sets
     /// SO_RCVBUF before connecting, so the window the gateway sees is small from the start.
@@ -222,7 +224,16 @@ final class LoopbackConnection {
         return fd
     }
 
-    deinit { close(fd) }
+    /// Closes the descriptor now, keeping what was read: a flood's ended connections must not
+    /// hold the test process's descriptors (past 1,024 of them, other suites' URLSession
+    /// requests, running at the same time, failed).
+    func release() {
+        guard !released else { return }
+        released = true
+        close(fd)
+    }
+
+    deinit { release() }
 
     private static func address(_ host: String, port: Int) -> sockaddr_in {
         var address = sockaddr_in()
@@ -434,7 +445,10 @@ final class ConnectionWatch {
             let connection = connections[index]
             connection.drain()
             if firstByte[index] == nil, !connection.buffered.isEmpty { firstByte[index] = now }
-            if connection.ended { ended[index] = now }
+            if connection.ended {
+                ended[index] = now
+                connection.release()
+            }
         }
     }
 
