@@ -38,12 +38,16 @@ public struct BracketEntry: Hashable, Codable, Sendable {
     public var state: BracketState
     public var score: SideValues?
     public var winner: TeamID?
+    /// The game's division, nil when the tournament has none.
+    public var division: String?
 
     public init(
         game: GameID, round: String?, group: String?, court: String?, start: String?, home: Slot, away: Slot,
-        homeTeam: TeamID?, awayTeam: TeamID?, state: BracketState, score: SideValues?, winner: TeamID?
+        homeTeam: TeamID?, awayTeam: TeamID?, state: BracketState, score: SideValues?, winner: TeamID?,
+        division: String? = nil
     ) {
         self.game = game
+        self.division = division
         self.round = round
         self.group = group
         self.court = court
@@ -58,7 +62,7 @@ public struct BracketEntry: Hashable, Codable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case game, round, group, court, start, home, away, state, score, winner
+        case game, round, group, court, start, home, away, state, score, winner, division
         case homeTeam = "home_team"
         case awayTeam = "away_team"
     }
@@ -172,7 +176,8 @@ extension Schedule {
             let entry = BracketEntry(
                 game: scheduled.id, round: scheduled.round, group: scheduled.group, court: scheduled.court,
                 start: scheduled.start, home: scheduled.home, away: scheduled.away, homeTeam: homeTeam, awayTeam: awayTeam,
-                state: homeTeam != nil && awayTeam != nil ? .ready : .pending, score: nil, winner: nil)
+                state: homeTeam != nil && awayTeam != nil ? .ready : .pending, score: nil, winner: nil,
+                division: scheduled.division)
             return entry.following(games[scheduled.id])
         }
     }

@@ -388,6 +388,10 @@ extension BracketEntry: JSONWritable {
             writer.key("court")
             writer.value(court)
         }
+        if let division {
+            writer.key("division")
+            writer.value(division)
+        }
         writer.key("game")
         writer.value(game)
         if let group {
@@ -452,6 +456,10 @@ extension GroupStandings: JSONWritable {
         writer.beginObject()
         writer.key("complete")
         writer.value(complete)
+        if let division {
+            writer.key("division")
+            writer.value(division)
+        }
         writer.key("group")
         writer.value(group)
         writer.key("name")
@@ -467,12 +475,33 @@ extension TieBreaker: JSONWritable {}
 extension Group: JSONWritable {
     public func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
+        if let division {
+            writer.key("division")
+            writer.value(division)
+        }
         writer.key("id")
         writer.value(id)
         writer.key("name")
         writer.value(name)
         writer.key("teams")
         writer.value(teams)
+        writer.endObject()
+    }
+}
+
+extension Division: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("id")
+        writer.value(id)
+        writer.key("name")
+        writer.value(name)
+        writer.key("teams")
+        writer.value(teams)
+        if let tieBreakers {
+            writer.key("tie_breakers")
+            writer.value(tieBreakers)
+        }
         writer.endObject()
     }
 }

@@ -10,6 +10,10 @@ extension ScheduledGame: JSONWritable {
             writer.key("court")
             writer.value(court)
         }
+        if let division {
+            writer.key("division")
+            writer.value(division)
+        }
         if let group {
             writer.key("group")
             writer.value(group)

@@ -94,15 +94,18 @@ public struct ScheduledGame: Hashable, Codable, Sendable {
     public var group: String?
     /// The round's name, for example "Group stage" or "Final".
     public var round: String?
+    /// The division the game belongs to (``Schedule/divisions``); nil when there are none.
+    public var division: String?
     /// When the game is due, as the organiser wrote it (for example "10:30").
     public var start: String?
     public var rules: RuleSet
 
     public init(
         id: GameID, home: Slot, away: Slot, court: String? = nil, group: String? = nil, round: String? = nil,
-        start: String? = nil, rules: RuleSet = .standard
+        start: String? = nil, rules: RuleSet = .standard, division: String? = nil
     ) {
         self.id = id
+        self.division = division
         self.home = home
         self.away = away
         self.court = court
@@ -118,20 +121,24 @@ public struct Group: Hashable, Codable, Sendable {
     public var id: String
     public var name: String
     public var teams: [TeamID]
+    /// The division the group belongs to (``Schedule/divisions``); nil when there are none.
+    public var division: String?
 
-    public init(id: String, name: String? = nil, teams: [TeamID]) {
+    public init(id: String, name: String? = nil, teams: [TeamID], division: String? = nil) {
         self.id = id
         self.name = name ?? "Group \(id)"
         self.teams = teams
+        self.division = division
     }
 
-    package enum CodingKeys: String, CodingKey, CaseIterable { case id, name, teams }
+    package enum CodingKeys: String, CodingKey, CaseIterable { case id, name, teams, division }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             id: try container.decode(String.self, forKey: .id), name: try container.decodeIfPresent(String.self, forKey: .name),
-            teams: try container.decode([TeamID].self, forKey: .teams))
+            teams: try container.decode([TeamID].self, forKey: .teams),
+            division: try container.decodeIfPresent(String.self, forKey: .division))
     }
 }
 
@@ -167,6 +174,8 @@ public struct Schedule: Hashable, Codable, Sendable {
     /// teams of a rank across groups (``Slot/bestOfRank(rank:place:groups:)``). A team without
     /// one comes after those with one.
     public var seeds: [TeamID: Int] = [:]
+    /// The divisions sharing the courts, each with its teams; empty for a tournament of one.
+    public var divisions: [Division] = []
 
     public init(
         teams: [TeamID: Team], courts: [String] = [], groups: [Group] = [], rounds: [String] = [], games: [ScheduledGame],
@@ -185,7 +194,7 @@ public struct Schedule: Hashable, Codable, Sendable {
         case teams, courts, groups, rounds, games
         case tieBreakers = "tie_breakers"
         case inactivePlayers = "inactive_players"
-        case seeds
+        case seeds, divisions
     }
 
     public init(from decoder: any Decoder) throws {
@@ -199,9 +208,10 @@ public struct Schedule: Hashable, Codable, Sendable {
             tieBreakers: try container.decode([TieBreaker].self, forKey: .tieBreakers),
             inactivePlayers: try container.decodeIfPresent(Set<PlayerID>.self, forKey: .inactivePlayers) ?? [])
         seeds = try container.decodeIfPresent([TeamID: Int].self, forKey: .seeds) ?? [:]
+        divisions = try container.decodeIfPresent([Division].self, forKey: .divisions) ?? []
     }
 
-    /// The fields, `seeds` only when there are some (the form before seeds existed).
+    /// The fields, `seeds` and `divisions` only when there are some (the form before they existed).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(teams, forKey: .teams)
@@ -212,10 +222,12 @@ public struct Schedule: Hashable, Codable, Sendable {
         try container.encode(tieBreakers, forKey: .tieBreakers)
         try container.encode(inactivePlayers, forKey: .inactivePlayers)
         if !seeds.isEmpty { try container.encode(seeds, forKey: .seeds) }
+        if !divisions.isEmpty { try container.encode(divisions, forKey: .divisions) }
     }
 
     /// Why the schedule cannot be played, or nil: unknown teams, games or groups in slots,
-    /// duplicate ids, or games that wait on each other (a cycle of any length).
+    /// duplicate ids, games that wait on each other (a cycle of any length), or divisions that
+    /// do not hold (``divisionProblem``).
     public var problem: String? {
         var ids = Set<GameID>()
         for game in games {
@@ -246,7 +258,8 @@ public struct Schedule: Hashable, Codable, Sendable {
                 }
             }
         }
-        return cycle.map { "games \($0.map(\.rawValue).joined(separator: " → ")) wait on each other's results" }
+        if let cycle { return "games \(cycle.map(\.rawValue).joined(separator: " → ")) wait on each other's results" }
+        return divisionProblem
     }
 
     /// The games a game's teams come from: those its winner and loser slots name, and every

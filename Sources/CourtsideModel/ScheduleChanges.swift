@@ -32,6 +32,7 @@ extension Schedule {
                     throw CourtsideError(.invalidGame, "the tournament has no group \(group)")
                 }
                 next.groups[index].teams.append(team.id)
+                next.joinDivision(of: group, team.id)
             }
         case .playerAdded(let team, let player):
             guard var roster = teams[team] else { throw Self.unknownTeam(team) }
@@ -78,6 +79,8 @@ extension Schedule {
             if let away = edit.away { game.away = away }
             next.games[index] = game
         }
+        // A game added without its division takes the one of its teams and slots.
+        next = next.assigningDivisions()
         if let problem = next.problem { throw CourtsideError(.invalidGame, problem) }
         if let rules = change.rulesSet, let problem = rules.problem { throw CourtsideError(.invalidGame, problem) }
         if let game = change.game, let scheduled = next.game(game) {
@@ -127,6 +130,7 @@ extension Schedule {
             next.teams[team.id] = team
             if let group, let index = groups.firstIndex(where: { $0.id == group }), !groups[index].teams.contains(team.id) {
                 next.groups[index].teams.append(team.id)
+                next.joinDivision(of: group, team.id)
             }
             overrode = "the file's team \(team.id)"
         case .playerAdded(let team, let player):
@@ -142,7 +146,18 @@ extension Schedule {
         default:
             return nil
         }
+        next = next.assigningDivisions()
         return next.problem == nil ? (next, overrode) : nil
+    }
+
+    /// Puts a team registered into `group` in the group's division, if it has one and the team
+    /// is in none: in a tournament of divisions a team joins one through its group.
+    private mutating func joinDivision(of group: String, _ team: TeamID) {
+        guard let division = groups.first(where: { $0.id == group })?.division,
+            let index = divisions.firstIndex(where: { $0.id == division }),
+            !divisions.contains(where: { $0.teams.contains(team) })
+        else { return }
+        divisions[index].teams.append(team)
     }
 
     /// Every player of every team.

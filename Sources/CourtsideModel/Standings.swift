@@ -52,12 +52,15 @@ public struct StandingRow: Hashable, Codable, Sendable {
 public struct GroupStandings: Hashable, Codable, Sendable {
     public var group: String
     public var name: String
+    /// The group's division, nil when the tournament has none.
+    public var division: String?
     public var rows: [StandingRow]
     /// Whether every scheduled game of the group is final, which fixes the ranks for the bracket.
     public var complete: Bool
 
-    public init(group: String, name: String, rows: [StandingRow], complete: Bool) {
+    public init(group: String, name: String, rows: [StandingRow], complete: Bool, division: String? = nil) {
         self.group = group
+        self.division = division
         self.name = name
         self.rows = rows
         self.complete = complete
@@ -89,14 +92,15 @@ extension Schedule {
                     rows[team] = row
                 }
             }
-            let ordered = rank(Array(rows.values), finals: counted)
+            let ordered = rank(Array(rows.values), finals: counted, using: tieBreakers(forGroup: group.id))
             let ranked = ordered.enumerated().map { index, row in
                 var row = row
                 row.rank = index + 1
                 return row
             }
             return GroupStandings(
-                group: group.id, name: group.name, rows: ranked, complete: finals.count == scheduled.count && !scheduled.isEmpty)
+                group: group.id, name: group.name, rows: ranked, complete: finals.count == scheduled.count && !scheduled.isEmpty,
+                division: group.division)
         }
     }
 
@@ -116,9 +120,9 @@ extension Schedule {
         return counted == 0 ? 0 : Double(points) / Double(counted)
     }
 
-    private func rank(_ rows: [StandingRow], finals: [Game]) -> [StandingRow] {
+    private func rank(_ rows: [StandingRow], finals: [Game], using breakers: [TieBreaker]) -> [StandingRow] {
         let byWins = Dictionary(grouping: rows, by: \.won).sorted { $0.key > $1.key }
-        return byWins.flatMap { _, tied in breakTie(tied, using: tieBreakers[...], finals: finals) }
+        return byWins.flatMap { _, tied in breakTie(tied, using: breakers[...], finals: finals) }
     }
 
     /// Orders teams level on wins: the first tie-breaker splits them into levels, each level

@@ -12,6 +12,10 @@ extension TournamentSetup.SetupGame: JSONWritable {
             writer.key("court")
             writer.value(court)
         }
+        if let division {
+            writer.key("division")
+            writer.value(division)
+        }
         if let group {
             writer.key("group")
             writer.value(group)
@@ -48,6 +52,10 @@ extension TournamentSetup: JSONWritable {
         writer.beginArray()
         for court in courts { writer.value(court) }
         writer.endArray()
+        if let divisions {
+            writer.key("divisions")
+            writer.value(divisions)
+        }
         writer.key("games")
         writer.value(games)
         writer.key("groups")
@@ -58,6 +66,15 @@ extension TournamentSetup: JSONWritable {
         }
         writer.key("rounds")
         writer.value(rounds)
+        if let seeds {
+            writer.key("seeds")
+            writer.beginObject()
+            for (team, seed) in seeds.sorted(by: { $0.key < $1.key }) {
+                writer.key(team.rawValue)
+                writer.value(seed)
+            }
+            writer.endObject()
+        }
         writer.key("teams")
         writer.value(teams)
         writer.key("tie_breakers")

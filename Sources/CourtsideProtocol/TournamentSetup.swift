@@ -13,14 +13,17 @@ public struct TournamentSetup: Hashable, Codable, Sendable {
         public var group: String?
         public var start: String?
         public var rules: RuleSet
+        /// The game's division, written only where the tournament has divisions.
+        public var division: String?
 
         public init(
             id: GameID, home: Slot, away: Slot, court: String? = nil, group: String? = nil, start: String? = nil,
-            rules: RuleSet
+            rules: RuleSet, division: String? = nil
         ) {
             (self.id, self.home, self.away, self.court, self.group, self.start, self.rules) = (
                 id, home, away, court, group, start, rules
             )
+            self.division = division
         }
     }
 
@@ -43,6 +46,10 @@ public struct TournamentSetup: Hashable, Codable, Sendable {
     public var games: [SetupGame]
     /// Players marked inactive, sorted; nil when none is.
     public var inactivePlayers: [PlayerID]?
+    /// The divisions sharing the courts; nil for a tournament of one.
+    public var divisions: [Division]?
+    /// The organiser's seeds (1 the best); nil when none is set.
+    public var seeds: [TeamID: Int]?
 
     public init(
         tournament: String, tieBreakers: [TieBreaker], courts: [String], teams: [Team], groups: [Group], rounds: [Round],
@@ -60,7 +67,7 @@ public struct TournamentSetup: Hashable, Codable, Sendable {
         func game(_ scheduled: ScheduledGame) -> SetupGame {
             SetupGame(
                 id: scheduled.id, home: scheduled.home, away: scheduled.away, court: scheduled.court, group: scheduled.group,
-                start: scheduled.start, rules: scheduled.rules)
+                start: scheduled.start, rules: scheduled.rules, division: scheduled.division)
         }
         let rounds = schedule.rounds.map { name in Round(name: name, games: schedule.games.filter { $0.round == name }.map(game))
         }
@@ -73,10 +80,17 @@ public struct TournamentSetup: Hashable, Codable, Sendable {
             tournament: name, tieBreakers: schedule.tieBreakers, courts: schedule.courts,
             teams: schedule.teams.values.sorted { $0.id < $1.id }, groups: schedule.groups, rounds: rounds, games: loose,
             inactivePlayers: schedule.inactivePlayers.isEmpty ? nil : schedule.inactivePlayers.sorted())
+        divisions = schedule.divisions.isEmpty ? nil : schedule.divisions
+        seeds = schedule.seeds.isEmpty ? nil : schedule.seeds
+    }
+
+    /// Each division's name by its id; empty for a tournament of one.
+    public var divisionNames: [String: String] {
+        Dictionary((divisions ?? []).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
     }
 
     enum CodingKeys: String, CodingKey {
-        case tournament, courts, teams, groups, rounds, games
+        case tournament, courts, teams, groups, rounds, games, divisions, seeds
         case tieBreakers = "tie_breakers"
         case inactivePlayers = "inactive_players"
     }

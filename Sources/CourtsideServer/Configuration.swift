@@ -297,8 +297,9 @@ struct RawConfiguration: Decodable {
         var group: String?
         var start: String?
         var rules: RuleSpec?
+        var division: String?
 
-        enum CodingKeys: String, CodingKey, CaseIterable { case id, home, away, court, group, start, rules }
+        enum CodingKeys: String, CodingKey, CaseIterable { case id, home, away, court, group, start, rules, division }
     }
 
     struct RawRound: Decodable {
@@ -348,9 +349,12 @@ struct RawConfiguration: Decodable {
     var rounds: [RawRound]?
     var games: [RawGame]?
     var inactivePlayers: [PlayerID]?
+    var divisions: [Division]?
+    var seeds: [TeamID: Int]?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case tournament, endpoints, transport, security, rules, presets, courts, teams, groups, rounds, games, storage
+        case divisions, seeds
         case dataDir = "data_dir"
         case tieBreakers = "tie_breakers"
         case inactivePlayers = "inactive_players"
@@ -414,6 +418,14 @@ struct RawConfiguration: Decodable {
             try checkText(group.id, "groups.\(index).id")
             try checkText(group.name, "groups.\(index).name")
         }
+        for (index, division) in (divisions ?? []).enumerated() {
+            try checkText(division.id, "divisions.\(index).id")
+            try checkText(division.name, "divisions.\(index).name")
+        }
+        for (team, seed) in seeds ?? [:] {
+            if teams[team] == nil { throw fail("seeds.\(team)", "unknown team \"\(team)\"") }
+            if seed < 1 { throw fail("seeds.\(team)", "a seed is 1 (the best) or more") }
+        }
         for (index, round) in (self.rounds ?? []).enumerated() {
             try checkText(round.name, "rounds.\(index).name")
             sections.append(("rounds.\(index).games", round.name, round.games))
@@ -428,6 +440,7 @@ struct RawConfiguration: Decodable {
                 }
                 try checkText(game.court, "\(key).court")
                 try checkText(game.group, "\(key).group")
+                try checkText(game.division, "\(key).division")
                 try checkText(game.start, "\(key).start", as: .time)
                 for (side, slot) in [("home", game.home), ("away", game.away)] {
                     if case .team(let team) = slot, teams[team] == nil {
@@ -438,13 +451,17 @@ struct RawConfiguration: Decodable {
                     ScheduledGame(
                         id: GameID(game.id), home: game.home, away: game.away, court: game.court, group: game.group,
                         round: section.round, start: game.start,
-                        rules: try resolved(game.rules, "\(key).rules", presets, default: rules)))
+                        rules: try resolved(game.rules, "\(key).rules", presets, default: rules), division: game.division))
             }
         }
-        let schedule = Schedule(
+        var schedule = Schedule(
             teams: teams, courts: courts ?? [], groups: groups ?? [], rounds: roundNames, games: games,
             tieBreakers: tieBreakers ?? [.headToHead, .pointDifference, .pointsScored],
             inactivePlayers: Set(inactivePlayers ?? []))
+        schedule.seeds = seeds ?? [:]
+        schedule.divisions = divisions ?? []
+        // A group or game names its division only where its teams and slots do not tell.
+        schedule = schedule.assigningDivisions()
         if let problem = schedule.problem { throw fail("games", problem) }
         for (index, player) in (inactivePlayers ?? []).enumerated() where schedule.players[player] == nil {
             throw fail("inactive_players.\(index)", "no team has a player \(player)")

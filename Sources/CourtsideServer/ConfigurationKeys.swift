@@ -39,6 +39,7 @@ indirect enum ConfigurationKeys: Sendable {
                 .groups: .list(keys(Group.CodingKeys.self)),
                 .rounds: .list(keys(Raw.RawRound.CodingKeys.self, [.games: .list(game)])),
                 .games: .list(game),
+                .divisions: .list(keys(Division.CodingKeys.self)),
             ])
     }()
 

@@ -5,16 +5,23 @@ import Foundation
 /// `courtside standings`, `courtside log` and boards.
 public enum TournamentTables {
     /// Games by round, each with its time, court, teams (or the slots still open), score and state.
-    public static func schedule(_ bracket: [BracketEntry], teamNames: [TeamID: String]) -> [String] {
+    ///
+    /// With more than one of `divisions` (id to name), each round's heading names its division
+    /// ("Women · Group stage"), and a round of the same name in two divisions is two headings.
+    public static func schedule(
+        _ bracket: [BracketEntry], teamNames: [TeamID: String], divisions: [String: String] = [:]
+    ) -> [String] {
         guard !bracket.isEmpty else { return ["no schedule"] }
         func side(_ team: TeamID?, _ slot: Slot) -> String { team.map { teamNames[$0] ?? $0.rawValue } ?? slot.description }
         var lines: [String] = []
-        var round: String?? = .none
+        var heading: String?
         for entry in bracket {
-            if round != .some(entry.round) {
+            let title = divisionLabel(entry.division, divisions).map { "\($0) · " } ?? ""
+            let next = title + (entry.round ?? "Games")
+            if heading != next {
                 if !lines.isEmpty { lines.append("") }
-                lines.append(entry.round ?? "Games")
-                round = .some(entry.round)
+                lines.append(next)
+                heading = next
             }
             let matchup = "\(side(entry.homeTeam, entry.home)) vs \(side(entry.awayTeam, entry.away))"
             let score = entry.score.map { "\($0.home) - \($0.away)" } ?? ""
@@ -32,13 +39,15 @@ public enum TournamentTables {
         return lines
     }
 
-    /// Each group's table, best first.
-    public static func standings(_ groups: [GroupStandings]) -> [String] {
+    /// Each group's table, best first; with more than one of `divisions` (id to name), each
+    /// headed by its division's name too ("Open · Group A").
+    public static func standings(_ groups: [GroupStandings], divisions: [String: String] = [:]) -> [String] {
         guard !groups.isEmpty else { return ["no groups"] }
         var lines: [String] = []
         for table in groups {
             if !lines.isEmpty { lines.append("") }
-            lines.append("\(table.name)\(table.complete ? " (final)" : "")")
+            let title = divisionLabel(table.division, divisions).map { "\($0) · " } ?? ""
+            lines.append("\(title)\(table.name)\(table.complete ? " (final)" : "")")
             lines.append("  #  " + "team".padded(16) + "   P   W   L    PF    PA   +/-")
             for row in table.rows {
                 let difference = row.difference > 0 ? "+\(row.difference)" : "\(row.difference)"
@@ -49,6 +58,12 @@ public enum TournamentTables {
             }
         }
         return lines
+    }
+
+    /// A division's name where there is more than one division, else nil.
+    public static func divisionLabel(_ id: String?, _ divisions: [String: String]) -> String? {
+        guard divisions.count > 1, let id else { return nil }
+        return divisions[id] ?? id
     }
 
     /// A game's audit trail: every event, who sent it and when.

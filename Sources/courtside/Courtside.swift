@@ -213,7 +213,7 @@ struct Undo: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let client = try connection.client()
+        let client = try reporting { () throws(CourtsideError) in try connection.client() }
         let (target, reply) = try reporting { () throws(CourtsideError) -> (Int, Reply) in
             var target = version
             if target == nil {
@@ -326,11 +326,16 @@ struct Schedule: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let (reply, games) = try reporting { () throws(CourtsideError) in try connection.client().snapshot() }
-        let names = Dictionary(
+        let client = try reporting { () throws(CourtsideError) in try connection.client() }
+        let (reply, games) = try reporting { () throws(CourtsideError) in try client.snapshot() }
+        let setup = try reporting { () throws(CourtsideError) in try client.command(.tournament) }.tournament
+        var names = Dictionary(
             games.flatMap { [($0.setup.home.id, $0.setup.home.name), ($0.setup.away.id, $0.setup.away.name)] },
             uniquingKeysWith: { first, _ in first })
-        print(TournamentTables.schedule(reply.bracket ?? [], teamNames: names).joined(separator: "\n"))
+        for team in setup?.teams ?? [] where names[team.id] == nil { names[team.id] = team.name }
+        print(
+            TournamentTables.schedule(reply.bracket ?? [], teamNames: names, divisions: setup?.divisionNames ?? [:])
+                .joined(separator: "\n"))
     }
 }
 
@@ -341,8 +346,10 @@ struct Standings: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let reply = try reporting { () throws(CourtsideError) in try connection.client().command(.standings) }
-        print(TournamentTables.standings(reply.standings ?? []).joined(separator: "\n"))
+        let client = try reporting { () throws(CourtsideError) in try connection.client() }
+        let reply = try reporting { () throws(CourtsideError) in try client.command(.standings) }
+        let setup = try reporting { () throws(CourtsideError) in try client.command(.tournament) }.tournament
+        print(TournamentTables.standings(reply.standings ?? [], divisions: setup?.divisionNames ?? [:]).joined(separator: "\n"))
     }
 }
 
@@ -377,7 +384,7 @@ struct Export: ParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() throws {
-        let client = try connection.client()
+        let client = try reporting { () throws(CourtsideError) in try connection.client() }
         let record = try reporting { () throws(CourtsideError) -> TournamentRecord in
             let (reply, games) = try client.snapshot()
             var trails: [GameID: [GameEvent]] = [:]

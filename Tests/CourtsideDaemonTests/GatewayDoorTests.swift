@@ -47,12 +47,12 @@ struct GatewayDoorTests {
         }
     }
 
-    // Run alone (COURTSIDE_FLOOD_TESTS=1 swift test --filter GatewayDoorTests): beside the whole
-    // suite, other suites' URLSession requests to their own gateways failed while it ran, in two
-    // CI runs of three; the cause is not found yet.
+    // Beside the whole suite, 2,000 connections coincided with other suites' URLSession requests
+    // to their own gateways failing for 30 s in two CI runs of four (cause not found; the test
+    // process's descriptors stay far under its limit): the default run opens 300, which passes
+    // the address's cap of 64 as surely, and COURTSIDE_FLOOD_TESTS=1 the 2,000.
     @Test(
-        "2,000 half-open connections from one address: those over its cap answered 503 at once, every one closed by the head timeout, /healthz and a keeper at other addresses served meanwhile",
-        .enabled(if: ProcessInfo.processInfo.environment["COURTSIDE_FLOOD_TESTS"] != nil)
+        "half-open connections from one address (2,000 with COURTSIDE_FLOOD_TESTS, else 300): those over its cap answered 503 at once, every one closed by the head timeout, /healthz and a keeper at other addresses served meanwhile"
     )
     func halfOpenFlood() async throws {
         let headTimeout = 2.0
@@ -75,7 +75,7 @@ struct GatewayDoorTests {
         // The head is never finished: no empty line.
         let partial = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUser-Agent: slow"
 
-        let connections = 2_000
+        let connections = ProcessInfo.processInfo.environment["COURTSIDE_FLOOD_TESTS"] != nil ? 2_000 : 300
         let flood = try await onThread { () throws -> HalfOpenFlood in
             let watch = ConnectionWatch()
             let start = ContinuousClock.now
@@ -242,7 +242,8 @@ struct GatewayDoorTests {
             times.percentile(0.99) < bound,
             "the keeper's moves during \(total) guesses (\(answers)): \(times); at rest \(restTimes)")
         print(
-            "passphrase flood: \(total) guesses in \(String(format: "%.1f", seconds)) s \(answers); keeper \(times), at rest \(restTimes)")
+            "passphrase flood: \(total) guesses in \(String(format: "%.1f", seconds)) s \(answers); keeper \(times), at rest \(restTimes)"
+        )
     }
 
     @Test(

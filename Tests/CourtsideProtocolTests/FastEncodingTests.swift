@@ -153,6 +153,23 @@ private enum EncodingFixtures {
             ], tieBreakers: [.pointsScored, .headToHead], inactivePlayers: ["w2", "b\"1"]),
         otherGames: [GameSetup(id: "x", home: lions, away: wolves, rules: RuleSet(forfeitScore: 9), court: "c")])
 
+    /// The same tournament in two divisions (one with its own tie-breakers), with seeds.
+    static var divided: TournamentSetup {
+        var schedule = Schedule(
+            teams: [lions.id: lions, tigers.id: tigers, bears.id: bears, wolves.id: wolves],
+            groups: [Group(id: "A", teams: ["lions", "tigers"], division: "o\"pen")],
+            games: [
+                ScheduledGame(id: "ga", home: .team("lions"), away: .team("tigers"), group: "A", division: "o\"pen"),
+                ScheduledGame(id: "gb", home: .team("bears"), away: .team("wolves"), division: "w"),
+            ])
+        schedule.divisions = [
+            Division(id: "o\"pen", name: "Open 😀", teams: ["lions", "tigers"]),
+            Division(id: "w", teams: ["bears", "wolves"], tieBreakers: [.seed, .averagePointsScored]),
+        ]
+        schedule.seeds = ["tigers": 1, "lions": 2, "b\"ears": 3]
+        return TournamentSetup(name: "Cup", schedule: schedule, otherGames: [])
+    }
+
     /// A tournament of scripted games: every event kind, every end, refusals, retractions.
     static func tournament() -> ScoredGames {
         var court = ScoredGames(epoch: "epoch \"/\\\n\u{2028}😀")
@@ -359,7 +376,6 @@ private enum EncodingFixtures {
     }
 }
 
-
 /// The index of a kind: an exhaustive switch, so a new kind fails to compile here until it is covered.
 private func kindIndex(_ kind: GameEvent.Kind) -> Int {
     switch kind {
@@ -557,6 +573,12 @@ struct FastEncodingTests {
         log.events = court.events.filter { $0.gameID == "final" }
         let unread = Reply(commandID: nil, epoch: epoch)
         try expectSameJSON(EncodingFixtures.setup)
+        try expectSameJSON(EncodingFixtures.divided)
+        try expectSameJSON(GroupStandings(group: "A", name: "A", rows: [], complete: false, division: "o\"pen"))
+        try expectSameJSON(
+            BracketEntry(
+                game: "ga", round: nil, group: nil, court: nil, start: nil, home: .team("a"), away: .team("b"), homeTeam: nil,
+                awayTeam: nil, state: .pending, score: nil, winner: nil, division: "w"))
         var setup = Reply(commandID: "7", epoch: epoch)
         (setup.tournament, setup.sequence) = (EncodingFixtures.setup, 3)
         var bare = Reply(commandID: "8", epoch: epoch)
@@ -634,9 +656,14 @@ struct FastEncodingTests {
             (event, ["gameID", "version", "sequence", "at", "origin", "kind"]),
             (
                 tables.bracket[0],
-                ["game", "round", "group", "court", "start", "home", "away", "homeTeam", "awayTeam", "state", "score", "winner"]
+                [
+                    "game", "round", "group", "court", "start", "home", "away", "homeTeam", "awayTeam", "state", "score",
+                    "winner",
+                    "division",
+                ]
             ),
-            (tables.standings[0], ["group", "name", "rows", "complete"]),
+            (tables.standings[0], ["group", "name", "division", "rows", "complete"]),
+            (Division(id: "d", teams: []), ["id", "name", "teams", "tieBreakers"]),
             (tables.standings[0].rows[0], ["team", "name", "played", "won", "lost", "pointsFor", "pointsAgainst", "rank"]),
             (Timestamp(milliseconds: 0), ["rawValue"]),
             (GameID("g"), ["rawValue"]),
@@ -664,7 +691,8 @@ struct FastEncodingTests {
             .gameScheduled(
                 ScheduledGame(
                     id: "g9", home: .groupRank(group: "A", rank: 2), away: .loser(of: "g1"), court: "C", group: "A",
-                    round: "R", start: "10:50", rules: RuleSet(targetScore: 11, timeLimit: TimeLimit(milliseconds: 9)))),
+                    round: "R", start: "10:50", rules: RuleSet(targetScore: 11, timeLimit: TimeLimit(milliseconds: 9)),
+                    division: "w\"omen")),
             .gameEdited(GameEdit(game: "g1", court: "Court 2")), .gameEdited(GameEdit(game: "g1", preset: "fiba\"3x3")),
             .gameEdited(
                 GameEdit(
@@ -686,7 +714,7 @@ struct FastEncodingTests {
         #expect(labels(GameEdit(game: "g")) == ["game", "court", "start", "rules", "home", "away", "preset"])
         #expect(
             labels(ScheduledGame(id: "g", home: .team("a"), away: .team("b")))
-                == ["id", "home", "away", "court", "group", "round", "start", "rules"])
+                == ["id", "home", "away", "court", "group", "round", "division", "start", "rules"])
         #expect(TournamentEventMessage(epoch: "", event: EncodingFixtures.tournament().events[0]) == nil)
         let change = GameEvent(
             gameID: .tournament, version: 1, at: Timestamp(milliseconds: 0), origin: CommandOrigin(clientID: "o", commandID: "c"),

@@ -194,7 +194,7 @@ struct ConfigurationTests {
     func unknownKeyWithoutSuggestion() {
         let message = problem("sponsor: ACME\n" + Self.teams)
         #expect(
-            message?.hasPrefix("t.yaml: sponsor: unknown key (known here: courts, data_dir, endpoints,") == true,
+            message?.hasPrefix("t.yaml: sponsor: unknown key (known here: courts, data_dir, divisions, endpoints,") == true,
             "\(message ?? "accepted")")
         #expect(message?.contains("did you mean") == false)
         let player = problem("teams:\n  - { id: a, name: A, players: [{id: p, name: P, number: 7}] }\n")
@@ -364,6 +364,63 @@ struct SecurityConfigurationTests {
         } catch {
             #expect("\(error)".contains("security.server_certificate"))
             #expect("\(error)".contains("secret"))
+        }
+    }
+
+    static let divisions = """
+        teams:
+          - { id: o1, name: O1, players: [{id: p1, name: P}] }
+          - { id: o2, name: O2, players: [{id: p2, name: P}] }
+          - { id: w1, name: W1, players: [{id: p3, name: P}] }
+          - { id: w2, name: W2, players: [{id: p4, name: P}] }
+        divisions:
+          - { id: open, name: Open, teams: [o1, o2] }
+          - { id: women, name: Women, teams: [w1, w2], tie_breakers: [points_scored] }
+        seeds: { o1: 1, o2: 2 }
+        groups:
+          - { id: OA, teams: [o1, o2] }
+        games:
+          - { id: oa, home: o1, away: o2, group: OA }
+          - { id: wf, home: w1, away: w2 }
+          - { id: again, home: { loser_of: oa }, away: { winner_of: oa } }
+
+        """
+
+    @Test("divisions: each group and game takes its division from its teams, groups and slots; seeds are read")
+    func divisions() throws {
+        let schedule = try DaemonConfiguration.parse(Self.divisions, file: "t.yaml").tournament.schedule
+        #expect(schedule.divisions.map(\.name) == ["Open", "Women"])
+        #expect(schedule.divisions[1].tieBreakers == [.pointsScored])
+        #expect(schedule.groups.map(\.division) == ["open"])
+        #expect(schedule.games.map(\.division) == ["open", "women", "open"])
+        #expect(schedule.seeds == ["o1": 1, "o2": 2])
+    }
+
+    @Test(
+        "divisions that do not hold are refused, naming the team, game or key",
+        arguments: [
+            (
+                "  - { id: open, name: Open, teams: [o1, o2] }\n", "  - { id: open, name: Open, teams: [o1, o2, w1] }\n",
+                "team w1 is in divisions open and women"
+            ),
+            (
+                "  - { id: women, name: Women, teams: [w1, w2], tie_breakers: [points_scored] }\n",
+                "  - { id: women, name: Women, teams: [w1] }\n", "team w2 is in no division"
+            ),
+            ("{ id: wf, home: w1, away: w2 }", "{ id: wf, home: w1, away: o2 }", "game wf is in division women, its o2 in open"),
+            ("{ id: wf, home: w1, away: w2 }", "{ id: wf, home: w1, away: w2, division: u18 }", "game wf: unknown division u18"),
+            ("seeds: { o1: 1, o2: 2 }", "seeds: { o1: 1, o9: 2 }", "seeds.o9: unknown team"),
+            ("seeds: { o1: 1, o2: 2 }", "seeds: { o1: 0 }", "seeds.o1: a seed is 1"),
+            ("{ id: open, name: Open,", "{ id: open, nmae: Open,", "divisions.0.nmae: unknown key; did you mean name?"),
+        ])
+    func divisionMistakes(original: String, replacement: String, expected: String) {
+        let text = Self.divisions.replacingOccurrences(of: original, with: replacement)
+        #expect(text != Self.divisions)
+        do {
+            _ = try DaemonConfiguration.parse(text, file: "t.yaml")
+            Issue.record("accepted: \(replacement)")
+        } catch {
+            #expect(error.description.contains(expected), "got: \(error)")
         }
     }
 }

@@ -286,6 +286,26 @@ struct TournamentViewModelTests {
 
 @Suite("Tournament tables")
 struct TournamentTablesTests {
+    @Test("with two divisions, every heading names its division; with one, none does")
+    func divisions() {
+        func entry(_ game: GameID, _ round: String, _ division: String) -> BracketEntry {
+            BracketEntry(
+                game: game, round: round, group: nil, court: "Court 1", start: "09:00", home: .team("a"), away: .team("b"),
+                homeTeam: "a", awayTeam: "b", state: .ready, score: nil, winner: nil, division: division)
+        }
+        let bracket = [entry("o1", "Pools", "open"), entry("w1", "Pools", "women"), entry("o2", "Pools", "open")]
+        let both = ["open": "Open", "women": "Women"]
+        let headings = TournamentTables.schedule(bracket, teamNames: [:], divisions: both).filter {
+            !$0.hasPrefix(" ") && !$0.isEmpty
+        }
+        #expect(headings == ["Open · Pools", "Women · Pools", "Open · Pools"])
+        let single = TournamentTables.schedule(bracket, teamNames: [:], divisions: ["open": "Open"])
+        #expect(single.filter { !$0.hasPrefix(" ") && !$0.isEmpty } == ["Pools"])
+        let table = GroupStandings(group: "WA", name: "Pool A", rows: [], complete: false, division: "women")
+        #expect(TournamentTables.standings([table], divisions: both).first == "Women · Pool A")
+        #expect(TournamentTables.standings([table]).first == "Pool A")
+    }
+
     @Test("standings, schedule and trail read as the organiser expects")
     func tables() {
         var row = StandingRow(team: "lions", name: "Lions")
