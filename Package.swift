@@ -47,6 +47,11 @@ let package = Package(
         .target(name: "CourtsideFormats", dependencies: ["CourtsideModel"], swiftSettings: swiftSettings),
         // Fitting a tournament's games to the venue's courts and hours: pure, no I/O.
         .target(name: "CourtsidePlanning", dependencies: ["CourtsideModel"], swiftSettings: swiftSettings),
+        // An event described in a few lines (divisions, teams, formats, courts, hours) drawn and
+        // planned into the tournament's schedule; teams read from registration CSVs. Pure.
+        .target(
+            name: "CourtsideEvent", dependencies: ["CourtsideModel", "CourtsideFormats", "CourtsidePlanning"],
+            swiftSettings: swiftSettings),
         // Threads of our own, named as top and perf show them.
         .target(name: "CourtsideThreads", swiftSettings: swiftSettings),
         // The durable, append-only event log (SQLite through GRDB).
@@ -219,6 +224,7 @@ let package = Package(
             name: "courtside",
             dependencies: [
                 "CourtsideClient", "CourtsideViewModels", "CourtsideTerminal", "CourtsideSimulator", "CourtsideExport",
+                "CourtsideEvent", "CourtsidePlanning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ],
@@ -242,6 +248,10 @@ let package = Package(
         .testTarget(
             name: "CourtsideFormatsTests", dependencies: ["CourtsideFormats", "CourtsideModel"], swiftSettings: swiftSettings),
         .testTarget(
+            name: "CourtsideEventTests",
+            dependencies: ["CourtsideEvent", "CourtsideModel", "CourtsidePlanning", "CourtsideFormats"],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "CourtsidePlanningTests", dependencies: ["CourtsidePlanning", "CourtsideModel"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CourtsideStorageTests",
@@ -252,7 +262,8 @@ let package = Package(
         .testTarget(
             name: "CourtsidePostgresTests",
             dependencies: [
-                "CourtsidePostgres", "CourtsidePostgresTesting", "CourtsideStorage", "CourtsideStorageTesting", "CourtsideLibrary",
+                "CourtsidePostgres", "CourtsidePostgresTesting", "CourtsideStorage", "CourtsideStorageTesting",
+                "CourtsideLibrary",
                 "CourtsideModel",
             ],
             swiftSettings: swiftSettings

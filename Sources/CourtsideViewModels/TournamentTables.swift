@@ -6,35 +6,33 @@ import Foundation
 public enum TournamentTables {
     /// Games by round, each with its time, court, teams (or the slots still open), score and state.
     ///
-    /// With more than one of `divisions` (id to name), each round's heading names its division
-    /// ("Women · Group stage"), and a round of the same name in two divisions is two headings.
+    /// With more than one of `divisions` (id to name), each game's line names its division after
+    /// its court: the games of a round stay in playing order, the divisions' interleaved.
     public static func schedule(
         _ bracket: [BracketEntry], teamNames: [TeamID: String], divisions: [String: String] = [:]
     ) -> [String] {
         guard !bracket.isEmpty else { return ["no schedule"] }
         func side(_ team: TeamID?, _ slot: Slot) -> String { team.map { teamNames[$0] ?? $0.rawValue } ?? slot.description }
+        let divisionWidth = divisions.count > 1 ? divisions.values.map(\.count).max() ?? 0 : 0
         var lines: [String] = []
-        var heading: String?
+        var round: String?? = .none
         for entry in bracket {
-            let title = divisionLabel(entry.division, divisions).map { "\($0) · " } ?? ""
-            let next = title + (entry.round ?? "Games")
-            if heading != next {
+            if round != .some(entry.round) {
                 if !lines.isEmpty { lines.append("") }
-                lines.append(next)
-                heading = next
+                lines.append(entry.round ?? "Games")
+                round = .some(entry.round)
             }
             let matchup = "\(side(entry.homeTeam, entry.home)) vs \(side(entry.awayTeam, entry.away))"
             let score = entry.score.map { "\($0.home) - \($0.away)" } ?? ""
             var state = entry.state.rawValue
             if let winner = entry.winner { state += ", \(teamNames[winner] ?? winner.rawValue) won" }
             let group = entry.group.map { "  (group \($0))" } ?? ""
+            let division = divisionLabel(entry.division, divisions).map { [$0.padded(divisionWidth)] } ?? []
             lines.append(
                 "  "
-                    + [
-                        (entry.start ?? "").padded(5), (entry.court ?? "").padded(8), entry.game.rawValue.padded(7),
-                        matchup.padded(36),
-                        score.padded(8), state,
-                    ].joined(separator: "  ") + group)
+                    + ([(entry.start ?? "").padded(5), (entry.court ?? "").padded(8)] + division + [
+                        entry.game.rawValue.padded(7), matchup.padded(36), score.padded(8), state,
+                    ]).joined(separator: "  ") + group)
         }
         return lines
     }

@@ -8,8 +8,8 @@ import Yams
 /// `courtside tournament`: the tournament's setup as the daemon holds it.
 struct TournamentCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "tournament", abstract: "The tournament's setup as it stands in the daemon.",
-        subcommands: [Dump.self])
+        commandName: "tournament", abstract: "The tournament's setup: plan one from an event's description, or dump the one the daemon holds.",
+        subcommands: [Dump.self, Plan.self])
 
     struct Dump: ParsableCommand {
         static let configuration = CommandConfiguration(

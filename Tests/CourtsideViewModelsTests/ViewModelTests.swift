@@ -286,7 +286,7 @@ struct TournamentViewModelTests {
 
 @Suite("Tournament tables")
 struct TournamentTablesTests {
-    @Test("with two divisions, every heading names its division; with one, none does")
+    @Test("with two divisions, every game and table names its division; with one, none does")
     func divisions() {
         func entry(_ game: GameID, _ round: String, _ division: String) -> BracketEntry {
             BracketEntry(
@@ -295,12 +295,12 @@ struct TournamentTablesTests {
         }
         let bracket = [entry("o1", "Pools", "open"), entry("w1", "Pools", "women"), entry("o2", "Pools", "open")]
         let both = ["open": "Open", "women": "Women"]
-        let headings = TournamentTables.schedule(bracket, teamNames: [:], divisions: both).filter {
-            !$0.hasPrefix(" ") && !$0.isEmpty
-        }
-        #expect(headings == ["Open · Pools", "Women · Pools", "Open · Pools"])
+        let lines = TournamentTables.schedule(bracket, teamNames: [:], divisions: both)
+        #expect(lines.first == "Pools" && lines.count == 4)
+        let named = lines.dropFirst().map { $0.split(separator: " ")[3] }
+        #expect(named == ["Open", "Women", "Open"])
         let single = TournamentTables.schedule(bracket, teamNames: [:], divisions: ["open": "Open"])
-        #expect(single.filter { !$0.hasPrefix(" ") && !$0.isEmpty } == ["Pools"])
+        #expect(single.count == 4 && !single.contains { $0.contains("Open") })
         let table = GroupStandings(group: "WA", name: "Pool A", rows: [], complete: false, division: "women")
         #expect(TournamentTables.standings([table], divisions: both).first == "Women · Pool A")
         #expect(TournamentTables.standings([table]).first == "Pool A")

@@ -1,0 +1,126 @@
+public import CourtsideModel
+
+/// A drawn and planned tournament as text, before anything is published: each division's pools
+/// and knockout, and the day as a court-by-time grid (`courtside tournament plan`).
+public enum PlanTables {
+    /// Each division's pools with their teams in seed order (seed in brackets), then the games
+    /// its slots fill, round by round ("Semi-finals: open-sf1 A1 v B2").
+    public static func draw(_ schedule: Schedule) -> [String] {
+        let divisions = schedule.divisions.isEmpty ? [nil] : schedule.divisions.map(Optional.some)
+        var lines: [String] = []
+        for division in divisions {
+            if let division {
+                if !lines.isEmpty { lines.append("") }
+                lines.append("\(division.name) (\(division.teams.count) teams)")
+            }
+            let indent = division == nil ? "" : "  "
+            for group in schedule.groups where group.division == division?.id {
+                let teams = group.teams.map { team in
+                    let name = schedule.teams[team]?.name ?? team.rawValue
+                    return schedule.seeds[team].map { "\(name) [\($0)]" } ?? name
+                }
+                lines.append("\(indent)\(group.name): \(teams.joined(separator: ", "))")
+            }
+            let filled = schedule.games.filter { game in
+                game.division == division?.id && !(game.home.isTeam && game.away.isTeam)
+            }
+            var round: String?? = .none
+            for game in filled {
+                if round != .some(game.round) {
+                    lines.append("\(indent)\(game.round ?? "Games"):")
+                    round = .some(game.round)
+                }
+                lines.append(
+                    "\(indent)  \(game.id.rawValue.padded(12)) \(side(game.home, schedule)) v \(side(game.away, schedule))")
+            }
+            let knownGames = schedule.games.filter { $0.division == division?.id && $0.home.isTeam && $0.away.isTeam }
+            if schedule.groups.allSatisfy({ $0.division != division?.id }) && !knownGames.isEmpty {
+                lines.append("\(indent)First games: \(knownGames.count), every team known")
+            }
+        }
+        return lines
+    }
+
+    /// The day as a grid: a row per start time, a column per court, each cell a game's id and
+    /// its sides as short as they go ("o-A-1 Owls v Lions", "open-sf1 A1 v B2").
+    public static func grid(_ schedule: Schedule) -> [String] {
+        let courts = schedule.courts.isEmpty ? Array(Set(schedule.games.compactMap(\.court))).sorted() : schedule.courts
+        let starts = Array(Set(schedule.games.compactMap(\.start))).sorted { minutes($0) < minutes($1) }
+        guard !courts.isEmpty, !starts.isEmpty else { return ["no game has a court and a start"] }
+        var cells: [String: [String: String]] = [:]
+        for game in schedule.games {
+            guard let start = game.start, let court = game.court else { continue }
+            cells[start, default: [:]][court] =
+                "\(game.id.rawValue) \(short(game.home, schedule)) v \(short(game.away, schedule))"
+        }
+        var widths = courts.map(\.count)
+        for row in cells.values {
+            for (index, court) in courts.enumerated() { widths[index] = max(widths[index], row[court]?.count ?? 0) }
+        }
+        func line(_ first: String, _ columns: [String]) -> String {
+            ([first.padded(5)] + columns.enumerated().map { $0.element.padded(widths[$0.offset]) })
+                .joined(separator: " | ").trimmingTrailingSpaces()
+        }
+        var lines = [line("", courts)]
+        lines.append(String(repeating: "-", count: lines[0].count))
+        for start in starts { lines.append(line(start, courts.map { cells[start]?[$0] ?? "" })) }
+        return lines
+    }
+
+    /// A slot as the draw names it: a team's name, "A1" for a group's rank, "W sf1" for a winner.
+    static func side(_ slot: Slot, _ schedule: Schedule) -> String {
+        switch slot {
+        case .team(let team): schedule.teams[team]?.name ?? team.rawValue
+        case .winner(let game): "winner \(game.rawValue)"
+        case .loser(let game): "loser \(game.rawValue)"
+        case .groupRank(let group, let rank): "\(groupLabel(group, schedule))\(rank)"
+        case .bestOfRank(let rank, let place, let groups):
+            "best \(rank)\(ordinal(rank)) #\(place) of \(groups.map { groupLabel($0, schedule) }.joined(separator: "/"))"
+        }
+    }
+
+    /// A slot in a grid cell: a team's id, the group and rank, "W game" or "L game".
+    static func short(_ slot: Slot, _ schedule: Schedule) -> String {
+        switch slot {
+        case .team(let team): team.rawValue
+        case .winner(let game): "W \(game.rawValue)"
+        case .loser(let game): "L \(game.rawValue)"
+        case .groupRank(let group, let rank): "\(groupLabel(group, schedule))\(rank)"
+        case .bestOfRank(let rank, let place, _): "best\(rank)#\(place)"
+        }
+    }
+
+    /// A group's short label: its name's last word ("Pool A" → "A").
+    static func groupLabel(_ group: String, _ schedule: Schedule) -> String {
+        let name = schedule.groups.first { $0.id == group }?.name ?? group
+        return name.split(separator: " ").last.map(String.init) ?? group
+    }
+
+    static func ordinal(_ number: Int) -> String {
+        switch number % 100 {
+        case 11, 12, 13: "th"
+        default: [1: "st", 2: "nd", 3: "rd"][number % 10] ?? "th"
+        }
+    }
+
+    static func minutes(_ start: String) -> Int {
+        let parts = start.split(separator: ":").compactMap { Int($0) }
+        return parts.count == 2 ? parts[0] * 60 + parts[1] : Int.max
+    }
+}
+
+extension Slot {
+    /// Whether the slot names its team already.
+    var isTeam: Bool {
+        if case .team = self { return true }
+        return false
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,173 @@
+import ArgumentParser
+import CourtsideEvent
+import CourtsideModel
+import CourtsidePlanning
+import CourtsideProtocol
+import CourtsideViewModels
+import Foundation
+import Yams
+
+extension TournamentCommand {
+    /// `courtside tournament plan`: an event described in a few lines, drawn and fitted to the
+    /// courts, printed, and written as the config that starts it.
+    struct Plan: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Draw an event's divisions and fit its games to the courts; write the config that starts it.",
+            discussion: """
+                The event file names the tournament, its courts (and their hours), the day, a game's \
+                length, the changeover and a team's rest, and its divisions, each with its teams (a \
+                registration CSV, or a list) and its format: round_robin, pools, pools_knockout, \
+                single_elimination or double_elimination. See README.md, "Set up a tournament".
+
+                It prints each division's draw, the day as a court-by-time grid, and the plan's \
+                figures beside what no plan can beat. With --output it writes the config: start it \
+                with courtsided --config FILE. Random draws use --seed (or the file's seed, or a \
+                new one, printed): the same seed replays the same draw.
+
+                Examples:
+                  courtside tournament plan config/event.yaml
+                  courtside tournament plan config/event.yaml --output tournament.yaml --seed 7
+                """)
+
+        @Argument(help: ArgumentHelp("The event's description (YAML).", valueName: "event.yaml"))
+        var event: String
+        @Option(help: ArgumentHelp("Write the tournament's config here; - for standard output.", valueName: "file"))
+        var output: String?
+        @Option(help: "The seed of random draws (overrides the file's).")
+        var seed: UInt64?
+        @Flag(help: "Try fewer plans: faster, and the day may end later.")
+        var quick = false
+
+        func run() throws {
+            let description = try Self.read(event)
+            let seed = seed ?? description.seed ?? UInt64.random(in: 1...999_999)
+            let teams = try Self.teams(of: description, beside: event)
+            let planned: PlannedEvent
+            do {
+                let draft = try EventPlanner.draw(description, teams: teams, seed: seed)
+                planned = try EventPlanner.plan(
+                    draft, venue: try EventPlanner.venue(description), effort: quick ? .quick : .standard)
+            } catch {
+                throw ValidationError("\(event): \(error.code.rawValue): \(error.message)")
+            }
+            let schedule = planned.schedule
+            var lines = ["\(description.tournament): \(schedule.teams.count) teams, \(schedule.games.count) games"]
+            lines += [""] + PlanTables.draw(schedule)
+            lines += [""] + PlanTables.grid(schedule)
+            lines += [""] + Self.figures(planned)
+            if let random = planned.draft.randomSeed { lines.append("random draw seed: \(random) (--seed \(random) replays it)") }
+            if output == "-" {
+                print(try Self.config(planned, seed: planned.draft.randomSeed), terminator: "")
+                return
+            }
+            print(lines.joined(separator: "\n"))
+            guard let output else { return }
+            do {
+                try Self.config(planned, seed: planned.draft.randomSeed).write(toFile: output, atomically: true, encoding: .utf8)
+            } catch let error as ValidationError {
+                throw error
+            } catch {
+                throw ValidationError("cannot write \(output): \(error.localizedDescription)")
+            }
+            print("\nwrote \(output): start it with courtsided --config \(output)")
+        }
+
+        /// The event file, decoded; a broken file names what is wrong.
+        static func read(_ path: String) throws -> EventDescription {
+            let text: String
+            do {
+                text = try String(contentsOfFile: path, encoding: .utf8)
+            } catch {
+                throw ValidationError("cannot read \(path): \(error.localizedDescription)")
+            }
+            do {
+                return try YAMLDecoder().decode(EventDescription.self, from: text)
+            } catch let DecodingError.keyNotFound(key, context) {
+                throw ValidationError("\(path): \(Self.path(context.codingPath + [key])): missing")
+            } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
+                let DecodingError.dataCorrupted(context)
+            {
+                throw ValidationError("\(path): \(Self.path(context.codingPath)): \(context.debugDescription)")
+            } catch {
+                throw ValidationError("\(path): \(error)")
+            }
+        }
+
+        static func path(_ codingPath: [any CodingKey]) -> String {
+            codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+        }
+
+        /// Each division's teams, by division id: read from its CSV (relative to the event
+        /// file; only the rows of this division where the file has a division column) or its list.
+        static func teams(of event: EventDescription, beside path: String) throws -> [String: [RegisteredTeam]] {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+            var teams: [String: [RegisteredTeam]] = [:]
+            for division in event.divisions {
+                switch division.teams {
+                case .list(let listed):
+                    do {
+                        teams[division.id] = try EventPlanner.registered(listed)
+                    } catch {
+                        throw ValidationError("\(path): division \(division.id): \(error.description)")
+                    }
+                case .csv(let file):
+                    let url = file.hasPrefix("/") ? URL(fileURLWithPath: file) : folder.appendingPathComponent(file)
+                    let text: String
+                    do {
+                        text = try String(contentsOf: url, encoding: .utf8)
+                    } catch {
+                        throw ValidationError("cannot read \(url.path): \(error.localizedDescription)")
+                    }
+                    do {
+                        let rows = try TeamsCSV.read(text, file: file)
+                        teams[division.id] = rows.filter { $0.division == nil || $0.division == division.id }
+                    } catch {
+                        throw ValidationError(error.description)
+                    }
+                }
+            }
+            return teams
+        }
+
+        static func figures(_ planned: PlannedEvent) -> [String] {
+            let figures = planned.figures
+            var lines = [
+                "day: \(figures.start) to \(figures.end); no plan can end before \(figures.lowerBound) "
+                    + "(courts' capacity \(figures.capacityBound), longest chain \(figures.chainBound)); "
+                    + "ratio \(String(format: "%.3f", figures.ratio))"
+            ]
+            if let wait = figures.longestWait, let median = figures.medianLongestWait {
+                lines.append("longest wait between games: \(wait) min (median team's longest: \(median) min)")
+            }
+            if let rest = figures.smallestRest {
+                lines.append("smallest rest: \(rest) min (asked: \(planned.venue.restMinutes))")
+            }
+            lines.append(
+                "most games of one team on one court: \(figures.mostGamesOnOneCourt); court repeats beyond need: \(figures.courtRepeats)"
+            )
+            for (division, end) in figures.divisionEnds.sorted(by: { $0.key < $1.key }) where figures.divisionEnds.count > 1 {
+                let name = planned.schedule.division(division)?.name ?? division
+                lines.append("\(name) ends at \(end)")
+            }
+            return lines
+        }
+
+        /// The config that starts the planned tournament, with a header saying how it was made.
+        static func config(_ planned: PlannedEvent, seed: UInt64?) throws -> String {
+            let setup = TournamentSetup(name: planned.draft.name, schedule: planned.schedule, otherGames: [])
+            let yaml: String
+            do {
+                yaml = try YAMLEncoder().encode(setup)
+            } catch {
+                throw ValidationError("the tournament could not be written as YAML: \(error)")
+            }
+            let header = """
+                # \(planned.draft.name), drawn and planned by `courtside tournament plan`\(seed.map { " (random draw seed \($0))" } ?? "").
+                # Start it with: courtsided --config FILE (add data_dir, endpoints and security as the
+                # README's "The config file" says, or pass them as flags).
+
+                """
+            return header + yaml
+        }
+    }
+}

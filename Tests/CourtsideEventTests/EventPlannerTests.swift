@@ -1,0 +1,146 @@
+import CourtsideEvent
+import CourtsideModel
+import CourtsidePlanning
+import Testing
+
+/// An event described in a few lines, drawn and fitted to the courts: the organiser's 3x3 day
+/// of the issue (Open, 16 teams in 4 pools and an 8-team knockout with a game for third place;
+/// Women, 8 teams in 2 pools, semi-finals and a final; 4 courts, 09:00 to 17:00, 10 + 4 minutes,
+/// 20 minutes of rest).
+@Suite("An event drawn and planned")
+struct EventPlannerTests {
+    static func listed(_ prefix: String, _ count: Int) -> [ListedTeam] {
+        (1...count).map { number in
+            ListedTeam(
+                name: "\(prefix) \(number)", players: (1...3).map { "\(prefix) \(number) player \($0)" },
+                rankingPoints: Double(1000 - number * 10), club: "club \(number % 3)")
+        }
+    }
+
+    static func event(
+        open: FormatDescription = FormatDescription(.poolsKnockout, pools: 4, qualifiers: 2, thirdPlace: true),
+        women: FormatDescription = FormatDescription(.poolsKnockout, pools: 2, qualifiers: 2, thirdPlace: false),
+        courts: Int = 4, end: String = "17:00"
+    ) -> EventDescription {
+        EventDescription(
+            tournament: "Summer 3x3", courts: (1...courts).map { CourtDescription("Court \($0)") }, start: "09:00", end: end,
+            gameMinutes: 10, changeoverMinutes: 4, restMinutes: 20, rules: "fiba3x3",
+            divisions: [
+                DivisionDescription(id: "open", name: "Open", teams: .list(listed("Open", 16)), format: open),
+                DivisionDescription(id: "women", name: "Women", teams: .list(listed("Women", 8)), format: women),
+            ])
+    }
+
+    static func teams(_ event: EventDescription) throws -> [String: [RegisteredTeam]] {
+        var teams: [String: [RegisteredTeam]] = [:]
+        for division in event.divisions {
+            guard case .list(let listed) = division.teams else { continue }
+            teams[division.id] = try EventPlanner.registered(listed)
+        }
+        return teams
+    }
+
+    static func planned(_ event: EventDescription = event(), seed: UInt64 = 7) throws -> PlannedEvent {
+        let draft = try EventPlanner.draw(event, teams: try teams(event), seed: seed)
+        return try EventPlanner.plan(draft, venue: try EventPlanner.venue(event), effort: .quick)
+    }
+
+    @Test("the issue's day: 47 games in two divisions, every constraint held, close to its lower bound")
+    func issueDay() throws {
+        let planned = try Self.planned()
+        let schedule = planned.schedule
+        #expect(schedule.problem == nil, "\(schedule.problem ?? "")")
+        #expect(schedule.games.count == 47)
+        #expect(schedule.divisions.map(\.teams.count) == [16, 8])
+        #expect(schedule.games.filter { $0.division == "open" }.count == 32)
+        #expect(schedule.games.filter { $0.division == "women" }.count == 15)
+        // Pool ids carry the division; pool names stay short.
+        #expect(schedule.groups.map(\.id) == ["open-A", "open-B", "open-C", "open-D", "women-A", "women-B"])
+        #expect(schedule.groups.allSatisfy { $0.name.hasPrefix("Pool ") })
+        // Snake seeding by ranking points: Open 1 and 8 in pool A, 2 and 7 in pool B.
+        #expect(schedule.groups[0].teams.map(\.rawValue) == ["open-1", "open-8", "open-9", "open-16"])
+        #expect(schedule.seeds["open-1"] == 1 && schedule.seeds["women-8"] == 8)
+        // Every game with a court and a start, held to the venue's rules by the planner's own check.
+        #expect(try Planning.problems(in: schedule.games, venue: planned.venue) == [])
+        #expect(schedule.games.allSatisfy { $0.rules == RulePresets.fiba3x3 })
+        #expect(planned.figures.smallestRest ?? 0 >= 20)
+        #expect(planned.figures.end <= TimeOfDay("17:00") ?? .endOfDay)
+        #expect(planned.figures.ratio <= 1.05, "ratio \(planned.figures.ratio)")
+        // Rounds in the order they are first played; games in order of start.
+        let starts = schedule.games.compactMap { $0.start.flatMap(TimeOfDay.init) }
+        #expect(starts == starts.sorted())
+        let order = ["Round 1", "Round 3", "Quarter-finals", "Semi-finals", "Final"].map { schedule.rounds.firstIndex(of: $0) }
+        #expect(order.allSatisfy { $0 != nil } && order == order.sorted { ($0 ?? 0) < ($1 ?? 0) }, "\(schedule.rounds)")
+        #expect(planned.draft.randomSeed == nil)
+    }
+
+    @Test("the same description and seed give the same tournament; a random deal records its seed")
+    func replayable() throws {
+        let random = Self.event(open: FormatDescription(.poolsKnockout, pools: 4, qualifiers: 2, deal: .random))
+        let first = try Self.planned(random, seed: 99)
+        #expect(first == (try Self.planned(random, seed: 99)))
+        #expect(first.draft.randomSeed == 99)
+        let other = try Self.planned(random, seed: 100)
+        #expect(other.schedule.groups.map(\.teams) != first.schedule.groups.map(\.teams))
+    }
+
+    @Test("best third-placed teams, a single division, round robin, single and double elimination")
+    func formats() throws {
+        let bestThirds = try Self.planned(
+            Self.event(open: FormatDescription(.poolsKnockout, pools: 4, qualifiers: 2, bestOfNext: 0, thirdPlace: false)))
+        #expect(bestThirds.schedule.problem == nil)
+        var six = Self.event(open: FormatDescription(.poolsKnockout, pools: 4, qualifiers: 1, bestOfNext: 2))
+        six.divisions.removeLast()
+        let single = try Self.planned(six)
+        #expect(single.schedule.divisions.isEmpty && single.schedule.groups.map(\.id) == ["A", "B", "C", "D"])
+        #expect(
+            single.schedule.games.contains { game in
+                if case .bestOfRank(2, 1, ["A", "B", "C", "D"]) = game.home { return true }
+                if case .bestOfRank(2, 1, ["A", "B", "C", "D"]) = game.away { return true }
+                return false
+            })
+        for format in [
+            FormatDescription(.roundRobin), FormatDescription(.singleElimination),
+            FormatDescription(.doubleElimination), FormatDescription(.pools, pools: 2),
+        ] {
+            let planned = try Self.planned(Self.event(women: format))
+            #expect(planned.schedule.problem == nil, "\(format.kind)")
+            #expect(try Planning.problems(in: planned.schedule.games, venue: planned.venue) == [], "\(format.kind)")
+        }
+    }
+
+    @Test(
+        "a description that cannot be drawn or planned is a clear error, with its code",
+        arguments: [
+            ("two courts until 11:00", "does_not_fit", "needs"),
+            ("an unknown preset", "invalid_event", "rules: unknown preset fiba (known: fiba3x3"),
+            ("a team in two divisions", "invalid_event", "team open-1 is in divisions open and women"),
+            ("too many pools", "too_few_teams", "division women: 5 pools need at least 10 teams"),
+            ("a division twice", "invalid_event", "divisions.1.id: division open is described twice"),
+            ("a team without players", "invalid_event", "division women: team Women 1 has no players"),
+            ("a time that is none", "invalid_event", "end: \"17h\" is not a time of day"),
+        ])
+    func mistakes(situation: String, code: String, expected: String) throws {
+        var event = Self.event()
+        var teams = try Self.teams(event)
+        switch situation {
+        case "two courts until 11:00": event = Self.event(courts: 2, end: "11:00")
+        case "an unknown preset": event.rules = "fiba"
+        case "a team in two divisions":
+            let twice = try #require(teams["open"]?.first)
+            teams["women"]?.append(twice)
+        case "too many pools": event.divisions[1].format.pools = 5
+        case "a division twice": event.divisions[1].id = "open"
+        case "a team without players": teams["women"]?[0].team.players = []
+        default: event.end = "17h"
+        }
+        do {
+            let draft = try EventPlanner.draw(event, teams: teams, seed: 1)
+            _ = try EventPlanner.plan(draft, venue: try EventPlanner.venue(event), effort: .quick)
+            Issue.record("planned: \(situation)")
+        } catch {
+            #expect(error.code.rawValue == code, "\(error)")
+            #expect(error.message.contains(expected), "\(error)")
+        }
+    }
+}
