@@ -19,6 +19,9 @@ final class DaemonProcess {
     private let extraConfig: String
     private let transportConfig: [String]
     private let schedule: String
+    /// A whole tournament (its name, teams and schedule, as `courtside tournament plan`
+    /// writes it) in place of Test Cup's; nil for Test Cup.
+    private let tournament: String?
     private let environment: [String: String]
     private let arguments: [String]
     /// The address the daemon binds; clients always connect through loopback.
@@ -43,7 +46,7 @@ final class DaemonProcess {
     init(
         extraConfig: String = "", transportConfig: [String] = [], schedule: String = DaemonProcess.twoGames,
         environment: [String: String] = [:], arguments: [String] = [], bindHost: String = "127.0.0.1",
-        launcher: [String] = [], directory: URL? = nil
+        launcher: [String] = [], directory: URL? = nil, tournament: String? = nil
     ) throws {
         self.directory =
             directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("courtsided-\(UUID().uuidString)")
@@ -51,6 +54,7 @@ final class DaemonProcess {
         self.extraConfig = extraConfig
         self.transportConfig = transportConfig
         self.schedule = schedule
+        self.tournament = tournament
         self.environment = environment
         self.arguments = arguments
         self.bindHost = bindHost
@@ -74,21 +78,26 @@ final class DaemonProcess {
 
     /// (Re)starts the process on the same ports and data, waiting for READY=1.
     func start() throws {
+        // Test Cup: its name first, its four teams and `schedule` last; or else `tournament` whole.
+        let name = tournament == nil ? "tournament: Test Cup\n" : ""
+        let rest =
+            tournament ?? """
+                teams:
+                  - { id: lions, name: Lions, players: [{id: ann, name: Ann}, {id: bo, name: Bo}, {id: cy, name: Cy}] }
+                  - { id: tigers, name: Tigers, players: [{id: di, name: Di}, {id: ed, name: Ed}, {id: flo, name: Flo}] }
+                  - { id: bears, name: Bears, players: [{id: gus, name: Gus}, {id: hal, name: Hal}, {id: ida, name: Ida}] }
+                  - { id: wolves, name: Wolves, players: [{id: jo, name: Jo}, {id: kai, name: Kai}, {id: lu, name: Lu}] }
+                \(schedule)
+                """
         let config = """
-            tournament: Test Cup
-            data_dir: \(directory.appendingPathComponent("data").path)
+            \(name)data_dir: \(directory.appendingPathComponent("data").path)
             endpoints:
               command: \(commandEndpoint.replacingOccurrences(of: "127.0.0.1", with: bindHost))
               events: \(eventEndpoint.replacingOccurrences(of: "127.0.0.1", with: bindHost))
             transport:
               heartbeat_ms: 200
             \(transportConfig.map { "  \($0)\n" }.joined())\(extraConfig)
-            teams:
-              - { id: lions, name: Lions, players: [{id: ann, name: Ann}, {id: bo, name: Bo}, {id: cy, name: Cy}] }
-              - { id: tigers, name: Tigers, players: [{id: di, name: Di}, {id: ed, name: Ed}, {id: flo, name: Flo}] }
-              - { id: bears, name: Bears, players: [{id: gus, name: Gus}, {id: hal, name: Hal}, {id: ida, name: Ida}] }
-              - { id: wolves, name: Wolves, players: [{id: jo, name: Jo}, {id: kai, name: Kai}, {id: lu, name: Lu}] }
-            \(schedule)
+            \(rest)
             """
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)
         var environment = ProcessInfo.processInfo.environment
