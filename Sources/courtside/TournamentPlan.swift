@@ -80,6 +80,11 @@ extension TournamentCommand {
             } catch {
                 throw ValidationError("cannot read \(path): \(error.localizedDescription)")
             }
+            // Yams ignores a key no type reads: a typo (`game_minute`, `third_places`) would
+            // silently change the day, so every mapping's keys are checked first.
+            if let node = try? Yams.compose(yaml: text), let unknown = unknownKey(in: node) {
+                throw ValidationError("\(path): \(unknown)")
+            }
             do {
                 return try YAMLDecoder().decode(EventDescription.self, from: text)
             } catch let DecodingError.keyNotFound(key, context) {
@@ -91,6 +96,35 @@ extension TournamentCommand {
             } catch {
                 throw ValidationError("\(path): \(error)")
             }
+        }
+
+        /// The first key of the event file that no level knows, with its path and the known
+        /// ones; nil when every key is known.
+        static func unknownKey(in root: Yams.Node) -> String? {
+            func names<Key: CodingKey & CaseIterable>(_: Key.Type) -> [String] { Key.allCases.map(\.stringValue) }
+            func check(_ node: Yams.Node?, _ known: [String], _ path: String) -> String? {
+                guard let mapping = node?.mapping else { return nil }
+                for key in mapping.keys.compactMap(\.string) where !known.contains(key) {
+                    return
+                        "\(path.isEmpty ? "" : path + ".")\(key): unknown key (known here: \(known.sorted().joined(separator: ", ")))"
+                }
+                return nil
+            }
+            if let found = check(root, names(EventDescription.CodingKeys.self), "") { return found }
+            for (index, court) in (root["courts"]?.sequence ?? []).enumerated() {
+                if let found = check(court, names(CourtDescription.CodingKeys.self), "courts.\(index)") { return found }
+            }
+            for (index, division) in (root["divisions"]?.sequence ?? []).enumerated() {
+                let path = "divisions.\(index)"
+                if let found = check(division, names(DivisionDescription.CodingKeys.self), path) { return found }
+                if let found = check(division["format"], names(FormatDescription.CodingKeys.self), "\(path).format") {
+                    return found
+                }
+                for (number, team) in (division["teams"]?.sequence ?? []).enumerated() {
+                    if let found = check(team, names(ListedTeam.CodingKeys.self), "\(path).teams.\(number)") { return found }
+                }
+            }
+            return nil
         }
 
         static func path(_ codingPath: [any CodingKey]) -> String {
