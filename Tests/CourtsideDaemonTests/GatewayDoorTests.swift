@@ -47,13 +47,53 @@ struct GatewayDoorTests {
         }
     }
 
-    // Run alone (COURTSIDE_FLOOD_TESTS=1 swift test --filter GatewayDoorTests): beside the whole
-    // suite, other suites' URLSession requests to their own gateways (waitInSync, /metrics) failed
-    // for 30 s while it ran, in three CI runs of six, with 300 connections as with 2,000; the
-    // cause is not found yet.
     @Test(
-        "2,000 half-open connections from one address: those over its cap answered 503 at once, every one closed by the head timeout, /healthz and a keeper at other addresses served meanwhile",
-        .enabled(if: ProcessInfo.processInfo.environment["COURTSIDE_FLOOD_TESTS"] != nil)
+        "an address's connection cap: with a cap of 2, a third half-open connection is answered 503 overloaded at once, the two admitted are closed without a word at the head timeout, and another address is served meanwhile"
+    )
+    func connectionCapPerAddress() async throws {
+        let headTimeout = 2.0
+        let (daemon, web, _) = try await Self.gateway([
+            "--max-connections-per-address", "2", "--head-timeout", "\(Int(headTimeout))",
+        ])
+        defer { withExtendedLifetime(daemon) {} }
+        let port = web.port
+        let partial = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUser-Agent: slow"
+        let (flood, healthz) = try await onThread { () throws -> (HalfOpenFlood, Int) in
+            let watch = ConnectionWatch()
+            let start = ContinuousClock.now
+            for _ in 0..<3 {
+                let connection = try LoopbackConnection(port: port, from: "127.0.0.7")
+                watch.add(connection)
+                try? connection.send(partial)
+            }
+            let openedAll = ContinuousClock.now
+            let other = try LoopbackConnection(port: port, from: "127.0.0.8")
+            try other.send(LoopbackHTTP.request("GET", "/healthz", port: port))
+            let healthz = try other.readResponse(seconds: 5).status
+            let allEnded = watch.waitUntilAllEnded(seconds: headTimeout + 10)
+            return (HalfOpenFlood(watch: watch, start: start, openedAll: openedAll, allEnded: allEnded), healthz)
+        }
+        #expect(healthz == 200, "\(Self.logs(daemon, web))")
+        #expect(flood.allEnded, "\(flood.answers)")
+        // The children are set up on several event loops, so which of the three is refused is
+        // not fixed: one is, at once; the other two are closed at the head timeout.
+        let refused = flood.answers.filter { $0.status == 503 && $0.errorCode == "overloaded" && $0.closes }
+        let admitted = flood.answers.filter { $0.status == 0 }
+        #expect(refused.count == 1 && admitted.count == 2, "\(flood.answers)")
+        #expect(refused.allSatisfy { ($0.answeredAfter ?? .seconds(99)) < .seconds(headTimeout) }, "\(refused)")
+        for connection in admitted {
+            let ended = connection.endedAfter ?? .seconds(99)
+            #expect(ended >= .seconds(headTimeout - 0.1) && ended <= .seconds(headTimeout + 5), "\(connection)")
+        }
+    }
+
+    // Other suites' waitInSync and /metrics polls failed while this ran in three CI runs of six,
+    // and once with it left out: their deadlines were judged after the cooperative pool (2
+    // threads), blocked by other tests' synchronous waits, let them run again, with no request
+    // sent since. They judge when a request was sent now. The default run opens 300
+    // connections, past the address's cap of 64 as surely; COURTSIDE_FLOOD_TESTS=1 the 2,000.
+    @Test(
+        "half-open connections from one address (2,000 with COURTSIDE_FLOOD_TESTS, else 300): those over its cap answered 503 at once, every one closed by the head timeout, /healthz and a keeper at other addresses served meanwhile"
     )
     func halfOpenFlood() async throws {
         let headTimeout = 2.0
@@ -76,7 +116,7 @@ struct GatewayDoorTests {
         // The head is never finished: no empty line.
         let partial = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUser-Agent: slow"
 
-        let connections = 2_000
+        let connections = ProcessInfo.processInfo.environment["COURTSIDE_FLOOD_TESTS"] != nil ? 2_000 : 300
         let flood = try await onThread { () throws -> HalfOpenFlood in
             let watch = ConnectionWatch()
             let start = ContinuousClock.now

@@ -49,11 +49,16 @@ final class WebProcess {
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
     }
 
-    /// Waits until /healthz answers 200.
+    /// Waits until /healthz answers 200. The deadline judges when a request was sent, as
+    /// ``poll(seconds:_:until:)`` does: in the full suite, tests that block the cooperative pool
+    /// (2 threads here) kept this task from running past the deadline while the gateway was
+    /// long in sync, and no request after that was sent.
     func waitInSync(seconds: Double = 30) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < deadline, process.isRunning {
+        while process.isRunning {
+            let sent = ContinuousClock.now
             if let (status, _) = try? await get("/healthz"), status == 200 { return true }
+            if sent >= deadline { return false }
             try? await Task.sleep(for: .milliseconds(100))
         }
         return false
@@ -114,22 +119,14 @@ struct MetricsTests {
         let moved = #"courtside_commands_total{op="move",result="ok"}"#
         // The endpoint is a service of its own: it may start listening just after READY=1 (and
         // later still while the rest of the suite loads both cores).
-        var first: (Int, String)?
-        let deadline = ContinuousClock.now + .seconds(30)
-        while first == nil, ContinuousClock.now < deadline {
-            first = try? await httpGet(url)
-            if first == nil { try await Task.sleep(for: .milliseconds(50)) }
-        }
+        let first = await poll(seconds: 30, { try? await httpGet(url) }, until: { $0 != nil })
         let firstText = try #require(first).1
         let before = try #require(prometheusSamples(firstText))
         try Keeper(daemon.commandEndpoint).send(.move(game: "g1", player: "ann", move: .twoPoints))
         // The move is answered right after its commit, and its event published just after that.
         let published = "courtside_events_published_total"
-        var (status, text) = try await httpGet(url)
-        while prometheusSamples(text)?[published] == before[published], ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-            (status, text) = try await httpGet(url)
-        }
+        let (status, text) = try await poll(
+            seconds: 30, { try await httpGet(url) }, until: { prometheusSamples($0.1)?[published] != before[published] })
         #expect(status == 200)
         let after = try #require(prometheusSamples(text), "\(text)")
         #expect(after[moved] == (before[moved] ?? 0) + 1, "\(text)")
