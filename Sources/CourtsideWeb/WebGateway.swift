@@ -65,6 +65,9 @@ public enum WebGateway {
             // kernel would otherwise buffer for it, every event costing a write meanwhile.
             channel.setOption(ChannelOptions.socketOption(.so_sndbuf), value: SocketOptionValue(limits.eventSendBuffer))
                 .whenFailure { _ in }
+            // A browser that stopped reading is let go: its socket's buffer is full, and the
+            // write would wait for ever.
+            try await StalledWriteCloser.watch(channel, stall: stall)
             var headers = HTTPFields()
             headers[.contentType] = "text/event-stream"
             headers[.cacheControl] = "no-store"
@@ -73,13 +76,7 @@ public enum WebGateway {
                 body: ResponseBody { writer in
                     // Browsers reconnect after this long when the stream ends.
                     try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
-                    for await message in updates {
-                        // A browser that stopped reading is let go: its socket's buffer is full,
-                        // and the write would wait for ever.
-                        let watchdog = channel.eventLoop.scheduleTask(in: stall) { channel.close(promise: nil) }
-                        defer { watchdog.cancel() }
-                        try await writer.write(message.buffer)
-                    }
+                    for await message in updates { try await writer.write(message.buffer) }
                     try await writer.finish(nil)
                 })
         }
