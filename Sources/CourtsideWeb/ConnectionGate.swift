@@ -26,9 +26,6 @@ public final class ConnectionGate: Sendable {
         self.logger = logger
     }
 
-    /// Connections open now.
-    public var count: Int { limits.withLock { $0.total } }
-
     /// Admits `channel` or refuses it; an admitted one is counted until it closes.
     func admit(_ channel: any Channel) -> ConnectionLimits.Decision {
         let address = channel.remoteAddress?.ipAddress ?? "unknown"

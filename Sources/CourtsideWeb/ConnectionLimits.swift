@@ -36,9 +36,6 @@ struct ConnectionLimits: Sendable {
         byAddress[address] = count > 1 ? count - 1 : nil
     }
 
-    /// Connections open from `address` now.
-    func open(from address: String) -> Int { byAddress[address, default: 0] }
-
     /// Addresses with a connection open now.
     var addresses: Int { byAddress.count }
 }

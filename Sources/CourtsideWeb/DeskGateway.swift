@@ -44,11 +44,12 @@ public final class DeskGateway: Sendable {
         live: LiveTournament, store: GatewayStore, relay: CommandRelay, passphraseHash: String, secureCookies: Bool,
         limits: GatewayLimits = GatewayLimits()
     ) {
-        // Bounded in all, not per address: 16 guessers on 16 addresses are 16 times the work.
+        // Bounded in all (16 guessers on 16 addresses are 16 times the work) and, more tightly,
+        // per address (one guesser cannot take the whole rate from the organiser).
         checkRate = Mutex(
             RateLimiter(
-                burst: limits.passphraseBurst, every: limits.passphraseInterval, globalBurst: limits.passphraseBurst,
-                globalEvery: limits.passphraseInterval))
+                burst: limits.passphraseAddressBurst, every: limits.passphraseAddressInterval,
+                globalBurst: limits.passphraseBurst, globalEvery: limits.passphraseInterval))
         checker = PassphraseChecker(hash: passphraseHash, capacity: limits.passphraseQueue)
         self.live = live
         self.relay = relay

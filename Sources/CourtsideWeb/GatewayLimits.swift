@@ -37,6 +37,10 @@ public struct GatewayLimits: Sendable {
     /// burst, then one per interval; they run one at a time on a thread of their own.
     public var passphraseBurst = 4
     public var passphraseInterval: Duration = .milliseconds(500)
+    /// Of those, what one address may start: a burst, then one per interval, so that one
+    /// guesser takes at most a quarter of the whole rate and the organiser's own try gets in.
+    public var passphraseAddressBurst = 3
+    public var passphraseAddressInterval: Duration = .seconds(2)
     /// Passphrase checks that may wait for that thread; more are answered "busy" at once.
     public var passphraseQueue = 4
 

@@ -9,6 +9,11 @@ public struct GatewayStoreMetrics: Sendable {
     private let devices = Gauge(label: "courtside_web_store_devices")
     private let sessions = Gauge(label: "courtside_web_store_sessions")
     private let named = Gauge(label: "courtside_web_store_devices_named")
+    /// One gauge a reason, made once: the reasons are fixed.
+    private let expired = Dictionary(
+        uniqueKeysWithValues: DeviceExpiry.Reason.all.map {
+            ($0, Gauge(label: "courtside_web_store_devices_expired", dimensions: [("reason", $0.rawValue)]))
+        })
 
     public init(_ store: GatewayStore) { self.store = store }
 
@@ -19,8 +24,6 @@ public struct GatewayStoreMetrics: Sendable {
         devices.record(stats.devices)
         sessions.record(stats.sessions)
         named.record(stats.devicesNamed)
-        for (reason, count) in stats.expiredDevices {
-            Gauge(label: "courtside_web_store_devices_expired", dimensions: [("reason", reason.rawValue)]).record(count)
-        }
+        for (reason, count) in stats.expiredDevices { expired[reason]?.record(count) }
     }
 }

@@ -20,6 +20,9 @@ public struct RateLimiter: Sendable {
     private var buckets: [String: Bucket] = [:]
     private var global: Bucket?
 
+    /// Addresses remembered now.
+    var addresses: Int { buckets.count }
+
     public init(burst: Int, every interval: Duration, globalBurst: Int? = nil, globalEvery globalInterval: Duration = .zero) {
         self.burst = max(1, burst)
         self.interval = interval

@@ -5,8 +5,6 @@ import GRDB
 public struct GatewayStoreStats: Sendable, Equatable {
     /// The database's bytes (its pages, as SQLite counts them), with a write-ahead log's if any.
     public var fileBytes: Int
-    /// Of `fileBytes`, the free pages' that the file fills again before it grows.
-    public var freeBytes: Int
     public var devices: Int
     /// Every session row: the keepers' and the desk's.
     public var sessions: Int
@@ -19,11 +17,10 @@ public struct GatewayStoreStats: Sendable, Equatable {
     public var expiredDevices: [DeviceExpiry.Reason: Int]
 
     public init(
-        fileBytes: Int, freeBytes: Int, devices: Int, sessions: Int, devicesByCourt: [String: Int], devicesNamed: Int,
+        fileBytes: Int, devices: Int, sessions: Int, devicesByCourt: [String: Int], devicesNamed: Int,
         expiredDevices: [DeviceExpiry.Reason: Int]
     ) {
         self.fileBytes = fileBytes
-        self.freeBytes = freeBytes
         self.devices = devices
         self.sessions = sessions
         self.devicesByCourt = devicesByCourt
@@ -39,17 +36,17 @@ extension GatewayStore {
         return try await database.read { db in
             let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
             let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
-            let free = try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
             let byCourt = try Row.fetchAll(db, sql: "SELECT court, COUNT(*) AS n FROM devices GROUP BY court")
             let counters = try Row.fetchAll(db, sql: "SELECT name, value FROM counters")
             let counter = { (name: String) in counters.first { $0["name"] == name }.map { $0["value"] as Int } ?? 0 }
             return GatewayStoreStats(
-                fileBytes: pages * pageSize + wal, freeBytes: free * pageSize,
+                fileBytes: pages * pageSize + wal,
                 devices: byCourt.reduce(0) { $0 + ($1["n"] as Int) },
                 sessions: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sessions") ?? 0,
                 devicesByCourt: Dictionary(uniqueKeysWithValues: byCourt.map { ($0["court"], $0["n"]) }),
                 devicesNamed: counter("device"),
-                expiredDevices: Dictionary(uniqueKeysWithValues: DeviceExpiry.Reason.all.map { ($0, counter("expired.\($0.rawValue)")) }))
+                expiredDevices: Dictionary(
+                    uniqueKeysWithValues: DeviceExpiry.Reason.all.map { ($0, counter("expired.\($0.rawValue)")) }))
         }
     }
 }

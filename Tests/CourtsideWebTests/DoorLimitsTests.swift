@@ -43,8 +43,11 @@ struct DoorLimitsTests {
 
     @Test("sixteen addresses together meet the global rate, and a refused try takes no token")
     func global() {
-        var rate = RateLimiter(burst: 4, every: .milliseconds(500), globalBurst: 4, globalEvery: .milliseconds(500))
+        var rate = RateLimiter(burst: 3, every: .seconds(2), globalBurst: 4, globalEvery: .milliseconds(500))
         let now = ContinuousClock.now
+        // One address: its own burst of 3, then it waits while the gateway still has room.
+        var one = rate
+        #expect((0..<4).map { _ in one.take("10.0.1.1", now: now) } == [.allowed, .allowed, .allowed, .wait(.seconds(2))])
         let allowed = (0..<16).filter { rate.take("10.0.0.\($0)", now: now) == .allowed }.count
         #expect(allowed == 4)
         #expect(rate.take("10.0.0.99", now: now) == .busy(.milliseconds(500)))
@@ -58,6 +61,7 @@ struct DoorLimitsTests {
         rate.capacity = 100
         let now = ContinuousClock.now
         for index in 0..<1000 { _ = rate.take("10.0.\(index)", now: now) }
+        #expect(rate.addresses <= 100, "\(rate.addresses) addresses remembered")
         #expect(rate.take("10.0.999", now: now) != .allowed, "the newest are remembered")
     }
 
