@@ -71,9 +71,13 @@ extension DeskGateway {
     }
 
     private func codesPage(baseURL: String, message: String?) async throws -> DeskCodesPage {
-        DeskCodesPage(
-            courts: live.current.courts, codes: try await store.codes(), devices: try await store.devices(),
-            expiries: try await store.recentExpiries(limit: 100), baseURL: baseURL, message: message, now: Date())
+        let courts = live.current.courts
+        // Each court's own latest: a flood of joins on one court cannot push another's off the page.
+        var expiries: [DeviceExpiry] = []
+        for court in courts { expiries += try await store.recentExpiries(court: court, limit: 20) }
+        return DeskCodesPage(
+            courts: courts, codes: try await store.codes(), devices: try await store.devices(), expiries: expiries,
+            baseURL: baseURL, message: message, now: Date())
     }
 
     private static let wrongBase = "The links start with an http:// or https:// address, such as http://192.168.1.20:8080."

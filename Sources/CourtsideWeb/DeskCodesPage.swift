@@ -21,7 +21,7 @@ struct DeskCodesPage {
         /// The code's number (0: none yet), which a new code's form names.
         var generation: Int
         var devices: [Device]
-        /// The court's devices that went lately, newest first (a full court, unused, unseen).
+        /// The court's devices that expired lately, newest first (a full court, unused, unseen).
         var expired: [Expired] = []
         /// Stored, not computed: the template reads stored properties only.
         var anyExpired = false

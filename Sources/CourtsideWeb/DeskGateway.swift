@@ -108,7 +108,12 @@ public final class DeskGateway: Sendable {
             }
             switch self.checkRate.withLock({ $0.take(address, now: .now) }) {
             case .allowed: break
-            case .wait(let wait), .busy(let wait): return await busy(wait)
+            case .wait(let wait):
+                // This address's own rate: it waits, as after wrong passphrases.
+                self.throttle.withLock { $0.succeeded(address, now: .now) }
+                await KeeperGateway.holdBack(wait)
+                return KeeperGateway.redirect(to: "/desk?login=wait&seconds=\(wait.retryAfterSeconds)")
+            case .busy(let wait): return await busy(wait)
             }
             switch await self.checker.check(passphrase) {
             case .right: break
@@ -243,7 +248,8 @@ public final class DeskGateway: Sendable {
         init(query: Parameters) {
             switch query["login"].map(String.init) {
             case "wrong": message = "That is not the organiser's passphrase."
-            case "wait": message = "Too many wrong passphrases: try again in \(query["seconds"].map(String.init) ?? "a few") s."
+            case "wait":
+                message = "Too many sign-ins from this device: try again in \(query["seconds"].map(String.init) ?? "a few") s."
             case "busy":
                 message = "The desk is checking other sign-ins: try again in \(query["seconds"].map(String.init) ?? "a few") s."
             default: message = nil

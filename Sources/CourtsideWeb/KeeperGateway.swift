@@ -152,7 +152,7 @@ public final class KeeperGateway: Sendable {
             (wait, message) = (duration, "too many devices are joining at once")
         }
         let seconds = wait.retryAfterSeconds
-        if form { return Self.redirect(to: "/keep?pin=wait&seconds=\(seconds)") }
+        if form { return Self.redirect(to: "/keep?pin=slow&seconds=\(seconds)") }
         var response = Self.error(.slowDown, "\(message): try again in \(seconds) s", status: .tooManyRequests)
         response.headers[.retryAfter] = "\(seconds)"
         return response

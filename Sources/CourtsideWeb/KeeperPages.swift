@@ -46,7 +46,8 @@ extension KeeperGateway {
         return response
     }
 
-    /// The join page, with what the last try came to (`?link=expired`, `?pin=wrong`, `?pin=wait&seconds=N`).
+    /// The join page, with what the last try came to (`?link=expired`, `?pin=wrong`,
+    /// `?pin=wait&seconds=N` after wrong PINs, `?pin=slow&seconds=N` over the join rate).
     struct JoinPage {
         var title = "Courtside: keep score"
         var message: String?
@@ -59,6 +60,9 @@ extension KeeperGateway {
             case (_, "wait"):
                 let wait = seconds.flatMap { Int($0) }.map { "\($0) s" } ?? "a moment"
                 message = "Too many wrong PINs from this device: try again in \(wait)."
+            case (_, "slow"):
+                let wait = seconds.flatMap { Int($0) }.map { "\($0) s" } ?? "a moment"
+                message = "Too many joins at once: try again in \(wait)."
             default: message = nil
             }
         }

@@ -780,7 +780,10 @@ enum Probe {
             var label = "\(kind) \(answer.status)"
             if let code = answer.errorCode { label += " \(code)" }
             if let location = answer.location {
-                label += location == "/keep" ? " /keep" : location.hasPrefix("/keep?pin=wait") ? " wait" : " \(location)"
+                label +=
+                    location == "/keep"
+                    ? " /keep"
+                    : location.hasPrefix("/keep?pin=wait") || location.hasPrefix("/keep?pin=slow") ? " wait" : " \(location)"
             }
             answers[label, default: 0] += 1
         }

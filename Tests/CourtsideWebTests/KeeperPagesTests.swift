@@ -13,6 +13,9 @@ struct KeeperPagesTests {
         #expect(!plain.contains("join-message"))
         let wait = Pages.render("join", KeeperGateway.JoinPage(link: nil, pin: "wait", seconds: "8"))
         #expect(wait.contains("Too many wrong PINs from this device: try again in 8 s."))
+        // A right PIN over the join rate is not called wrong.
+        let slow = Pages.render("join", KeeperGateway.JoinPage(link: nil, pin: "slow", seconds: "3"))
+        #expect(slow.contains("Too many joins at once: try again in 3 s.") && !slow.contains("wrong PINs"))
         #expect(Pages.render("join", KeeperGateway.JoinPage(link: nil, pin: "wrong", seconds: nil)).contains("check the sheet"))
         #expect(
             Pages.render("join", KeeperGateway.JoinPage(link: "expired", pin: nil, seconds: nil)).contains("no longer valid"))
