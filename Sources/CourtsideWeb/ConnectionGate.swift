@@ -53,6 +53,16 @@ public final class ConnectionGate: Sendable {
     }
 }
 
+extension ConnectionGate {
+    /// Whether refused `channel` stays open a moment to read its 503 (counted until it closes),
+    /// or is closed at once because ``ConnectionLimits/maximumRefused`` are already held.
+    func holdsRefused(_ channel: any Channel) -> Bool {
+        guard limits.withLock({ $0.holdRefused() }) else { return false }
+        channel.closeFuture.whenComplete { _ in self.limits.withLock { $0.releaseRefused() } }
+        return true
+    }
+}
+
 extension Duration {
     /// Whole milliseconds, clamped to what a socket option holds.
     var inMillisecondsClamped: Int32 {

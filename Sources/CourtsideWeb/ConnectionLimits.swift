@@ -3,12 +3,18 @@
 struct ConnectionLimits: Sendable {
     let maximum: Int
     let perAddress: Int
+    /// Refused sockets left open for their 503 at most: a sixteenth of the cap (256 of 4,096),
+    /// within the descriptors ``DescriptorLimit`` keeps back beside the cap.
+    let maximumRefused: Int
     private(set) var total = 0
+    /// Refused sockets still open for their 503.
+    private(set) var refused = 0
     private var byAddress: [String: Int] = [:]
 
     init(maximum: Int, perAddress: Int) {
         self.maximum = max(1, maximum)
         self.perAddress = max(1, perAddress)
+        maximumRefused = max(16, self.maximum / 16)
     }
 
     /// Whether a connection from an address is admitted, and if not, which bound it met.
@@ -35,6 +41,17 @@ struct ConnectionLimits: Sendable {
         // Forgotten at zero, so a flood of addresses leaves nothing behind.
         byAddress[address] = count > 1 ? count - 1 : nil
     }
+
+    /// Whether a refused socket may stay open to read its 503; past ``maximumRefused`` it is
+    /// closed at once without one, so a flood of refusals cannot spend descriptors beyond the cap.
+    mutating func holdRefused() -> Bool {
+        guard refused < maximumRefused else { return false }
+        refused += 1
+        return true
+    }
+
+    /// A refused socket held for its 503 closed.
+    mutating func releaseRefused() { refused = max(0, refused - 1) }
 
     /// Addresses with a connection open now.
     var addresses: Int { byAddress.count }

@@ -31,7 +31,8 @@ public struct GatedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
     public func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let decision = gate.admit(channel)
         guard decision == .admitted else {
-            let answer = answersRefusals ? RefusedConnectionHandler.busyAnswer(decision) : nil
+            // Past the refused sockets the gateway holds for their 503, the next is only closed.
+            let answer = answersRefusals && gate.holdsRefused(channel) ? RefusedConnectionHandler.busyAnswer(decision) : nil
             return channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.addHandler(RefusedConnectionHandler(answer: answer))
                 return .refused(channel)

@@ -25,6 +25,16 @@ struct DoorLimitsTests {
         #expect(limits.total == 0, "closing what was never admitted changes nothing")
     }
 
+    @Test("refused sockets held open for their 503 are bounded: past a sixteenth of the cap, one is closed at once")
+    func refusedHeld() {
+        var limits = ConnectionLimits(maximum: 4096, perAddress: 64)
+        #expect(limits.maximumRefused == 256)
+        #expect((0..<300).filter { _ in limits.holdRefused() }.count == 256)
+        limits.releaseRefused()
+        #expect(limits.holdRefused() && !limits.holdRefused(), "a closed one frees its place")
+        #expect(ConnectionLimits(maximum: 100, perAddress: 10).maximumRefused == 16)
+    }
+
     @Test("a right PIN is throttled too: a burst per address, then one per interval")
     func perAddress() {
         var rate = RateLimiter(burst: 3, every: .seconds(6))
