@@ -258,17 +258,4 @@ public struct FormatDescription: Hashable, Sendable, Decodable {
         case fifthToEighth = "fifth_to_eighth"
         case separateClubs = "separate_clubs"
     }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            try container.decode(Kind.self, forKey: .kind), pools: try container.decodeIfPresent(Int.self, forKey: .pools),
-            qualifiers: try container.decodeIfPresent(Int.self, forKey: .qualifiers),
-            bestOfNext: try container.decodeIfPresent(Int.self, forKey: .bestOfNext),
-            thirdPlace: try container.decodeIfPresent(Bool.self, forKey: .thirdPlace),
-            fifthToEighth: try container.decodeIfPresent(Bool.self, forKey: .fifthToEighth),
-            deal: try container.decodeIfPresent(Deal.self, forKey: .deal),
-            separateClubs: try container.decodeIfPresent(Bool.self, forKey: .separateClubs),
-            legs: try container.decodeIfPresent(Int.self, forKey: .legs))
-    }
 }

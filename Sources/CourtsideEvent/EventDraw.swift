@@ -171,9 +171,11 @@ public enum EventPlanner {
         return draw
     }
 
-    /// The schedule with no division named: what a tournament of one division is.
+    /// The schedule with no division named: what a tournament of one division is. The
+    /// division's own tie-breakers, if it has them, become the tournament's.
     static func forgettingDivisions(_ schedule: Schedule) -> Schedule {
         var schedule = schedule
+        if let division = schedule.divisions.first { schedule.tieBreakers = division.tieBreakers ?? schedule.tieBreakers }
         schedule.divisions = []
         for index in schedule.groups.indices { schedule.groups[index].division = nil }
         for index in schedule.games.indices { schedule.games[index].division = nil }

@@ -38,7 +38,7 @@ extension EventPlanner {
     public static func plan(_ draft: EventDraft, venue: Venue, effort: Planning.Effort = .standard) throws(EventError)
         -> PlannedEvent
     {
-        let games = draft.schedule.games.map { GameToPlace($0, division: $0.division) }
+        let games = draft.schedule.games.map(GameToPlace.init)
         let plan: Plan
         do {
             plan = try Planning.plan(games, venue: venue, effort: effort)

@@ -142,7 +142,7 @@ extension TeamsCSV {
 
     /// A value as a message may show it: quoted, or left out when it breaks the text rule (it
     /// may hold what the rule keeps out of logs and screens).
-    fileprivate static func shown(_ value: String) -> String {
+    static func shown(_ value: String) -> String {
         TextRule.problem(value, as: .line) == nil ? " '\(value)'" : ""
     }
 

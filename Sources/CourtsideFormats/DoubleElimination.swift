@@ -157,34 +157,27 @@ struct DoubleEliminationBuilder {
     init(teams: [TeamID], prefix: String) {
         self.teams = teams
         self.prefix = prefix
-        var size = 1
-        while size < teams.count { size *= 2 }
-        self.size = max(size, 2)
-        let order = Self.bracketOrder(self.size)
+        self.size = Formats.bracketSize(teams.count)
         var place = Array(repeating: 0, count: teams.count)
-        for (position, seed) in order.enumerated() where seed < teams.count { place[seed] = position }
+        for (position, seed) in Self.seeds(inBracketOf: self.size).enumerated() where seed < teams.count {
+            place[seed] = position
+        }
         self.place = place
     }
 
-    /// Seeds (0-based) in the standard bracket order: 1 v 16, 8 v 9, 4 v 13, ... for 16.
-    static func bracketOrder(_ size: Int) -> [Int] {
-        var order = [0]
-        while order.count < size {
-            let next = order.count * 2
-            order = order.flatMap { [$0, next - 1 - $0] }
-        }
-        return order
-    }
+    /// Seeds (0-based) in the standard bracket order of a single elimination bracket
+    /// (``Formats/bracketOrder(_:)``).
+    static func seeds(inBracketOf size: Int) -> [Int] { Formats.bracketOrder(size).map { $0 - 1 } }
 
     /// The round the two teams would meet in, in the winners' bracket (1 for a first-round pair).
-    func meetingRound(_ a: Int, _ b: Int) -> Int {
-        var (x, y, round) = (place[a], place[b], 0)
-        while x != y {
-            x >>= 1
-            y >>= 1
-            round += 1
-        }
-        return round
+    func meetingRound(_ a: Int, _ b: Int) -> Int { Formats.meetingRound(place[a], place[b]) }
+
+    /// A winners' bracket pair with the better seed that can arrive at home, as a single
+    /// elimination bracket seats it; a bye as it is.
+    static func betterSeedFirst(_ a: Feed?, _ b: Feed?) -> (Feed?, Feed?) {
+        guard let a, let b else { return (a, b) }
+        func best(_ feed: Feed) -> Int { feed.arrivals.map(\.team).min() ?? .max }
+        return best(a) <= best(b) ? (a, b) : (b, a)
     }
 
     /// Whether a game between the two feeds can be a rematch of a winners' bracket game.
@@ -203,14 +196,15 @@ struct DoubleEliminationBuilder {
     mutating func build(reset: Bool) -> DoubleEliminationDraw {
         let rounds = size.trailingZeroBitCount
         // Games carry their round's key ("W2", "L3") until the whole bracket is known.
-        var winners: [Feed?] = Self.bracketOrder(size).map { seed in
+        var winners: [Feed?] = Self.seeds(inBracketOf: size).map { seed in
             seed < teams.count ? Feed(slot: .team(teams[seed]), arrivals: [Arrival(team: seed, lostInRound: 0)]) : nil
         }
         var dropped: [[Feed?]] = []
         // The winners' bracket, round by round; each round's losers wait to drop.
         for round in 1...rounds {
             let results = playRound(
-                stride(from: 0, to: winners.count, by: 2).map { (winners[$0], winners[$0 + 1]) }, key: "W\(round)",
+                stride(from: 0, to: winners.count, by: 2).map { Self.betterSeedFirst(winners[$0], winners[$0 + 1]) },
+                key: "W\(round)",
                 losesIn: round)
             winnersRounds.append(results.ids)
             winners = results.winners

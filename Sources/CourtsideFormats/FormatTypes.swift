@@ -41,55 +41,11 @@ public struct Draw: Hashable, Sendable {
         self.rounds = rounds
         self.seed = seed
     }
-
-    /// The games that must end before a game can start: those its winner and loser slots
-    /// name, and every game of each group whose ranking its slots take.
-    public func dependencies(of game: ScheduledGame) -> [GameID] {
-        dependencies(of: game, byGroup: gamesByGroup)
-    }
-
-    /// Every game's ``dependencies(of:)``, by game id.
-    public var dependencies: [GameID: [GameID]] {
-        let byGroup = gamesByGroup
-        return Dictionary(games.map { ($0.id, dependencies(of: $0, byGroup: byGroup)) }, uniquingKeysWith: { first, _ in first })
-    }
-
-    private var gamesByGroup: [String: [GameID]] {
-        var byGroup: [String: [GameID]] = [:]
-        for game in games { if let group = game.group { byGroup[group, default: []].append(game.id) } }
-        return byGroup
-    }
-
-    private func dependencies(of game: ScheduledGame, byGroup: [String: [GameID]]) -> [GameID] {
-        var found: [GameID] = []
-        for slot in [game.home, game.away] {
-            switch slot {
-            case .team: break
-            case .winner(let other), .loser(let other): found.append(other)
-            case .groupRank(let group, _): found += byGroup[group] ?? []
-            case .bestOfRank(_, _, let groups): found += groups.flatMap { byGroup[$0] ?? [] }
-            }
-        }
-        var seen = Set<GameID>()
-        return found.filter { seen.insert($0).inserted }
-    }
 }
 
-/// Why a format cannot draw its games: a stable code and a message for people.
-public struct FormatError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The model's stable error codes, with the formats' own below.
-    public typealias Code = CourtsideError.Code
-
-    public let code: Code
-    public let message: String
-
-    public init(_ code: Code, _ message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    public var description: String { "\(code.rawValue): \(message)" }
-}
+/// Why a format cannot draw its games: the model's own error, a stable code (the formats' are
+/// below) and a message for people; a struct of our own would repeat it field for field.
+public typealias FormatError = CourtsideError
 
 /// The formats' error codes; new ones may be added.
 extension CourtsideError.Code {
@@ -104,4 +60,3 @@ extension CourtsideError.Code {
     /// The id prefix makes no valid game id (letters, digits, '-', '.', '_'; short enough).
     public static let invalidPrefix = Self(rawValue: "invalid_prefix")
 }
-

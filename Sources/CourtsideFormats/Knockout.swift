@@ -1,4 +1,4 @@
-import CourtsideModel
+public import CourtsideModel
 
 extension Formats {
     /// Pools followed by a knockout of their best: the pools' draw with the knockout's games.

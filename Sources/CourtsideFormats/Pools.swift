@@ -1,4 +1,4 @@
-import CourtsideModel
+public import CourtsideModel
 
 /// How entrants are dealt into pools.
 public enum PoolDeal: Hashable, Sendable {

@@ -1,4 +1,4 @@
-import CourtsideModel
+public import CourtsideModel
 
 extension Formats {
     /// Every team plays every other once a leg (Berger tables, by the circle method).

@@ -1,4 +1,4 @@
-import CourtsideModel
+public import CourtsideModel
 
 extension Formats {
     /// A knockout bracket of the entrants in seed order, with byes to the top seeds.

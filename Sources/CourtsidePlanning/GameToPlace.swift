@@ -20,8 +20,8 @@ public struct GameToPlace: Hashable, Sendable {
         self.division = division
     }
 
-    /// The game a schedule holds, in `division`.
-    public init(_ game: ScheduledGame, division: String? = nil) {
-        self.init(id: game.id, home: game.home, away: game.away, group: game.group, division: division)
+    /// The game a schedule holds, in its own division.
+    public init(_ game: ScheduledGame) {
+        self.init(id: game.id, home: game.home, away: game.away, group: game.group, division: game.division)
     }
 }

@@ -67,7 +67,8 @@ public enum PlanTables {
         return lines
     }
 
-    /// A slot as the draw names it: a team's name, "A1" for a group's rank, "W sf1" for a winner.
+    /// A slot as the draw names it: a team's name, "A1" for a group's rank, "winner sf1" for a winner,
+    /// the model's words for the best of a rank across groups.
     static func side(_ slot: Slot, _ schedule: Schedule) -> String {
         switch slot {
         case .team(let team): schedule.teams[team]?.name ?? team.rawValue
@@ -75,7 +76,8 @@ public enum PlanTables {
         case .loser(let game): "loser \(game.rawValue)"
         case .groupRank(let group, let rank): "\(groupLabel(group, schedule))\(rank)"
         case .bestOfRank(let rank, let place, let groups):
-            "best \(rank)\(ordinal(rank)) #\(place) of \(groups.map { groupLabel($0, schedule) }.joined(separator: "/"))"
+            // The model's words, with the groups' short labels: "2nd best of the 3rd-placed teams of groups A, B, C, D".
+            Slot.bestOfRank(rank: rank, place: place, groups: groups.map { groupLabel($0, schedule) }).description
         }
     }
 
@@ -96,16 +98,10 @@ public enum PlanTables {
         return name.split(separator: " ").last.map(String.init) ?? group
     }
 
-    static func ordinal(_ number: Int) -> String {
-        switch number % 100 {
-        case 11, 12, 13: "th"
-        default: [1: "st", 2: "nd", 3: "rd"][number % 10] ?? "th"
-        }
-    }
-
+    /// A start's minutes into the day, read by the model's rule for start times
+    /// (``TextRule/time(_:)``); one that is none goes last.
     static func minutes(_ start: String) -> Int {
-        let parts = start.split(separator: ":").compactMap { Int($0) }
-        return parts.count == 2 ? parts[0] * 60 + parts[1] : Int.max
+        TextRule.time(start).map { $0.hour * 60 + $0.minute } ?? Int.max
     }
 }
 

@@ -132,7 +132,7 @@ extension TournamentCommand {
         }
 
         /// Each division's teams, by division id: read from its CSV (relative to the event
-        /// file; only the rows of this division where the file has a division column) or its list.
+        /// file; the rows ``EventPlanner/teams(from:file:for:of:)`` gives it) or its list.
         static func teams(of event: EventDescription, beside path: String) throws -> [String: [RegisteredTeam]] {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
             var teams: [String: [RegisteredTeam]] = [:]
@@ -154,7 +154,7 @@ extension TournamentCommand {
                     }
                     do {
                         let rows = try TeamsCSV.read(text, file: file)
-                        teams[division.id] = rows.filter { $0.division == nil || $0.division == division.id }
+                        teams[division.id] = try EventPlanner.teams(from: rows, file: file, for: division, of: event)
                     } catch {
                         throw ValidationError(error.description)
                     }

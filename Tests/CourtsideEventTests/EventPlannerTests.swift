@@ -1,6 +1,7 @@
 import CourtsideEvent
 import CourtsideModel
 import CourtsidePlanning
+import Foundation
 import Testing
 
 /// An event described in a few lines, drawn and fitted to the courts: the organiser's 3x3 day
@@ -49,7 +50,11 @@ struct EventPlannerTests {
     func issueDay() throws {
         let planned = try Self.planned()
         let schedule = planned.schedule
-        #expect(schedule.problem == nil, "\(schedule.problem ?? "")")
+        // The plan places the draft's games, every one of them and no other, each on one of the
+        // venue's courts and with a start.
+        #expect(schedule.games.map(\.id).sorted() == planned.draft.schedule.games.map(\.id).sorted())
+        let courts = Set(planned.venue.courts.map(\.name))
+        #expect(schedule.games.allSatisfy { game in game.start != nil && game.court.map(courts.contains) == true })
         #expect(schedule.games.count == 47)
         #expect(schedule.divisions.map(\.teams.count) == [16, 8])
         #expect(schedule.games.filter { $0.division == "open" }.count == 32)
@@ -86,9 +91,25 @@ struct EventPlannerTests {
 
     @Test("best third-placed teams, a single division, round robin, single and double elimination")
     func formats() throws {
+        // Open: the top 2 of each of 4 pools and the best 4 of the third-placed teams, 12 in a
+        // knockout of 16 places, byes to the pool winners.
         let bestThirds = try Self.planned(
-            Self.event(open: FormatDescription(.poolsKnockout, pools: 4, qualifiers: 2, bestOfNext: 0, thirdPlace: false)))
-        #expect(bestThirds.schedule.problem == nil)
+            Self.event(open: FormatDescription(.poolsKnockout, pools: 4, qualifiers: 2, bestOfNext: 4, thirdPlace: false)))
+        let slots = bestThirds.schedule.games.flatMap { [$0.home, $0.away] }
+        let openPools = ["open-A", "open-B", "open-C", "open-D"]
+        #expect(
+            Set(slots.filter { if case .bestOfRank = $0 { true } else { false } })
+                == Set((1...4).map { Slot.bestOfRank(rank: 3, place: $0, groups: openPools) }))
+        #expect(try Planning.problems(in: bestThirds.schedule.games, venue: bestThirds.venue) == [])
+        // A best third plays once every pool it may come from has ended, and a rest after.
+        let ends = bestThirds.schedule.games.filter { $0.group.map(openPools.contains) == true }.compactMap { game in
+            game.start.flatMap(TimeOfDay.init)?.adding(bestThirds.venue.gameMinutes + bestThirds.venue.restMinutes)
+        }
+        let lastPoolEnd = try #require(ends.max())
+        for game in bestThirds.schedule.games
+        where [game.home, game.away].contains(where: { if case .bestOfRank = $0 { true } else { false } }) {
+            #expect(try #require(game.start.flatMap(TimeOfDay.init)) >= lastPoolEnd, "\(game.id)")
+        }
         var six = Self.event(open: FormatDescription(.poolsKnockout, pools: 4, qualifiers: 1, bestOfNext: 2))
         six.divisions.removeLast()
         let single = try Self.planned(six)
@@ -104,8 +125,46 @@ struct EventPlannerTests {
             FormatDescription(.doubleElimination), FormatDescription(.pools, pools: 2),
         ] {
             let planned = try Self.planned(Self.event(women: format))
-            #expect(planned.schedule.problem == nil, "\(format.kind)")
             #expect(try Planning.problems(in: planned.schedule.games, venue: planned.venue) == [], "\(format.kind)")
+        }
+    }
+
+    @Test("a single division's own tie-breakers become the tournament's; without them, the event's stand")
+    func singleDivisionTieBreakers() throws {
+        var event = Self.event()
+        event.divisions.removeLast()
+        event.tieBreakers = [.headToHead, .pointDifference]
+        let eventOnly = try EventPlanner.draw(event, teams: try Self.teams(event), seed: 1).schedule
+        #expect(eventOnly.tieBreakers == [.headToHead, .pointDifference])
+        event.divisions[0].tieBreakers = [.averagePointsScored, .seed]
+        let single = try EventPlanner.draw(event, teams: try Self.teams(event), seed: 1).schedule
+        #expect(single.divisions.isEmpty)
+        #expect(single.tieBreakers == [.averagePointsScored, .seed])
+        #expect(single.groups.allSatisfy { single.tieBreakers(forGroup: $0.id) == [.averagePointsScored, .seed] })
+        // With two divisions, each keeps its own.
+        var two = Self.event()
+        two.divisions[0].tieBreakers = [.seed]
+        let both = try EventPlanner.draw(two, teams: try Self.teams(two), seed: 1).schedule
+        #expect(both.tieBreakers(forGroup: "open-A") == [.seed])
+        #expect(both.tieBreakers(forGroup: "women-A") == both.tieBreakers)
+    }
+
+    @Test("a format decodes from its snake_case keys; every option but its type may be left out")
+    func formatDecodes() throws {
+        let decoder = JSONDecoder()
+        let full =
+            #"{"type": "pools_knockout", "pools": 4, "qualifiers": 2, "best_of_next": 4, "third_place": false, "fifth_to_eighth": true, "deal": "random", "separate_clubs": true, "legs": 2}"#
+        #expect(
+            try decoder.decode(FormatDescription.self, from: Data(full.utf8))
+                == FormatDescription(
+                    .poolsKnockout, pools: 4, qualifiers: 2, bestOfNext: 4, thirdPlace: false, fifthToEighth: true, deal: .random,
+                    separateClubs: true, legs: 2))
+        #expect(
+            try decoder.decode(FormatDescription.self, from: Data(#"{"type": "round_robin"}"#.utf8))
+                == FormatDescription(.roundRobin))
+        #expect(throws: DecodingError.self) { try decoder.decode(FormatDescription.self, from: Data(#"{"pools": 4}"#.utf8)) }
+        #expect(throws: DecodingError.self) {
+            try decoder.decode(FormatDescription.self, from: Data(#"{"type": "ladder"}"#.utf8))
         }
     }
 

@@ -116,3 +116,38 @@ func playOut(
 extension Lineup {
     func team(_ side: Side) -> Team { side == .home ? home : away }
 }
+
+extension Draw {
+    /// The games that must end before a game can start: those its winner and loser slots
+    /// name, and every game of each group whose ranking its slots take. Only the checks need
+    /// it: the model finds cycles itself (`Schedule.problem`), the planner its own waits.
+    func dependencies(of game: ScheduledGame) -> [GameID] {
+        dependencies(of: game, byGroup: gamesByGroup)
+    }
+
+    /// Every game's ``dependencies(of:)``, by game id.
+    var dependencies: [GameID: [GameID]] {
+        let byGroup = gamesByGroup
+        return Dictionary(games.map { ($0.id, dependencies(of: $0, byGroup: byGroup)) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    private var gamesByGroup: [String: [GameID]] {
+        var byGroup: [String: [GameID]] = [:]
+        for game in games { if let group = game.group { byGroup[group, default: []].append(game.id) } }
+        return byGroup
+    }
+
+    private func dependencies(of game: ScheduledGame, byGroup: [String: [GameID]]) -> [GameID] {
+        var found: [GameID] = []
+        for slot in [game.home, game.away] {
+            switch slot {
+            case .team: break
+            case .winner(let other), .loser(let other): found.append(other)
+            case .groupRank(let group, _): found += byGroup[group] ?? []
+            case .bestOfRank(_, _, let groups): found += groups.flatMap { byGroup[$0] ?? [] }
+            }
+        }
+        var seen = Set<GameID>()
+        return found.filter { seen.insert($0).inserted }
+    }
+}

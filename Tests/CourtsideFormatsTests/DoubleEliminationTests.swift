@@ -1,6 +1,7 @@
-@testable import CourtsideFormats
 import CourtsideModel
 import Testing
+
+@testable import CourtsideFormats
 
 @Suite("Double elimination")
 struct DoubleEliminationTests {
@@ -16,7 +17,10 @@ struct DoubleEliminationTests {
             ])
         let first = draw.games.filter { $0.round == "Winners' round 1" }
         #expect(first.map(\.id.rawValue) == ["open-W1-1", "open-W1-2", "open-W1-3", "open-W1-4"])
-        #expect(first.map { [$0.home, $0.away] } == [["s1", "s8"], ["s4", "s5"], ["s2", "s7"], ["s3", "s6"]].map { $0.map { .team(TeamID($0)) } })
+        // The single elimination bracket's order (1 v 8, 4 v 5, 3 v 6, 2 v 7), the better seed at home.
+        #expect(
+            first.map { [$0.home, $0.away] }
+                == [["s1", "s8"], ["s4", "s5"], ["s3", "s6"], ["s2", "s7"]].map { $0.map { .team(TeamID($0)) } })
         // Losers' round 1 pairs neighbours; round 2 takes winners' round 2's losers crosswise, so
         // the loser of W2-1 (whose half holds L1-1's teams) meets L1-2's winner.
         #expect(game(draw, "open-L1-1").map { [$0.home, $0.away] } == [.loser(of: "open-W1-1"), .loser(of: "open-W1-2")])
@@ -127,6 +131,12 @@ struct DoubleEliminationTests {
                 }
                 for id in losersGames { #expect(!slots.contains(.loser(of: id)), "\(id)'s loser is out") }
                 #expect(bracket.winnersBracket.joined().count == count - 1)
+                // The first round seats the better seed at home, as a single elimination bracket does.
+                for game in draw.games where bracket.winnersBracket.first?.contains(game.id) == true {
+                    if case .team(let home) = game.home, case .team(let away) = game.away {
+                        #expect(seed(home) < seed(away), "\(count) teams: \(game.id)")
+                    }
+                }
                 #expect(bracket.losersBracket.joined().count == count - 2)
             }
         }
@@ -161,7 +171,9 @@ struct DoubleEliminationTests {
         }
     }
 
-    @Test("rematches: no loser of a winners' round before the quarter-finals can meet at once a team it beat; never more risks than alternation alone")
+    @Test(
+        "rematches: no loser of a winners' round before the quarter-finals can meet at once a team it beat; never more risks than alternation alone"
+    )
     func rematches() throws {
         for count in 2...128 {
             let (builder, risky) = Self.riskyGames(count: count, alternationOnly: false)
@@ -230,7 +242,9 @@ struct DoubleEliminationTests {
             }
             #expect(home != away)
             let side: Side = random.next() % 2 == 0 ? .home : .away
-            played[game.id] = side == .home ? Result(winner: home, loser: away, winnerSide: side) : Result(winner: away, loser: home, winnerSide: side)
+            played[game.id] =
+                side == .home
+                ? Result(winner: home, loser: away, winnerSide: side) : Result(winner: away, loser: home, winnerSide: side)
         }
         return played
     }
@@ -270,7 +284,9 @@ struct DoubleEliminationTests {
             let both = arrivals(game.home) + arrivals(game.away)
             for slot in [game.home, game.away] { feeds[slot.description] = .init(slot: slot, arrivals: arrivals(slot)) }
             winners[game.id] = both
-            losers[game.id] = both.map { .init(team: $0.team, lostInRound: $0.lostInRound == 0 ? winnersRound[game.id] ?? 0 : $0.lostInRound) }
+            losers[game.id] = both.map {
+                .init(team: $0.team, lostInRound: $0.lostInRound == 0 ? winnersRound[game.id] ?? 0 : $0.lostInRound)
+            }
         }
         return feeds
     }

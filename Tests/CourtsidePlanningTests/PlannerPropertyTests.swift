@@ -66,8 +66,18 @@ import Testing
         #expect(violations.isEmpty, "\(violations.prefix(10))")
         let figures = plan.figures
         #expect(figures.end >= figures.lowerBound)
-        #expect(figures.lowerBound >= figures.capacityBound)
-        #expect(figures.lowerBound >= figures.chainBound)
+        // Each bound is at least what the plainest count gives: the courts starting a game every
+        // slot from the day's start, games and teams aside; the team with the most games playing
+        // them one after another, a rest between each two.
+        let venue = test.venue
+        let rounds = (test.games.count + venue.courts.count - 1) / venue.courts.count
+        #expect(figures.capacityBound.minutes >= venue.start.minutes + (rounds - 1) * venue.slotMinutes + venue.gameMinutes)
+        var gamesOfTeam: [TeamID: Int] = [:]
+        for game in test.games {
+            for case .team(let team) in [game.home, game.away] { gamesOfTeam[team, default: 0] += 1 }
+        }
+        let most = try #require(gamesOfTeam.values.max())
+        #expect(figures.chainBound.minutes >= venue.start.minutes + most * venue.gameMinutes + (most - 1) * venue.restMinutes)
         #expect((figures.smallestRest ?? test.venue.restMinutes) >= test.venue.restMinutes)
         #expect(figures.longestWait ?? 0 >= figures.medianLongestWait ?? 0)
     }

@@ -133,6 +133,13 @@ import Testing
         #expect(applied[1].court != "Old")
     }
 
+    @Test func aScheduledGameIsPlacedInItsOwnDivision() {
+        let scheduled = ScheduledGame(id: "o1", home: .team("a"), away: .winner(of: "o0"), group: "open-A", division: "open")
+        let game = GameToPlace(scheduled)
+        #expect(game == GameToPlace(id: "o1", home: .team("a"), away: .winner(of: "o0"), group: "open-A", division: "open"))
+        #expect(GameToPlace(ScheduledGame(id: "g", home: .team("a"), away: .team("b"))).division == nil)
+    }
+
     @Test func theSameGamesAndVenueGiveTheSamePlan() throws {
         let games = SampleTournament.pools(teams: 24, bestOfNext: 2)
         let venue = testVenue(courts: 3)

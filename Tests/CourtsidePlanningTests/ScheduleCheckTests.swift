@@ -56,5 +56,11 @@ import Testing
             to: test.games.map { ScheduledGame(id: $0.id, home: $0.home, away: $0.away, group: $0.group) })
         let check = try Planning.problems(in: scheduled, venue: test.venue)
         #expect(oracle.isEmpty || !check.isEmpty, "the oracle found \(oracle), the check nothing")
+        // The other way round only where the oracle is exact. Hours, slots, the rest after a
+        // feeding game and a team named in two games it checks on the placements alone; a team
+        // the results may bring it finds only in the 20 outcomes it plays out, where the check
+        // counts every outcome. So a problem of the first kinds must be the oracle's too.
+        let certain = check.filter { !$0.contains("a team the results may bring") }
+        #expect(certain.isEmpty || !oracle.isEmpty, "the check found \(certain), the oracle nothing")
     }
 }
