@@ -112,11 +112,18 @@ extension Schedule {
     /// forfeits, then seed, then team id. Empty until every one of the groups is complete.
     public func bestOfRank(_ rank: Int, groups: [String], games: some GamesByID, standings: [GroupStandings]) -> [TeamID] {
         var placed: [(team: TeamID, winRatio: Double, average: Double)] = []
+        // The groups' games found in one pass over the schedule, not one pass a group: the
+        // bracket resolves every best-of-rank slot at each result.
+        let named = Set(groups)
+        var scheduled: [String: [GameID]] = [:]
+        for game in self.games {
+            if let group = game.group, named.contains(group) { scheduled[group, default: []].append(game.id) }
+        }
         for group in groups {
             guard let table = standings.first(where: { $0.group == group }), table.complete else { return [] }
             guard rank >= 1, rank <= table.rows.count else { continue }
             let row = table.rows[rank - 1]
-            let decided = self.games.filter { $0.group == group }.compactMap { games[$0.id] }.filter(\.isFinished)
+            let decided = (scheduled[group] ?? []).compactMap { games[$0] }.filter(\.isFinished)
             let winRatio = row.played == 0 ? 0 : Double(row.won) / Double(row.played)
             placed.append((row.team, winRatio, Self.averagePoints(of: row.team, in: decided)))
         }

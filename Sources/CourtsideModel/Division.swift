@@ -38,15 +38,9 @@ extension Schedule {
         return divisions.first { $0.id == id }
     }
 
-    /// The division's name where the tournament has more than one, else nil: a single
-    /// division's name is never shown.
-    public func divisionLabel(_ id: String?) -> String? {
-        divisions.count > 1 ? division(id)?.name : nil
-    }
-
     /// The tie-breakers of a group's division, or the tournament's.
-    public func tieBreakers(forGroup group: String) -> [TieBreaker] {
-        division(groups.first { $0.id == group }?.division)?.tieBreakers ?? tieBreakers
+    public func tieBreakers(for group: Group) -> [TieBreaker] {
+        division(group.division)?.tieBreakers ?? tieBreakers
     }
 
     /// The schedule with every group and game that names no division given the one its teams,
@@ -122,7 +116,7 @@ extension Schedule {
                 teamDivision[team] = division.id
             }
         }
-        if let team = teams.keys.sorted().first(where: { teamDivision[$0] == nil }) {
+        if let team = teams.keys.filter({ teamDivision[$0] == nil }).min() {
             return "team \(team) is in no division"
         }
         var groupDivision: [String: String] = [:]

@@ -56,6 +56,8 @@ extension Schedule {
             }
             if let round = game.round, !rounds.contains(round) { next.rounds.append(round) }
             next.games.append(game)
+            // A game added without its division takes the one of its teams and slots.
+            if game.division == nil { next = next.assigningDivisions() }
         case .gameEdited(let edit):
             guard let index = games.firstIndex(where: { $0.id == edit.game }) else {
                 throw CourtsideError(.unknownGame, "the schedule has no game \(edit.game)")
@@ -79,8 +81,6 @@ extension Schedule {
             if let away = edit.away { game.away = away }
             next.games[index] = game
         }
-        // A game added without its division takes the one of its teams and slots.
-        next = next.assigningDivisions()
         if let problem = next.problem { throw CourtsideError(.invalidGame, problem) }
         if let rules = change.rulesSet, let problem = rules.problem { throw CourtsideError(.invalidGame, problem) }
         if let game = change.game, let scheduled = next.game(game) {
@@ -142,11 +142,11 @@ extension Schedule {
             guard let index = games.firstIndex(where: { $0.id == game.id }) else { return nil }
             next.games[index] = game
             if let round = game.round, !rounds.contains(round) { next.rounds.append(round) }
+            if game.division == nil { next = next.assigningDivisions() }
             overrode = "the file's game \(game.id)"
         default:
             return nil
         }
-        next = next.assigningDivisions()
         return next.problem == nil ? (next, overrode) : nil
     }
 

@@ -92,7 +92,7 @@ extension Schedule {
                     rows[team] = row
                 }
             }
-            let ordered = rank(Array(rows.values), finals: counted, using: tieBreakers(forGroup: group.id))
+            let ordered = rank(Array(rows.values), finals: counted, using: tieBreakers(for: group))
             let ranked = ordered.enumerated().map { index, row in
                 var row = row
                 row.rank = index + 1

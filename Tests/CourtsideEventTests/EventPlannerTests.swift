@@ -140,13 +140,13 @@ struct EventPlannerTests {
         let single = try EventPlanner.draw(event, teams: try Self.teams(event), seed: 1).schedule
         #expect(single.divisions.isEmpty)
         #expect(single.tieBreakers == [.averagePointsScored, .seed])
-        #expect(single.groups.allSatisfy { single.tieBreakers(forGroup: $0.id) == [.averagePointsScored, .seed] })
+        #expect(single.groups.allSatisfy { single.tieBreakers(for: $0) == [.averagePointsScored, .seed] })
         // With two divisions, each keeps its own.
         var two = Self.event()
         two.divisions[0].tieBreakers = [.seed]
         let both = try EventPlanner.draw(two, teams: try Self.teams(two), seed: 1).schedule
-        #expect(both.tieBreakers(forGroup: "open-A") == [.seed])
-        #expect(both.tieBreakers(forGroup: "women-A") == both.tieBreakers)
+        #expect(both.tieBreakers(for: try #require(both.groups.first { $0.id == "open-A" })) == [.seed])
+        #expect(both.tieBreakers(for: try #require(both.groups.first { $0.id == "women-A" })) == both.tieBreakers)
     }
 
     @Test("a format decodes from its snake_case keys; every option but its type may be left out")

@@ -46,13 +46,12 @@ struct DivisionTests {
             byGame == [
                 "oa1": "open", "ob1": "open", "w1": "women", "w2": "women", "w3": "women", "bronze": "open", "osemi": "open",
             ])
-        #expect(schedule.divisionLabel("women") == "Women")
-        // Without divisions nothing changes and no label is shown.
+        // Without divisions, nothing names one: a group or game that does is a problem.
         var single = Self.schedule
         single.divisions = []
-        #expect(single.assigningDivisions() == single)
         #expect(single.problem == nil)
-        #expect(single.divisionLabel("women") == nil)
+        single.games[0].division = "open"
+        #expect(single.problem == "game oa1 names division open, but the tournament has no divisions")
     }
 
     @Test(
@@ -82,8 +81,8 @@ struct DivisionTests {
     @Test("each division's groups break ties by its own tie-breakers")
     func tieBreakers() {
         let schedule = Self.schedule.assigningDivisions()
-        #expect(schedule.tieBreakers(forGroup: "W") == [.pointsScored])
-        #expect(schedule.tieBreakers(forGroup: "OA") == schedule.tieBreakers)
+        #expect(schedule.tieBreakers(for: schedule.groups[2]) == [.pointsScored])
+        #expect(schedule.tieBreakers(for: schedule.groups[0]) == schedule.tieBreakers)
         // w1, w2 and w3 each win once; head-to-head (the tournament's first) cannot split them,
         // point difference would order w2 (+7), w1 (+3), w3; points scored orders w1 (28), w2 (25), w3 (18).
         let games = [
