@@ -38,7 +38,8 @@ public final class KeeperGateway: Sendable {
 
     /// `secureCookies` when served over HTTPS: the cookie then never travels in the clear.
     public init(
-        live: LiveTournament, store: GatewayStore, relay: CommandRelay, secureCookies: Bool, limits: GatewayLimits = GatewayLimits()
+        live: LiveTournament, store: GatewayStore, relay: CommandRelay, secureCookies: Bool,
+        limits: GatewayLimits = GatewayLimits()
     ) {
         joinRate = Mutex(
             RateLimiter(
@@ -208,6 +209,12 @@ public final class KeeperGateway: Sendable {
                 RefusalResponse(
                     Self.error(
                         .revoked, "\(court) has a new code since this device joined: join again with the new code",
+                        status: .unauthorized)))
+        case .revokedAlone(let court):
+            return .failure(
+                RefusalResponse(
+                    Self.error(
+                        .revoked, "the organiser revoked this device: ask at the desk, then join \(court) again with its PIN",
                         status: .unauthorized)))
         case .unknown:
             return .failure(

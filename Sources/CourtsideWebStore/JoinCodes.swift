@@ -147,8 +147,10 @@ extension GatewayStore {
     /// What a device's session may do now.
     public enum Standing: Sendable, Equatable {
         case joined(KeeperDevice)
-        /// Its court has a newer code, or the device was revoked one by one.
+        /// Its court has a newer code since it joined.
         case revoked(court: String)
+        /// The organiser revoked this device alone (a lost phone); the court's code still stands.
+        case revokedAlone(court: String)
         /// No such device: a forged or forgotten session.
         case unknown
     }
@@ -174,7 +176,9 @@ extension GatewayStore {
                     """, arguments: [id])
         else { return .unknown }
         let device = Self.device(row)
-        return row["current"] as Int? == device.generation ? .joined(device) : .revoked(court: device.court)
+        if row["current"] as Int? == device.generation { return .joined(device) }
+        // A device revoked alone has generation 0, which no code has.
+        return device.generation == 0 ? .revokedAlone(court: device.court) : .revoked(court: device.court)
     }
 
     /// Forgets expired sessions, and devices revoked, unused or unseen for too long (``Limits``),
@@ -187,7 +191,8 @@ extension GatewayStore {
         // A session saved just after its device went (a join, then a court full before the
         // session was written) stands for nobody.
         try db.execute(
-            sql: "DELETE FROM sessions WHERE device IS NOT NULL AND NOT EXISTS (SELECT 1 FROM devices WHERE id = sessions.device)")
+            sql: "DELETE FROM sessions WHERE device IS NOT NULL AND NOT EXISTS (SELECT 1 FROM devices WHERE id = sessions.device)"
+        )
         let victims = try Row.fetchAll(
             db,
             sql: """

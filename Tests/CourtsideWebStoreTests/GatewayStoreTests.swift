@@ -58,7 +58,7 @@ struct GatewayStoreTests {
         let late = try #require(try await reopened.join(pin: renewed.pin, name: "late"))
         #expect(try await Self.joined(reopened, late) == late.id)
         #expect(try await reopened.revoke(device: late.id))
-        #expect(try await reopened.standing(ofDevice: late.id) == .revoked(court: "Court 1"))
+        #expect(try await reopened.standing(ofDevice: late.id) == .revokedAlone(court: "Court 1"))
         let listed = try await reopened.devices(court: "Court 1")
         #expect(listed.count == 3 && listed.allSatisfy(\.revoked))
     }
