@@ -129,16 +129,12 @@ extension GatewayStore {
     }
 
     /// Notes that the device sent a command (the gateway calls it as it relays one), so that it
-    /// is kept before unused ones. Cheap when it is already noted: a read, no write (and no call
-    /// at all is needed when the ``KeeperDevice`` in hand says `commanded`). True when this call
+    /// is kept before unused ones. The caller calls it only while the ``KeeperDevice`` in hand
+    /// says not `commanded`, so once a device; one conditional update. True when this call
     /// noted it.
     @discardableResult
     public func markCommanded(device id: String) async throws -> Bool {
-        let commanded = try await database.read { db in
-            try Bool.fetchOne(db, sql: "SELECT commanded FROM devices WHERE id = ?", arguments: [id])
-        }
-        guard commanded == false else { return false }
-        return try await database.write { db in
+        try await database.write { db in
             try db.execute(sql: "UPDATE devices SET commanded = 1 WHERE id = ? AND commanded = 0", arguments: [id])
             return db.changesCount > 0
         }
