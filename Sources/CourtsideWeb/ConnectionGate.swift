@@ -91,10 +91,12 @@ final class RefusedConnectionHandler: ChannelInboundHandler, RemovableChannelHan
             decision == .addressFull
             ? "too many connections from this address: close some and try again"
             : "the gateway has as many connections as it can hold: try again shortly"
-        let body = #"{"ok":false,"error":{"code":"overloaded","message":"\#(message)"}}"#
-        return ByteBuffer(
+        var body = DoorAnswer.errorBody(.overloaded, message)
+        var answer = ByteBuffer(
             string: "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 5\r\n"
-                + "connection: close\r\ncontent-length: \(body.utf8.count)\r\n\r\n\(body)")
+                + "connection: close\r\ncontent-length: \(body.readableBytes)\r\n\r\n")
+        answer.writeBuffer(&body)
+        return answer
     }
 
     func handlerAdded(context: ChannelHandlerContext) {

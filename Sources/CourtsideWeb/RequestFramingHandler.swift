@@ -1,3 +1,4 @@
+import CourtsideModel
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -57,7 +58,8 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
             }
             if !head.headers["content-length"].isEmpty {
                 return Refusal(
-                    status: .badRequest, code: "bad_request", message: "a request has Content-Length or Transfer-Encoding, not both")
+                    status: .badRequest, code: "bad_request",
+                    message: "a request has Content-Length or Transfer-Encoding, not both")
             }
         }
         let lengths = head.headers["content-length"]
@@ -88,7 +90,8 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
                 return
             }
             if head.headers["expect"].first != nil {
-                context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
+                context.writeAndFlush(
+                    wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
             }
             cancelDeadline()
             let channel = context.channel
@@ -118,13 +121,14 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
     private func refuse(_ refusal: Refusal, version: HTTPVersion, context: ChannelHandlerContext) {
         cancelDeadline()
         state = .refused
-        let body = #"{"ok":false,"error":{"code":"\#(refusal.code)","message":"\#(refusal.message)"}}"#
+        let body = DoorAnswer.errorBody(CourtsideError.Code(rawValue: refusal.code), refusal.message)
         var headers = HTTPHeaders()
         headers.add(name: "content-type", value: "application/json")
-        headers.add(name: "content-length", value: "\(body.utf8.count)")
+        headers.add(name: "content-length", value: "\(body.readableBytes)")
         headers.add(name: "connection", value: "close")
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: refusal.status, headers: headers))), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: body)))), promise: nil)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: version, status: refusal.status, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
         let channel = context.channel
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(mode: .output, promise: nil) }
         context.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }

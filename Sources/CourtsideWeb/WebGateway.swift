@@ -81,20 +81,13 @@ public enum WebGateway {
                 })
         }
         router.get("/") { _, _ -> Response in html(Pages.allGames(live.current)) }
-        router.get("/games/:id") { _, context -> Response in
-            let id = try context.parameters.require("id")
-            if let refusal = impossibleGame(id) { return refusal }
-            return html(Pages.court(live.current, game: GameID(id)))
-        }
-        router.get("/overlay/:id") { _, context -> Response in
-            let id = try context.parameters.require("id")
-            if let refusal = impossibleGame(id) { return refusal }
-            return html(Pages.overlay(live.current, game: GameID(id)))
-        }
-        router.get("/games/:id/box") { _, context -> Response in
-            let id = try context.parameters.require("id")
-            if let refusal = impossibleGame(id) { return refusal }
-            return html(Pages.box(live.current, game: GameID(id)))
+        // A game's pages: 404 for an id no game can have, the page for any other.
+        for (path, page) in [("/games/:id", Pages.court), ("/overlay/:id", Pages.overlay), ("/games/:id/box", Pages.box)] {
+            router.get(RouterPath(path)) { _, context -> Response in
+                let id = try context.parameters.require("id")
+                if let refusal = impossibleGame(id) { return refusal }
+                return html(page(live.current, GameID(id)))
+            }
         }
         router.get("/results") { _, _ -> Response in html(Pages.results(live.current)) }
         router.get("/static/app.js") { _, _ -> Response in
