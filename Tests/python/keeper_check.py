@@ -499,7 +499,8 @@ def main():
         b.tap("gus", "rebound")
         run.check("a revoked device: the page says so and keeps its unsent move", new.returncode == 0 and wait(lambda: b.js(
             "const banner = document.getElementById('banner');"
-            "return !banner.hidden && banner.classList.contains('halted') && banner.textContent.includes('new code')"), 10)
+            "return !banner.hidden && banner.classList.contains('halted') && banner.textContent.includes('new code')"
+            " && banner.textContent.includes('. Your unsent moves')"), 10)
             and [s for _, s in b.taps()][-1] == "queued", "%s %s" % (new.stdout, b.taps()[-1:]))
     finally:
         for k in keepers:

@@ -289,7 +289,8 @@
     const waiting = entries.filter((e) => e.state === "queued").length;
     const banner = document.getElementById("banner");
     let message = "";
-    if (halted) message = halted + " Your unsent moves stay listed below.";
+    // The server's message ends without a full stop: one is added, so two sentences do not run together.
+    if (halted) message = halted.replace(/[.!?]?$/, ".") + " Your unsent moves stay listed below.";
     else if (!online) message = "offline: " + waiting + " move" + (waiting === 1 ? "" : "s") + " saved on this device";
     banner.hidden = !message;
     banner.classList.toggle("halted", !!halted);
