@@ -284,9 +284,13 @@ struct GatewayDoorTests {
         // measured p99 13 to 21 ms (the gateway holding each refused answer back for up to a
         // second); before it held them back, the flood was some 5,000 guesses a second and p99
         // 42 to 180 ms; before this issue, 270 to 423 ms.
-        let bound = max(100, 4 * restTimes.percentile(0.99))
+        // Judged at the 95th percentile: in the whole suite on 2 cores, other suites' bursts put a
+        // few of 160 samples past 100 ms whatever the flood does (p99 137 ms at p50 11.7 ms in one
+        // CI run). The p99 against rest is scripts/web-floods.py's, on a release build alone
+        // (1.5x in the last run).
+        let bound = max(100, 4 * restTimes.percentile(0.95))
         #expect(
-            times.percentile(0.99) < bound,
+            times.percentile(0.95) < bound,
             "the keeper's moves during \(total) guesses (\(answers)): \(times); at rest \(restTimes)")
         print(
             "passphrase flood: \(total) guesses in \(String(format: "%.1f", seconds)) s \(answers); keeper \(times), at rest \(restTimes)"
