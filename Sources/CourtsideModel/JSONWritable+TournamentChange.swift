@@ -73,7 +73,11 @@ extension TournamentChange: JSONWritable {
     public func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
         switch self {
-        case .teamRegistered(let team, let group):
+        case .teamRegistered(let team, let group, let division):
+            if let division {
+                writer.key("division")
+                writer.value(division)
+            }
             if let group {
                 writer.key("group")
                 writer.value(group)

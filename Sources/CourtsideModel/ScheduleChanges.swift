@@ -17,7 +17,7 @@ extension Schedule {
     private func making(_ change: TournamentChange, hasStarted: (GameID) -> Bool) throws(CourtsideError) -> Schedule {
         var next = self
         switch change {
-        case .teamRegistered(let team, let group):
+        case .teamRegistered(let team, let group, let division):
             if teams[team.id] != nil { throw CourtsideError(.teamExists, "the tournament has a team with id \(team.id) already") }
             try Self.checkIdentifier(team.id.rawValue, "team")
             if team.players.isEmpty { throw CourtsideError(.invalidGame, "team \(team.id) has no players") }
@@ -32,8 +32,15 @@ extension Schedule {
                     throw CourtsideError(.invalidGame, "the tournament has no group \(group)")
                 }
                 next.groups[index].teams.append(team.id)
-                next.joinDivision(of: group, team.id)
             }
+            if let division, self.division(division) == nil {
+                throw CourtsideError(
+                    .invalidGame,
+                    divisions.isEmpty
+                        ? "the tournament has no divisions: register team \(team.id) without one"
+                        : "the tournament has no division \(division)")
+            }
+            next.joinDivision(team.id, division: division, group: group)
         case .playerAdded(let team, let player):
             guard var roster = teams[team] else { throw Self.unknownTeam(team) }
             try checkNewPlayer(player)
@@ -125,13 +132,13 @@ extension Schedule {
         var next = self
         let overrode: String
         switch change {
-        case .teamRegistered(let team, let group):
+        case .teamRegistered(let team, let group, let division):
             guard teams[team.id] != nil else { return nil }
             next.teams[team.id] = team
             if let group, let index = groups.firstIndex(where: { $0.id == group }), !groups[index].teams.contains(team.id) {
                 next.groups[index].teams.append(team.id)
-                next.joinDivision(of: group, team.id)
             }
+            next.joinDivision(team.id, division: division, group: group)
             overrode = "the file's team \(team.id)"
         case .playerAdded(let team, let player):
             guard teams[team] != nil, let other = players[player.id] else { return nil }
@@ -150,11 +157,12 @@ extension Schedule {
         return next.problem == nil ? (next, overrode) : nil
     }
 
-    /// Puts a team registered into `group` in the group's division, if it has one and the team
-    /// is in none: in a tournament of divisions a team joins one through its group.
-    private mutating func joinDivision(of group: String, _ team: TeamID) {
-        guard let division = groups.first(where: { $0.id == group })?.division,
-            let index = divisions.firstIndex(where: { $0.id == division }),
+    /// Puts a registered team in `division`, or else in its group's division, if either is one
+    /// of the tournament's and the team is in none yet. A group in another division than the
+    /// one named is then ``problem``'s to refuse.
+    private mutating func joinDivision(_ team: TeamID, division named: String?, group: String?) {
+        let division = named ?? group.flatMap { group in groups.first { $0.id == group }?.division }
+        guard let division, let index = divisions.firstIndex(where: { $0.id == division }),
             !divisions.contains(where: { $0.teams.contains(team) })
         else { return }
         divisions[index].teams.append(team)
@@ -194,7 +202,8 @@ extension TournamentChange {
             GameSetup.problem(withID: id) == nil ? "\(what) \(id) \(field)" : "\(what) \(field)"
         }
         switch self {
-        case .teamRegistered(let team, let group):
+        case .teamRegistered(let team, let group, let division):
+            try TextRule.check(division, as: .line, field: "division")
             try TextRule.check(team.name, as: .line, field: named("team", team.id.rawValue, "name"))
             for player in team.players {
                 try TextRule.check(player.name, as: .line, field: named("player", player.id.rawValue, "name"))

@@ -2,8 +2,9 @@
 /// plays, and when and where the schedule's games are. Each is an event of the log's tournament
 /// stream (``GameID/tournament``), so the log, not the config file, has the last word.
 public enum TournamentChange: Hashable, Sendable {
-    /// A team joins the tournament, in a group when one is named.
-    case teamRegistered(Team, group: String?)
+    /// A team joins the tournament, in a group when one is named, and in a division when the
+    /// tournament has divisions (named, or the group's).
+    case teamRegistered(Team, group: String?, division: String? = nil)
     /// A player joins a team: a late arrival who was not on the roster.
     case playerAdded(team: TeamID, player: Player)
     /// A player's name is corrected; the id, and so every move, stays.
@@ -40,7 +41,7 @@ public enum TournamentChange: Hashable, Sendable {
     /// What the change is about, in a few words for a log line: "player dee of lions", "game g4".
     public var subject: String {
         switch self {
-        case .teamRegistered(let team, _): "team \(team.id)"
+        case .teamRegistered(let team, _, _): "team \(team.id)"
         case .playerAdded(let team, let player): "player \(player.id) of \(team)"
         case .playerRenamed(let team, let player, _), .playerActive(let team, let player, _): "player \(player) of \(team)"
         case .gameScheduled(let game): "game \(game.id)"
@@ -51,7 +52,7 @@ public enum TournamentChange: Hashable, Sendable {
     /// The team the change is about, if it is about one.
     public var team: TeamID? {
         switch self {
-        case .teamRegistered(let team, _): team.id
+        case .teamRegistered(let team, _, _): team.id
         case .playerAdded(let team, _), .playerRenamed(let team, _, _), .playerActive(let team, _, _): team
         default: nil
         }
@@ -91,7 +92,7 @@ public struct GameEdit: Hashable, Codable, Sendable {
 
 extension TournamentChange: Codable {
     enum CodingKeys: String, CodingKey {
-        case type, team, group, player, name, game, edit, active
+        case type, team, group, player, name, game, edit, active, division
     }
 
     public init(from decoder: any Decoder) throws {
@@ -99,7 +100,8 @@ extension TournamentChange: Codable {
         switch try container.decode(String.self, forKey: .type) {
         case "team_registered":
             self = .teamRegistered(
-                try container.decode(Team.self, forKey: .team), group: try container.decodeIfPresent(String.self, forKey: .group))
+                try container.decode(Team.self, forKey: .team), group: try container.decodeIfPresent(String.self, forKey: .group),
+                division: try container.decodeIfPresent(String.self, forKey: .division))
         case "player_added":
             self = .playerAdded(
                 team: try container.decode(TeamID.self, forKey: .team), player: try container.decode(Player.self, forKey: .player)
@@ -126,9 +128,10 @@ extension TournamentChange: Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(typeName, forKey: .type)
         switch self {
-        case .teamRegistered(let team, let group):
+        case .teamRegistered(let team, let group, let division):
             try container.encode(team, forKey: .team)
             try container.encodeIfPresent(group, forKey: .group)
+            try container.encodeIfPresent(division, forKey: .division)
         case .playerAdded(let team, let player):
             try container.encode(team, forKey: .team)
             try container.encode(player, forKey: .player)

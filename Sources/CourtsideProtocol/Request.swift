@@ -90,9 +90,9 @@ public struct Request: Sendable {
         case .changeTournament(let change, let reason):
             wire.reason = reason
             switch change {
-            case .teamRegistered(let team, let group):
-                (wire.op, wire.team, wire.name, wire.players, wire.group) = (
-                    "register_team", team.id, team.name, team.players, group
+            case .teamRegistered(let team, let group, let division):
+                (wire.op, wire.team, wire.name, wire.players, wire.group, wire.division) = (
+                    "register_team", team.id, team.name, team.players, group, division
                 )
             case .playerAdded(let team, let player):
                 (wire.op, wire.team, wire.player, wire.name) = ("add_player", team, player.id, player.name)
@@ -148,6 +148,7 @@ struct WireRequest: Codable {
     var round: String?
     var active: Bool?
     var preset: String?
+    var division: String?
 
     init(op: String, clientID: String, commandID: String) {
         self.op = op
@@ -157,7 +158,7 @@ struct WireRequest: Codable {
 
     enum CodingKeys: String, CodingKey {
         case op, game, player, move, version, action, home, away, court, rules, side, reason, result
-        case team, name, players, group, start, round, active, preset
+        case team, name, players, group, start, round, active, preset, division
         case clientID = "client_id"
         case commandID = "command_id"
     }
@@ -212,7 +213,7 @@ struct WireRequest: Codable {
         case "register_team":
             let team = Team(
                 id: try require(team, "team"), name: try require(name, "name"), players: try require(players, "players"))
-            operation = .changeTournament(.teamRegistered(team, group: group), reason: reason)
+            operation = .changeTournament(.teamRegistered(team, group: group, division: division), reason: reason)
         case "add_player":
             let player = Player(id: try require(player, "player"), name: try require(name, "name"))
             operation = .changeTournament(.playerAdded(team: try require(team, "team"), player: player), reason: reason)
@@ -270,6 +271,10 @@ extension WireRequest: JSONWritable {
         if let court {
             writer.key("court")
             writer.value(court)
+        }
+        if let division {
+            writer.key("division")
+            writer.value(division)
         }
         if let game {
             writer.key("game")

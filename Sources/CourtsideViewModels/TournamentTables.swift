@@ -142,8 +142,9 @@ public struct AuditTrail: Sendable {
     /// A tournament change in words: "Dee Day (dee) joins lions".
     public static func describe(_ change: TournamentChange) -> String {
         switch change {
-        case .teamRegistered(let team, let group):
+        case .teamRegistered(let team, let group, let division):
             "team registered: \(team.name) (\(team.id))" + (group.map { " in group \($0)" } ?? "")
+                + (division.map { " (division \($0))" } ?? "")
         case .playerAdded(let team, let player): "\(player.name) (\(player.id)) joins \(team)"
         case .playerRenamed(let team, let player, let name): "\(player) of \(team) renamed \(name)"
         case .playerActive(let team, let player, let active): "\(player) of \(team) marked \(active ? "active" : "inactive")"

@@ -54,7 +54,8 @@ struct DeskChange: Equatable {
                 let team = Team(
                     id: TeamID(try form.required("team", "the team's id")), name: try form.required("name", "the team's name"),
                     players: try players(form.optional("players") ?? ""))
-                operation = .changeTournament(.teamRegistered(team, group: form.optional("group")), reason: reason)
+                operation = .changeTournament(
+                    .teamRegistered(team, group: form.optional("group"), division: form.optional("division")), reason: reason)
             case (.schedule, "edit_game"):
                 operation = .changeTournament(.gameEdited(try edit(form)), reason: reason)
             case (.schedule, "schedule_game"):
@@ -138,9 +139,10 @@ struct DeskChange: Equatable {
             return active
                 ? "Mark player \(player) of team \(team) active again" + why(reason)
                 : "Mark player \(player) of team \(team) inactive: their moves stay, new ones are refused" + why(reason)
-        case .changeTournament(.teamRegistered(let team, let group), let reason):
+        case .changeTournament(.teamRegistered(let team, let group, let division), let reason):
             let players = team.players.map { "\($0.name) (\($0.id))" }.joined(separator: ", ")
-            return "Register team \(team.name) (\(team.id))\(group.map { " in group \($0)" } ?? ""): \(players)" + why(reason)
+            let place = (division.map { " in division \($0)" } ?? "") + (group.map { " in group \($0)" } ?? "")
+            return "Register team \(team.name) (\(team.id))\(place): \(players)" + why(reason)
         case .changeTournament(.gameEdited(let edit), let reason):
             let parts =
                 [
@@ -175,10 +177,11 @@ struct DeskChange: Equatable {
                 ("action", "set_player_active"), ("team", team.rawValue), ("player", player.rawValue), ("active", "\(active)"),
             ]
             reason = why
-        case .changeTournament(.teamRegistered(let team, let group), let why):
+        case .changeTournament(.teamRegistered(let team, let group, let division), let why):
             let players = team.players.map { "\($0.id) \($0.name)" }.joined(separator: "\n")
             fields = [("action", "register_team"), ("team", team.id.rawValue), ("name", team.name), ("players", players)]
             fields += group.map { [("group", $0)] } ?? []
+            fields += division.map { [("division", $0)] } ?? []
             reason = why
         case .changeTournament(.gameEdited(let edit), let why):
             fields = [("action", "edit_game"), ("game", edit.game.rawValue)]

@@ -42,6 +42,10 @@ struct DeskTeamsPage {
     var teams: [TeamCard] = []
     /// The groups a new team may join (the first choice: none).
     var groups: [Option] = []
+    /// The divisions a new team may enter (the first choice: its group's); empty without divisions.
+    var divisions: [Option] = []
+    /// Whether the form asks for a division (the template reads stored values only).
+    var hasDivisions = false
 
     /// The page of the tournament as it stands, in the order of its teams; or, when it could not
     /// be read, why, and nothing to change.
@@ -59,5 +63,10 @@ struct DeskTeamsPage {
                 })
         }
         groups = [Option(value: "", label: "no group")] + setup.groups.map { Option(value: $0.id, label: $0.name) }
+        if let divisions = setup.divisions, !divisions.isEmpty {
+            self.divisions =
+                [Option(value: "", label: "the group's")] + divisions.map { Option(value: $0.id, label: $0.name) }
+            hasDivisions = true
+        }
     }
 }

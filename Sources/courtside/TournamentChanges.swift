@@ -37,12 +37,15 @@ struct TeamCommand: ParsableCommand {
         @Option(help: "The team's name.") var name: String
         @Option(help: ArgumentHelp("A player, as ID=NAME; repeat for each.", valueName: "id=name")) var player: [String]
         @Option(help: "A group whose standings count the team.") var group: String?
+        @Option(help: "The division the team enters, where the tournament has divisions (else its group's).")
+        var division: String?
         @Option(help: "Why, for the log (optional).") var reason: String?
         @OptionGroup var connection: ConnectionOptions
 
         func validate() throws {
             try checkText(name, "--name")
             try checkText(group, "--group")
+            try checkText(division, "--division")
             try checkText(reason, "--reason", as: .reason)
         }
 
@@ -58,7 +61,9 @@ struct TeamCommand: ParsableCommand {
             }
             if players.isEmpty { throw ValidationError("a team needs at least one --player ID=NAME") }
             let team = Team(id: TeamID(id), name: name, players: players)
-            try send(.changeTournament(.teamRegistered(team, group: group), reason: reason), connection, done: "\(id) registered")
+            try send(
+                .changeTournament(.teamRegistered(team, group: group, division: division), reason: reason), connection,
+                done: "\(id) registered")
         }
     }
 }

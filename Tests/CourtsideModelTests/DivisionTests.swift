@@ -119,4 +119,31 @@ struct DivisionTests {
             #expect(error.message == "game mixed is in division open, its w1 in women", "\(error)")
         }
     }
+
+    @Test("a team registered into a named division joins it; an unknown division, or one in a tournament of none, is refused")
+    func registerIntoDivision() throws {
+        let schedule = Self.schedule.assigningDivisions()
+        let joined = try schedule.applying(
+            .teamRegistered(Self.team("w5"), group: nil, division: "women"), hasStarted: { _ in false })
+        #expect(joined.division("women")?.teams.last == "w5" && joined.problem == nil)
+        func refusal(_ change: TournamentChange, in schedule: Schedule) -> String? {
+            do {
+                _ = try schedule.applying(change, hasStarted: { _ in false })
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        #expect(
+            refusal(.teamRegistered(Self.team("x1"), group: nil, division: "u18"), in: schedule)
+                == "the tournament has no division u18")
+        #expect(
+            refusal(.teamRegistered(Self.team("x1"), group: "OA", division: "women"), in: schedule)
+                == "group OA is in division open, team x1 in women")
+        var single = Self.schedule
+        single.divisions = []
+        #expect(
+            refusal(.teamRegistered(Self.team("x1"), group: nil, division: "open"), in: single)
+                == "the tournament has no divisions: register team x1 without one")
+    }
 }

@@ -684,6 +684,7 @@ struct FastEncodingTests {
         let team = EncodingFixtures.team("o\"wls", "Owls é", players: [("ola", "Ola \u{2028}"), ("p/i", "Pïa")])
         let changes: [TournamentChange] = [
             .teamRegistered(team, group: nil), .teamRegistered(team, group: "A\""),
+            .teamRegistered(team, group: nil, division: "w\"omen"),
             .playerAdded(team: "lions", player: Player(id: "dee", name: "Dee \u{1}")),
             .playerRenamed(team: "lions", player: "ann", name: "Ann 😀"),
             .playerActive(team: "lions", player: "ann", active: false), .playerActive(team: "l", player: "a", active: true),

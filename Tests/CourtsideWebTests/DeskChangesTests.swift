@@ -66,6 +66,17 @@ struct DeskChangesTests {
                 == .changeTournament(
                     .teamRegistered(Team(id: "owls", name: "Owls", players: [Player(id: "ola", name: "Ola")]), group: nil),
                     reason: nil))
+        let intoDivision = try #require(
+            Self.parse(
+                ["action": "register_team", "team": "owls", "name": "Owls", "players": "ola Ola", "division": "w"], on: .teams))
+        #expect(
+            intoDivision.operation
+                == .changeTournament(
+                    .teamRegistered(
+                        Team(id: "owls", name: "Owls", players: [Player(id: "ola", name: "Ola")]), group: nil, division: "w"),
+                    reason: nil))
+        #expect(intoDivision.summary == "Register team Owls (owls) in division w: Ola (ola)")
+        #expect(intoDivision.fields.contains { $0.name == "division" && $0.value == "w" }, "the confirm form carries it")
         let bench = try #require(
             Self.parse(["action": "set_player_active", "team": "lions", "player": "bo", "active": "false"], on: .teams))
         #expect(bench.operation == .changeTournament(.playerActive(team: "lions", player: "bo", active: false), reason: nil))
@@ -157,6 +168,15 @@ struct DeskChangesTests {
         #expect(html.contains(#"<section class="team" data-team="lions">"#) && html.contains(#"<tr data-player="bo">"#))
         #expect(html.contains(#"<input type="hidden" name="team" value="lions"><input type="hidden" name="player" value="ann">"#))
         #expect(html.contains(#"role="status" id="teams-message">Done: Add Dee.</p>"#) && html.contains(#"id="register""#))
+        #expect(!html.contains(#"name="division""#), "no division to choose in a tournament of one")
+        var divided = Self.setup
+        divided.divisions = [
+            Division(id: "open", name: "Open", teams: ["lions", "tigers"]), Division(id: "w", name: "Women", teams: ["owls"]),
+        ]
+        let withDivisions = Pages.render("desk-teams", DeskTeamsPage(.success(divided), notice: nil))
+        #expect(
+            withDivisions.contains(
+                #"<select name="division"><option value="">the group&#39;s</option><option value="open">Open</option>"#))
 
         var benched = Self.setup
         benched.inactivePlayers = ["bo"]
