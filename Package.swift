@@ -296,7 +296,7 @@ let package = Package(
             name: "CourtsideServerTests",
             dependencies: [
                 "CourtsideServer", "CourtsideLibrary", "CourtsideStorage", "CourtsideTransport", "CourtsideModel",
-                .product(name: "Logging", package: "swift-log"),
+                "CourtsideProtocol", .product(name: "Logging", package: "swift-log"), .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings
         ),

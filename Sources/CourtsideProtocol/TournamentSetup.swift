@@ -94,4 +94,31 @@ public struct TournamentSetup: Hashable, Codable, Sendable {
         case tieBreakers = "tie_breakers"
         case inactivePlayers = "inactive_players"
     }
+
+    /// The synthesized form, but `seeds` in team order: a dictionary's own order changes from
+    /// run to run, and the same draw must write the same file (`tournament plan`, `dump`).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(tournament, forKey: .tournament)
+        try container.encode(tieBreakers, forKey: .tieBreakers)
+        try container.encode(courts, forKey: .courts)
+        try container.encode(teams, forKey: .teams)
+        try container.encodeIfPresent(divisions, forKey: .divisions)
+        if let seeds {
+            var byTeam = container.nestedContainer(keyedBy: TeamKey.self, forKey: .seeds)
+            for (team, seed) in seeds.sorted(by: { $0.key < $1.key }) { try byTeam.encode(seed, forKey: TeamKey(team)) }
+        }
+        try container.encode(groups, forKey: .groups)
+        try container.encode(rounds, forKey: .rounds)
+        try container.encode(games, forKey: .games)
+        try container.encodeIfPresent(inactivePlayers, forKey: .inactivePlayers)
+    }
+
+    private struct TeamKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(_ team: TeamID) { stringValue = team.rawValue }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
 }

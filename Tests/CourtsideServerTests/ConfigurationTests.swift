@@ -1,5 +1,8 @@
+import CourtsideModel
+import CourtsideProtocol
 import Foundation
 import Testing
+import Yams
 import ZeroMQ
 
 @testable import CourtsideServer
@@ -394,6 +397,26 @@ struct SecurityConfigurationTests {
         #expect(schedule.groups.map(\.division) == ["open"])
         #expect(schedule.games.map(\.division) == ["open", "women", "open"])
         #expect(schedule.seeds == ["o1": 1, "o2": 2])
+    }
+
+    @Test(
+        "a tournament with divisions and seeds, written as YAML (tournament plan, dump), starts an equal one, the same bytes each time"
+    )
+    func writtenSetup() throws {
+        let schedule = try DaemonConfiguration.parse(Self.divisions, file: "t.yaml").tournament.schedule
+        var written: Set<String> = []
+        // Each a new dictionary of seeds: a dictionary's order changes from one to the next.
+        for _ in 0..<8 {
+            var seeded = schedule
+            let seeds = schedule.teams.keys.sorted().enumerated().map { ($0.element, $0.offset + 1) }
+            seeded.seeds = Dictionary(uniqueKeysWithValues: seeds.shuffled())
+            written.insert(try YAMLEncoder().encode(TournamentSetup(name: "Cup", schedule: seeded, otherGames: [])))
+        }
+        #expect(written.count == 1, "\(written)")
+        let text = try #require(written.first)
+        let again = try DaemonConfiguration.parse(text, file: "written.yaml").tournament.schedule
+        #expect(again.divisions == schedule.divisions && again.games.map(\.division) == schedule.games.map(\.division))
+        #expect(again.groups.map(\.division) == schedule.groups.map(\.division))
     }
 
     @Test(
