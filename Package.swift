@@ -281,7 +281,10 @@ let package = Package(
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CourtsideWebTests",
-            dependencies: ["CourtsideWeb", "CourtsideViewModels", .product(name: "NIOHTTP1", package: "swift-nio")],
+            dependencies: [
+                "CourtsideWeb", "CourtsideViewModels", .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(name: "QREncodeTests", dependencies: ["QREncode"], swiftSettings: swiftSettings),
         .testTarget(

@@ -196,11 +196,13 @@ public final class KeeperGateway: Sendable {
     /// The device a request's session stands for, or the answer that refuses it.
     func device(of request: Request) async throws -> Result<KeeperDevice, RefusalResponse> {
         guard let session = try? await sessions.load(request: request) else {
-            return .failure(
-                RefusalResponse(
-                    Self.error(
-                        .notJoined, "this device has not joined a court: scan the court's code or type its PIN at /keep",
-                        status: .unauthorized)))
+            // A cookie the store no longer knows is a session that ended: the device went unused
+            // or unseen too long, or gave its place to newer ones (the desk lists it as expired).
+            let message =
+                request.cookies[Self.cookieName] == nil
+                ? "this device has not joined a court: scan the court's code or type its PIN at /keep"
+                : "this device's session has ended (it went unused, or the court has newer devices): join again with the court's PIN at /keep"
+            return .failure(RefusalResponse(Self.error(.notJoined, message, status: .unauthorized)))
         }
         switch try await store.standing(ofDevice: session.device) {
         case .joined(let device): return .success(device)

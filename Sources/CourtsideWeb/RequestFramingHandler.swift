@@ -12,6 +12,8 @@ import NIOHTTP1
 /// It also gives each request's body a deadline from its head: a body that trickles in is closed.
 ///
 /// It sits right after NIO's request decoder, where the head still carries its framing headers.
+/// A refused head pipelined behind requests still being answered waits for their answers' ends,
+/// so its 400 never lands inside another response.
 final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -29,6 +31,10 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
     private let maxBodyBytes: Int
     private let bodyTimeout: TimeAmount
     private var state = State.idle
+    /// Requests passed on whose response has not ended yet.
+    private var unanswered = 0
+    /// A refusal waiting for the responses before it to end.
+    private var waiting: (refusal: Refusal, version: HTTPVersion)?
 
     init(maxBodyBytes: Int, bodyTimeout: TimeAmount) {
         (self.maxBodyBytes, self.bodyTimeout) = (maxBodyBytes, bodyTimeout)
@@ -86,9 +92,16 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
             return
         case (_, .head(let head)):
             if let refusal = Self.check(head, maxBodyBytes: maxBodyBytes) {
-                refuse(refusal, version: head.version, context: context)
+                cancelDeadline()
+                state = .refused
+                if unanswered == 0 {
+                    refuse(refusal, version: head.version, context: context)
+                } else {
+                    waiting = (refusal, head.version)
+                }
                 return
             }
+            unanswered += 1
             if head.headers["expect"].first != nil {
                 context.writeAndFlush(
                     wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
@@ -105,6 +118,19 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
         context.fireChannelRead(data)
     }
 
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard case .end = unwrapOutboundIn(data) else {
+            context.write(data, promise: promise)
+            return
+        }
+        unanswered = max(0, unanswered - 1)
+        context.write(data, promise: promise)
+        if unanswered == 0, let (refusal, version) = waiting {
+            waiting = nil
+            refuse(refusal, version: version, context: context)
+        }
+    }
+
     func handlerRemoved(context: ChannelHandlerContext) { cancelDeadline() }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -119,8 +145,6 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
     /// Writes the refusal, closes our side, and the connection a moment later: closing at once
     /// with the guest's body unread would reset the connection before the answer is read.
     private func refuse(_ refusal: Refusal, version: HTTPVersion, context: ChannelHandlerContext) {
-        cancelDeadline()
-        state = .refused
         let body = DoorAnswer.errorBody(CourtsideError.Code(rawValue: refusal.code), refusal.message)
         var headers = HTTPHeaders()
         headers.add(name: "content-type", value: "application/json")

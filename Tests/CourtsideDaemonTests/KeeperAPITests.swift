@@ -103,6 +103,8 @@ final class Phone: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
 extension [String: Any] {
     /// The error code of a reply or error body.
     var code: String? { (self["error"] as? [String: Any])?["code"] as? String }
+    /// The message of an error body.
+    var message: String { (self["error"] as? [String: Any])?["message"] as? String ?? "" }
 }
 
 @Suite("courtside-web keeps score for joined phones", .serialized, .timeLimit(.minutes(3)))
@@ -121,8 +123,11 @@ struct KeeperAPITests {
         // Not joined: nothing but a clear 401.
         let early = try await phone.move("g1", "ann")
         #expect(early.status == 401 && early.json.code == "not_joined", "\(early)")
+        #expect(early.json.message.contains("has not joined"), "\(early)")
+        // A session the store does not know (expired with its device, or forged): told it ended.
         phone.cookie = "courtside_keeper=forged"
-        #expect(try await phone.move("g1", "ann").json.code == "not_joined")
+        let ended = try await phone.move("g1", "ann")
+        #expect(ended.json.code == "not_joined" && ended.json.message.contains("session has ended"), "\(ended)")
         phone.cookie = nil
 
         let device = try #require(try await phone.join(pin: court1.printedPIN.lowercased(), name: "Ann's phone"))

@@ -1,3 +1,5 @@
+import NIOCore
+import NIOEmbedded
 import NIOHTTP1
 import Testing
 
@@ -109,6 +111,40 @@ struct DoorLimitsTests {
         #expect(check([("Content-Length", "-1")])?.status == .badRequest)
         #expect(check([("Content-Length", "12"), ("Expect", "100-continue")]) == nil)
         #expect(check([("Expect", "something-else")])?.status == .expectationFailed)
+    }
+
+    @Test("a refused head pipelined behind a request waits for that request's answer to end, then is answered")
+    func pipelinedRefusal() throws {
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandlers([
+            HTTPResponseEncoder(), ByteToMessageHandler(HTTPRequestDecoder()),
+            RequestFramingHandler(maxBodyBytes: 65_536, bodyTimeout: .seconds(10)),
+        ])
+        try channel.writeInbound(
+            ByteBuffer(
+                string: "GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n"
+                    + "POST /keep/join HTTP/1.1\r\nHost: x\r\nContent-Length: 10000000\r\n\r\n"))
+        // The first request is passed on whole; the refused one is not.
+        var passed: [String] = []
+        while let part = try channel.readInbound(as: HTTPServerRequestPart.self) {
+            if case .head(let head) = part { passed.append(head.uri) } else if case .end = part { passed.append("end") }
+        }
+        #expect(passed == ["/api/games", "end"])
+        #expect(try channel.readOutbound(as: ByteBuffer.self) == nil, "the refusal waits for the first answer")
+
+        var headers = HTTPHeaders()
+        headers.add(name: "content-length", value: "7")
+        try channel.writeOutbound(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers)))
+        try channel.writeOutbound(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(string: "[games]"))))
+        try channel.writeOutbound(HTTPServerResponsePart.end(nil))
+        var written = ""
+        while let bytes = try channel.readOutbound(as: ByteBuffer.self) { written += String(buffer: bytes) }
+        let first = try #require(written.range(of: "HTTP/1.1 200 OK"))
+        let body = try #require(written.range(of: "[games]"))
+        let refusal = try #require(written.range(of: "HTTP/1.1 413 Payload Too Large"))
+        #expect(first.upperBound <= body.lowerBound && body.upperBound <= refusal.lowerBound, "\(written)")
+        #expect(written.contains("\"message_too_large\"") && written.contains("connection: close"))
+        _ = try? channel.finish()
     }
 
     @Test("a descriptor limit too small for the connections wanted is found and the cap lowered")
