@@ -7,7 +7,9 @@ extension GameLibrary {
     ///
     /// A retry (same origin) gets the original receipt. Refused with `unknown_team`,
     /// `unknown_player`, `unknown_game`, `team_exists`, `player_exists`, `game_exists`,
-    /// `game_started`, `invalid_game` or `invalid_reason`, changing nothing.
+    /// `game_started`, `stage_started`, `invalid_game` or `invalid_reason`, changing nothing.
+    /// A published draw's games follow it (teams, court, rules), and a game it drops that
+    /// exists and has not started ends with no result (``advanceBracket()``).
     @discardableResult
     public func change(_ change: TournamentChange, reason: String? = nil, origin: CommandOrigin) async throws(CourtsideError)
         -> Receipt
@@ -27,12 +29,32 @@ extension GameLibrary {
                 throw CourtsideError(.gameExists, "a game with id \(game.id) exists already")
             }
             let next = try current.applying(change) { self.hasStarted($0) }
+            if case .drawPublished(let draw) = change {
+                // A game of the schedule is brought in line with the draw; one outside it (made
+                // by create_game, or dropped by an earlier draw and ended) keeps its id.
+                let scheduled = Set(current.games.map(\.id))
+                if let taken = draw.schedule.games.first(where: {
+                    !scheduled.contains($0.id) && (try? snapshot(of: $0.id)) != nil
+                }) {
+                    throw CourtsideError(
+                        .gameExists,
+                        "a game with id \(taken.id) exists already outside the schedule (made by create_game, or dropped by an earlier draw): the draw must name its games otherwise"
+                    )
+                }
+            }
+            if case .drawPublished = change, next == current {
+                // The draw in force, published again (a second run of the same command): nothing
+                // to record; the answer names the stream's last change.
+                return CommitTicket(
+                    settled: .success(Receipt(gameID: .tournament, version: record.version, sequence: record.sequence)))
+            }
             let event = GameEvent(
                 gameID: .tournament, version: record.version + 1, at: clock.now(), origin: origin,
                 kind: .tournamentChanged(change, reason: reason))
             let ticket = try committer.enqueue([event], games: [])
             record.version += 1
             record.changes.append(change)
+            if case .drawPublished = change { record.dropped.formUnion(TournamentRecord.dropped(from: current, to: next)) }
             // In force at once, as a game's actor holds its next state: the publisher's tables
             // after this commit must show it.
             _ = gate.use(next)
@@ -46,6 +68,7 @@ extension GameLibrary {
             }
         }
         let receipt = try await PendingReceipt(ticket).value()
+        record.withLock { $0.sequence = max($0.sequence, receipt.sequence) }
         await advanceBracket()
         return receipt
     }

@@ -369,6 +369,7 @@ public final class GameLibrary: Sendable {
             record.seed = seed
             let laid = seed.laying(record.changes)
             record.conflicts = laid.conflicts
+            record.dropped = TournamentRecord.dropped(by: record.changes, over: seed)
             return (gate.use(laid.schedule), laid.schedule, laid.conflicts)
         }
         for conflict in conflicts {
@@ -441,8 +442,8 @@ public final class GameLibrary: Sendable {
     @discardableResult
     public func advanceBracket() async -> [GameID] {
         guard let schedule = gate.schedule else { return [] }
+        var touched = await endDroppedGames(schedule)
         let games = committer.snapshot().value.byID
-        var touched: [GameID] = []
         let lineups = schedule.lineups(games)
         // In id order, each with its scheduled game at hand: looking each up by id read the whole
         // schedule per game, at every final result (quadratic in the schedule's size).
@@ -465,6 +466,29 @@ public final class GameLibrary: Sendable {
             }
         }
         return touched
+    }
+
+    /// Ends, with no result, each game a new draw dropped from the schedule that exists and has
+    /// not started: its court's keepers must not find it waiting. Run at every advance, so a
+    /// crash between the draw's commit and these endings is made good at the next start; each
+    /// origin names the game, so an ending is one event.
+    private func endDroppedGames(_ schedule: Schedule) async -> [GameID] {
+        let dropped = record.withLock { $0.dropped }.subtracting(schedule.games.map(\.id))
+        guard !dropped.isEmpty else { return [] }
+        let games = committer.snapshot().value.byID
+        var ended: [GameID] = []
+        for id in dropped.sorted() {
+            guard let game = games[id], !game.hasStarted, !game.isFinished else { continue }
+            let origin = CommandOrigin(clientID: Self.bracketClientID, commandID: "drop:\(id)")
+            do {
+                try await apply(
+                    .endEarly(result: .noResult, reason: "dropped from the schedule by a new draw"), to: id, origin: origin)
+                ended.append(id)
+            } catch {
+                logger.warning("could not end dropped game \(id)", metadata: ["error": "\(error)", "game": "\(id)"])
+            }
+        }
+        return ended
     }
 
     /// Brings a game that exists and is not over in line with its schedule entry: teams the

@@ -109,9 +109,60 @@ extension TournamentChange: JSONWritable {
         case .gameEdited(let edit):
             writer.key("edit")
             writer.value(edit)
+        case .drawPublished(let draw):
+            writer.key("draw")
+            writer.value(draw)
         }
         writer.key("type")
         writer.value(typeName)
+        writer.endObject()
+    }
+}
+
+extension PublishedDraw: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if let event {
+            writer.key("event")
+            writer.value(event)
+        }
+        if let randomSeed {
+            writer.key("random_seed")
+            writer.value(String(randomSeed))
+        }
+        writer.key("schedule")
+        writer.value(schedule)
+        writer.endObject()
+    }
+}
+
+extension Schedule: JSONWritable {
+    /// As ``Schedule/encode(to:)`` writes it, keys sorted; the inactive players in id order
+    /// (Foundation writes a set in whatever order it holds).
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("courts")
+        writer.value(courts)
+        if !divisions.isEmpty {
+            writer.key("divisions")
+            writer.value(divisions)
+        }
+        writer.key("games")
+        writer.value(games)
+        writer.key("groups")
+        writer.value(groups)
+        writer.key("inactive_players")
+        writer.value(inactivePlayers.sorted())
+        writer.key("rounds")
+        writer.value(rounds)
+        if !seeds.isEmpty {
+            writer.key("seeds")
+            writer.value(seeds)
+        }
+        writer.key("teams")
+        writer.value(teams)
+        writer.key("tie_breakers")
+        writer.value(tieBreakers)
         writer.endObject()
     }
 }

@@ -155,6 +155,24 @@ public struct JSONWriter: ~Copyable {
         endArray()
     }
 
+    /// An array of strings.
+    public mutating func value(_ strings: [String]) {
+        beginArray()
+        for string in strings { value(string) }
+        endArray()
+    }
+
+    /// Whole numbers keyed by identifiers (a tournament's seeds): an object whose keys are in
+    /// the order of their UTF-8 bytes, which is the order of `.sortedKeys`.
+    public mutating func value<Tag>(_ dictionary: [Identifier<Tag>: Int]) {
+        beginObject()
+        for (key, number) in dictionary.sorted(by: { $0.key.rawValue.utf8.lexicographicallyPrecedes($1.key.rawValue.utf8) }) {
+            self.key(key.rawValue)
+            value(number)
+        }
+        endObject()
+    }
+
     /// A dictionary keyed by identifiers: an object whose keys are in the order of their UTF-8
     /// bytes, which is the order of `.sortedKeys`.
     /// Inlinable, so that callers in other modules get it (and its sort) specialized for their

@@ -6,7 +6,8 @@ extension GameID {
 extension Schedule {
     /// The schedule after `change`, or why the change cannot be made: `invalid_text` (a text
     /// it stores breaks the ``TextRule``), `unknown_team`, `unknown_player`, `unknown_game`,
-    /// `team_exists`, `player_exists`, `game_exists`, `game_started` or `invalid_game`. Pure:
+    /// `team_exists`, `player_exists`, `game_exists`, `game_started`, `stage_started` (a draw
+    /// over a division under way) or `invalid_game`. Pure:
     /// `hasStarted` says which games are under way.
     public func applying(_ change: TournamentChange, hasStarted: (GameID) -> Bool) throws(CourtsideError) -> Schedule {
         try change.checkText()
@@ -65,6 +66,8 @@ extension Schedule {
             next.games.append(game)
             // A game added without its division takes the one of its teams and slots.
             if game.division == nil { next = next.assigningDivisions() }
+        case .drawPublished(let draw):
+            return try publishing(draw, hasStarted: hasStarted)
         case .gameEdited(let edit):
             guard let index = games.firstIndex(where: { $0.id == edit.game }) else {
                 throw CourtsideError(.unknownGame, "the schedule has no game \(edit.game)")
@@ -226,6 +229,8 @@ extension TournamentChange {
             try TextRule.check(edit.start, as: .time, field: "start")
             try TextRule.check(edit.rules?.preset, as: .line, field: "rules.preset")
             try TextRule.check(edit.preset, as: .line, field: "preset")
+        case .drawPublished(let draw):
+            try draw.checkText()
         }
     }
 

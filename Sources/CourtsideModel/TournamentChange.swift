@@ -16,6 +16,9 @@ public enum TournamentChange: Hashable, Sendable {
     case gameScheduled(ScheduledGame)
     /// A scheduled game that has not started moves court, is re-timed, or changes rules or teams.
     case gameEdited(GameEdit)
+    /// A whole draw published at once: divisions (or the tournament of one) with their teams,
+    /// groups and games, replacing a division of the same id that has not started.
+    case drawPublished(PublishedDraw)
 
     /// The `type` of the change on the wire and in the log.
     public var typeName: String {
@@ -26,6 +29,7 @@ public enum TournamentChange: Hashable, Sendable {
         case .playerActive: "player_active"
         case .gameScheduled: "game_scheduled"
         case .gameEdited: "game_edited"
+        case .drawPublished: "draw_published"
         }
     }
 
@@ -46,6 +50,7 @@ public enum TournamentChange: Hashable, Sendable {
         case .playerRenamed(let team, let player, _), .playerActive(let team, let player, _): "player \(player) of \(team)"
         case .gameScheduled(let game): "game \(game.id)"
         case .gameEdited(let edit): "game \(edit.game)"
+        case .drawPublished(let draw): "the draw of \(draw.subject)"
         }
     }
 
@@ -92,7 +97,7 @@ public struct GameEdit: Hashable, Codable, Sendable {
 
 extension TournamentChange: Codable {
     enum CodingKeys: String, CodingKey {
-        case type, team, group, player, name, game, edit, active, division
+        case type, team, group, player, name, game, edit, active, division, draw
     }
 
     public init(from decoder: any Decoder) throws {
@@ -118,6 +123,7 @@ extension TournamentChange: Codable {
                 active: try container.decode(Bool.self, forKey: .active))
         case "game_scheduled": self = .gameScheduled(try container.decode(ScheduledGame.self, forKey: .game))
         case "game_edited": self = .gameEdited(try container.decode(GameEdit.self, forKey: .edit))
+        case "draw_published": self = .drawPublished(try container.decode(PublishedDraw.self, forKey: .draw))
         case let other:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container, debugDescription: "unknown tournament change \(other)")
@@ -145,6 +151,7 @@ extension TournamentChange: Codable {
             try container.encode(player, forKey: .player)
         case .gameScheduled(let game): try container.encode(game, forKey: .game)
         case .gameEdited(let edit): try container.encode(edit, forKey: .edit)
+        case .drawPublished(let draw): try container.encode(draw, forKey: .draw)
         }
     }
 }

@@ -68,12 +68,7 @@ extension TournamentSetup: JSONWritable {
         writer.value(rounds)
         if let seeds {
             writer.key("seeds")
-            writer.beginObject()
-            for (team, seed) in seeds.sorted(by: { $0.key < $1.key }) {
-                writer.key(team.rawValue)
-                writer.value(seed)
-            }
-            writer.endObject()
+            writer.value(seeds)
         }
         writer.key("teams")
         writer.value(teams)

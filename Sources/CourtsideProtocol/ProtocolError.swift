@@ -4,6 +4,8 @@ public import CourtsideModel
 public enum ProtocolLimits {
     /// Largest request body the daemon answers; larger ones get `message_too_large`.
     public static let maxRequestBytes = 16 * 1024
+    /// Largest `publish_draw` request: a whole draw (128 teams' rosters, every game's rules).
+    public static let maxDrawBytes = 512 * 1024
     /// Largest message libzmq accepts at all (`ZMQ_MAXMSGSIZE`); a peer that sends more is
     /// disconnected by libzmq without a reply.
     public static let maxTransportBytes: Int64 = 1024 * 1024
@@ -35,7 +37,8 @@ public let allErrorCodes: [CourtsideError.Code] = [
     .badRequest, .badFrames, .messageTooLarge, .unknownOperation, .forbidden, .unknownGame, .unknownPlayer, .playerNotInGame,
     .playerInactive,
     .unknownTeam, .gameFinished, .unknownEvent, .notAMove, .alreadyRetracted, .clockRunning, .clockNotRunning,
-    .gameExists, .invalidGame, .invalidText, .teamExists, .playerExists, .gameStarted, .noTimeoutsLeft, .bracketLocked,
+    .gameExists, .invalidGame, .invalidText, .teamExists, .playerExists, .gameStarted, .stageStarted, .noTimeoutsLeft,
+    .bracketLocked,
     .bracketPending,
     .invalidReason, .storageFailure, .shuttingDown, .notActive,
     .retryExpired, .overloaded, .internalError,

@@ -47,22 +47,41 @@ public struct Request: Sendable {
     /// Decodes a request body, or explains what is wrong with it.
     public static func decode(_ body: [UInt8]) throws(ProtocolError) -> Request {
         guard body.count <= ProtocolLimits.maxRequestBytes else {
-            throw ProtocolError(
-                .messageTooLarge, "the request is \(body.count) bytes; the limit is \(ProtocolLimits.maxRequestBytes)")
+            return try decodeDraw(body)
         }
         // Nearly every request is a flat object of plain strings and integers: read those without
         // Foundation, and leave everything else (and every error's explanation) to JSONDecoder.
         if let wire = FlatRequestReader.read(body) { return try wire.checked() }
-        let wire: WireRequest
+        return try wire(body).checked()
+    }
+
+    /// The request's fields as JSONDecoder reads them, or what is wrong with the JSON.
+    private static func wire(_ body: [UInt8]) throws(ProtocolError) -> WireRequest {
         do {
-            wire = try JSONDecoder().decode(WireRequest.self, from: Data(body))
+            return try JSONDecoder().decode(WireRequest.self, from: Data(body))
         } catch let error as DecodingError {
             throw ProtocolError(.badRequest, "the request is not valid JSON of the documented shape: \(describe(error))")
         } catch {
             throw ProtocolError(.badRequest, "the request is not valid JSON: \(error)")
         }
-        return try wire.checked()
     }
+
+    /// A request over ``ProtocolLimits/maxRequestBytes``: only a `publish_draw` may be, up to
+    /// ``ProtocolLimits/maxDrawBytes``. A body that does not name the operation is refused before
+    /// it is parsed.
+    private static func decodeDraw(_ body: [UInt8]) throws(ProtocolError) -> Request {
+        let limit = ProtocolLimits.maxRequestBytes
+        let tooLarge = ProtocolError(
+            .messageTooLarge,
+            "the request is \(body.count) bytes; the limit is \(limit) (\(ProtocolLimits.maxDrawBytes) for publish_draw)")
+        guard body.count <= ProtocolLimits.maxDrawBytes, body.contains(Self.drawOperation) else { throw tooLarge }
+        let fields = try wire(body)
+        guard fields.op == "publish_draw" else { throw tooLarge }
+        return try fields.checked()
+    }
+
+    /// The operation's name as it appears, quoted, in a `publish_draw` body.
+    private static let drawOperation = Array("\"publish_draw\"".utf8)
 
     /// Encodes the request as a client sends it.
     public func encoded() -> [UInt8] {
@@ -107,6 +126,8 @@ public struct Request: Sendable {
                 wire.preset = edit.preset
                 if case .team(let home) = edit.home { wire.home = home }
                 if case .team(let away) = edit.away { wire.away = away }
+            case .drawPublished(let draw):
+                (wire.op, wire.draw) = ("publish_draw", draw)
             case .gameScheduled(let game):
                 (wire.op, wire.game, wire.court, wire.start, wire.round, wire.group, wire.rules) = (
                     "schedule_game", game.id, game.court, game.start, game.round, game.group, game.rules
@@ -149,6 +170,7 @@ struct WireRequest: Codable {
     var active: Bool?
     var preset: String?
     var division: String?
+    var draw: PublishedDraw?
 
     init(op: String, clientID: String, commandID: String) {
         self.op = op
@@ -158,7 +180,7 @@ struct WireRequest: Codable {
 
     enum CodingKeys: String, CodingKey {
         case op, game, player, move, version, action, home, away, court, rules, side, reason, result
-        case team, name, players, group, start, round, active, preset, division
+        case team, name, players, group, start, round, active, preset, division, draw
         case clientID = "client_id"
         case commandID = "command_id"
     }
@@ -232,6 +254,8 @@ struct WireRequest: Codable {
                 game: try require(game, "game"), court: court, start: start, rules: rules, home: home.map(Slot.team),
                 away: away.map(Slot.team), preset: preset)
             operation = .changeTournament(.gameEdited(edit), reason: reason)
+        case "publish_draw":
+            operation = .changeTournament(.drawPublished(try require(draw, "draw")), reason: reason)
         case "schedule_game":
             operation = .scheduleGame(
                 game: try require(game, "game"), home: try require(home, "home"), away: try require(away, "away"), court: court,
@@ -240,7 +264,7 @@ struct WireRequest: Codable {
             throw ProtocolError(
                 .unknownOperation,
                 "unknown operation \(op); expected move, retract, clock, timeout, create_game, forfeit, end_game, "
-                    + "register_team, add_player, rename_player, set_player_active, schedule_game, edit_game, "
+                    + "register_team, add_player, rename_player, set_player_active, schedule_game, edit_game, publish_draw, "
                     + "list_games, snapshot, schedule, standings, log or tournament")
         }
         return Request(origin: CommandOrigin(clientID: clientID, commandID: commandID), operation: operation)
@@ -275,6 +299,10 @@ extension WireRequest: JSONWritable {
         if let division {
             writer.key("division")
             writer.value(division)
+        }
+        if let draw {
+            writer.key("draw")
+            writer.value(draw)
         }
         if let game {
             writer.key("game")

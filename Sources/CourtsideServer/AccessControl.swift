@@ -187,6 +187,7 @@ extension Request.Operation {
             case .playerActive: "set_player_active"
             case .gameScheduled: "schedule_game"
             case .gameEdited: "edit_game"
+            case .drawPublished: "publish_draw"
             }
         }
     }

@@ -344,7 +344,8 @@ struct RawConfiguration: Decodable {
     var presets: [RawPreset]?
     var tieBreakers: [TieBreaker]?
     var courts: [String]?
-    var teams: [Team]
+    /// None: a tournament waiting for its draw (`courtside tournament publish`).
+    var teams: [Team]?
     var groups: [Group]?
     var rounds: [RawRound]?
     var games: [RawGame]?
@@ -394,7 +395,7 @@ struct RawConfiguration: Decodable {
         let rules = try resolved(self.rules, "rules", presets, default: .standard)
         var teams: [TeamID: Team] = [:]
         var playerTeams: [PlayerID: TeamID] = [:]
-        for (index, team) in self.teams.enumerated() {
+        for (index, team) in (self.teams ?? []).enumerated() {
             if team.id.rawValue.isEmpty { throw fail("teams.\(index).id", "must not be empty") }
             try checkText(team.id.rawValue, "teams.\(index).id")
             try checkText(team.name, "teams.\(index).name")

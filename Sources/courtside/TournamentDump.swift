@@ -8,8 +8,9 @@ import Yams
 /// `courtside tournament`: the tournament's setup as the daemon holds it.
 struct TournamentCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "tournament", abstract: "The tournament's setup: plan one from an event's description, or dump the one the daemon holds.",
-        subcommands: [Dump.self, Plan.self])
+        commandName: "tournament",
+        abstract: "The tournament's setup: plan one from an event's description, publish it, or dump the one the daemon holds.",
+        subcommands: [Dump.self, Plan.self, Publish.self])
 
     struct Dump: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -39,23 +39,8 @@ extension TournamentCommand {
         var quick = false
 
         func run() throws {
-            let description = try Self.read(event)
-            let seed = seed ?? description.seed ?? UInt64.random(in: 1...999_999)
-            let teams = try Self.teams(of: description, beside: event)
-            let planned: PlannedEvent
-            do {
-                let draft = try EventPlanner.draw(description, teams: teams, seed: seed)
-                planned = try EventPlanner.plan(
-                    draft, venue: try EventPlanner.venue(description), effort: quick ? .quick : .standard)
-            } catch {
-                throw ValidationError("\(event): \(error.code.rawValue): \(error.message)")
-            }
-            let schedule = planned.schedule
-            var lines = ["\(description.tournament): \(schedule.teams.count) teams, \(schedule.games.count) games"]
-            lines += [""] + PlanTables.draw(schedule)
-            lines += [""] + PlanTables.grid(schedule)
-            lines += [""] + Self.figures(planned)
-            if let random = planned.draft.randomSeed { lines.append("random draw seed: \(random) (--seed \(random) replays it)") }
+            let (description, planned) = try Self.planned(event, seed: seed, quick: quick)
+            let lines = Self.lines(description, planned)
             if output == "-" {
                 print(try Self.config(planned, seed: planned.draft.randomSeed), terminator: "")
                 return
@@ -70,6 +55,33 @@ extension TournamentCommand {
                 throw ValidationError("cannot write \(output): \(error.localizedDescription)")
             }
             print("\nwrote \(output): start it with courtsided --config \(output)")
+        }
+
+        /// The event at `path`, drawn with `seed` (or the file's, or a new one) and fitted to its
+        /// courts; a broken file or a format that does not fit names what is wrong.
+        static func planned(_ path: String, seed: UInt64?, quick: Bool) throws -> (EventDescription, PlannedEvent) {
+            let description = try read(path)
+            let seed = seed ?? description.seed ?? UInt64.random(in: 1...999_999)
+            let teams = try teams(of: description, beside: path)
+            do {
+                let draft = try EventPlanner.draw(description, teams: teams, seed: seed)
+                let planned = try EventPlanner.plan(
+                    draft, venue: try EventPlanner.venue(description), effort: quick ? .quick : .standard)
+                return (description, planned)
+            } catch {
+                throw ValidationError("\(path): \(error.code.rawValue): \(error.message)")
+            }
+        }
+
+        /// The planned event as printed: the draw, the court-by-time grid, the figures and the seed.
+        static func lines(_ description: EventDescription, _ planned: PlannedEvent) -> [String] {
+            let schedule = planned.schedule
+            var lines = ["\(description.tournament): \(schedule.teams.count) teams, \(schedule.games.count) games"]
+            lines += [""] + PlanTables.draw(schedule)
+            lines += [""] + PlanTables.grid(schedule)
+            lines += [""] + figures(planned)
+            if let random = planned.draft.randomSeed { lines.append("random draw seed: \(random) (--seed \(random) replays it)") }
+            return lines
         }
 
         /// The event file, decoded; a broken file names what is wrong.

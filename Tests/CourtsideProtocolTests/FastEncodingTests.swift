@@ -698,6 +698,8 @@ struct FastEncodingTests {
             .gameEdited(
                 GameEdit(
                     game: "g1", court: "C", start: "11:00", rules: .standard, home: .team("a"), away: .team("b"))),
+            .drawPublished(PublishedDraw(schedule: Schedule(teams: [:], games: []))),
+            .drawPublished(Self.draw),
         ]
         for (index, change) in changes.enumerated() {
             try expectSameJSON(change)
@@ -722,6 +724,29 @@ struct FastEncodingTests {
             kind: .tournamentChanged(changes[0], reason: nil))
         let message = try #require(TournamentEventMessage(epoch: "", event: change))
         #expect(labels(message) == ["type", "epoch", "sequence", "version", "at", "origin", "change", "reason"])
+    }
+
+    /// A draw with every field: two divisions' teams and seeds, a group, a knockout slot, a
+    /// random seed past 2^53 and a description of several lines.
+    static var draw: PublishedDraw {
+        let teams = [
+            EncodingFixtures.team("o\"wls", "Owls é", players: [("ola", "Ola \u{2028}")]),
+            EncodingFixtures.team("lions", "Lions", players: [("ann", "Ann 😀")]),
+        ]
+        var schedule = Schedule(
+            teams: Dictionary(uniqueKeysWithValues: teams.map { ($0.id, $0) }), courts: ["Court \"1\"", "C2"],
+            groups: [Group(id: "A", name: "Pool A", teams: ["o\"wls", "lions"], division: "open")], rounds: ["Pools", "Final"],
+            games: [
+                ScheduledGame(
+                    id: "g1", home: .team("o\"wls"), away: .team("lions"), court: "C2", group: "A", round: "Pools",
+                    start: "09:00", division: "open"),
+                ScheduledGame(
+                    id: "g2", home: .groupRank(group: "A", rank: 1), away: .winner(of: "g1"), round: "Final", rules: .standard,
+                    division: "open"),
+            ], tieBreakers: [.headToHead, .seed])
+        schedule.seeds = ["lions": 1, "o\"wls": 2]
+        schedule.divisions = [Division(id: "open", name: "Open", teams: ["lions", "o\"wls"], tieBreakers: [.pointsScored])]
+        return PublishedDraw(schedule: schedule, randomSeed: 18_000_000_000_000_000_000, event: "tournament: X\n# \"a\"\n")
     }
 
     @Test("heartbeats and game beats are written as Foundation writes them")

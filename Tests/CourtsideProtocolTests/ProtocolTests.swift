@@ -59,6 +59,39 @@ struct RequestTests {
         #expect(!error.message.isEmpty)
     }
 
+    @Test("a publish_draw may be up to 512 KiB; any other request over 16 KiB, or a draw over 512 KiB, is message_too_large")
+    func drawSize() throws {
+        var schedule = Schedule(teams: [:], games: [])
+        schedule.courts = (0..<1_500).map { "Court \($0)" }
+        let draw = PublishedDraw(schedule: schedule, randomSeed: 42, event: "tournament: X\n")
+        let request = Request(
+            origin: CommandOrigin(clientID: "desk", commandID: "d1"),
+            operation: .changeTournament(.drawPublished(draw), reason: nil))
+        let body = request.encoded()
+        #expect(body.count > ProtocolLimits.maxRequestBytes && body.count < ProtocolLimits.maxDrawBytes)
+        #expect(try Request.decode(body).operation == request.operation)
+        // A draw's op named inside another request's text does not let it through.
+        let other =
+            #"{"op":"list_games","client_id":"k","command_id":"1","x":"\"publish_draw\""# + String(repeating: "y", count: 17_000)
+            + "\"}"
+        #expect(throws: CourtsideError.self) { try Request.decode(Array(other.utf8)) }
+        do {
+            _ = try Request.decode(Array(other.utf8))
+        } catch {
+            #expect(error.code == .messageTooLarge, "\(error)")
+        }
+        schedule.courts = (0..<60_000).map { "Court \($0)" }
+        let huge = Request(
+            origin: CommandOrigin(clientID: "desk", commandID: "d2"),
+            operation: .changeTournament(.drawPublished(PublishedDraw(schedule: schedule)), reason: nil))
+        do {
+            _ = try Request.decode(huge.encoded())
+            Issue.record("a draw over 512 KiB was taken")
+        } catch {
+            #expect(error.code == .messageTooLarge, "\(error)")
+        }
+    }
+
     @Test("every error code is listed in docs/PROTOCOL.md")
     func codesAreDocumented() throws {
         let protocolDocument = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -142,13 +175,16 @@ struct ConfigurationTests {
         #expect(configuration.dataDirectory == "data")
         #expect(configuration.heartbeatMilliseconds <= 1000)
         #expect(configuration.tournament.schedule.games.isEmpty)
+        // No teams at all: a tournament waiting for its draw.
+        let waiting = try DaemonConfiguration.parse("tournament: Summer 3x3\n", file: "t.yaml")
+        #expect(waiting.tournament.schedule.teams.isEmpty && waiting.tournament.name == "Summer 3x3")
     }
 
     @Test(
         "a broken config names the file, the key and the problem",
         arguments: [
             ("teams: 3\n", "t.yaml: teams: should be a list"), ("teams: [\n", "t.yaml: not valid YAML"),
-            ("endpoints: {command: tcp://x:1}\n", "t.yaml: teams: is required but missing"),
+            ("teams:\n  - { name: A, players: [{id: p, name: P}] }\n", "t.yaml: teams.0.id: is required but missing"),
             (
                 "teams:\n  - { id: a, name: A, players: [{id: p, name: P}] }\n  - { id: a, name: B, players: [{id: q, name: Q}] }\n",
                 "t.yaml: teams.1.id: team a is defined twice"
