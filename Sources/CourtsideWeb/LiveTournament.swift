@@ -29,6 +29,11 @@ public final class LiveTournament: Sendable {
         public var inSync = false
         /// The daemon's clock minus this machine's, in milliseconds, from the last heartbeat.
         public var clockOffset: Int64 = 0
+        /// Every team and division of the tournament as it stands, as its `tournament` read last
+        /// answered (at each resync and after each of the organiser's changes): the team pages
+        /// list teams that have no game yet and name divisions by these.
+        public var teams: [Team] = []
+        public var divisions: [Division] = []
     }
 
     /// A change for browsers, in the order the gateway saw it.
@@ -129,10 +134,10 @@ public final class LiveTournament: Sendable {
     private func run() {
         while !stopping.load(ordering: .relaxed) {
             let sync: DisplaySync
+            let client: CommandClient
             do {
-                sync = try DisplaySync(
-                    endpoints: endpoints,
-                    client: CommandClient(endpoints: endpoints, clientID: "courtside-web-\(ProcessInfo.processInfo.hostName)"))
+                client = try CommandClient(endpoints: endpoints, clientID: "courtside-web-\(ProcessInfo.processInfo.hostName)")
+                sync = try DisplaySync(endpoints: endpoints, client: client)
             } catch {
                 logger.warning("cannot reach courtsided; retrying", metadata: ["error": "\(error.message)"])
                 mark(inSync: false)
@@ -142,14 +147,16 @@ public final class LiveTournament: Sendable {
             }
             sync.recordsAppliedEvents = true
             logger.info("following courtsided", metadata: ["epoch": "\(sync.epoch)", "sequence": "\(sync.sequence)"])
-            publish(everything: sync)
-            follow(sync)
+            let roster = Roster(client: client, logger: logger)
+            publish(everything: sync, roster: roster)
+            follow(sync, roster: roster)
         }
     }
 
     /// Pumps until stopped or the subscriber breaks, relaying what changed.
-    private func follow(_ sync: DisplaySync) {
+    private func follow(_ sync: DisplaySync, roster: Roster) {
         var resyncs = sync.resyncs
+        var changes = sync.tournamentChanges
         var lines = CourtLinesWatch(sent: current.courtsNow(), now: Date())
         while !stopping.load(ordering: .relaxed) {
             pingIfDue()
@@ -164,7 +171,7 @@ public final class LiveTournament: Sendable {
             if sync.resyncs != resyncs || sync.epoch != before.epoch {
                 resyncs = sync.resyncs
                 resyncCount.increment()
-                publish(everything: sync)
+                publish(everything: sync, roster: roster)
                 lines = CourtLinesWatch(sent: current.courtsNow(), now: Date())
                 continue
             }
@@ -181,7 +188,11 @@ public final class LiveTournament: Sendable {
                 }
                 continue
             }
+            // The organiser changed the tournament: read its teams again (rare, and small).
+            let teams = sync.tournamentChanges != changes ? roster.read() : nil
+            changes = sync.tournamentChanges
             let after = view.withLock { view in
+                if let teams { (view.teams, view.divisions) = (teams.teams, teams.divisions) }
                 for (id, state) in sync.games { view.games[id] = state.game }
                 (view.sequence, view.standings, view.bracket, view.inSync, view.clockOffset) = (
                     sync.sequence, sync.standings, sync.bracket, inSync, sync.clockOffset
@@ -198,11 +209,12 @@ public final class LiveTournament: Sendable {
         }
     }
 
-    private func publish(everything sync: DisplaySync) {
+    private func publish(everything sync: DisplaySync, roster: Roster) {
+        let teams = roster.read() ?? view.withLock { ($0.teams, $0.divisions) }
         let fresh = View(
             epoch: sync.epoch, sequence: sync.sequence, games: sync.games.mapValues(\.game), standings: sync.standings,
             bracket: sync.bracket, standingsSequence: sync.standingsSequence, bracketSequence: sync.bracketSequence,
-            inSync: !sync.isStale, clockOffset: sync.clockOffset)
+            inSync: !sync.isStale, clockOffset: sync.clockOffset, teams: teams.teams, divisions: teams.divisions)
         view.withLock { $0 = fresh }
         broadcast([.state(fresh)])
     }
@@ -251,5 +263,23 @@ public final class LiveTournament: Sendable {
         }
         // Finished outside the lock: finishing runs onTermination, which takes the lock.
         for continuation in behind { continuation.finish() }
+    }
+}
+
+/// Reads the tournament's teams and divisions from the daemon, on the sync thread.
+private struct Roster {
+    let client: CommandClient
+    let logger: Logger
+
+    /// The teams and divisions as the tournament stands, or nil when the daemon did not answer
+    /// (the view keeps the last ones; the next change or resync reads them again).
+    func read() -> (teams: [Team], divisions: [Division])? {
+        do {
+            guard let setup = try client.command(.tournament).tournament else { return nil }
+            return (setup.teams, setup.divisions ?? [])
+        } catch {
+            logger.warning("cannot read the tournament's teams", metadata: ["error": "\(error.message)"])
+            return nil
+        }
     }
 }

@@ -83,10 +83,15 @@ enum Pages {
             var score: String
             var away: String
             var state: String
+            /// Each team's page, once the team is known.
+            var homePath: String?
+            var awayPath: String?
         }
         struct StandingLine {
             var rank: Int
             var name: String
+            /// The team's page.
+            var path: String
             var played: Int
             var won: Int
             var lost: Int
@@ -112,7 +117,8 @@ enum Pages {
                 name: group.name, complete: group.complete,
                 rows: group.rows.map {
                     StandingLine(
-                        rank: $0.rank, name: $0.name, played: $0.played, won: $0.won, lost: $0.lost, pointsFor: $0.pointsFor,
+                        rank: $0.rank, name: $0.name, path: TeamPage.path(of: $0.team), played: $0.played, won: $0.won,
+                        lost: $0.lost, pointsFor: $0.pointsFor,
                         pointsAgainst: $0.pointsAgainst, difference: $0.difference)
                 })
         }
@@ -124,7 +130,8 @@ enum Pages {
                 game: entry.game.rawValue, round: entry.round ?? entry.group ?? "", court: entry.court ?? "",
                 start: entry.start ?? "", home: name(entry.homeTeam) ?? "\(entry.home)",
                 score: entry.score.map { "\($0.home) - \($0.away)" } ?? "", away: name(entry.awayTeam) ?? "\(entry.away)",
-                state: entry.state.rawValue)
+                state: entry.state.rawValue, homePath: entry.homeTeam.map(TeamPage.path(of:)),
+                awayPath: entry.awayTeam.map(TeamPage.path(of:)))
         }
         return render("results", Page(inSync: view.inSync, schedule: schedule, groups: groups))
     }
@@ -150,7 +157,8 @@ enum Pages {
             "desk-login": PackageResources.desk_login_mustache, "desk": PackageResources.desk_mustache,
             "desk-confirm": PackageResources.desk_confirm_mustache, "desk-audit": PackageResources.desk_audit_mustache,
             "desk-codes": PackageResources.desk_codes_mustache, "desk-teams": PackageResources.desk_teams_mustache,
-            "desk-schedule": PackageResources.desk_schedule_mustache,
+            "desk-schedule": PackageResources.desk_schedule_mustache, "team": PackageResources.team_mustache,
+            "teams": PackageResources.teams_mustache, "team-sheet": PackageResources.team_sheet_mustache,
         ]
         do {
             return MustacheLibrary(

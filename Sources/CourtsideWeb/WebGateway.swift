@@ -90,6 +90,23 @@ public enum WebGateway {
             }
         }
         router.get("/results") { _, _ -> Response in html(Pages.results(live.current)) }
+        router.get("/teams") { _, _ -> Response in html(Pages.teams(live.current)) }
+        router.get("/teams/sheet") { request, _ -> Response in
+            // The QR codes hold the address this sheet was asked at, or the one `?base=` gives.
+            let typed = request.uri.queryParameters["base"].map(String.init)
+            guard let base = DeskCodesPage.baseURL(typed: typed, host: request.head.authority, secure: false) else {
+                return text("base must be an http or https address, such as http://192.168.1.20:8080\n", status: .badRequest)
+            }
+            return html(try Pages.teamSheet(live.current, baseURL: base))
+        }
+        router.get("/teams/:id") { _, context -> Response in
+            // The path holds the id percent-encoded (``TeamPage/path(of:)``); one that does not decode names no team.
+            let id = try context.parameters.require("id")
+            guard let team = id.removingPercentEncoding, let page = Pages.team(live.current, team: TeamID(team)) else {
+                return text("no team has id \(id)\n", status: .notFound)
+            }
+            return html(page)
+        }
         router.get("/static/app.js") { _, _ -> Response in
             file(Pages.script, type: "text/javascript; charset=utf-8")
         }

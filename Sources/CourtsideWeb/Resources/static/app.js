@@ -88,15 +88,20 @@
       }
     }
   }
-  // Box score and results are rendered by the server: fetch the page again and swap it in.
-  let refreshing = false;
+  // Box score, results and the team pages are rendered by the server: fetch the page again and
+  // swap it in. A change while a fetch is under way fetches once more after it, so none is missed.
+  let refreshing = false, again = false;
   async function refresh() {
-    if (refreshing) return; refreshing = true;
+    if (refreshing) { again = true; return; }
+    refreshing = true;
     try {
-      const html = await (await fetch(location.href, { cache: "no-store" })).text();
-      const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("live");
-      const live = document.getElementById("live");
-      if (fresh && live) live.replaceWith(fresh);
+      do {
+        again = false;
+        const html = await (await fetch(location.href, { cache: "no-store" })).text();
+        const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("live");
+        const live = document.getElementById("live");
+        if (fresh && live) live.replaceWith(fresh);
+      } while (again);
     } finally { refreshing = false; }
   }
   const draw = () => kind === "court" || kind === "overlay" ? drawCourt() : kind === "all" ? drawAll() : refresh();
@@ -119,10 +124,13 @@
     if (kind === "results" && m.event.type !== "game_created" && m.event.type !== "teams_assigned") {
       text(document.querySelector('#live tr[data-game="' + CSS.escape(m.game) + '"] td.score'), m.view.score);
     }
+    // A team's page: one of its games changed, or a game that may be its own was created.
+    const created = m.event.type === "game_created" || m.event.type === "teams_assigned";
+    if (kind === "team" && (created || document.querySelector('#live [data-game="' + CSS.escape(m.game) + '"]'))) refresh();
   });
   source.addEventListener("courts", (e) => drawCourts(JSON.parse(e.data).courts));
   source.addEventListener("sync", (e) => stale(!JSON.parse(e.data).in_sync));
-  source.addEventListener("tables", () => { if (kind === "results") refresh(); });
+  source.addEventListener("tables", () => { if (kind === "results" || kind === "team" || kind === "teams") refresh(); });
   // A lost connection shows nothing it cannot vouch for until the next full state.
   source.onerror = () => stale(true);
   setInterval(() => { if (!body.classList.contains("stale")) tick(); }, 100);

@@ -1,0 +1,48 @@
+import CourtsideModel
+import CourtsideViewModels
+import QREncode
+
+/// Each team's own page, the list of every team, and the printable sheet of their QR codes,
+/// drawn from the live view as the other public pages are (``TeamPage``, ``TeamList``).
+extension Pages {
+    /// The frame's fields (`page.mustache`) around a team page's view model.
+    struct TeamFrame<Model> {
+        var title: String
+        var kind: String
+        var game = ""
+        var inSync: Bool
+        var model: Model
+    }
+
+    /// One team's page, or nil when the tournament has no team of that id.
+    static func team(_ view: LiveTournament.View, team id: TeamID) -> String? {
+        guard
+            let page = TeamPage(
+                team: id, teams: view.teams, divisions: view.divisions, games: view.games, bracket: view.bracket,
+                standings: view.standings)
+        else { return nil }
+        return render("team", TeamFrame(title: page.title, kind: "team", inSync: view.inSync, model: page))
+    }
+
+    /// Every team by division, each linking to its page.
+    static func teams(_ view: LiveTournament.View) -> String {
+        let list = teamList(view)
+        return render("teams", TeamFrame(title: list.title, kind: "teams", inSync: view.inSync, model: list))
+    }
+
+    /// The sheet to print: each team's name and a QR code of its page's address, which starts
+    /// with `baseURL`. Stands alone (its style inlined), as the join sheet does.
+    static func teamSheet(_ view: LiveTournament.View, baseURL: String) throws -> String {
+        struct Sheet {
+            var style: String
+            var sheet: TeamSheet
+        }
+        var sheet = TeamSheet(teamList(view), baseURL: baseURL)
+        for index in sheet.cards.indices { sheet.cards[index].qr = try QRCode(sheet.cards[index].url).svg() }
+        return render("team-sheet", Sheet(style: String(decoding: PackageResources.team_sheet_css, as: UTF8.self), sheet: sheet))
+    }
+
+    private static func teamList(_ view: LiveTournament.View) -> TeamList {
+        TeamList(teams: view.teams, divisions: view.divisions, games: view.games, standings: view.standings)
+    }
+}
