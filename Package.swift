@@ -305,7 +305,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CourtsideViewModelsTests",
-            dependencies: ["CourtsideViewModels", "CourtsideClient", "CourtsideModel", "CourtsideProtocol", "CourtsideTerminal"],
+            dependencies: [
+                "CourtsideViewModels", "CourtsideClient", "CourtsideModel", "CourtsideProtocol", "CourtsideTerminal",
+                "CourtsideFormats",
+            ],
             swiftSettings: swiftSettings
         ),
         // Starts the real courtsided and talks to it over TCP, from Swift and from Python.

@@ -22,9 +22,23 @@ enum Pages {
             var games: [GameViewModel]
             /// Each court's delay and next game, which the script binds from `courts` later.
             var courts: [CourtNow]
+            /// Each division's knockout, drawn again when the tables change.
+            var brackets: [BracketPicture]
         }
         let games = TournamentViewModel(view.games.values.map(GameState.init), now: Timestamp(milliseconds: view.daemonNow))
-        return render("all-games", Page(inSync: view.inSync, games: games.games, courts: view.courtsNow()))
+        return render(
+            "all-games",
+            Page(inSync: view.inSync, games: games.games, courts: view.courtsNow(), brackets: brackets(view)))
+    }
+
+    /// Each division's knockout as the results fill it, its teams named as their games name them
+    /// (the gateway knows a team by the games it plays in).
+    static func brackets(_ view: LiveTournament.View) -> [BracketPicture] {
+        var names: [TeamID: String] = [:]
+        for game in view.games.values {
+            for team in [game.setup.home, game.setup.away] { names[team.id] = team.name }
+        }
+        return BracketPicture.pictures(view.schedule, teamNames: names)
     }
 
     /// One team's place on a page; without its game yet (a bracket slot), its fields wait
@@ -111,6 +125,7 @@ enum Pages {
             var inSync: Bool
             var schedule: [ScheduleRow]
             var groups: [Group]
+            var brackets: [BracketPicture]
         }
         let groups = view.standings.map { group in
             Group(
@@ -133,7 +148,8 @@ enum Pages {
                 state: entry.state.rawValue, homePath: entry.homeTeam.map(TeamPage.path(of:)),
                 awayPath: entry.awayTeam.map(TeamPage.path(of:)))
         }
-        return render("results", Page(inSync: view.inSync, schedule: schedule, groups: groups))
+        return render(
+            "results", Page(inSync: view.inSync, schedule: schedule, groups: groups, brackets: brackets(view)))
     }
 
     /// The page's template applied to `page`.
@@ -157,8 +173,12 @@ enum Pages {
             "desk-login": PackageResources.desk_login_mustache, "desk": PackageResources.desk_mustache,
             "desk-confirm": PackageResources.desk_confirm_mustache, "desk-audit": PackageResources.desk_audit_mustache,
             "desk-codes": PackageResources.desk_codes_mustache, "desk-teams": PackageResources.desk_teams_mustache,
+<<<<<<< HEAD
             "desk-schedule": PackageResources.desk_schedule_mustache, "team": PackageResources.team_mustache,
             "teams": PackageResources.teams_mustache, "team-sheet": PackageResources.team_sheet_mustache,
+=======
+            "desk-schedule": PackageResources.desk_schedule_mustache, "bracket": PackageResources.bracket_mustache,
+>>>>>>> bracket-picture
         ]
         do {
             return MustacheLibrary(

@@ -88,8 +88,9 @@
       }
     }
   }
-  // Box score, results and the team pages are rendered by the server: fetch the page again and
-  // swap it in. A change while a fetch is under way fetches once more after it, so none is missed.
+  // Box score, results, the team pages and the big screen's knockout are rendered by the server:
+  // fetch the page again and swap its #live in. A change while a fetch is under way fetches once
+  // more after it, so none is missed.
   let refreshing = false, again = false;
   async function refresh() {
     if (refreshing) { again = true; return; }
@@ -120,9 +121,13 @@
     body.dataset.sequence = m.sequence;
     if (kind === "all" || m.game === only) draw();
     if (kind === "court" && m.game === only) drawCourts(courtsNow);
-    // The schedule's score follows each basket; the rest of it changes with the tables.
-    if (kind === "results" && m.event.type !== "game_created" && m.event.type !== "teams_assigned") {
-      text(document.querySelector('#live tr[data-game="' + CSS.escape(m.game) + '"] td.score'), m.view.score);
+    // The schedule's and the knockout's scores follow each basket; the rest changes with the tables.
+    if ((kind === "results" || kind === "all") && m.event.type !== "game_created" && m.event.type !== "teams_assigned") {
+      const game = CSS.escape(m.game);
+      text(document.querySelector('#live tr[data-game="' + game + '"] td.score'), m.view.score);
+      for (const side of ["home", "away"]) {
+        text(document.querySelector('#live g[data-game="' + game + '"] text.score.' + side), String(m.view[side].score));
+      }
     }
     // A team's page: one of its games changed, or a game that may be its own was created.
     const created = m.event.type === "game_created" || m.event.type === "teams_assigned";
@@ -130,7 +135,11 @@
   });
   source.addEventListener("courts", (e) => drawCourts(JSON.parse(e.data).courts));
   source.addEventListener("sync", (e) => stale(!JSON.parse(e.data).in_sync));
-  source.addEventListener("tables", () => { if (kind === "results" || kind === "team" || kind === "teams") refresh(); });
+  // The tables moved: the results, the team pages and the big screen's knockout (its #live) are
+  // drawn again.
+  source.addEventListener("tables", () => {
+    if (kind === "results" || kind === "team" || kind === "teams" || kind === "all") refresh();
+  });
   // A lost connection shows nothing it cannot vouch for until the next full state.
   source.onerror = () => stale(true);
   setInterval(() => { if (!body.classList.contains("stale")) tick(); }, 100);
