@@ -31,14 +31,15 @@ enum Pages {
             Page(inSync: view.inSync, games: games.games, courts: view.courtsNow(), brackets: brackets(view)))
     }
 
-    /// Each division's knockout as the results fill it, its teams named as their games name them
-    /// (the gateway knows a team by the games it plays in).
+    /// Each division's knockout as the results fill it, its teams and divisions named as the
+    /// tournament's setup names them (or, before the gateway has read it, as their games do).
     static func brackets(_ view: LiveTournament.View) -> [BracketPicture] {
-        var names: [TeamID: String] = [:]
+        var names = Dictionary(view.teams.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         for game in view.games.values {
-            for team in [game.setup.home, game.setup.away] { names[team.id] = team.name }
+            for team in [game.setup.home, game.setup.away] where names[team.id] == nil { names[team.id] = team.name }
         }
-        return BracketPicture.pictures(view.schedule, teamNames: names)
+        let divisions = Dictionary(view.divisions.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        return BracketPicture.pictures(view.schedule, teamNames: names, divisionNames: divisions)
     }
 
     /// One team's place on a page; without its game yet (a bracket slot), its fields wait
@@ -173,12 +174,9 @@ enum Pages {
             "desk-login": PackageResources.desk_login_mustache, "desk": PackageResources.desk_mustache,
             "desk-confirm": PackageResources.desk_confirm_mustache, "desk-audit": PackageResources.desk_audit_mustache,
             "desk-codes": PackageResources.desk_codes_mustache, "desk-teams": PackageResources.desk_teams_mustache,
-<<<<<<< HEAD
             "desk-schedule": PackageResources.desk_schedule_mustache, "team": PackageResources.team_mustache,
             "teams": PackageResources.teams_mustache, "team-sheet": PackageResources.team_sheet_mustache,
-=======
-            "desk-schedule": PackageResources.desk_schedule_mustache, "bracket": PackageResources.bracket_mustache,
->>>>>>> bracket-picture
+            "bracket": PackageResources.bracket_mustache,
         ]
         do {
             return MustacheLibrary(
