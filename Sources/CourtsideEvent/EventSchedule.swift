@@ -64,6 +64,8 @@ extension EventPlanner {
         var rounds: [String] = []
         for game in schedule.games { if let round = game.round, !rounds.contains(round) { rounds.append(round) } }
         schedule.rounds = rounds
+        schedule.timing = DayTiming(
+            gameMinutes: venue.gameMinutes, changeoverMinutes: venue.changeoverMinutes, restMinutes: venue.restMinutes)
         return PlannedEvent(draft: draft, schedule: schedule, figures: plan.figures, venue: venue)
     }
 }

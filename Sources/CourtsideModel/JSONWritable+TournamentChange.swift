@@ -163,6 +163,10 @@ extension Schedule: JSONWritable {
         writer.value(teams)
         writer.key("tie_breakers")
         writer.value(tieBreakers)
+        if let timing {
+            writer.key("timing")
+            writer.value(timing)
+        }
         writer.endObject()
     }
 }

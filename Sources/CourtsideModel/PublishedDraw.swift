@@ -121,6 +121,10 @@ extension Schedule {
         }
         for round in incoming.rounds where !next.rounds.contains(round) { next.rounds.append(round) }
         for court in incoming.courts where !next.courts.contains(court) { next.courts.append(court) }
+        if let timing = incoming.timing {
+            if let problem = timing.problem { throw CourtsideError(.invalidGame, "timing: \(problem)") }
+            next.timing = timing
+        }
         let players = next.players
         next.inactivePlayers = next.inactivePlayers.filter { players[$0] != nil }
         if let problem = next.problem { throw CourtsideError(.invalidGame, problem) }

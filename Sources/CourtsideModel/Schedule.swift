@@ -176,6 +176,8 @@ public struct Schedule: Hashable, Codable, Sendable {
     public var seeds: [TeamID: Int] = [:]
     /// The divisions sharing the courts, each with its teams; empty for a tournament of one.
     public var divisions: [Division] = []
+    /// How the day is paced (a planned schedule has it); nil when not known.
+    public var timing: DayTiming?
 
     public init(
         teams: [TeamID: Team], courts: [String] = [], groups: [Group] = [], rounds: [String] = [], games: [ScheduledGame],
@@ -194,7 +196,7 @@ public struct Schedule: Hashable, Codable, Sendable {
         case teams, courts, groups, rounds, games
         case tieBreakers = "tie_breakers"
         case inactivePlayers = "inactive_players"
-        case seeds, divisions
+        case seeds, divisions, timing
     }
 
     public init(from decoder: any Decoder) throws {
@@ -209,9 +211,11 @@ public struct Schedule: Hashable, Codable, Sendable {
             inactivePlayers: try container.decodeIfPresent(Set<PlayerID>.self, forKey: .inactivePlayers) ?? [])
         seeds = try container.decodeIfPresent([TeamID: Int].self, forKey: .seeds) ?? [:]
         divisions = try container.decodeIfPresent([Division].self, forKey: .divisions) ?? []
+        timing = try container.decodeIfPresent(DayTiming.self, forKey: .timing)
     }
 
-    /// The fields, `seeds` and `divisions` only when there are some (the form before they existed).
+    /// The fields, `seeds`, `divisions` and `timing` only when there are some (the form before
+    /// they existed).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(teams, forKey: .teams)
@@ -223,6 +227,7 @@ public struct Schedule: Hashable, Codable, Sendable {
         try container.encode(inactivePlayers, forKey: .inactivePlayers)
         if !seeds.isEmpty { try container.encode(seeds, forKey: .seeds) }
         if !divisions.isEmpty { try container.encode(divisions, forKey: .divisions) }
+        try container.encodeIfPresent(timing, forKey: .timing)
     }
 
     /// Why the schedule cannot be played, or nil: unknown teams, games or groups in slots,

@@ -49,9 +49,7 @@ extension TournamentSetup: JSONWritable {
     public func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("courts")
-        writer.beginArray()
-        for court in courts { writer.value(court) }
-        writer.endArray()
+        writer.value(courts)
         if let divisions {
             writer.key("divisions")
             writer.value(divisions)
@@ -74,6 +72,10 @@ extension TournamentSetup: JSONWritable {
         writer.value(teams)
         writer.key("tie_breakers")
         writer.value(tieBreakers)
+        if let timing {
+            writer.key("timing")
+            writer.value(timing)
+        }
         writer.key("tournament")
         writer.value(tournament)
         writer.endObject()

@@ -50,6 +50,8 @@ public struct TournamentSetup: Hashable, Codable, Sendable {
     public var divisions: [Division]?
     /// The organiser's seeds (1 the best); nil when none is set.
     public var seeds: [TeamID: Int]?
+    /// How the day is paced; nil when not known.
+    public var timing: DayTiming?
 
     public init(
         tournament: String, tieBreakers: [TieBreaker], courts: [String], teams: [Team], groups: [Group], rounds: [Round],
@@ -82,6 +84,7 @@ public struct TournamentSetup: Hashable, Codable, Sendable {
             inactivePlayers: schedule.inactivePlayers.isEmpty ? nil : schedule.inactivePlayers.sorted())
         divisions = schedule.divisions.isEmpty ? nil : schedule.divisions
         seeds = schedule.seeds.isEmpty ? nil : schedule.seeds
+        timing = schedule.timing
     }
 
     /// Each division's name by its id; empty for a tournament of one.
@@ -90,7 +93,7 @@ public struct TournamentSetup: Hashable, Codable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case tournament, courts, teams, groups, rounds, games, divisions, seeds
+        case tournament, courts, teams, groups, rounds, games, divisions, seeds, timing
         case tieBreakers = "tie_breakers"
         case inactivePlayers = "inactive_players"
     }
@@ -112,6 +115,7 @@ public struct TournamentSetup: Hashable, Codable, Sendable {
         try container.encode(rounds, forKey: .rounds)
         try container.encode(games, forKey: .games)
         try container.encodeIfPresent(inactivePlayers, forKey: .inactivePlayers)
+        try container.encodeIfPresent(timing, forKey: .timing)
     }
 
     private struct TeamKey: CodingKey {

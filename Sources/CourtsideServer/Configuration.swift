@@ -352,10 +352,11 @@ struct RawConfiguration: Decodable {
     var inactivePlayers: [PlayerID]?
     var divisions: [Division]?
     var seeds: [TeamID: Int]?
+    var timing: DayTiming?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case tournament, endpoints, transport, security, rules, presets, courts, teams, groups, rounds, games, storage
-        case divisions, seeds
+        case divisions, seeds, timing
         case dataDir = "data_dir"
         case tieBreakers = "tie_breakers"
         case inactivePlayers = "inactive_players"
@@ -460,6 +461,8 @@ struct RawConfiguration: Decodable {
             tieBreakers: tieBreakers ?? [.headToHead, .pointDifference, .pointsScored],
             inactivePlayers: Set(inactivePlayers ?? []))
         schedule.seeds = seeds ?? [:]
+        if let timing, let problem = timing.problem { throw fail("timing", problem) }
+        schedule.timing = timing
         schedule.divisions = divisions ?? []
         // A group or game names its division only where its teams and slots do not tell.
         schedule = schedule.assigningDivisions()

@@ -20,7 +20,9 @@ public struct CourtNow: Hashable, Sendable, Encodable {
     public var nextLine: String?
 
     /// The court's state at `now`; `calendar` reads the schedule's "HH:MM" (the venue's time zone).
-    public init(lineup: CourtLineup, games: [GameID: Game], now: Date, calendar: Calendar) {
+    /// The next game's time is its estimate where `estimates` has one (``DayEstimates``), else its
+    /// scheduled time moved by the court's delay.
+    public init(lineup: CourtLineup, games: [GameID: Game], now: Date, calendar: Calendar, estimates: DayEstimates? = nil) {
         court = lineup.court
         let open = lineup.entries.filter { $0.state != .final }
         current = open.first { $0.state == .live } ?? open.first
@@ -39,7 +41,9 @@ public struct CourtNow: Hashable, Sendable, Encodable {
         delayText = minutesBehind.map { $0 == 0 ? "on time" : "\($0) min behind" }
         nextLine = next.map { next in
             var line = "next on \(court): \(next.title)"
-            if let due = scheduled(next) {
+            if let estimate = estimates?.estimates[next.game] {
+                line += ", about \(estimate.time)"
+            } else if let due = scheduled(next) {
                 let expected = due.addingTimeInterval(Double(minutesBehind ?? 0) * 60)
                 let parts = calendar.dateComponents([.hour, .minute], from: expected)
                 line += ", about \(parts.hour ?? 0):\(String(format: "%02d", parts.minute ?? 0))"

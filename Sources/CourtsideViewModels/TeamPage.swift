@@ -66,9 +66,11 @@ public struct TeamPage: Hashable, Sendable, Encodable {
         public var opponentPath: String?
         /// The court, or "court to be announced".
         public var court: String
-        /// When the game is expected to start: the schedule's time for now ("10:50"); nil when
-        /// the schedule gives none. The one place the time is, so an estimate may replace it.
+        /// When the game is expected to start ("10:58"): its estimate as the day slips
+        /// (``DayEstimates``), else the schedule's time; nil when the schedule gives none.
         public var expectedStart: String?
+        /// "8 min late: scheduled 10:50", when the estimate is later than the schedule.
+        public var delayText: String?
         /// "time to be announced", shown when ``expectedStart`` is nil.
         public var noTimeText: String
         /// The score so far while it is under way.
@@ -116,7 +118,7 @@ public struct TeamPage: Hashable, Sendable, Encodable {
     /// `games` (``BracketEntry/following(_:)``), so scores follow every basket.
     public init?(
         team: TeamID, teams: [Team] = [], divisions: [Division] = [], games: [GameID: Game], bracket: [BracketEntry],
-        standings: [GroupStandings]
+        standings: [GroupStandings], estimates: DayEstimates? = nil
     ) {
         let names = Self.names(teams: teams, games: games, standings: standings)
         let entries = Self.entries(of: team, games: games, bracket: bracket)
@@ -163,11 +165,14 @@ public struct TeamPage: Hashable, Sendable, Encodable {
         }
         hasGames = !self.games.isEmpty
         next = self.games.first { !$0.isFinished }.map { line in
-            NextGame(
+            let estimate = line.isLive ? nil : estimates?.estimates[line.game]
+            return NextGame(
                 game: line.game, path: line.path, heading: line.isLive ? "Playing now" : "Next game",
                 opponent: line.opponent, opponentPath: line.opponentPath, court: line.court ?? "court to be announced",
-                expectedStart: line.start, noTimeText: "time to be announced", score: line.isLive ? line.score : nil,
-                isLive: line.isLive)
+                expectedStart: estimate?.time ?? line.start,
+                delayText: estimate.flatMap { estimate in
+                    estimate.minutesLate > 0 ? "\(estimate.minutesLate) min late: scheduled \(line.start ?? "")" : nil
+                }, noTimeText: "time to be announced", score: line.isLive ? line.score : nil, isLive: line.isLive)
         }
         noNextText = self.games.isEmpty ? "No games scheduled yet." : "No more games to play."
     }

@@ -24,13 +24,26 @@ extension LiveTournament.View {
     /// What `lineup`'s court is doing at `now` (the daemon's time now when nil). The schedule's
     /// times are the venue's: `calendar` is this machine's, whose time zone is the venue's.
     func courtNow(_ lineup: CourtLineup, at now: Date? = nil, calendar: Calendar = .current) -> CourtNow {
-        CourtNow(
-            lineup: lineup, games: games, now: now ?? Date(timeIntervalSince1970: Double(daemonNow) / 1000),
-            calendar: calendar)
+        let now = now ?? daemonDate
+        return CourtNow(
+            lineup: lineup, games: games, now: now, calendar: calendar, estimates: estimates(at: now, calendar: calendar))
     }
 
     /// Every court's ``CourtNow``, in the order of ``courts``.
     func courtsNow(at now: Date? = nil, calendar: Calendar = .current) -> [CourtNow] {
-        lineups.map { courtNow($0, at: now, calendar: calendar) }
+        let now = now ?? daemonDate
+        let estimates = estimates(at: now, calendar: calendar)
+        return lineups.map { CourtNow(lineup: $0, games: games, now: now, calendar: calendar, estimates: estimates) }
     }
+
+    /// When each game still to play can be expected to start (``DayEstimates``), at `now`.
+    func estimates(at now: Date? = nil, calendar: Calendar = .current) -> DayEstimates {
+        let titles = Dictionary(
+            lineups.flatMap(\.entries).map { ($0.game, $0.title) }, uniquingKeysWith: { first, _ in first })
+        return DayEstimates(
+            bracket: bracket, games: games, timing: timing, now: now ?? daemonDate, calendar: calendar, titles: titles)
+    }
+
+    /// The daemon's time now, as this machine's clock and the last heartbeat tell.
+    var daemonDate: Date { Date(timeIntervalSince1970: Double(daemonNow) / 1000) }
 }

@@ -68,7 +68,8 @@ struct DeskCodesPage {
                         lastSeen: Self.time(device.lastSeen, now: now, calendar: calendar), revoked: revoked)
                 },
                 expired: expiries.filter { $0.court == name }.map {
-                    Expired(name: $0.name, when: Self.time($0.expiredAt, now: now, calendar: calendar), reason: $0.reason.description)
+                    Expired(
+                        name: $0.name, when: Self.time($0.expiredAt, now: now, calendar: calendar), reason: $0.reason.description)
                 })
             court.anyExpired = !court.expired.isEmpty
             return court

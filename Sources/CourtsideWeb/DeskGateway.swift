@@ -209,10 +209,13 @@ public final class DeskGateway: Sendable {
     private func deskPage(_ session: DeskSession, message: String?) -> DeskPage {
         let view = live.current
         let now = Timestamp(milliseconds: view.daemonNow)
+        let estimates = view.estimates()
         return DeskPage(
-            desk: session.desk, message: message,
+            desk: session.desk, message: message, suggestions: estimates.suggestions,
+            hasSuggestions: !estimates.suggestions.isEmpty,
             courts: view.lineups.map { lineup in
-                let state = view.courtNow(lineup)
+                let state = CourtNow(
+                    lineup: lineup, games: view.games, now: view.daemonDate, calendar: .current, estimates: estimates)
                 return DeskPage.Court(
                     name: lineup.court, delay: state.delayText, next: state.nextLine,
                     games: lineup.entries.map { entry in
@@ -280,6 +283,11 @@ public final class DeskGateway: Sendable {
         var title = "Courtside: the desk"
         var desk: String
         var message: String?
+        /// Waiting games that could move to a court standing free (``DayEstimates``): each a
+        /// move to review, applied only when confirmed.
+        var suggestions: [DayEstimates.Suggestion]
+        /// Stored, not computed: the templates read a value's stored properties.
+        var hasSuggestions: Bool
         var courts: [Court]
     }
 

@@ -1,7 +1,6 @@
 public import HummingbirdCore
-
-public import Logging
 public import HummingbirdTLS
+public import Logging
 import NIOCore
 
 /// The gateway's HTTP server: Hummingbird's HTTP/1 (with TLS when given) behind

@@ -34,6 +34,8 @@ public final class LiveTournament: Sendable {
         /// list teams that have no game yet and name divisions by these.
         public var teams: [Team] = []
         public var divisions: [Division] = []
+        /// How the day is paced, as the same read last answered: the estimates follow it.
+        public var timing: DayTiming?
     }
 
     /// A change for browsers, in the order the gateway saw it.
@@ -147,7 +149,13 @@ public final class LiveTournament: Sendable {
             }
             sync.recordsAppliedEvents = true
             logger.info("following courtsided", metadata: ["epoch": "\(sync.epoch)", "sequence": "\(sync.sequence)"])
-            let roster = Roster(client: client, logger: logger)
+            // Its own client, asked once and briefly: a daemon that stops answering must not
+            // hold the sync thread (and with it /healthz) for a read of team names.
+            let roster = Roster(
+                client: CommandClient(
+                    endpoints: endpoints, clientID: "courtside-web-\(ProcessInfo.processInfo.hostName)-roster",
+                    timeoutMilliseconds: 1000, attempts: 1),
+                logger: logger)
             publish(everything: sync, roster: roster)
             follow(sync, roster: roster)
         }
@@ -192,7 +200,7 @@ public final class LiveTournament: Sendable {
             let teams = sync.tournamentChanges != changes ? roster.read() : nil
             changes = sync.tournamentChanges
             let after = view.withLock { view in
-                if let teams { (view.teams, view.divisions) = (teams.teams, teams.divisions) }
+                if let teams { (view.teams, view.divisions, view.timing) = (teams.teams, teams.divisions, teams.timing) }
                 for (id, state) in sync.games { view.games[id] = state.game }
                 (view.sequence, view.standings, view.bracket, view.inSync, view.clockOffset) = (
                     sync.sequence, sync.standings, sync.bracket, inSync, sync.clockOffset
@@ -210,11 +218,12 @@ public final class LiveTournament: Sendable {
     }
 
     private func publish(everything sync: DisplaySync, roster: Roster) {
-        let teams = roster.read() ?? view.withLock { ($0.teams, $0.divisions) }
+        let teams = roster.read() ?? view.withLock { ($0.teams, $0.divisions, $0.timing) }
         let fresh = View(
             epoch: sync.epoch, sequence: sync.sequence, games: sync.games.mapValues(\.game), standings: sync.standings,
             bracket: sync.bracket, standingsSequence: sync.standingsSequence, bracketSequence: sync.bracketSequence,
-            inSync: !sync.isStale, clockOffset: sync.clockOffset, teams: teams.teams, divisions: teams.divisions)
+            inSync: !sync.isStale, clockOffset: sync.clockOffset, teams: teams.teams, divisions: teams.divisions,
+            timing: teams.timing)
         view.withLock { $0 = fresh }
         broadcast([.state(fresh)])
     }
@@ -273,10 +282,10 @@ private struct Roster {
 
     /// The teams and divisions as the tournament stands, or nil when the daemon did not answer
     /// (the view keeps the last ones; the next change or resync reads them again).
-    func read() -> (teams: [Team], divisions: [Division])? {
+    func read() -> (teams: [Team], divisions: [Division], timing: DayTiming?)? {
         do {
             guard let setup = try client.command(.tournament).tournament else { return nil }
-            return (setup.teams, setup.divisions ?? [])
+            return (setup.teams, setup.divisions ?? [], setup.timing)
         } catch {
             logger.warning("cannot read the tournament's teams", metadata: ["error": "\(error.message)"])
             return nil

@@ -19,7 +19,7 @@ extension Pages {
         guard
             let page = TeamPage(
                 team: id, teams: view.teams, divisions: view.divisions, games: view.games, bracket: view.bracket,
-                standings: view.standings)
+                standings: view.standings, estimates: view.estimates())
         else { return nil }
         return render("team", TeamFrame(title: page.title, kind: "team", inSync: view.inSync, model: page))
     }

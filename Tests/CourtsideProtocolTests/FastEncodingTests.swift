@@ -746,6 +746,7 @@ struct FastEncodingTests {
             ], tieBreakers: [.headToHead, .seed])
         schedule.seeds = ["lions": 1, "o\"wls": 2]
         schedule.divisions = [Division(id: "open", name: "Open", teams: ["lions", "o\"wls"], tieBreakers: [.pointsScored])]
+        schedule.timing = DayTiming(gameMinutes: 10, changeoverMinutes: 4, restMinutes: 20)
         return PublishedDraw(schedule: schedule, randomSeed: 18_000_000_000_000_000_000, event: "tournament: X\n# \"a\"\n")
     }
 

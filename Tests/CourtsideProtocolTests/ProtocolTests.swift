@@ -175,6 +175,13 @@ struct ConfigurationTests {
         #expect(configuration.dataDirectory == "data")
         #expect(configuration.heartbeatMilliseconds <= 1000)
         #expect(configuration.tournament.schedule.games.isEmpty)
+        // The day's pace, as `tournament plan` writes it; a game of no length is refused.
+        let paced = try DaemonConfiguration.parse(
+            "timing: {game_minutes: 10, changeover_minutes: 4, rest_minutes: 20}\n", file: "t.yaml")
+        #expect(paced.tournament.schedule.timing == DayTiming(gameMinutes: 10, changeoverMinutes: 4, restMinutes: 20))
+        #expect(throws: ConfigurationError.self) {
+            try DaemonConfiguration.parse("timing: {game_minutes: 0, changeover_minutes: 4, rest_minutes: 20}\n", file: "t.yaml")
+        }
         // No teams at all: a tournament waiting for its draw.
         let waiting = try DaemonConfiguration.parse("tournament: Summer 3x3\n", file: "t.yaml")
         #expect(waiting.tournament.schedule.teams.isEmpty && waiting.tournament.name == "Summer 3x3")
