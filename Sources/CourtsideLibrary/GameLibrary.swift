@@ -465,6 +465,7 @@ public final class GameLibrary: Sendable {
                 touched += await follow(scheduled, lineup: lineup, game: game)
             }
         }
+        touched += await forfeitWithdrawn(schedule)
         return touched
     }
 
@@ -489,6 +490,38 @@ public final class GameLibrary: Sendable {
             }
         }
         return ended
+    }
+
+    /// Forfeits each game not over that a withdrawn team plays (the rules' forfeit result; both
+    /// withdrawn: no result), the games just created by this advance among them. Each origin
+    /// names the game and the team, so a forfeit is one event, even across a crash.
+    private func forfeitWithdrawn(_ schedule: Schedule) async -> [GameID] {
+        guard !schedule.withdrawn.isEmpty else { return [] }
+        let games = committer.snapshot().value.byID
+        var forfeited: [GameID] = []
+        for id in games.keys.sorted() {
+            guard let game = games[id], !game.isFinished else { continue }
+            let (home, away) = (game.setup.home, game.setup.away)
+            let gone = (home: schedule.withdrawn.contains(home.id), away: schedule.withdrawn.contains(away.id))
+            let command: GameCommand
+            let team: TeamID
+            switch gone {
+            case (true, true):
+                (command, team) = (.endEarly(result: .noResult, reason: "both teams withdrew"), home.id)
+            case (true, false): (command, team) = (.forfeit(side: .home, reason: "\(home.name) withdrew"), home.id)
+            case (false, true): (command, team) = (.forfeit(side: .away, reason: "\(away.name) withdrew"), away.id)
+            case (false, false): continue
+            }
+            let origin = CommandOrigin(clientID: Self.bracketClientID, commandID: "withdrawn:\(id):\(team)")
+            do {
+                try await apply(command, to: id, origin: origin)
+                forfeited.append(id)
+            } catch {
+                logger.warning(
+                    "could not forfeit \(id) of withdrawn team \(team)", metadata: ["error": "\(error)", "game": "\(id)"])
+            }
+        }
+        return forfeited
     }
 
     /// Brings a game that exists and is not over in line with its schedule entry: teams the

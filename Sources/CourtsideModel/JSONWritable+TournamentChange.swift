@@ -112,6 +112,9 @@ extension TournamentChange: JSONWritable {
         case .drawPublished(let draw):
             writer.key("draw")
             writer.value(draw)
+        case .teamWithdrawn(let team):
+            writer.key("team")
+            writer.value(team)
         }
         writer.key("type")
         writer.value(typeName)
@@ -166,6 +169,10 @@ extension Schedule: JSONWritable {
         if let timing {
             writer.key("timing")
             writer.value(timing)
+        }
+        if !withdrawn.isEmpty {
+            writer.key("withdrawn")
+            writer.value(withdrawn.sorted())
         }
         writer.endObject()
     }

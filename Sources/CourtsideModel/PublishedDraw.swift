@@ -127,6 +127,7 @@ extension Schedule {
         }
         let players = next.players
         next.inactivePlayers = next.inactivePlayers.filter { players[$0] != nil }
+        next.withdrawn = next.withdrawn.filter { next.teams[$0] != nil }
         if let problem = next.problem { throw CourtsideError(.invalidGame, problem) }
         for game in incoming.games {
             if let problem = game.rules.problem { throw CourtsideError(.invalidGame, "game \(game.id): \(problem)") }

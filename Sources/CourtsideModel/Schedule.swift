@@ -178,6 +178,9 @@ public struct Schedule: Hashable, Codable, Sendable {
     public var divisions: [Division] = []
     /// How the day is paced (a planned schedule has it); nil when not known.
     public var timing: DayTiming?
+    /// Teams that withdrew: every game of theirs not over is forfeited, now and as the results
+    /// bring them into more.
+    public var withdrawn: Set<TeamID> = []
 
     public init(
         teams: [TeamID: Team], courts: [String] = [], groups: [Group] = [], rounds: [String] = [], games: [ScheduledGame],
@@ -196,7 +199,7 @@ public struct Schedule: Hashable, Codable, Sendable {
         case teams, courts, groups, rounds, games
         case tieBreakers = "tie_breakers"
         case inactivePlayers = "inactive_players"
-        case seeds, divisions, timing
+        case seeds, divisions, timing, withdrawn
     }
 
     public init(from decoder: any Decoder) throws {
@@ -212,10 +215,11 @@ public struct Schedule: Hashable, Codable, Sendable {
         seeds = try container.decodeIfPresent([TeamID: Int].self, forKey: .seeds) ?? [:]
         divisions = try container.decodeIfPresent([Division].self, forKey: .divisions) ?? []
         timing = try container.decodeIfPresent(DayTiming.self, forKey: .timing)
+        withdrawn = try container.decodeIfPresent(Set<TeamID>.self, forKey: .withdrawn) ?? []
     }
 
-    /// The fields, `seeds`, `divisions` and `timing` only when there are some (the form before
-    /// they existed).
+    /// The fields, `seeds`, `divisions`, `timing` and `withdrawn` only when there are some (the
+    /// form before they existed); `withdrawn` in id order.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(teams, forKey: .teams)
@@ -228,6 +232,7 @@ public struct Schedule: Hashable, Codable, Sendable {
         if !seeds.isEmpty { try container.encode(seeds, forKey: .seeds) }
         if !divisions.isEmpty { try container.encode(divisions, forKey: .divisions) }
         try container.encodeIfPresent(timing, forKey: .timing)
+        if !withdrawn.isEmpty { try container.encode(withdrawn.sorted(), forKey: .withdrawn) }
     }
 
     /// Why the schedule cannot be played, or nil: unknown teams, games or groups in slots,

@@ -68,6 +68,10 @@ extension Schedule {
             if game.division == nil { next = next.assigningDivisions() }
         case .drawPublished(let draw):
             return try publishing(draw, hasStarted: hasStarted)
+        case .teamWithdrawn(let team):
+            guard teams[team] != nil else { throw Self.unknownTeam(team) }
+            if withdrawn.contains(team) { throw CourtsideError(.invalidGame, "team \(team) has withdrawn already") }
+            next.withdrawn.insert(team)
         case .gameEdited(let edit):
             guard let index = games.firstIndex(where: { $0.id == edit.game }) else {
                 throw CourtsideError(.unknownGame, "the schedule has no game \(edit.game)")
@@ -231,6 +235,8 @@ extension TournamentChange {
             try TextRule.check(edit.preset, as: .line, field: "preset")
         case .drawPublished(let draw):
             try draw.checkText()
+        case .teamWithdrawn:
+            break
         }
     }
 

@@ -19,6 +19,9 @@ public enum TournamentChange: Hashable, Sendable {
     /// A whole draw published at once: divisions (or the tournament of one) with their teams,
     /// groups and games, replacing a division of the same id that has not started.
     case drawPublished(PublishedDraw)
+    /// A team withdraws: its games not over are forfeited, those it plays now and those the
+    /// results bring it into. Its results so far stand.
+    case teamWithdrawn(TeamID)
 
     /// The `type` of the change on the wire and in the log.
     public var typeName: String {
@@ -30,6 +33,7 @@ public enum TournamentChange: Hashable, Sendable {
         case .gameScheduled: "game_scheduled"
         case .gameEdited: "game_edited"
         case .drawPublished: "draw_published"
+        case .teamWithdrawn: "team_withdrawn"
         }
     }
 
@@ -51,6 +55,7 @@ public enum TournamentChange: Hashable, Sendable {
         case .gameScheduled(let game): "game \(game.id)"
         case .gameEdited(let edit): "game \(edit.game)"
         case .drawPublished(let draw): "the draw of \(draw.subject)"
+        case .teamWithdrawn(let team): "team \(team)"
         }
     }
 
@@ -59,6 +64,7 @@ public enum TournamentChange: Hashable, Sendable {
         switch self {
         case .teamRegistered(let team, _, _): team.id
         case .playerAdded(let team, _), .playerRenamed(let team, _, _), .playerActive(let team, _, _): team
+        case .teamWithdrawn(let team): team
         default: nil
         }
     }
@@ -124,6 +130,7 @@ extension TournamentChange: Codable {
         case "game_scheduled": self = .gameScheduled(try container.decode(ScheduledGame.self, forKey: .game))
         case "game_edited": self = .gameEdited(try container.decode(GameEdit.self, forKey: .edit))
         case "draw_published": self = .drawPublished(try container.decode(PublishedDraw.self, forKey: .draw))
+        case "team_withdrawn": self = .teamWithdrawn(try container.decode(TeamID.self, forKey: .team))
         case let other:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container, debugDescription: "unknown tournament change \(other)")
@@ -152,6 +159,7 @@ extension TournamentChange: Codable {
         case .gameScheduled(let game): try container.encode(game, forKey: .game)
         case .gameEdited(let edit): try container.encode(edit, forKey: .edit)
         case .drawPublished(let draw): try container.encode(draw, forKey: .draw)
+        case .teamWithdrawn(let team): try container.encode(team, forKey: .team)
         }
     }
 }

@@ -78,6 +78,10 @@ extension TournamentSetup: JSONWritable {
         }
         writer.key("tournament")
         writer.value(tournament)
+        if let withdrawn {
+            writer.key("withdrawn")
+            writer.value(withdrawn)
+        }
         writer.endObject()
     }
 }

@@ -128,6 +128,8 @@ public struct Request: Sendable {
                 if case .team(let away) = edit.away { wire.away = away }
             case .drawPublished(let draw):
                 (wire.op, wire.draw) = ("publish_draw", draw)
+            case .teamWithdrawn(let team):
+                (wire.op, wire.team) = ("withdraw_team", team)
             case .gameScheduled(let game):
                 (wire.op, wire.game, wire.court, wire.start, wire.round, wire.group, wire.rules) = (
                     "schedule_game", game.id, game.court, game.start, game.round, game.group, game.rules
@@ -254,6 +256,8 @@ struct WireRequest: Codable {
                 game: try require(game, "game"), court: court, start: start, rules: rules, home: home.map(Slot.team),
                 away: away.map(Slot.team), preset: preset)
             operation = .changeTournament(.gameEdited(edit), reason: reason)
+        case "withdraw_team":
+            operation = .changeTournament(.teamWithdrawn(try require(team, "team")), reason: reason)
         case "publish_draw":
             operation = .changeTournament(.drawPublished(try require(draw, "draw")), reason: reason)
         case "schedule_game":
@@ -264,7 +268,7 @@ struct WireRequest: Codable {
             throw ProtocolError(
                 .unknownOperation,
                 "unknown operation \(op); expected move, retract, clock, timeout, create_game, forfeit, end_game, "
-                    + "register_team, add_player, rename_player, set_player_active, schedule_game, edit_game, publish_draw, "
+                    + "register_team, add_player, rename_player, set_player_active, schedule_game, edit_game, publish_draw, withdraw_team, "
                     + "list_games, snapshot, schedule, standings, log or tournament")
         }
         return Request(origin: CommandOrigin(clientID: clientID, commandID: commandID), operation: operation)

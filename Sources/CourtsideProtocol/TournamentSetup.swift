@@ -52,6 +52,8 @@ public struct TournamentSetup: Hashable, Codable, Sendable {
     public var seeds: [TeamID: Int]?
     /// How the day is paced; nil when not known.
     public var timing: DayTiming?
+    /// Teams that withdrew, sorted; nil when none has.
+    public var withdrawn: [TeamID]?
 
     public init(
         tournament: String, tieBreakers: [TieBreaker], courts: [String], teams: [Team], groups: [Group], rounds: [Round],
@@ -85,6 +87,7 @@ public struct TournamentSetup: Hashable, Codable, Sendable {
         divisions = schedule.divisions.isEmpty ? nil : schedule.divisions
         seeds = schedule.seeds.isEmpty ? nil : schedule.seeds
         timing = schedule.timing
+        withdrawn = schedule.withdrawn.isEmpty ? nil : schedule.withdrawn.sorted()
     }
 
     /// Each division's name by its id; empty for a tournament of one.
@@ -93,7 +96,7 @@ public struct TournamentSetup: Hashable, Codable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case tournament, courts, teams, groups, rounds, games, divisions, seeds, timing
+        case tournament, courts, teams, groups, rounds, games, divisions, seeds, timing, withdrawn
         case tieBreakers = "tie_breakers"
         case inactivePlayers = "inactive_players"
     }
@@ -116,6 +119,7 @@ public struct TournamentSetup: Hashable, Codable, Sendable {
         try container.encode(games, forKey: .games)
         try container.encodeIfPresent(inactivePlayers, forKey: .inactivePlayers)
         try container.encodeIfPresent(timing, forKey: .timing)
+        try container.encodeIfPresent(withdrawn, forKey: .withdrawn)
     }
 
     private struct TeamKey: CodingKey {

@@ -188,6 +188,7 @@ extension Request.Operation {
             case .gameScheduled: "schedule_game"
             case .gameEdited: "edit_game"
             case .drawPublished: "publish_draw"
+            case .teamWithdrawn: "withdraw_team"
             }
         }
     }

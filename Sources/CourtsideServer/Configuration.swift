@@ -353,10 +353,11 @@ struct RawConfiguration: Decodable {
     var divisions: [Division]?
     var seeds: [TeamID: Int]?
     var timing: DayTiming?
+    var withdrawn: [TeamID]?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case tournament, endpoints, transport, security, rules, presets, courts, teams, groups, rounds, games, storage
-        case divisions, seeds, timing
+        case divisions, seeds, timing, withdrawn
         case dataDir = "data_dir"
         case tieBreakers = "tie_breakers"
         case inactivePlayers = "inactive_players"
@@ -463,6 +464,10 @@ struct RawConfiguration: Decodable {
         schedule.seeds = seeds ?? [:]
         if let timing, let problem = timing.problem { throw fail("timing", problem) }
         schedule.timing = timing
+        for (index, team) in (withdrawn ?? []).enumerated() where teams[team] == nil {
+            throw fail("withdrawn.\(index)", "unknown team \"\(team)\"")
+        }
+        schedule.withdrawn = Set(withdrawn ?? [])
         schedule.divisions = divisions ?? []
         // A group or game names its division only where its teams and slots do not tell.
         schedule = schedule.assigningDivisions()

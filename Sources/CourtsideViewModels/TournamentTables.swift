@@ -157,6 +157,7 @@ public struct AuditTrail: Sendable {
                     edit.court.map { "court \($0)" }, edit.start.map { "start \($0)" }, edit.rules.map { _ in "rules" },
                     edit.home.map { "home \($0)" }, edit.away.map { "away \($0)" },
                 ].compactMap { $0 }.joined(separator: ", ")
+        case .teamWithdrawn(let team): "team \(team) withdrawn: its games left are forfeited"
         case .drawPublished(let draw):
             "draw published for \(draw.subject): \(draw.schedule.teams.count) teams, \(draw.schedule.games.count) games"
                 + (draw.randomSeed.map { ", random seed \($0)" } ?? "")

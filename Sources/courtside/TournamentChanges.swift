@@ -18,7 +18,31 @@ private func checkText(_ text: String?, _ option: String, as kind: TextRule.Kind
 /// `courtside team`: the tournament's teams.
 struct TeamCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "team", abstract: "Register a team on the day (the organiser's).", subcommands: [Add.self])
+        commandName: "team", abstract: "Register a team on the day, or withdraw one (the organiser's).",
+        subcommands: [Add.self, Withdraw.self])
+
+    /// `courtside team withdraw`.
+    struct Withdraw: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Withdraw a team: every game of theirs not over is forfeited, and those the results bring them into.",
+            discussion: """
+                Its results so far stand. A game it plays against another withdrawn team ends with no \
+                result. The estimates of the day follow at once; it cannot be undone. On a secured \
+                daemon only an organiser key may.
+
+                Example:
+                  courtside team withdraw owls --reason "injury, no fourth player"
+                """)
+        @Argument(help: "The team's id.") var id: String
+        @Option(help: "Why, for the log.") var reason: String
+        @OptionGroup var connection: ConnectionOptions
+
+        func validate() throws { try checkText(reason, "--reason", as: .reason) }
+
+        func run() throws {
+            try send(.changeTournament(.teamWithdrawn(TeamID(id)), reason: reason), connection, done: "\(id) withdrawn")
+        }
+    }
 
     /// `courtside team add`.
     struct Add: ParsableCommand {

@@ -153,6 +153,21 @@ struct PublishedDrawTests {
         #expect(Self.tournament.renamingGames(avoiding: ["nothing"]) == Self.tournament)
     }
 
+    @Test("a team withdraws once: an unknown team or a second withdrawal is refused; a redraw forgets a team it drops")
+    func withdrawal() throws {
+        let withdrawn = try Self.tournament.applying(.teamWithdrawn("w1")) { _ in false }
+        #expect(withdrawn.withdrawn == ["w1"])
+        #expect(throws: CourtsideError(.invalidGame, "team w1 has withdrawn already")) {
+            try withdrawn.applying(.teamWithdrawn("w1")) { _ in false }
+        }
+        #expect(throws: CourtsideError.self) { try Self.tournament.applying(.teamWithdrawn("nobody")) { _ in false } }
+        let redrawn = try publish(Self.newWomen, over: withdrawn)
+        #expect(redrawn.withdrawn.isEmpty)
+        let change = TournamentChange.teamWithdrawn("w1")
+        #expect(try JSONDecoder().decode(TournamentChange.self, from: JSONEncoder().encode(change)) == change)
+        #expect(try JSONDecoder().decode(Schedule.self, from: JSONEncoder().encode(withdrawn)) == withdrawn)
+    }
+
     @Test("as JSON: the random seed is a string, whole to 2^64-1; a broken one is refused")
     func json() throws {
         let draw = PublishedDraw(schedule: Self.newWomen, randomSeed: .max, event: "tournament: X\n")

@@ -699,7 +699,7 @@ struct FastEncodingTests {
                 GameEdit(
                     game: "g1", court: "C", start: "11:00", rules: .standard, home: .team("a"), away: .team("b"))),
             .drawPublished(PublishedDraw(schedule: Schedule(teams: [:], games: []))),
-            .drawPublished(Self.draw),
+            .drawPublished(Self.draw), .teamWithdrawn("o\"wls"),
         ]
         for (index, change) in changes.enumerated() {
             try expectSameJSON(change)
@@ -747,6 +747,7 @@ struct FastEncodingTests {
         schedule.seeds = ["lions": 1, "o\"wls": 2]
         schedule.divisions = [Division(id: "open", name: "Open", teams: ["lions", "o\"wls"], tieBreakers: [.pointsScored])]
         schedule.timing = DayTiming(gameMinutes: 10, changeoverMinutes: 4, restMinutes: 20)
+        schedule.withdrawn = ["lions", "o\"wls"]
         return PublishedDraw(schedule: schedule, randomSeed: 18_000_000_000_000_000_000, event: "tournament: X\n# \"a\"\n")
     }
 
