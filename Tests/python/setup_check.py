@@ -11,7 +11,7 @@ links to the schedule and the results. On each page: nothing to scroll sideways,
 button and link at least 44 px high. Expects a daemon waiting for its draw (no teams).
 
 With COURTSIDE_SCREENSHOTS=DIR (or --shots DIR), saves the preview and the answer there
-(setup-form.png, setup-preview.png, setup-published.png). Ends with "N passed, N failed".
+(setup-preview.png, setup-published.png). Ends with "N passed, N failed".
 
 Needs Debian's chromium, chromium-driver and python3-selenium (browsing.py).
 """
@@ -83,7 +83,6 @@ def main():
         check("a CSV file chosen fills the teams' box",
               wait(lambda: "Harbour Hawks" in browser.find_element(By.ID, "csv").get_attribute("value"), 10))
         browser.execute_script("document.getElementById('csv').value = arguments[0]", csv)
-        screenshot("setup-form.png")
         browser.find_element(By.ID, "review").click()
         check("reviewed: the draw in words",
               wait(lambda: "Publish the draw of Open and Women: 24 teams, 47 games on 4 courts, 09:00 to"
