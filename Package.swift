@@ -50,7 +50,10 @@ let package = Package(
         // An event described in a few lines (divisions, teams, formats, courts, hours) drawn and
         // planned into the tournament's schedule; teams read from registration CSVs. Pure.
         .target(
-            name: "CourtsideEvent", dependencies: ["CourtsideModel", "CourtsideFormats", "CourtsidePlanning"],
+            name: "CourtsideEvent",
+            dependencies: [
+                "CourtsideModel", "CourtsideFormats", "CourtsidePlanning", .product(name: "Yams", package: "Yams"),
+            ],
             swiftSettings: swiftSettings),
         // Threads of our own, named as top and perf show them.
         .target(name: "CourtsideThreads", swiftSettings: swiftSettings),
@@ -167,7 +170,7 @@ let package = Package(
             name: "CourtsideWeb",
             dependencies: [
                 "CourtsideClient", "CourtsideModel", "CourtsideProtocol", "CourtsideThreads", "CourtsideViewModels",
-                "CourtsideWebStore", "QREncode",
+                "CourtsideWebStore", "QREncode", "CourtsideEvent", "CourtsidePlanning",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -282,7 +285,8 @@ let package = Package(
         .testTarget(
             name: "CourtsideWebTests",
             dependencies: [
-                "CourtsideWeb", "CourtsideViewModels", .product(name: "NIOHTTP1", package: "swift-nio"),
+                "CourtsideWeb", "CourtsideViewModels", "CourtsideEvent", "CourtsideModel",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings),

@@ -44,27 +44,52 @@ public enum PlanTables {
     /// The day as a grid: a row per start time, a column per court, each cell a game's id and
     /// its sides as short as they go ("o-A-1 Owls v Lions", "open-sf1 A1 v B2").
     public static func grid(_ schedule: Schedule) -> [String] {
-        let courts = schedule.courts.isEmpty ? Array(Set(schedule.games.compactMap(\.court))).sorted() : schedule.courts
-        let starts = Array(Set(schedule.games.compactMap(\.start))).sorted { minutes($0) < minutes($1) }
-        guard !courts.isEmpty, !starts.isEmpty else { return ["no game has a court and a start"] }
-        var cells: [String: [String: String]] = [:]
-        for game in schedule.games {
-            guard let start = game.start, let court = game.court else { continue }
-            cells[start, default: [:]][court] =
-                "\(game.id.rawValue) \(short(game.home, schedule)) v \(short(game.away, schedule))"
+        let grid = DayGrid(schedule)
+        guard !grid.courts.isEmpty, !grid.starts.isEmpty else { return ["no game has a court and a start"] }
+        let cells = grid.starts.map { start in
+            grid.courts.map { court in
+                grid.game(at: start, on: court).map {
+                    "\($0.id.rawValue) \(short($0.home, schedule)) v \(short($0.away, schedule))"
+                }
+                    ?? ""
+            }
         }
-        var widths = courts.map(\.count)
-        for row in cells.values {
-            for (index, court) in courts.enumerated() { widths[index] = max(widths[index], row[court]?.count ?? 0) }
+        var widths = grid.courts.map(\.count)
+        for row in cells {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
         }
         func line(_ first: String, _ columns: [String]) -> String {
             ([first.padded(5)] + columns.enumerated().map { $0.element.padded(widths[$0.offset]) })
                 .joined(separator: " | ").trimmingTrailingSpaces()
         }
-        var lines = [line("", courts)]
+        var lines = [line("", grid.courts)]
         lines.append(String(repeating: "-", count: lines[0].count))
-        for start in starts { lines.append(line(start, courts.map { cells[start]?[$0] ?? "" })) }
+        for (start, row) in zip(grid.starts, cells) { lines.append(line(start, row)) }
         return lines
+    }
+
+    /// The day's games by start and court: the rows and columns of a court-by-time grid, as the
+    /// text grid above and the desk's Setup page (``SetupPreview``) draw it.
+    public struct DayGrid: Hashable, Sendable {
+        /// The columns: the schedule's courts, or, when it names none, those its games name, sorted.
+        public var courts: [String]
+        /// The rows: every game's start, earliest first.
+        public var starts: [String]
+        /// The game at a start on a court (the last listed, should two share a cell).
+        private var games: [String: [String: ScheduledGame]]
+
+        public init(_ schedule: Schedule) {
+            courts = schedule.courts.isEmpty ? Array(Set(schedule.games.compactMap(\.court))).sorted() : schedule.courts
+            starts = Array(Set(schedule.games.compactMap(\.start))).sorted { minutes($0) < minutes($1) }
+            games = [:]
+            for game in schedule.games {
+                guard let start = game.start, let court = game.court else { continue }
+                games[start, default: [:]][court] = game
+            }
+        }
+
+        /// The game that starts at `start` on `court`, if any.
+        public func game(at start: String, on court: String) -> ScheduledGame? { games[start]?[court] }
     }
 
     /// A slot as the draw names it: a team's name, "A1" for a group's rank, "winner sf1" for a winner,

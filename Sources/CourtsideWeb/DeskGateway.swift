@@ -29,6 +29,8 @@ public final class DeskGateway: Sendable {
     let passphraseHash: String
     let sessions: SessionStorage<DeskSession>
     private let throttle = Mutex(PINThrottle())
+    /// The Setup page's reviewed draws, until confirmed or expired.
+    let setupDrafts = Mutex(SetupDrafts())
     /// Passphrase checks the whole gateway starts, and the thread that makes them.
     private let checkRate: Mutex<RateLimiter>
     private let checker: PassphraseChecker
@@ -76,12 +78,13 @@ public final class DeskGateway: Sendable {
 
     /// Adds `/desk`, `POST /desk/login`, `POST /desk/logout`, `POST /desk/review`,
     /// `POST /desk/confirm`, `/desk/audit`, `/static/desk.css`, and the pages of the join codes
-    /// (``addCodeRoutes(to:)``), the teams (``addTeamRoutes(to:)``) and the schedule
-    /// (``addScheduleRoutes(to:)``).
+    /// (``addCodeRoutes(to:)``), the teams (``addTeamRoutes(to:)``), the schedule
+    /// (``addScheduleRoutes(to:)``) and the setup of the draw (``addSetupRoutes(to:)``).
     public func addRoutes(to router: Router<GatewayRequestContext>) {
         addCodeRoutes(to: router)
         addTeamRoutes(to: router)
         addScheduleRoutes(to: router)
+        addSetupRoutes(to: router)
         router.get("/desk") { request, _ -> Response in
             guard let session = try? await self.sessions.load(request: request) else {
                 return WebGateway.html(Pages.render("desk-login", LoginPage(query: request.uri.queryParameters)))

@@ -176,7 +176,10 @@ enum Pages {
             "desk-codes": PackageResources.desk_codes_mustache, "desk-teams": PackageResources.desk_teams_mustache,
             "desk-schedule": PackageResources.desk_schedule_mustache, "team": PackageResources.team_mustache,
             "teams": PackageResources.teams_mustache, "team-sheet": PackageResources.team_sheet_mustache,
-            "bracket": PackageResources.bracket_mustache,
+            "bracket": PackageResources.bracket_mustache, "desk-setup": PackageResources.desk_setup_mustache,
+            "desk-setup-field": PackageResources.desk_setup_field_mustache,
+            "desk-setup-preview": PackageResources.desk_setup_preview_mustache,
+            "desk-setup-done": PackageResources.desk_setup_done_mustache,
         ]
         do {
             return MustacheLibrary(

@@ -64,10 +64,10 @@ extension TournamentCommand {
             let seed = seed ?? description.seed ?? UInt64.random(in: 1...999_999)
             let teams = try teams(of: description, beside: path)
             do {
-                let draft = try EventPlanner.draw(description, teams: teams, seed: seed)
-                let planned = try EventPlanner.plan(
-                    draft, venue: try EventPlanner.venue(description), effort: quick ? .quick : .standard)
-                return (description, planned)
+                return (
+                    description,
+                    try EventPlanner.planned(description, teams: teams, seed: seed, effort: quick ? .quick : .standard)
+                )
             } catch {
                 throw ValidationError("\(path): \(error.code.rawValue): \(error.message)")
             }
@@ -79,12 +79,13 @@ extension TournamentCommand {
             var lines = ["\(description.tournament): \(schedule.teams.count) teams, \(schedule.games.count) games"]
             lines += [""] + PlanTables.draw(schedule)
             lines += [""] + PlanTables.grid(schedule)
-            lines += [""] + figures(planned)
+            lines += [""] + planned.figureLines
             if let random = planned.draft.randomSeed { lines.append("random draw seed: \(random) (--seed \(random) replays it)") }
             return lines
         }
 
-        /// The event file, decoded; a broken file names what is wrong.
+        /// The event file, decoded as ``EventDescription/init(yaml:)`` reads it; a broken file
+        /// names what is wrong.
         static func read(_ path: String) throws -> EventDescription {
             let text: String
             do {
@@ -92,110 +93,31 @@ extension TournamentCommand {
             } catch {
                 throw ValidationError("cannot read \(path): \(error.localizedDescription)")
             }
-            // Yams ignores a key no type reads: a typo (`game_minute`, `third_places`) would
-            // silently change the day, so every mapping's keys are checked first.
-            if let node = try? Yams.compose(yaml: text), let unknown = unknownKey(in: node) {
-                throw ValidationError("\(path): \(unknown)")
-            }
             do {
-                return try YAMLDecoder().decode(EventDescription.self, from: text)
-            } catch let DecodingError.keyNotFound(key, context) {
-                throw ValidationError("\(path): \(Self.path(context.codingPath + [key])): missing")
-            } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
-                let DecodingError.dataCorrupted(context)
-            {
-                throw ValidationError("\(path): \(Self.path(context.codingPath)): \(context.debugDescription)")
+                return try EventDescription(yaml: text)
             } catch {
-                throw ValidationError("\(path): \(error)")
+                throw ValidationError("\(path): \(error.message)")
             }
         }
 
-        /// The first key of the event file that no level knows, with its path and the known
-        /// ones; nil when every key is known.
-        static func unknownKey(in root: Yams.Node) -> String? {
-            func names<Key: CodingKey & CaseIterable>(_: Key.Type) -> [String] { Key.allCases.map(\.stringValue) }
-            func check(_ node: Yams.Node?, _ known: [String], _ path: String) -> String? {
-                guard let mapping = node?.mapping else { return nil }
-                for key in mapping.keys.compactMap(\.string) where !known.contains(key) {
-                    return
-                        "\(path.isEmpty ? "" : path + ".")\(key): unknown key (known here: \(known.sorted().joined(separator: ", ")))"
-                }
-                return nil
-            }
-            if let found = check(root, names(EventDescription.CodingKeys.self), "") { return found }
-            for (index, court) in (root["courts"]?.sequence ?? []).enumerated() {
-                if let found = check(court, names(CourtDescription.CodingKeys.self), "courts.\(index)") { return found }
-            }
-            for (index, division) in (root["divisions"]?.sequence ?? []).enumerated() {
-                let path = "divisions.\(index)"
-                if let found = check(division, names(DivisionDescription.CodingKeys.self), path) { return found }
-                if let found = check(division["format"], names(FormatDescription.CodingKeys.self), "\(path).format") {
-                    return found
-                }
-                for (number, team) in (division["teams"]?.sequence ?? []).enumerated() {
-                    if let found = check(team, names(ListedTeam.CodingKeys.self), "\(path).teams.\(number)") { return found }
-                }
-            }
-            return nil
-        }
-
-        static func path(_ codingPath: [any CodingKey]) -> String {
-            codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
-        }
-
-        /// Each division's teams, by division id: read from its CSV (relative to the event
-        /// file; the rows ``EventPlanner/teams(from:file:for:of:)`` gives it) or its list.
+        /// Each division's teams, by division id (``EventPlanner/teams(of:readCSV:)``): a CSV
+        /// is read relative to the event file.
         static func teams(of event: EventDescription, beside path: String) throws -> [String: [RegisteredTeam]] {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-            var teams: [String: [RegisteredTeam]] = [:]
-            for division in event.divisions {
-                switch division.teams {
-                case .list(let listed):
-                    do {
-                        teams[division.id] = try EventPlanner.registered(listed)
-                    } catch {
-                        throw ValidationError("\(path): division \(division.id): \(error.description)")
-                    }
-                case .csv(let file):
+            do {
+                return try EventPlanner.teams(of: event) { file in
                     let url = file.hasPrefix("/") ? URL(fileURLWithPath: file) : folder.appendingPathComponent(file)
-                    let text: String
                     do {
-                        text = try String(contentsOf: url, encoding: .utf8)
+                        return try String(contentsOf: url, encoding: .utf8)
                     } catch {
                         throw ValidationError("cannot read \(url.path): \(error.localizedDescription)")
                     }
-                    do {
-                        let rows = try TeamsCSV.read(text, file: file)
-                        teams[division.id] = try EventPlanner.teams(from: rows, file: file, for: division, of: event)
-                    } catch {
-                        throw ValidationError(error.description)
-                    }
                 }
+            } catch let error as EventError where error.code == .invalidCSV {
+                throw ValidationError(error.description)
+            } catch let error as EventError {
+                throw ValidationError("\(path): \(error.description)")
             }
-            return teams
-        }
-
-        static func figures(_ planned: PlannedEvent) -> [String] {
-            let figures = planned.figures
-            var lines = [
-                "day: \(figures.start) to \(figures.end); no plan can end before \(figures.lowerBound) "
-                    + "(courts' capacity \(figures.capacityBound), longest chain \(figures.chainBound)); "
-                    + "ratio \(String(format: "%.3f", figures.ratio))"
-            ]
-            if let wait = figures.longestWait, let median = figures.medianLongestWait {
-                lines.append("longest wait between games: \(wait) min (median team's longest: \(median) min)")
-            }
-            if let rest = figures.smallestRest {
-                lines.append("smallest rest: \(rest) min (asked: \(planned.venue.restMinutes))")
-            }
-            lines.append(
-                "most games of one team on one court: \(figures.mostGamesOnOneCourt); court repeats beyond need: \(figures.courtRepeats)"
-            )
-            for (division, end) in figures.divisionEnds.sorted(by: { $0.key < $1.key }) where figures.divisionEnds.count > 1 {
-                let name = planned.schedule.division(division)?.name ?? division
-                lines.append("\(name) ends at \(end)")
-            }
-            return lines
         }
 
         /// The config that starts the planned tournament, with a header saying how it was made.

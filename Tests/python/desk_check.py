@@ -26,24 +26,10 @@ import urllib.error
 import urllib.request
 import uuid
 
-from selenium import webdriver
-from selenium.common.exceptions import WebDriverException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-
-def wait(condition, seconds, step=0.05):
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            if condition():
-                return True
-        except WebDriverException:  # an element redrawn or not there yet
-            pass
-        if time.monotonic() >= deadline:
-            return False
-        time.sleep(step)
+from browsing import chromium, wait
 
 
 class Phone:
@@ -80,11 +66,7 @@ def main():
             failed += 1
             print("FAIL", name, detail, flush=True)
 
-    options = webdriver.ChromeOptions()
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,800"):
-        options.add_argument(flag)
-    options.binary_location = "/usr/bin/chromium"
-    browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    browser = chromium(1280, 800)
     try:
         # The screens first, as they hang in the hall: they must follow without a reload.
         browser.get(args.web + "/games/g2")
@@ -259,13 +241,7 @@ def main():
 
         # On a phone (390 wide, touch) every desk page reads down, nothing to scroll sideways:
         # neither the page nor any table in it (a table may overflow inside a page that does not).
-        phone_options = webdriver.ChromeOptions()
-        for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-            phone_options.add_argument(flag)
-        phone_options.add_experimental_option(
-            "mobileEmulation", {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 3.0, "touch": True}})
-        phone_options.binary_location = "/usr/bin/chromium"
-        phone = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=phone_options)
+        phone = chromium(mobile={"width": 390, "height": 844, "pixelRatio": 3.0, "touch": True})
         try:
             phone.get(args.web + "/desk")
             phone.find_element(By.ID, "passphrase").send_keys(args.passphrase)

@@ -1,0 +1,145 @@
+import CourtsideModel
+import CourtsideProtocol
+import CourtsideWebStore
+import Dispatch
+import Foundation
+import Hummingbird
+import Synchronization
+
+/// The desk's Setup page, behind its sign-in: the teams pasted, each division's format, the
+/// courts and hours; the pools, the knockout and the day's grid shown before anything is sent;
+/// then one `publish_draw`, as `courtside tournament publish` sends it, after a confirmation in
+/// words. Each post is refused from another site.
+extension DeskGateway {
+    /// Plans one review at a time, off Swift's cooperative pool: a plan is a second or two of
+    /// one core's work.
+    private static let planning = DispatchQueue(label: "courtside.desk.setup")
+
+    /// Adds `/desk/setup`, `/static/desk-setup.js`, `POST /desk/setup/review` and `POST /desk/setup/confirm`.
+    func addSetupRoutes(to router: Router<GatewayRequestContext>) {
+        router.get("/static/desk-setup.js") { _, _ -> Response in
+            WebGateway.file(PackageResources.desk_setup_js, type: "text/javascript; charset=utf-8")
+        }
+        router.get("/desk/setup") { request, _ -> Response in
+            guard let session = try? await self.sessions.load(request: request) else { return Self.signInFirst() }
+            let query = request.uri.queryParameters
+            // Back to edit: the reviewed draft's form, as it was filled.
+            if let token = query["draft"].map(String.init) {
+                if let entry = self.setupDrafts.withLock({ $0.entry(token, now: .now) }) {
+                    return WebGateway.html(Pages.render("desk-setup", DeskSetupPage(entry.draft.form)))
+                }
+                return WebGateway.html(
+                    Pages.render("desk-setup", DeskSetupPage(await self.freshForm(session), problem: Self.gone)))
+            }
+            return WebGateway.html(
+                Pages.render("desk-setup", DeskSetupPage(await self.freshForm(session), notice: DeskNotice(query: query))))
+        }
+        router.post("/desk/setup/review") { request, _ -> Response in
+            if let refusal = KeeperGateway.crossSite(request) { return refusal }
+            guard (try? await self.sessions.load(request: request)) != nil else { return Self.signInFirst() }
+            let body = try await BodyReading.collect(request, upTo: GatewayServer.maxBodyBytes)
+            guard let fields = FormFields.parse(Array(buffer: body)) else {
+                return WebGateway.html(
+                    Pages.render("desk-setup", DeskSetupPage(SetupForm(), problem: .init(message: "The form could not be read.")))
+                )
+            }
+            let form = SetupForm(fields)
+            let result = await withCheckedContinuation { continuation in
+                Self.planning.async {
+                    continuation.resume(returning: SetupDraft.review(form, newSeed: UInt64.random(in: 1...999_999)))
+                }
+            }
+            switch result {
+            case .failure(let problem):
+                return WebGateway.html(Pages.render("desk-setup", DeskSetupPage(form, problem: problem)))
+            case .success(let draft):
+                let token = JoinCode.randomToken(bytes: 16)
+                self.setupDrafts.withLock { $0.keep(draft, token: token, now: .now) }
+                return WebGateway.html(Pages.render("desk-setup-preview", DeskSetupPreviewPage(draft, token: token)))
+            }
+        }
+        router.post("/desk/setup/confirm") { request, _ -> Response in
+            if let refusal = KeeperGateway.crossSite(request) { return refusal }
+            guard let session = try? await self.sessions.load(request: request) else { return Self.signInFirst() }
+            let body = try await BodyReading.collect(request, upTo: 4096)
+            let fields = FormFields.parse(Array(buffer: body)) ?? [:]
+            let token = fields["token"] ?? ""
+            guard let entry = self.setupDrafts.withLock({ $0.entry(token, now: .now) }) else {
+                return WebGateway.text(
+                    Pages.render("desk-setup", DeskSetupPage(await self.freshForm(session), problem: Self.gone)), status: .gone,
+                    type: "text/html; charset=utf-8")
+            }
+            let reason = fields["reason"]?.trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty
+            if let reason, let problem = TextRule.problem(reason, as: .reason) {
+                return WebGateway.html(
+                    Pages.render(
+                        "desk-setup-preview", DeskSetupPreviewPage(entry.draft, token: token, refusal: "Reason: \(problem)")))
+            }
+            let draw: PublishedDraw
+            switch entry.stage {
+            case .sent(let sent): draw = sent
+            case .reviewed:
+                // Games that exist outside the schedule (dropped by an earlier draw, or made
+                // by create_game) keep their ids: this draw names its own games apart, as
+                // `courtside tournament publish` does. Fixed now, before the first send: a
+                // confirmation sent again is the very same command.
+                switch await self.gamesOutsideSchedule(session) {
+                case .failure(let error):
+                    let refusal = "Not sent (\(error.code.rawValue)): \(error.message). Confirm again."
+                    return WebGateway.html(
+                        Pages.render("desk-setup-preview", DeskSetupPreviewPage(entry.draft, token: token, refusal: refusal)))
+                case .success(let taken):
+                    var renamed = entry.draft.draw
+                    renamed.schedule = renamed.schedule.renamingGames(avoiding: taken)
+                    draw = renamed
+                    self.setupDrafts.withLock { $0.sent(token, as: renamed) }
+                }
+            }
+            let origin = CommandOrigin(clientID: self.clientID(session), commandID: "setup-\(token)")
+            let refusal: String
+            do throws(CourtsideError) {
+                let reply = try await self.relay.send(
+                    .changeTournament(.drawPublished(draw), reason: reason), origin: origin, court: Self.lane)
+                if let sequence = reply.sequence { await self.live.catchUp(to: sequence) }
+                guard let error = reply.error else {
+                    let message = "Published: \(draw.schedule.games.count) games. The schedule and every screen follow now."
+                    return WebGateway.html(Pages.render("desk-setup-done", DeskSetupDonePage(message: message)))
+                }
+                refusal = "Refused (\(error.code.rawValue)): \(error.message). Nothing was changed."
+            } catch {
+                refusal = "Not sent (\(error.code.rawValue)): \(error.message). Confirm again: it is applied once."
+            }
+            return WebGateway.html(
+                Pages.render("desk-setup-preview", DeskSetupPreviewPage(entry.draft, token: token, refusal: refusal)))
+        }
+    }
+
+    /// A draft no longer kept, in words.
+    static let gone = SetupForm.Problem(
+        message:
+            "That preview is no longer kept (a draft lasts 30 minutes, and the desk keeps the last \(SetupDrafts.capacity)): nothing was sent. Fill in the form and review it again."
+    )
+
+    /// The form as it starts: config/event.yaml's values, under the tournament's name.
+    private func freshForm(_ session: DeskSession) async -> SetupForm {
+        var form = SetupForm()
+        if case .success(let setup) = await tournament(session), !setup.tournament.isEmpty { form.tournament = setup.tournament }
+        return form
+    }
+
+    /// The games that exist and are not in the schedule, from the daemon.
+    private func gamesOutsideSchedule(_ session: DeskSession) async -> Result<Set<GameID>, CourtsideError> {
+        switch (await read(.listGames, session), await read(.schedule, session)) {
+        case (.success(let games), .success(let schedule)):
+            let existing = Set((games.games ?? []).map(\.game))
+            return .success(existing.subtracting((schedule.bracket ?? []).map(\.game)))
+        case (.failure(let error), _), (_, .failure(let error)):
+            return .failure(error)
+        }
+    }
+}
+
+extension String {
+    /// The string, or nil when it is empty.
+    fileprivate var nonEmpty: String? { isEmpty ? nil : self }
+}
