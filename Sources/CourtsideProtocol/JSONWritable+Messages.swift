@@ -8,7 +8,7 @@ extension LiveState: JSONWritable {
         Self.write(
             version: version, score: score, counts: counts, clock: clock, status: status, winner: winner,
             endReason: endReason, timeExpired: timeExpired, overtimeTargets: overtimeTargets, teamFouls: teamFouls,
-            timeoutsUsed: timeoutsUsed, to: &writer)
+            timeoutsUsed: timeoutsUsed, startedAt: startedAt, endedAt: endedAt, to: &writer)
     }
 
     /// The JSON of `LiveState(game)`, written from the game itself.
@@ -17,13 +17,13 @@ extension LiveState: JSONWritable {
             version: game.version, score: game.score, counts: game.counts, clock: game.clock, status: game.status,
             winner: game.winner, endReason: game.endReason, timeExpired: game.timeExpired,
             overtimeTargets: game.overtimeTargets, teamFouls: game.teamFouls, timeoutsUsed: game.timeoutsUsed,
-            to: &writer)
+            startedAt: game.startedAt, endedAt: game.endedAt, to: &writer)
     }
 
     private static func write(
         version: Int, score: SideValues, counts: [PlayerID: MoveCounts], clock: GameClock, status: GameStatus,
         winner: Side?, endReason: EndReason?, timeExpired: Bool, overtimeTargets: SideValues?, teamFouls: SideValues,
-        timeoutsUsed: SideValues, to writer: inout JSONWriter
+        timeoutsUsed: SideValues, startedAt: Timestamp?, endedAt: Timestamp?, to writer: inout JSONWriter
     ) {
         writer.beginObject()
         writer.key("clock")
@@ -34,12 +34,20 @@ extension LiveState: JSONWritable {
             writer.key("end_reason")
             writer.value(endReason)
         }
+        if let endedAt {
+            writer.key("ended_at")
+            writer.value(endedAt)
+        }
         if let overtimeTargets {
             writer.key("overtime_targets")
             writer.value(overtimeTargets)
         }
         writer.key("score")
         writer.value(score)
+        if let startedAt {
+            writer.key("started_at")
+            writer.value(startedAt)
+        }
         writer.key("status")
         writer.value(status)
         writer.key("team_fouls")

@@ -14,6 +14,10 @@ public struct LiveState: Hashable, Codable, Sendable {
     public var overtimeTargets: SideValues?
     public var teamFouls: SideValues
     public var timeoutsUsed: SideValues
+    /// When the game's first move, time-out or clock start was, and when it ended: what a
+    /// court's delay and the day's estimates are worked out from.
+    public var startedAt: Timestamp?
+    public var endedAt: Timestamp?
 
     public init(_ game: Game) {
         version = game.version
@@ -27,10 +31,14 @@ public struct LiveState: Hashable, Codable, Sendable {
         overtimeTargets = game.overtimeTargets
         teamFouls = game.teamFouls
         timeoutsUsed = game.timeoutsUsed
+        startedAt = game.startedAt
+        endedAt = game.endedAt
     }
 
     enum CodingKeys: String, CodingKey {
         case version, score, counts, clock, status, winner
+        case startedAt = "started_at"
+        case endedAt = "ended_at"
         case endReason = "end_reason"
         case timeExpired = "time_expired"
         case overtimeTargets = "overtime_targets"

@@ -64,7 +64,8 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
     public var clockAction: String
     /// The clock button's words: "Start clock", "Pause clock", or "Game over".
     public var clockActionText: String
-    /// "SCHEDULED", "LIVE", "PAUSED", "OVERTIME" or "FINAL".
+    /// "SCHEDULED", "IN PLAY" (moves recorded, the clock never started), "LIVE", "PAUSED",
+    /// "OVERTIME" or "FINAL": the one word every screen shows for the game's state.
     public var statusLabel: String
     /// The status with the winner once there is one: "LIVE", "FINAL: Lions won".
     public var statusText: String
@@ -117,7 +118,9 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
             isFinished ? ("", "Game over") : isRunning ? ("pause", "Pause clock") : ("start", "Start clock")
         statusLabel =
             switch live.status {
-            case .scheduled: "SCHEDULED"
+            // Points on the board with the clock never started (a game without a clock, or a
+            // keeper who scored first): under way, not scheduled.
+            case .scheduled: state.game.hasStarted ? "IN PLAY" : "SCHEDULED"
             case .running: live.overtimeTargets == nil ? "LIVE" : "OVERTIME"
             case .paused: "PAUSED"
             case .finished: "FINAL"

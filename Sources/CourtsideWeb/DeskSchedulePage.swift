@@ -1,5 +1,7 @@
+import CourtsideClient
 import CourtsideModel
 import CourtsideProtocol
+import CourtsideViewModels
 
 /// The desk's schedule page: every scheduled game by round, with its court, start, teams (or
 /// the slots the results fill) and whether it has started; for each game not started, what its
@@ -29,7 +31,8 @@ struct DeskSchedulePage {
         var group: String
         var home: Side
         var away: Side
-        /// "not started", "in play", "final", or "not created yet" (its teams are not known).
+        /// The game's state in the words of every screen (``GameViewModel/statusLabel``: "SCHEDULED",
+        /// "IN PLAY", "LIVE", ...), or "not created yet" (its teams are not known).
         var state: String
         /// Whether it may still move: it has not started.
         var movable: Bool
@@ -72,13 +75,10 @@ struct DeskSchedulePage {
         }
         func row(_ game: TournamentSetup.SetupGame) -> GameRow {
             let played = games[game.id]
+            // The word every other screen shows for the game (GameViewModel's), or why it has none.
             let state =
-                switch played {
-                case nil: "not created yet"
-                case let played? where played.isFinished: "final"
-                case let played? where played.hasStarted: "in play"
-                default: "not started"
-                }
+                played.map { GameViewModel(GameState($0), now: Timestamp(milliseconds: 0), lastPlays: 0).statusLabel }
+                ?? "not created yet"
             let courts =
                 (game.court == nil ? [Option(value: "", label: "no court", selected: true)] : [])
                 + allCourts.map { Option(value: $0, label: $0, selected: $0 == game.court) }

@@ -100,7 +100,7 @@ struct ClientTests {
         #expect(try courtside(["foul", "g1", "di"] + connection).status == 0)
         #expect(try courtside(["undo", "g1"] + connection) == (0, "g1 v4: retracted the move at v3\n"))
         let games = try courtside(["games"] + connection)
-        #expect(games.output.contains("g1  Court 1  Lions 2 - 0 Tigers  00:00.0  SCHEDULED"))
+        #expect(games.output.contains("g1  Court 1  Lions 2 - 0 Tigers  00:00.0  IN PLAY"))
         let show = try courtside(["show", "g1"] + connection)
         #expect(show.output.contains("v3  Di  foul (undone)"))
         #expect(show.output.contains("  Ann                    0       1       0       0       0       0       2"))

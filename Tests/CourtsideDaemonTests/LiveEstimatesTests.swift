@@ -40,6 +40,19 @@ struct LiveEstimatesTests {
         let keeper = try Keeper(daemon.commandEndpoint)
         _ = try keeper.send(.endGame(game: "g3", result: .asItStands, reason: "played early"))
 
+        // The gateway's copy has when g3 really ended, as the daemon's snapshot does.
+        let g3 = try #require(try keeper.send(.snapshot(game: "g3")).snapshot?.first)
+        let listed = try await poll(seconds: 10) {
+            let (_, body) = try await web.get("/api/games")
+            let games = (try JSONSerialization.jsonObject(with: body) as? [String: Any])?["games"] as? [[String: Any]]
+            let state = games?.first { $0["game"] as? String == "g3" }?["state"] as? [String: Any]
+            return (state?["ended_at"] as? NSNumber)?.int64Value
+        } until: {
+            $0 != nil
+        }
+        #expect(
+            listed != nil && listed == g3.endedAt?.rawValue, "\(String(describing: listed)) vs \(String(describing: g3.endedAt))")
+
         // Bears play g2 after g1's expected end: g1 at now + 20 (its teams' rest), g2 at + 34.
         let bears = try await poll(seconds: 10) {
             let (_, body) = try await web.get("/teams/bears")

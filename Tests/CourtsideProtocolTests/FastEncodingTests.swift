@@ -612,7 +612,7 @@ struct FastEncodingTests {
                 LiveState(game),
                 [
                     "version", "score", "counts", "clock", "status", "winner", "endReason", "timeExpired", "overtimeTargets",
-                    "teamFouls", "timeoutsUsed",
+                    "teamFouls", "timeoutsUsed", "startedAt", "endedAt",
                 ]
             ),
             (

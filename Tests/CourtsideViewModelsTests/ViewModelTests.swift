@@ -46,7 +46,8 @@ struct GameViewModelTests {
         #expect(view.score == "2 - 1")
         #expect(view.homeName == "Lions" && view.awayName == "Tigers")
         #expect(view.clock == "00:00.0")
-        #expect(view.statusLabel == "SCHEDULED")
+        // Points on the board, the clock never started: under way, not scheduled.
+        #expect(view.statusLabel == "IN PLAY")
         #expect(!view.isRunning && !view.isPaused && !view.isFinished)
         #expect(view.winner == nil)
         #expect(view.homePlayers.map(\.name) == ["Ann", "Bo"])
@@ -54,7 +55,7 @@ struct GameViewModelTests {
         #expect(view.homePlayers[0].points == 2)
         #expect(view.awayPlayers[0].points == 1)
         #expect(view.lastPlays == ["v4  Di  +1", "v3  Ann  assist", "v2  Ann  +2"])
-        #expect(view.summary == "g1  Court 1  Lions 2 - 1 Tigers  00:00.0  SCHEDULED")
+        #expect(view.summary == "g1  Court 1  Lions 2 - 1 Tigers  00:00.0  IN PLAY")
     }
 
     @Test("the clock runs between events by interpolating from the last known value")
@@ -239,7 +240,7 @@ struct PageViewTests {
         table.record(.move(player: "ann", move: .twoPoints))
         let data = try JSONEncoder().encode(GameViewModel(table.state, now: table.now))
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(object["score"] as? String == "2 - 0" && object["statusText"] as? String == "SCHEDULED")
+        #expect(object["score"] as? String == "2 - 0" && object["statusText"] as? String == "IN PLAY")
         #expect(object["clock"] as? String == "00:00.0" && object["isRunning"] as? Bool == false)
         let home = try #require(object["home"] as? [String: Any])
         #expect(home["name"] as? String == "Lions" && home["score"] as? Int == 2)
@@ -265,7 +266,7 @@ struct TournamentViewModelTests {
         #expect(
             tournament.lines == [
                 "g0  Lions 0 - 0 Tigers  00:00.0  SCHEDULED",
-                "g1  Court 1  Lions 1 - 0 Tigers  00:00.0  SCHEDULED",
+                "g1  Court 1  Lions 1 - 0 Tigers  00:00.0  IN PLAY",
             ])
     }
 
@@ -277,7 +278,7 @@ struct TournamentViewModelTests {
         let stale = SyncStatus(endpoint: "tcp://x:1", isStale: true, lastResync: ("gap", 3), resyncs: 2)
         let screen = Screens.board(view, status: stale).joined(separator: "\n")
         #expect(screen.contains("   Lions   2 - 0   Tigers"))
-        #expect(screen.contains("   00:00.0   SCHEDULED"))
+        #expect(screen.contains("   00:00.0   IN PLAY"))
         #expect(screen.contains("STALE: no heartbeat from tcp://x:1"))
         #expect(screen.contains("resynced (gap) 3s ago, 2 in all"))
         #expect(screen.contains("  v2  Ann  +2"))

@@ -211,8 +211,8 @@ def main():
         browser.switch_to.window(desk)
         browser.get(args.web + "/desk/schedule")
         game = lambda g: browser.find_element(By.CSS_SELECTOR, 'tr[data-game="%s"]' % g)
-        check("the schedule shows g3 in play, without a move form",
-              wait(lambda: "in play" in game("g3").text, 10) and not game("g3").find_elements(By.CSS_SELECTOR, "form"),
+        check("the schedule shows g3 under way (LIVE, as every screen says), without a move form",
+              wait(lambda: "LIVE" in game("g3").text, 10) and not game("g3").find_elements(By.CSS_SELECTOR, "form"),
               game("g3").text)
         Select(game("g1").find_element(By.NAME, "court")).select_by_value("Court 2")
         game("g1").find_element(By.NAME, "reason").send_keys("Court 1 runs behind")
