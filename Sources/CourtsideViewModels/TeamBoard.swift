@@ -19,6 +19,12 @@ public struct TeamBoard: Hashable, Sendable, Encodable {
     public var timeoutPips: String
     /// How many time-outs the rules allow a team, if they limit them.
     public var timeoutsAllowed: Int?
+    /// The fouls in one line, when the rules count them in tiers: "fouls 8" below the first
+    /// tier, "fouls 8, bonus: 2 FT" from it on. Stored, so the encoded board carries it: the
+    /// keeper page binds it rather than composing it.
+    public var foulsLine: String?
+    /// "time-outs left 1", when the rules limit time-outs; stored for the same reason.
+    public var timeoutsLine: String?
 
     /// The board of `side` in `game`.
     public init(_ game: Game, _ side: Side) {
@@ -52,18 +58,13 @@ public struct TeamBoard: Hashable, Sendable, Encodable {
             timeouts = used
             timeoutPips = ""
         }
+        foulsLine =
+            switch tier {
+            case "": nil
+            case FoulPenalty.none.rawValue: "fouls \(fouls)"
+            default: "fouls \(fouls), \(tierText)"
+            }
+        timeoutsLine = timeoutsAllowed.map { _ in "\(timeoutsLabel) \(timeouts)" }
     }
 
-    /// The fouls in one line, when the rules count them in tiers: "fouls 8" below the first
-    /// tier, "fouls 8, bonus: 2 FT" from it on.
-    public var foulsLine: String? {
-        switch tier {
-        case "": nil
-        case FoulPenalty.none.rawValue: "fouls \(fouls)"
-        default: "fouls \(fouls), \(tierText)"
-        }
-    }
-
-    /// "time-outs left 1", when the rules limit time-outs.
-    public var timeoutsLine: String? { timeoutsAllowed.map { _ in "\(timeoutsLabel) \(timeouts)" } }
 }

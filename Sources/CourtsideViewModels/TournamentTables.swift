@@ -15,12 +15,18 @@ public enum TournamentTables {
         func side(_ team: TeamID?, _ slot: Slot) -> String { team.map { teamNames[$0] ?? $0.rawValue } ?? slot.description }
         let divisionWidth = divisions.count > 1 ? divisions.values.map(\.count).max() ?? 0 : 0
         var lines: [String] = []
-        var round: String?? = .none
+        // Each round once, where it is first played, with all its games: a game added to a
+        // round later (after the final's, say) joins its round rather than opening another.
+        var order: [String?] = []
+        var byRound: [String?: [BracketEntry]] = [:]
         for entry in bracket {
-            if round != .some(entry.round) {
+            if byRound[entry.round] == nil { order.append(entry.round) }
+            byRound[entry.round, default: []].append(entry)
+        }
+        for (round, entry) in order.flatMap({ round in (byRound[round] ?? []).map { (round, $0) } }) {
+            if entry.game == byRound[round]?.first?.game {
                 if !lines.isEmpty { lines.append("") }
-                lines.append(entry.round ?? "Games")
-                round = .some(entry.round)
+                lines.append(round ?? "Games")
             }
             let matchup = "\(side(entry.homeTeam, entry.home)) vs \(side(entry.awayTeam, entry.away))"
             let score = entry.score.map { "\($0.home) - \($0.away)" } ?? ""

@@ -246,6 +246,8 @@ struct PageViewTests {
         #expect(home["name"] as? String == "Lions" && home["score"] as? Int == 2)
         let board = try #require(home["board"] as? [String: Any])
         #expect(board["tierText"] as? String == "no bonus" && board["timeoutPips"] as? String == "●●")
+        // The lines the keeper page shows are sent whole: it composes none.
+        #expect(board["foulsLine"] as? String == "fouls 0" && board["timeoutsLine"] as? String == "time-outs left 2")
         let play = try #require((object["plays"] as? [[String: Any]])?.first)
         #expect(play["playerName"] as? String == "Ann" && play["moveText"] as? String == "+2")
         #expect(play["isUndone"] as? Bool == false)
@@ -305,6 +307,19 @@ struct TournamentTablesTests {
         let table = GroupStandings(group: "WA", name: "Pool A", rows: [], complete: false, division: "women")
         #expect(TournamentTables.standings([table], divisions: both).first == "Women · Pool A")
         #expect(TournamentTables.standings([table]).first == "Pool A")
+    }
+
+    @Test("a game added to a round after the final's is printed in its round, not in a second one after the Finals")
+    func roundJoined() {
+        func entry(_ game: GameID, _ round: String) -> BracketEntry {
+            BracketEntry(
+                game: game, round: round, group: nil, court: "Court 1", start: "09:00", home: .team("a"), away: .team("b"),
+                homeTeam: "a", awayTeam: "b", state: .ready, score: nil, winner: nil)
+        }
+        let lines = TournamentTables.schedule(
+            [entry("g1", "Group stage"), entry("final", "Finals"), entry("g5", "Group stage")], teamNames: [:])
+        #expect(lines.filter { !$0.hasPrefix("  ") } == ["Group stage", "", "Finals"], "\(lines)")
+        #expect(lines.firstIndex { $0.contains("g5") }! < lines.firstIndex(of: "Finals")!)
     }
 
     @Test("standings, schedule and trail read as the organiser expects")
