@@ -22,7 +22,8 @@ public enum Slot: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    private static func ordinal(_ number: Int) -> String {
+    /// An ordinal's English suffix: "st" for 1, "nd" for 22, "th" for 11.
+    public static func ordinal(_ number: Int) -> String {
         switch number % 100 {
         case 11, 12, 13: "th"
         default: [1: "st", 2: "nd", 3: "rd"][number % 10] ?? "th"

@@ -190,8 +190,8 @@ extension BracketPicture {
         case .loser(let game): return "Loser of \(game.rawValue)"
         case .groupRank(let group, let rank): return "\(shortGroup(group, division: division))\(rank)"
         case .bestOfRank(let rank, let place, _):
-            let placed = rank >= 1 && rank <= rankWords.count ? rankWords[rank - 1] : "\(rank)\(ordinal(rank))-placed"
-            return place == 1 ? "Best \(placed)" : "\(place)\(ordinal(place)) best \(placed)"
+            let placed = rank >= 1 && rank <= rankWords.count ? rankWords[rank - 1] : "\(rank)\(Slot.ordinal(rank))-placed"
+            return place == 1 ? "Best \(placed)" : "\(place)\(Slot.ordinal(place)) best \(placed)"
         }
     }
 
@@ -200,14 +200,6 @@ extension BracketPicture {
     private static func shortGroup(_ group: String, division: String?) -> String {
         guard let division, group.hasPrefix(division + "-"), group.count > division.count + 1 else { return group }
         return String(group.dropFirst(division.count + 1))
-    }
-
-    // As `Slot`'s own, which the model keeps private: one shared helper once the model may change.
-    private static func ordinal(_ number: Int) -> String {
-        switch number % 100 {
-        case 11, 12, 13: "th"
-        default: [1: "st", 2: "nd", 3: "rd"][number % 10] ?? "th"
-        }
     }
 }
 

@@ -159,7 +159,8 @@ public struct TeamPage: Hashable, Sendable, Encodable {
                 game: entry.game, path: "/games/\(Self.escaped(entry.game.rawValue))",
                 round: entry.round ?? entry.group.map { groupNames[$0] ?? $0 } ?? "",
                 court: games[entry.game]?.setup.court ?? entry.court, start: entry.start,
-                opponent: "v \(other.map { names[$0] ?? $0.rawValue } ?? otherSlot.description)",
+                opponent:
+                    "v \(other.map { names[$0] ?? $0.rawValue } ?? BracketPicture.words(otherSlot, teamNames: names, division: entry.division))",
                 opponentPath: other.map(Self.path(of:)), score: score, outcome: outcome, outcomeText: outcomeText, isWin: won,
                 isLoss: lost, isLive: entry.state == .live, isFinished: entry.state == .final)
         }
@@ -197,7 +198,7 @@ public struct TeamPage: Hashable, Sendable, Encodable {
     }
 
     /// Every team's name: the tournament's own first, then as the standings and games name it.
-    static func names(teams: [Team], games: [GameID: Game], standings: [GroupStandings]) -> [TeamID: String] {
+    public static func names(teams: [Team], games: [GameID: Game], standings: [GroupStandings]) -> [TeamID: String] {
         var names: [TeamID: String] = [:]
         for team in teams where names[team.id] == nil { names[team.id] = team.name }
         for row in standings.lazy.flatMap(\.rows) where names[row.team] == nil { names[row.team] = row.name }

@@ -138,14 +138,17 @@ enum Pages {
                         pointsAgainst: $0.pointsAgainst, difference: $0.difference)
                 })
         }
-        let name = { (id: TeamID?) in
-            id.flatMap { team in view.games.values.lazy.flatMap { [$0.setup.home, $0.setup.away] }.first { $0.id == team }?.name }
+        let names = TeamPage.names(teams: view.teams, games: view.games, standings: view.standings)
+        // A side is its team once known, else its slot in the words the knockout's picture uses ("A1").
+        let side = { (team: TeamID?, slot: Slot, division: String?) in
+            team.map { names[$0] ?? $0.rawValue } ?? BracketPicture.words(slot, teamNames: names, division: division)
         }
         let schedule = view.schedule.map { entry in
             ScheduleRow(
                 game: entry.game.rawValue, round: entry.round ?? entry.group ?? "", court: entry.court ?? "",
-                start: entry.start ?? "", home: name(entry.homeTeam) ?? "\(entry.home)",
-                score: entry.score.map { "\($0.home) - \($0.away)" } ?? "", away: name(entry.awayTeam) ?? "\(entry.away)",
+                start: entry.start ?? "", home: side(entry.homeTeam, entry.home, entry.division),
+                score: entry.score.map { "\($0.home) - \($0.away)" } ?? "",
+                away: side(entry.awayTeam, entry.away, entry.division),
                 state: entry.state.rawValue, homePath: entry.homeTeam.map(TeamPage.path(of:)),
                 awayPath: entry.awayTeam.map(TeamPage.path(of:)))
         }

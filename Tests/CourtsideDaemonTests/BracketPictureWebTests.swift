@@ -46,6 +46,10 @@ struct BracketPictureWebTests {
         let final = Self.box("final", in: before)
         #expect(final.contains(">A1</text>") && final.contains(">B1</text>"), "\(final)")
         #expect(Self.box("third", in: before).contains(">Loser of g1</text>"))
+        // The schedule's table names the open sides in the picture's words.
+        let row = try #require(before.range(of: #"<tr data-game="final">"#)).upperBound
+        let finalRow = before[row...].prefix { $0 != "\n" }
+        #expect(finalRow.contains(">A1<") && finalRow.contains(">B1<"), "\(finalRow)")
 
         let keeper = try Keeper(daemon.commandEndpoint)
         for _ in 0..<8 { try keeper.send(.move(game: "g1", player: "ann", move: .twoPoints)) }
