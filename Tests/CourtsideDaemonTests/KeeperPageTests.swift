@@ -19,6 +19,14 @@ struct KeeperPageTests {
     /// Seconds the network stays cut; the issue asks for a 60-second Wi-Fi drop.
     static let offlineSeconds = ProcessInfo.processInfo.environment["COURTSIDE_KEEPER_OFFLINE_SECONDS"] ?? "60"
 
+    @Test("the page's connection (keeper-link.js), its transitions under Node's test runner (Tests/node)")
+    func connectionTransitions() throws {
+        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("node")
+        let (status, output) = try ChildProcess.run("/usr/bin/node", ["--test", tests.path], mergeError: true, seconds: 60)
+        #expect(status == 0 && output.contains("# fail 0"), "\(output)")
+    }
+
     @Test(
         "join by PIN on a phone; a game to 15-13; 60 s offline and a reload; a lost reply; two keepers; a revoked device"
     )
