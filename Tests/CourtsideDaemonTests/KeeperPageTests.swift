@@ -28,7 +28,7 @@ struct KeeperPageTests {
     }
 
     @Test(
-        "join by PIN on a phone; a game to 15-13; 60 s offline and a reload; a lost reply; two keepers; a revoked device"
+        "join by PIN on a phone; a game to 15-13; a lost reply; the event stream down while POSTs pass; the daemon stopped; 60 s offline and a reload; two keepers; a revoked device"
     )
     func keeperPage() async throws {
         let daemon = try DaemonProcess(schedule: Self.courtGames)
@@ -48,7 +48,7 @@ struct KeeperPageTests {
             [
                 script.path, "--web", web.base, "--command", daemon.commandEndpoint, "--pin", String(pin), "--web-bin",
                 WebProcess.executable, "--state-dir", web.stateDirectory, "--offline-seconds", Self.offlineSeconds, "--shots",
-                shots.path,
+                shots.path, "--daemon-pid", String(daemon.processIdentifier),
             ], output: .capture, error: .capture)
         let output = check.readOutput(seconds: 240)
         print(output)  // the figures for whoever reads the log
