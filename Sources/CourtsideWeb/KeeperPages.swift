@@ -107,6 +107,11 @@ extension KeeperGateway {
         /// Why clock and time-outs wait while the page hears no events and has fetched no state lately.
         var silentWhyText =
             "Clock and time-outs wait for a fresh state of the game: sent on a clock shown behind, they would be wrong."
+        /// Why they wait while requests fail, or the daemon does not answer.
+        var offlineWhyText = "Clock and time-outs wait for the connection: sent late, they would be wrong."
+        /// A clock or time-out command that got no answer: from the phone's network, or from the daemon.
+        var notSentOfflineText = "Not sent: no connection to the gateway."
+        var notSentServerText = "Not sent: the scoring server is not answering."
         /// Points first, then the rest, as a keeper reaches for them.
         var moves: [Move] = [MoveKind.onePoint, .twoPoints, .freeThrow, .assist, .rebound, .foul].map {
             Move(move: $0.rawValue, button: GameViewModel.moveButtonText($0), text: GameViewModel.moveText($0))

@@ -43,6 +43,7 @@ struct KeeperPagesTests {
         #expect(page.contains(#"data-silent="Not hearing live updates: the score shown may be behind. Your taps still count.""#))
         #expect(
             page.contains(#"data-server="The scoring server is not answering; your taps are kept and sent when it is back.""#))
+        #expect(page.contains(#"data-not-sent-server="Not sent: the scoring server is not answering.""#))
         #expect(!page.contains("no-games"))
         let empty = CourtLineup(court: "Court 9", bracket: [], games: games)
         let waiting = Pages.render("keeper", KeeperGateway.KeeperPage(device: "d", lineup: empty))

@@ -265,7 +265,8 @@
     const result = await post(Object.assign({ command_id: newID(), game: current }, command));
     if (result.kind === "retry") {
       feel(result.why);
-      notice = "Not sent: " + (result.why === "unavailable" ? document.getElementById("banner").dataset.server : "no connection to the gateway.");
+      const words = field("controls-why").dataset;
+      notice = result.why === "unavailable" ? words.notSentServer : words.notSentOffline;
       retryLater();
     } else if (result.kind === "halt") halt(result.message);
     else {
@@ -378,7 +379,7 @@
     why.hidden = !blocked && !notice;
     if (!blocked && notice) text(why, notice);
     else if (now.controls === "silent") text(why, why.dataset.silent);
-    else if (blocked) text(why, "Clock and time-outs wait for the connection: sent late, they would be wrong.");
+    else if (blocked) text(why, why.dataset.offline);
     const mine = entries.filter((e) => e.game === current).slice().reverse();
     document.getElementById("outbox").replaceChildren(...mine.map(tapItem));
   }
