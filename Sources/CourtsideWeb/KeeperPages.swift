@@ -8,8 +8,8 @@ import Hummingbird
 /// ``GameViewModel`` from `/api/events` and keeps its outbox in the browser; the server side
 /// only renders the court's frame and its lineup.
 extension KeeperGateway {
-    /// Adds `/keep`, `/keep/sw.js`, `/static/keeper.js`, `/static/keeper-link.js` and
-    /// `/static/keeper.css` (each file with HEAD too).
+    /// Adds `/keep`, `/keep/sw.js`, `/static/keeper.js`, `/static/keeper-link.js`,
+    /// `/static/keeper-outbox.js` and `/static/keeper.css` (each file with HEAD too).
     func addPages(to router: Router<GatewayRequestContext>) {
         router.get("/keep") { request, _ -> Response in
             guard case .success(let device) = try await self.device(of: request) else {
@@ -36,6 +36,9 @@ extension KeeperGateway {
         }
         Self.file(router, "/static/keeper-link.js") {
             WebGateway.file(PackageResources.keeper_link_js, type: "text/javascript; charset=utf-8")
+        }
+        Self.file(router, "/static/keeper-outbox.js") {
+            WebGateway.file(PackageResources.keeper_outbox_js, type: "text/javascript; charset=utf-8")
         }
         Self.file(router, "/static/keeper.css") {
             WebGateway.file(PackageResources.keeper_css, type: "text/css; charset=utf-8")

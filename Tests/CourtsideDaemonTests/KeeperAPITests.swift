@@ -324,7 +324,9 @@ struct KeeperSilenceTests {
         #expect(unknown.status == 404 && unknown.json.code == "unknown_game", "\(unknown)")
 
         // HEAD as GET for the service worker and the files it keeps.
-        for path in ["/keep/sw.js", "/static/keeper.js", "/static/keeper-link.js", "/static/keeper.css"] {
+        for path in [
+            "/keep/sw.js", "/static/keeper.js", "/static/keeper-link.js", "/static/keeper-outbox.js", "/static/keeper.css",
+        ] {
             let head = try await phone.send("HEAD", path)
             #expect(head.status == 200, "HEAD \(path): \(head.status)")
             #expect(try await phone.send("GET", path).status == 200, "GET \(path)")

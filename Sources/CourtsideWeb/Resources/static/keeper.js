@@ -4,7 +4,8 @@
 // The outbox: a move gets its command_id when tapped and goes into IndexedDB at once, then is
 // sent in tap order, one at a time, by POST /api/keep/commands; a retry reuses the id, so the
 // daemon's retry memory applies it once. An entry is queued, then confirmed by the daemon's ok
-// (the reply names its version), or by its event when the reply was lost; or refused. The
+// (the reply names its version), or by its event when the reply was lost; or refused
+// (keeper-outbox.js: its transitions). The
 // connection (keeper-link.js) is judged by whether requests succeed, never by navigator.onLine,
 // and by whether the event stream is heard: silent, the page fetches the game's state itself.
 // Clock and time-outs are never queued.
@@ -29,6 +30,7 @@
   picker.value = current;
   let selected = null;       // the player tapped, waiting for a move
   const machine = window.courtsideLink;  // keeper-link.js
+  const outbox = window.courtsideOutbox;  // keeper-outbox.js
   let link = machine.initial(Date.now());
   let entries = [];          // the outbox, in tap order (a mirror of IndexedDB)
   let notice = "";           // the last refusal of a clock or time-out command
@@ -98,26 +100,16 @@
       for (;;) {
         const next = entries.find((e) => e.state === "queued");
         if (!next) break;
-        next.tried = true;
-        next.device = device;
+        await apply(next, { type: "sending", device });
         const result = await post(next.command);
         if (result.kind === "retry") { feel(result.why); retryLater(); break; }
         if (result.kind === "halt") { halt(result.message); break; }
         feel("answered");
-        if (result.kind === "ok") {
-          // The daemon's ok is the confirmation: its event, when it comes, changes nothing more.
-          next.version = result.reply.version;
-          next.state = "confirmed";
-          if (next.command.op === "retract") undid(next);
-          // Undone while its request was out: it was applied, so its undo is a retraction.
-          if (next.undo) { delete next.undo; await queue(retraction(next.command.game, next.version, next.label)); }
-          // Not hearing the stream: the score comes from a fetch, at once.
-          if (link.silent) pollSoon();
-        } else {
-          next.state = "refused";
-          next.message = result.message;
-        }
-        await put(next);
+        // The daemon's ok is the confirmation: its event, when it comes, changes nothing more.
+        if (result.kind === "ok") await apply(next, { type: "ok", version: result.reply.version });
+        else await apply(next, { type: "refused", message: result.message });
+        // Not hearing the stream: the score comes from a fetch, at once.
+        if (result.kind === "ok" && link.silent) pollSoon();
         draw();
       }
       await prune();
@@ -230,19 +222,25 @@
     selected = null;
   }
 
-  // Undo: a move still in the outbox just leaves it; one the daemon has is retracted by version.
-  async function undo(entry) {
-    if (entry.state === "queued" && !entry.tried) {
-      entries.splice(entries.indexOf(entry), 1);
-      await drop(entry);
-      draw();
-    } else if (entry.state === "queued") {
-      // It may have reached the daemon with its answer lost: send it, then retract it.
-      entry.undo = true;
-      await put(entry);
-    } else if (entry.version && undoable(entry.command.game, entry.version)) {
-      await queue(retraction(entry.command.game, entry.version, entry.label));
+  // An outbox entry's event (keeper-outbox.js), and its effects performed. Never sent, an undone
+  // move just leaves; one that may have reached the daemon (its answer lost) is sent, then
+  // retracted; one the daemon has is retracted by version.
+  async function apply(entry, event) {
+    const { entry: after, effects } = outbox.next(entry, event);
+    Object.assign(entry, after);
+    for (const effect of effects) {
+      if (effect === "store") await put(entry);
+      else if (effect === "drop") { entries.splice(entries.indexOf(entry), 1); await drop(entry); }
+      else if (effect === "retract") await queue(retraction(entry.command.game, entry.version, entry.label));
+      else if (effect === "undid") {
+        const move = entries.find((e) => e.command.op === "move" && e.game === entry.game && e.version === entry.command.version);
+        if (move) await apply(move, { type: "undone" });
+      }
     }
+  }
+  async function undo(entry) {
+    await apply(entry, { type: "undo", undoable: !!entry.version && undoable(entry.command.game, entry.version) });
+    draw();
   }
 
   // A play may be undone once: not when the view shows it undone, nor while an undo of it is on
@@ -251,11 +249,6 @@
     const g = games[game];
     if (g && g.view.plays.some((p) => p.version === version && p.isUndone)) return false;
     return !entries.some((e) => e.command.op === "retract" && e.game === game && e.command.version === version && e.state !== "refused");
-  }
-  // A retraction confirmed: the move it undid, if this device made it, offers no Undo any more.
-  function undid(retract) {
-    const move = entries.find((e) => e.command.op === "move" && e.game === retract.game && e.version === retract.command.version);
-    if (move && !move.undone) { move.undone = true; put(move); }
   }
 
   // Clock and time-outs are sent now or not at all: late, they would be wrong.
@@ -305,7 +298,7 @@
     });
   }
 
-  const stateWords = { queued: "queued", sent: "sent", confirmed: "confirmed", refused: "refused" };
+  const stateWords = { queued: "queued", confirmed: "confirmed", refused: "refused" };
   function tapItem(e) {
     const li = el("li");
     li.dataset.id = e.id;
@@ -313,9 +306,9 @@
     const what = el("span", "what", e.label);
     if (e.state === "refused") what.append(el("span", "why", e.message));
     li.append(what, el("span", "state", stateWords[e.state]));
-    const applied = e.state === "confirmed" || e.state === "sent";
-    if (e.command.op === "move" && !e.undo && (e.state === "queued" || (applied && !e.undone && undoable(e.game, e.version)))) {
-      const b = el("button", "undo", e.state === "queued" && !e.tried ? "Drop" : "Undo");
+    const offered = outbox.offer(e, !!e.version && undoable(e.game, e.version));
+    if (offered) {
+      const b = el("button", "undo", offered);
       b.type = "button";
       b.addEventListener("click", () => undo(e));
       li.append(b);
@@ -414,11 +407,8 @@
       const entry = entries.find((x) => x.id === origin.command_id);
       const who = origin.client_id || "";
       // Our move whose reply was lost: its event is the confirmation.
-      if (entry && entry.state === "queued" && (who === (entry.device || device) || who.endsWith("/" + (entry.device || device)))) {
-        entry.version = m.version;
-        entry.state = "confirmed";
-        if (entry.command.op === "retract") undid(entry);
-        put(entry);
+      if (entry && (who === (entry.device || device) || who.endsWith("/" + (entry.device || device)))) {
+        apply(entry, { type: "seen", version: m.version }).then(draw);
       }
       body.dataset.sequence = m.sequence;
       if (m.view.court === court) keepGames();
@@ -471,8 +461,7 @@
     // stay as they are, after the ones stored before.
     const now = new Set(entries.map((e) => e.id));
     entries = (all || []).filter((e) => e.court === court && !now.has(e.id)).concat(entries);
-    // Stored by an older page, "sent" meant the daemon's ok: confirmed now.
-    for (const e of entries) if (e.state === "sent") e.state = "confirmed";
+    for (const e of entries) Object.assign(e, outbox.next(e, { type: "loaded" }).entry);
     draw();
     pump();
   });

@@ -3,7 +3,7 @@
 // not, so a reload while offline brings the page back; its outbox lives in IndexedDB.
 // Live data (/api/...) never comes from a cache.
 const CACHE = "courtside-keeper-2";
-const FILES = ["/static/clock.js", "/static/keeper-link.js", "/static/keeper.js", "/static/keeper.css"];
+const FILES = ["/static/clock.js", "/static/keeper-link.js", "/static/keeper-outbox.js", "/static/keeper.js", "/static/keeper.css"];
 
 // Only the keeper page is kept: the join page lives at /keep too (X-Courtside-Page says which).
 const keepable = (path, response) =>
