@@ -56,8 +56,8 @@ public final class KeeperGateway: Sendable {
                 keyPrefix: "keeper."))
     }
 
-    /// Adds `/keep/join/TOKEN`, `POST /keep/join`, `POST /keep/leave`, `/api/keep/session` and
-    /// `POST /api/keep/commands`, and the pages of ``addPages(to:)``.
+    /// Adds `/keep/join/TOKEN`, `POST /keep/join`, `POST /keep/leave`, `/api/keep/session`,
+    /// `/api/keep/games/ID` and `POST /api/keep/commands`, and the pages of ``addPages(to:)``.
     public func addRoutes(to router: Router<GatewayRequestContext>) {
         addPages(to: router)
         router.get("/keep/join/:token") { request, context -> Response in
@@ -127,6 +127,23 @@ public final class KeeperGateway: Sendable {
                 SessionBody(
                     court: device.court, device: device.name, keyed: self.relay.isKeyed,
                     lineup: CourtLineup(court: device.court, bracket: view.bracket, games: view.games)))
+        }
+        router.get("/api/keep/games/:id") { request, context -> Response in
+            // What a page that hears no events fetches instead, every few seconds: the game as
+            // the stream's `state` carries it (its view included), as of the gateway's view now.
+            if case .failure(let refusal) = try await self.device(of: request) { return refusal.response }
+            let id = GameID(try context.parameters.require("id"))
+            let view = self.live.current
+            guard let game = view.games[id] else {
+                return WebGateway.json(
+                    Reply.failure(CourtsideError(.unknownGame, "no game has id \(id)"), commandID: nil, epoch: view.epoch),
+                    status: .notFound)
+            }
+            let now = view.daemonNow
+            return WebGateway.json(
+                GameBody(
+                    sequence: view.sequence, inSync: view.inSync, daemonNow: now,
+                    game: CourtGame(game, now: Timestamp(milliseconds: now))))
         }
         router.post("/api/keep/commands") { request, _ -> Response in
             if let refusal = Self.crossSite(request) { return refusal }
@@ -328,6 +345,20 @@ public final class KeeperGateway: Sendable {
         var ok: Bool
         var court: String
         var device: String
+    }
+
+    /// One game for a page that hears no events: ``CourtGame`` (as in the stream's `state`), the
+    /// sequence and daemon time it stands at, and whether the gateway follows the daemon now.
+    struct GameBody: Encodable {
+        var sequence: Int64
+        var inSync: Bool
+        var daemonNow: Int64
+        var game: CourtGame
+        enum CodingKeys: String, CodingKey {
+            case sequence, game
+            case inSync = "in_sync"
+            case daemonNow = "daemon_now"
+        }
     }
 
     struct SessionBody: Encodable {

@@ -8,7 +8,8 @@ import Hummingbird
 /// ``GameViewModel`` from `/api/events` and keeps its outbox in the browser; the server side
 /// only renders the court's frame and its lineup.
 extension KeeperGateway {
-    /// Adds `/keep`, `/keep/sw.js`, `/static/keeper.js` and `/static/keeper.css`.
+    /// Adds `/keep`, `/keep/sw.js`, `/static/keeper.js`, `/static/keeper-link.js`,
+    /// `/static/keeper-outbox.js` and `/static/keeper.css` (each file with HEAD too).
     func addPages(to router: Router<GatewayRequestContext>) {
         router.get("/keep") { request, _ -> Response in
             guard case .success(let device) = try await self.device(of: request) else {
@@ -22,19 +23,34 @@ extension KeeperGateway {
             let lineup = CourtLineup(court: device.court, bracket: view.bracket, games: view.games)
             return Self.page(Pages.render("keeper", KeeperPage(device: device.name, lineup: lineup)), kind: "keeper")
         }
-        router.get("/keep/sw.js") { _, _ -> Response in
+        // HEAD as GET for the files the service worker keeps (a check or a proxy asks with HEAD).
+        Self.file(router, "/keep/sw.js") {
             var response = WebGateway.file(PackageResources.sw_js, type: "text/javascript; charset=utf-8")
             // The worker lives under /keep/ but serves /keep itself, one level up.
             response.headers[HTTPField.Name("Service-Worker-Allowed")!] = "/keep"
             response.headers[.cacheControl] = "no-cache"
             return response
         }
-        router.get("/static/keeper.js") { _, _ -> Response in
+        Self.file(router, "/static/keeper.js") {
             WebGateway.file(PackageResources.keeper_js, type: "text/javascript; charset=utf-8")
         }
-        router.get("/static/keeper.css") { _, _ -> Response in
+        Self.file(router, "/static/keeper-link.js") {
+            WebGateway.file(PackageResources.keeper_link_js, type: "text/javascript; charset=utf-8")
+        }
+        Self.file(router, "/static/keeper-outbox.js") {
+            WebGateway.file(PackageResources.keeper_outbox_js, type: "text/javascript; charset=utf-8")
+        }
+        Self.file(router, "/static/keeper.css") {
             WebGateway.file(PackageResources.keeper_css, type: "text/css; charset=utf-8")
         }
+    }
+
+    /// A file at `path` for GET, and its headers alone for HEAD.
+    private static func file(
+        _ router: Router<GatewayRequestContext>, _ path: RouterPath, _ response: @escaping @Sendable () -> Response
+    ) {
+        router.get(path) { _, _ in response() }
+        router.head(path) { _, _ in response().createHeadResponse() }
     }
 
     /// A keeper page; `X-Courtside-Page` tells the service worker which one it is, since both
@@ -86,6 +102,19 @@ extension KeeperGateway {
         var court: String
         var device: String
         var games: [Game]
+        /// What the banner says while the page hears no events, though its requests are answered.
+        var silentText = "Not hearing live updates: the score shown may be behind. Your taps still count."
+        /// What it says while the gateway answers but the daemon does not (a 503, or the
+        /// gateway out of sync with it): the phone is online.
+        var serverText = "The scoring server is not answering; your taps are kept and sent when it is back."
+        /// Why clock and time-outs wait while the page hears no events and has fetched no state lately.
+        var silentWhyText =
+            "Clock and time-outs wait for a fresh state of the game: sent on a clock shown behind, they would be wrong."
+        /// Why they wait while requests fail, or the daemon does not answer.
+        var offlineWhyText = "Clock and time-outs wait for the connection: sent late, they would be wrong."
+        /// A clock or time-out command that got no answer: from the phone's network, or from the daemon.
+        var notSentOfflineText = "Not sent: no connection to the gateway."
+        var notSentServerText = "Not sent: the scoring server is not answering."
         /// Points first, then the rest, as a keeper reaches for them.
         var moves: [Move] = [MoveKind.onePoint, .twoPoints, .freeThrow, .assist, .rebound, .foul].map {
             Move(move: $0.rawValue, button: GameViewModel.moveButtonText($0), text: GameViewModel.moveText($0))

@@ -56,8 +56,13 @@ public enum WebGateway {
             let view = live.current
             return json(APIBody(key: "bracket", value: view.schedule, view: view, bracketSequence: view.bracketSequence))
         }
-        router.get("/api/events") { _, context -> Response in
-            let updates = live.updates()
+        router.get("/api/events") { request, context -> Response in
+            // `?ping=SECONDS`: a page that must know when it hears nothing (the keeper's) gets
+            // `sync` events that often (EventStreamPings).
+            let updates =
+                EventStreamPings.interval(request.uri.queryParameters["ping"]).map { interval in
+                    EventStreamPings.merge(live.updates(), every: interval) { live.current.inSync }
+                } ?? live.updates()
             let channel = context.channel
             let stall = TimeAmount(limits.stalledWriteTimeout)
             // A small send buffer: a browser that stops reading holds its writer up within a few

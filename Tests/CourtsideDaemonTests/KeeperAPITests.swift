@@ -279,6 +279,62 @@ struct KeeperAPITests {
     }
 }
 
+/// What a keeper page that hears no events relies on: `sync` events every `?ping=` seconds on
+/// the stream, the game's state at `/api/keep/games/ID`, and HEAD for the files its service
+/// worker keeps.
+@Suite("courtside-web for a keeper page that hears nothing", .serialized, .timeLimit(.minutes(2)))
+struct KeeperSilenceTests {
+    @Test(
+        "?ping=1 sends a sync each second; /api/keep/games/ID answers a joined device with the game's view; HEAD /keep/sw.js is 200"
+    )
+    func silence() async throws {
+        let daemon = try DaemonProcess()
+        let pin = try await GatewayStore(directory: WebProcess.stateDirectory(daemon)).code(for: "Court 1").pin
+        let web = try WebProcess(daemon)
+        #expect(await web.waitInSync(), "\(web.log())")
+
+        // Three seconds of a quiet stream: its state, then a sync each second; without ?ping none.
+        let (_, pinged) = try ChildProcess.run(
+            "/usr/bin/curl", ["-sN", "--max-time", "3.5", "\(web.base)/api/events?ping=1"], mergeError: true, seconds: 10)
+        let syncs = pinged.components(separatedBy: "event: sync\ndata: {\"in_sync\":true}").count - 1
+        #expect(pinged.hasPrefix("retry: 1000\n\nevent: state") && (2...4).contains(syncs), "\(pinged.prefix(200)) \(syncs)")
+        let (_, quiet) = try ChildProcess.run(
+            "/usr/bin/curl", ["-sN", "--max-time", "2.5", "\(web.base)/api/events"], mergeError: true, seconds: 10)
+        #expect(!quiet.contains("event: sync"), "\(quiet.suffix(200))")
+
+        // The game's state, for a joined device only.
+        let phone = Phone(web.base)
+        let early = try await phone.send("GET", "/api/keep/games/g1")
+        #expect(early.status == 401 && early.json.code == "not_joined", "\(early)")
+        _ = try #require(try await phone.join(pin: pin))
+        let moved = try await phone.move("g1", "ann")
+        #expect(moved.json["ok"] as? Bool == true, "\(moved)")
+        let version = try #require(moved.json["version"] as? Int)
+        var game: [String: Any] = [:]
+        // The gateway's view follows the daemon's event a moment after the reply.
+        for _ in 0..<50 {
+            game = try await phone.send("GET", "/api/keep/games/g1").json
+            if ((game["game"] as? [String: Any])?["state"] as? [String: Any])?["version"] as? Int == version { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let body = try #require(game["game"] as? [String: Any], "\(game)")
+        #expect(game["in_sync"] as? Bool == true && game["daemon_now"] as? Int != nil && game["sequence"] as? Int != nil)
+        #expect((body["view"] as? [String: Any])?["score"] as? String == "2 - 0", "\(body)")
+        let unknown = try await phone.send("GET", "/api/keep/games/nope")
+        #expect(unknown.status == 404 && unknown.json.code == "unknown_game", "\(unknown)")
+
+        // HEAD as GET for the service worker and the files it keeps.
+        for path in [
+            "/keep/sw.js", "/static/keeper.js", "/static/keeper-link.js", "/static/keeper-outbox.js", "/static/keeper.css",
+        ] {
+            let head = try await phone.send("HEAD", path)
+            #expect(head.status == 200, "HEAD \(path): \(head.status)")
+            #expect(try await phone.send("GET", path).status == 200, "GET \(path)")
+        }
+        #expect((try await phone.send("HEAD", "/keep/sw.js")).headers["Service-Worker-Allowed"] as? String == "/keep")
+    }
+}
+
 @Suite("the organiser's sheet of join codes", .serialized)
 struct JoinSheetTests {
     @Test(

@@ -19,8 +19,16 @@ struct KeeperPageTests {
     /// Seconds the network stays cut; the issue asks for a 60-second Wi-Fi drop.
     static let offlineSeconds = ProcessInfo.processInfo.environment["COURTSIDE_KEEPER_OFFLINE_SECONDS"] ?? "60"
 
+    @Test("the page's connection (keeper-link.js), its transitions under Node's test runner (Tests/node)")
+    func connectionTransitions() throws {
+        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("node")
+        let (status, output) = try ChildProcess.run("/usr/bin/node", ["--test", tests.path], mergeError: true, seconds: 60)
+        #expect(status == 0 && output.contains("# fail 0"), "\(output)")
+    }
+
     @Test(
-        "join by PIN on a phone; a game to 15-13; 60 s offline and a reload; a lost reply; two keepers; a revoked device"
+        "join by PIN on a phone; a game to 15-13; a lost reply; the event stream down while POSTs pass; the daemon stopped; 60 s offline and a reload; two keepers; a revoked device"
     )
     func keeperPage() async throws {
         let daemon = try DaemonProcess(schedule: Self.courtGames)
@@ -40,7 +48,7 @@ struct KeeperPageTests {
             [
                 script.path, "--web", web.base, "--command", daemon.commandEndpoint, "--pin", String(pin), "--web-bin",
                 WebProcess.executable, "--state-dir", web.stateDirectory, "--offline-seconds", Self.offlineSeconds, "--shots",
-                shots.path,
+                shots.path, "--daemon-pid", String(daemon.processIdentifier),
             ], output: .capture, error: .capture)
         let output = check.readOutput(seconds: 240)
         print(output)  // the figures for whoever reads the log

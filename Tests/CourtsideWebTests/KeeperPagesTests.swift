@@ -35,7 +35,15 @@ struct KeeperPagesTests {
         #expect(page.contains(#"<option value="g1" selected>g1: Lions &amp; Co v Tigers</option>"#), "\(page)")
         #expect(page.contains(#"<option value="g3">g3: Tigers v Lions &amp; Co</option>"#))
         #expect(page.contains(#"<button type="button" data-move="free_throw" data-text="free throw">FT</button>"#), "\(page)")
-        #expect(page.contains(#"<script src="/static/clock.js"></script><script src="/static/keeper.js"></script>"#))
+        #expect(
+            page.contains(
+                #"<script src="/static/clock.js"></script><script src="/static/keeper-link.js"></script><script src="/static/keeper-outbox.js"></script><script src="/static/keeper.js"></script>"#
+            ))
+        // The connection's words are the page's; the script only picks them.
+        #expect(page.contains(#"data-silent="Not hearing live updates: the score shown may be behind. Your taps still count.""#))
+        #expect(
+            page.contains(#"data-server="The scoring server is not answering; your taps are kept and sent when it is back.""#))
+        #expect(page.contains(#"data-not-sent-server="Not sent: the scoring server is not answering.""#))
         #expect(!page.contains("no-games"))
         let empty = CourtLineup(court: "Court 9", bracket: [], games: games)
         let waiting = Pages.render("keeper", KeeperGateway.KeeperPage(device: "d", lineup: empty))

@@ -2,7 +2,7 @@
 """The keeper page (/keep) in real Chromium through selenium, against the real daemon and gateway.
 
     keeper_check.py --web http://127.0.0.1:PORT --command EP --pin K7M-4PX --web-bin PATH
-                    --state-dir DIR [--offline-seconds 60] [--shots DIR]
+                    --state-dir DIR [--offline-seconds 60] [--shots DIR] [--daemon-pid PID]
     keeper_check.py --web http://127.0.0.1:PORT --command EP --pin K7M-4PX --figures 200
 
 The browsers reach the gateway through a TCP proxy of this script, which it stops (every open
@@ -10,7 +10,10 @@ connection cut, the event stream too: CDP's offline mode leaves open streams flo
 restarts to play a Wi-Fi drop, and which can drop the gateway's answer to one POST. On a phone
 (390x844, touch): joins by PIN; every control at least 44x44 and no sideways scrolling; plays g1
 to 15-13 from the page and compares it with the daemon's snapshot; a lost reply in g3 counts
-once; g5 offline for --offline-seconds with 30 taps, the undo of a queued one and a reload served
+once; then in g3 the event stream cut while POSTs pass (CDP blocks new streams, the proxy holds
+the open one): a tap confirmed by its ok, the page saying it hears no live updates and showing
+the score it fetched, an undo offered once, the banner gone when the stream is back; the daemon
+stopped (--daemon-pid, SIGSTOP): the server's words, not offline; g5 offline for --offline-seconds with 30 taps, the undo of a queued one and a reload served
 by the service worker, then exactly 29 applied, once each, in tap order, all confirmed; two
 keepers in g4 at once, and an undo on one page of the other's play; a revoked device (a new code
 for the court) keeps its unsent move. Ends with "N passed, N failed".
@@ -23,6 +26,7 @@ Needs Debian's chromium, chromium-driver, python3-selenium and python3-zmq.
 """
 import argparse
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -310,6 +314,79 @@ def figures(args):
         keeper.quit()
 
 
+BANNER = "const b = document.getElementById('banner'); return b.hidden ? '' : b.textContent;"
+SILENT = "Not hearing live updates: the score shown may be behind. Your taps still count."
+SERVER = "The scoring server is not answering; your taps are kept and sent when it is back."
+# Where the buttons are, to check that a banner moves none from under a finger.
+TOPS = ("return ['button[data-player]', 'button[data-move=\"one_point\"]', '#clock']"
+        ".map((s) => Math.round(document.querySelector(s).getBoundingClientRect().top));")
+
+
+def retractions(endpoint, game):
+    return [e for e in (command(endpoint, "log", game=game) or {}).get("events", []) if e["kind"]["type"] == "retraction"]
+
+
+def silence(run, a, proxy, args):
+    """Issue 39: the event stream down (new streams blocked, the open one held up) while POSTs pass."""
+    a.pick("g3")
+    tops = a.js(TOPS)
+    a.browser.execute_cdp_cmd("Network.enable", {})
+    a.browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/api/events*"]})
+    proxy.hold_events(True)
+    try:
+        a.tap("gus", "two_points")
+        tapped = time.monotonic()
+        run.check("stream down: a tap is confirmed from its POST's ok within 2 s", wait(lambda: a.all_confirmed(2), 2),
+                  str(a.taps()))
+        run.check("stream down: the page says it hears no live updates within 8 s",
+                  wait(lambda: a.js(BANNER) == SILENT, 8), "%r after %.1f s" % (a.js(BANNER), time.monotonic() - tapped))
+        run.check("stream down: the score and the player's counts come from the page's own fetch", wait(lambda: a.field(
+            "score") == "4 - 0" and a.js("return document.querySelector('button[data-player=\"gus\"] .counts').textContent")
+            .startswith("4 pts"), 6), a.field("score"))
+        banner = a.js("const r = (s) => document.querySelector(s).getBoundingClientRect();"
+                      "return [r('#banner').bottom, r('.game-pick').top, r('.team .board').top];")
+        run.check("stream down: the banner covers neither the game picker nor the teams' lines, and moves no button",
+                  banner[0] <= banner[1] <= banner[2] and a.js(TOPS) == tops, "%s %s %s" % (banner, tops, a.js(TOPS)))
+        if args.shots:
+            a.browser.save_screenshot(os.path.join(args.shots, "keeper-phone-silent.png"))
+        # Undo, once: the move's line offers it no more, and the fetched score goes back.
+        move = a.taps()[-1][0]
+        a.js("document.querySelector('#outbox li[data-id=\"' + arguments[0] + '\"] button.undo').click()", move)
+        run.check("stream down: an undo is confirmed, the score follows, and the undone move offers no Undo", wait(
+            lambda: a.all_confirmed(3) and a.field("score") == "2 - 0" and not a.js(
+                "return !!document.querySelector('#outbox li[data-id=\"' + arguments[0] + '\"] button.undo')", move), 8)
+            and not a.js("return [...document.querySelectorAll('#plays li.undone button.undo')].length"),
+            "%s %s" % (a.field("score"), a.taps()))
+    finally:
+        a.browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+        proxy.hold_events(False)
+    run.check("stream back: the banner goes", wait(lambda: a.js(BANNER) == "", 20), a.js(BANNER))
+    ids = applied(args.command, "g3", a.device)
+    run.check("stream down: one move per tap, one retraction per undo", len(ids) == 2 and len(retractions(
+        args.command, "g3")) == 1 and snapshot(args.command, "g3")["score"]["home"] == 2, str(ids))
+
+
+def server_down(run, a, args):
+    """Issue 39: the daemon stopped (SIGSTOP), the gateway answering 503: the server's words, not offline."""
+    if not args.daemon_pid:
+        return
+    os.kill(args.daemon_pid, signal.SIGSTOP)
+    try:
+        a.tap("hal", "rebound")
+        run.check("daemon stopped: the page says the scoring server is not answering, not offline",
+                  wait(lambda: a.js(BANNER) == SERVER, 15), a.js(BANNER))
+        run.check("daemon stopped: the tap stays queued, clock and time-outs wait", a.taps()[-1][1] == "queued" and a.js(
+            "return document.getElementById('clock').disabled && [...document.querySelectorAll('.timeout')]"
+            ".every((b) => b.disabled)"), str(a.taps()[-1:]))
+    finally:
+        os.kill(args.daemon_pid, signal.SIGCONT)
+    run.check("daemon back: the tap is confirmed and the banner goes",
+              wait(lambda: a.all_confirmed(4) and a.js(BANNER) == "", 30), "%r %s" % (a.js(BANNER), a.taps()[-1:]))
+    rebounds = [e for e in command(args.command, "log", game="g3")["events"]
+                if e["kind"]["type"] == "move" and e["kind"].get("move") == "rebound"]
+    run.check("daemon back: the rebound applied once", len(rebounds) == 1, str(len(rebounds)))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--web", required=True)
@@ -319,6 +396,7 @@ def main():
     parser.add_argument("--state-dir", help="the gateway's --state-dir (needed unless --figures)")
     parser.add_argument("--offline-seconds", type=float, default=60)
     parser.add_argument("--shots", help="folder for keeper-phone.png and keeper-tablet.png")
+    parser.add_argument("--daemon-pid", type=int, help="courtsided's process id: stopped (SIGSTOP) a while, then continued")
     parser.add_argument("--figures", type=int, default=0,
                         help="only measure: this many taps, each timed to confirmed; prints p50 and p99, the "
                              "daemon's own round trip and the page's weight")
@@ -385,14 +463,16 @@ def main():
         proxy.hold_events(True)
         proxy.posts, proxy.drop_replies = 0, 2
         a.tap("gus", "two_points")
-        # The answers lost, the page sends the same id again: the third POST gets its answer.
-        retried = wait(lambda: proxy.posts >= 3 and [s for _, s in a.taps()] == ["sent"], 15)
+        # The answers lost, the page sends the same id again: the third POST's ok confirms it, its event held.
+        retried = wait(lambda: proxy.posts >= 3 and a.all_confirmed(1), 15)
         proxy.hold_events(False)
-        run.check("a lost reply: the page retries with the same id and the move is confirmed",
-                  retried and wait(lambda: a.all_confirmed(1), 10) and proxy.dropped == 2, "%s %d answers dropped, %d POSTs" % (a.taps(), proxy.dropped, proxy.posts))
+        run.check("a lost reply: the page retries with the same id and the move is confirmed by the daemon's ok",
+                  retried and proxy.dropped == 2, "%s %d answers dropped, %d POSTs" % (a.taps(), proxy.dropped, proxy.posts))
         ids = applied(args.command, "g3", a.device)
         run.check("a lost reply: the move counts once", len(ids) == 1 and snapshot(args.command, "g3")["score"]["home"] == 2,
                   str(ids))
+        silence(run, a, proxy, args)
+        server_down(run, a, args)
 
         # 60 s offline in g5: 30 taps, one queued undone, a reload; then exactly 29, in order, once each.
         a.pick("g5")

@@ -3,9 +3,12 @@
 //
 // The outbox: a move gets its command_id when tapped and goes into IndexedDB at once, then is
 // sent in tap order, one at a time, by POST /api/keep/commands; a retry reuses the id, so the
-// daemon's retry memory applies it once. An entry is queued, then sent (the daemon's ok), then
-// confirmed (its event arrived, or a state that contains its version). Connectivity is judged by
-// whether requests succeed, never by navigator.onLine. Clock and time-outs are never queued.
+// daemon's retry memory applies it once. An entry is queued, then confirmed by the daemon's ok
+// (the reply names its version), or by its event when the reply was lost; or refused
+// (keeper-outbox.js: its transitions). The
+// connection (keeper-link.js) is judged by whether requests succeed, never by navigator.onLine,
+// and by whether the event stream is heard: silent, the page fetches the game's state itself.
+// Clock and time-outs are never queued.
 (function () {
   "use strict";
   const body = document.body, court = body.dataset.court;
@@ -26,11 +29,11 @@
   if (![...picker.options].some((o) => o.value === current)) current = picker.value;
   picker.value = current;
   let selected = null;       // the player tapped, waiting for a move
-  let online = true;         // the last request got an answer
-  let halted = null;         // revoked or not joined: the server's words
+  const machine = window.courtsideLink;  // keeper-link.js
+  const outbox = window.courtsideOutbox;  // keeper-outbox.js
+  let link = machine.initial(Date.now());
   let entries = [];          // the outbox, in tap order (a mirror of IndexedDB)
   let notice = "";           // the last refusal of a clock or time-out command
-  const seen = new Set();    // ids of our commands whose events arrived (maybe before their answers)
 
   // ---- IndexedDB: the outbox survives a reload and a closed tab.
   const opened = new Promise((resolve, reject) => {
@@ -69,9 +72,11 @@
       if (response.status === 200 && error) return { kind: "refused", message: error.message };
       if (response.status === 401 && error) return { kind: "halt", message: error.message, code: error.code };
       if ([400, 403, 413].includes(response.status) && error) return { kind: "refused", message: error.message };
-      return { kind: "retry" };
+      // The gateway's 503 (the daemon did not answer, or is being caught up with): the phone is online.
+      if (response.status === 503 && error) return { kind: "retry", why: "unavailable" };
+      return { kind: "retry", why: "unreachable" };
     } catch (e) {
-      return { kind: "retry" };
+      return { kind: "retry", why: "unreachable" };
     } finally {
       clearTimeout(timer);
     }
@@ -80,29 +85,31 @@
   let pumping = false, retryTimer = null;
   function retryLater() { if (!retryTimer) retryTimer = setTimeout(() => { retryTimer = null; pump(); probe(); }, 1500); }
 
+  // The connection's events (keeper-link.js): the page draws what follows from them.
+  function feel(type, extra) {
+    const before = link;
+    link = machine.next(link, Object.assign({ type, now: Date.now() }, extra));
+    if (link.link !== before.link || link.halted !== before.halted || link.silent !== before.silent || link.inSync !== before.inSync) draw();
+  }
+  const online = () => link.link === "ok" && !link.halted;
+
   async function pump() {
-    if (pumping || halted) return;
+    if (pumping || link.halted) return;
     pumping = true;
     try {
       for (;;) {
         const next = entries.find((e) => e.state === "queued");
         if (!next) break;
-        next.tried = true;
-        next.device = device;
+        await apply(next, { type: "sending", device });
         const result = await post(next.command);
-        if (result.kind === "retry") { setOnline(false); retryLater(); break; }
-        setOnline(true);
+        if (result.kind === "retry") { feel(result.why); retryLater(); break; }
         if (result.kind === "halt") { halt(result.message); break; }
-        if (result.kind === "ok") {
-          next.version = result.reply.version;
-          next.state = seen.has(next.id) || versionOf(next.command.game) >= next.version ? "confirmed" : "sent";
-          // Undone while its request was out: it was applied, so its undo is a retraction.
-          if (next.undo) { delete next.undo; await queue(retraction(next.command.game, next.version, next.label)); }
-        } else {
-          next.state = "refused";
-          next.message = result.message;
-        }
-        await put(next);
+        feel("answered");
+        // The daemon's ok is the confirmation: its event, when it comes, changes nothing more.
+        if (result.kind === "ok") await apply(next, { type: "ok", version: result.reply.version });
+        else await apply(next, { type: "refused", message: result.message });
+        // Not hearing the stream: the score comes from a fetch, at once.
+        if (result.kind === "ok" && link.silent) pollSoon();
         draw();
       }
       await prune();
@@ -110,26 +117,27 @@
       pumping = false;
       draw();
       // A tap made while this pass was ending found it busy: it goes now, not with the next tap.
-      if (online && !halted && entries.some((e) => e.state === "queued")) setTimeout(pump, 0);
+      if (online() && entries.some((e) => e.state === "queued")) setTimeout(pump, 0);
     }
   }
 
   // While requests fail, a light request tells when the gateway answers again.
   let probing = false;
+  // Offline, it tells when the gateway answers again; with the server down, the queued moves'
+  // own retries tell when the daemon does.
   async function probe() {
-    if (probing || online || halted) return;
+    if (probing || online() || link.halted) return;
     probing = true;
     try {
       const response = await fetch("/api/keep/session", { credentials: "same-origin", cache: "no-store" });
       const reply = await response.json();
-      if (response.status === 401) { setOnline(true); halt(reply.error.message); return; }
-      if (response.ok) { setOnline(true); session(reply); pump(); return; }
+      if (response.status === 401) { halt(reply.error.message); return; }
+      if (response.ok) { feel("reached"); session(reply); pump(); if (online()) return; }
     } catch (e) { /* still offline */ } finally { probing = false; }
     retryLater();
   }
 
-  function setOnline(yes) { if (online !== yes) { online = yes; draw(); } }
-  function halt(message) { halted = message; draw(); }
+  function halt(message) { feel("halt", { message }); }
 
   // The court's games as the gateway lists them now: a bracket game appears once its teams are known.
   function session(s) {
@@ -160,6 +168,35 @@
   }
 
   const versionOf = (game) => (games[game] ? games[game].version : 0);
+  // A game's state from the stream or a fetch; an older one than the page has (a stream held up
+  // and let go, say) changes nothing.
+  function take(game, state, view, force) {
+    if (!force && games[game] && games[game].version > state.version) return;
+    games[game] = { clock: state.clock, view, version: state.version };
+  }
+
+  // ---- Not hearing the stream: the shown game's state, fetched every 2.5 s.
+  let polling = false, polledAt = 0;
+  async function poll() {
+    if (polling || !current) return;
+    polling = true;
+    polledAt = Date.now();
+    try {
+      const response = await fetch("/api/keep/games/" + encodeURIComponent(current), { credentials: "same-origin", cache: "no-store" });
+      const reply = await response.json();
+      if (response.status === 401) halt(reply.error.message);
+      else if (response.ok) {
+        take(reply.game.game, reply.game.state, reply.game.view);
+        offset = reply.daemon_now - Date.now();
+        feel("fetched", { inSync: reply.in_sync });
+        draw();
+      }
+    } catch (e) {
+      feel("unreachable");
+      retryLater();
+    } finally { polling = false; }
+  }
+  function pollSoon() { setTimeout(poll, 0); }
 
   // ---- Taps.
   async function queue(entry) {
@@ -185,30 +222,51 @@
     selected = null;
   }
 
-  // Undo: a move still in the outbox just leaves it; one the daemon has is retracted by version.
-  async function undo(entry) {
-    if (entry.state === "queued" && !entry.tried) {
-      entries.splice(entries.indexOf(entry), 1);
-      await drop(entry);
-      draw();
-    } else if (entry.state === "queued") {
-      // It may have reached the daemon with its answer lost: send it, then retract it.
-      entry.undo = true;
-      await put(entry);
-    } else if (entry.version) {
-      await queue(retraction(entry.command.game, entry.version, entry.label));
+  // An outbox entry's event (keeper-outbox.js), and its effects performed. Never sent, an undone
+  // move just leaves; one that may have reached the daemon (its answer lost) is sent, then
+  // retracted; one the daemon has is retracted by version.
+  async function apply(entry, event) {
+    const { entry: after, effects } = outbox.next(entry, event);
+    Object.assign(entry, after);
+    for (const effect of effects) {
+      if (effect === "store") await put(entry);
+      else if (effect === "drop") { entries.splice(entries.indexOf(entry), 1); await drop(entry); }
+      else if (effect === "retract") await queue(retraction(entry.command.game, entry.version, entry.label));
+      else if (effect === "undid") {
+        const move = entries.find((e) => e.command.op === "move" && e.game === entry.game && e.version === entry.command.version);
+        if (move) await apply(move, { type: "undone" });
+      }
     }
+  }
+  async function undo(entry) {
+    await apply(entry, { type: "undo", undoable: !!entry.version && undoable(entry.command.game, entry.version) });
+    draw();
+  }
+
+  // A play may be undone once: not when the view shows it undone, nor while an undo of it is on
+  // its way or done (one refused leaves it undoable).
+  function undoable(game, version) {
+    const g = games[game];
+    if (g && g.view.plays.some((p) => p.version === version && p.isUndone)) return false;
+    return !entries.some((e) => e.command.op === "retract" && e.game === game && e.command.version === version && e.state !== "refused");
   }
 
   // Clock and time-outs are sent now or not at all: late, they would be wrong.
   async function direct(command) {
-    if (!online || halted) return;
+    if (!online()) return;
     notice = "";
     const result = await post(Object.assign({ command_id: newID(), game: current }, command));
-    if (result.kind === "retry") { setOnline(false); notice = "Not sent: no connection to the gateway."; retryLater(); }
-    else if (result.kind === "halt") halt(result.message);
-    else if (result.kind === "refused") notice = "Refused: " + result.message;
-    else setOnline(true);
+    if (result.kind === "retry") {
+      feel(result.why);
+      const words = field("controls-why").dataset;
+      notice = result.why === "unavailable" ? words.notSentServer : words.notSentOffline;
+      retryLater();
+    } else if (result.kind === "halt") halt(result.message);
+    else {
+      feel("answered");
+      if (result.kind === "refused") notice = "Refused: " + result.message;
+      else if (link.silent) pollSoon();
+    }
     draw();
   }
 
@@ -240,7 +298,7 @@
     });
   }
 
-  const stateWords = { queued: "queued", sent: "sent", confirmed: "confirmed", refused: "refused" };
+  const stateWords = { queued: "queued", confirmed: "confirmed", refused: "refused" };
   function tapItem(e) {
     const li = el("li");
     li.dataset.id = e.id;
@@ -248,8 +306,9 @@
     const what = el("span", "what", e.label);
     if (e.state === "refused") what.append(el("span", "why", e.message));
     li.append(what, el("span", "state", stateWords[e.state]));
-    if (e.state !== "refused" && e.command.op === "move" && !e.undo) {
-      const b = el("button", "undo", e.state === "queued" && !e.tried ? "Drop" : "Undo");
+    const offered = outbox.offer(e, !!e.version && undoable(e.game, e.version));
+    if (offered) {
+      const b = el("button", "undo", offered);
       b.type = "button";
       b.addEventListener("click", () => undo(e));
       li.append(b);
@@ -261,7 +320,7 @@
     const li = el("li", p.side + (p.isUndone ? " undone" : ""));
     li.dataset.version = p.version;
     li.append(el("span", "what", p.playerName + " " + p.moveText + (p.isUndone ? " (undone)" : "")));
-    if (!p.isUndone) {
+    if (!p.isUndone && undoable(current, p.version)) {
       const b = el("button", "undo", "Undo");
       b.type = "button";
       b.addEventListener("click", () => queue(retraction(current, p.version, p.playerName + " " + p.moveText)));
@@ -287,12 +346,16 @@
       document.getElementById("plays").replaceChildren(...v.plays.map(playItem));
     }
     const waiting = entries.filter((e) => e.state === "queued").length;
-    const banner = document.getElementById("banner");
+    const banner = document.getElementById("banner"), now = machine.derive(link, Date.now()), halted = link.halted;
+    shown = JSON.stringify([now.banner, now.controls]);
     let message = "";
     // The server's message ends without a full stop: one is added, so two sentences do not run together.
-    if (halted) message = halted.replace(/[.!?]?$/, ".") + " Your unsent moves stay listed below.";
-    else if (!online) message = "offline: " + waiting + " move" + (waiting === 1 ? "" : "s") + " saved on this device";
+    if (now.banner === "halted") message = halted.replace(/[.!?]?$/, ".") + " Your unsent moves stay listed below.";
+    else if (now.banner === "offline") message = "offline: " + waiting + " move" + (waiting === 1 ? "" : "s") + " saved on this device";
+    else if (now.banner === "server") message = banner.dataset.server;
+    else if (now.banner === "silent") message = banner.dataset.silent;
     banner.hidden = !message;
+    banner.dataset.says = now.banner || "";
     banner.classList.toggle("halted", !!halted);
     if (halted && !banner.querySelector("a")) {
       banner.replaceChildren(el("span", null, message + " "));
@@ -300,54 +363,52 @@
       a.href = "/keep";
       banner.append(a);
     } else if (!halted) text(banner, message);
-    body.dataset.online = String(online);
+    body.dataset.online = String(online());
     body.dataset.queued = String(waiting);
-    const blocked = !online || !!halted;
+    const blocked = now.controls !== "ok", why = field("controls-why");
     const clockButton = field("clock-button");
     clockButton.disabled = blocked || !v || !v.clockAction;
     for (const b of document.querySelectorAll(".timeout")) b.disabled = blocked || !v || v.isFinished;
-    field("controls-why").hidden = !blocked && !notice;
-    if (!blocked && notice) text(field("controls-why"), notice);
-    else if (blocked) text(field("controls-why"), "Clock and time-outs wait for the connection: sent late, they would be wrong.");
+    why.hidden = !blocked && !notice;
+    if (!blocked && notice) text(why, notice);
+    else if (now.controls === "silent") text(why, why.dataset.silent);
+    else if (blocked) text(why, why.dataset.offline);
     const mine = entries.filter((e) => e.game === current).slice().reverse();
     document.getElementById("outbox").replaceChildren(...mine.map(tapItem));
   }
 
   // ---- The stream: a full state, then each event with the game's view right after it.
-  function confirm(game, version) {
-    let changed = false;
-    for (const e of entries) {
-      if (e.state === "sent" && e.game === game && e.version && e.version <= version) { e.state = "confirmed"; put(e); changed = true; }
-    }
-    return changed;
-  }
   function keepGames() {
     const mine = {};
     for (const id of Object.keys(games)) if (games[id].view.court === court) mine[id] = games[id];
     save("games:" + court, mine);
   }
+  // `?ping=2`: a `sync` every 2 s, so that silence means the stream is down, not a quiet game.
+  let source = null;
   function follow() {
-    const source = new EventSource("/api/events");
+    if (source) source.close();
+    source = new EventSource("/api/events?ping=2");
+    feel("opened");
     source.addEventListener("state", (e) => {
       const s = JSON.parse(e.data);
       games = {};
-      for (const g of s.games) games[g.game] = { clock: g.state.clock, view: g.view, version: g.state.version };
+      for (const g of s.games) take(g.game, g.state, g.view, true);
       offset = s.daemon_now - Date.now();
-      for (const id of Object.keys(games)) confirm(id, games[id].version);
+      feel("heard", { inSync: s.in_sync });
       body.dataset.sequence = s.sequence;
       keepGames();
       draw();
     });
     source.addEventListener("event", (e) => {
       const m = JSON.parse(e.data);
-      games[m.game] = { clock: m.state.clock, view: m.view, version: m.state.version };
+      take(m.game, m.state, m.view);
+      feel("heard");
       const origin = m.origin || {};
       const entry = entries.find((x) => x.id === origin.command_id);
-      if (entry) seen.add(entry.id);
       const who = origin.client_id || "";
+      // Our move whose reply was lost: its event is the confirmation.
       if (entry && (who === (entry.device || device) || who.endsWith("/" + (entry.device || device)))) {
-        entry.version = m.version;
-        if (entry.state === "sent" || entry.state === "queued") { entry.state = "confirmed"; put(entry); }
+        apply(entry, { type: "seen", version: m.version }).then(draw);
       }
       body.dataset.sequence = m.sequence;
       if (m.view.court === court) keepGames();
@@ -356,7 +417,22 @@
       if (m.view.court === court && (kind === "game_created" || kind === "teams_assigned")) refreshSession().catch(() => {});
       draw();
     });
+    source.addEventListener("sync", (e) => feel("heard", { inSync: JSON.parse(e.data).in_sync }));
+    for (const kind of ["tables", "courts"]) source.addEventListener(kind, () => feel("heard"));
+    source.onerror = () => feel("streamError");
   }
+
+  // Every second: is the stream still heard? Silent, the shown game's state is fetched; silent
+  // long, the stream is opened again (one held up on its way never recovers by itself).
+  // Drawn again only when what the connection shows changed: a redraw replaces the Undo buttons.
+  let shown = "";
+  setInterval(() => {
+    feel("tick");
+    const now = machine.derive(link, Date.now());
+    if (now.reopen) follow();
+    if (now.poll && Date.now() - polledAt >= 2500) poll();
+    if (JSON.stringify([now.banner, now.controls]) !== shown) draw();
+  }, 1000);
 
   // ---- Wiring.
   document.querySelector(".teams").addEventListener("click", (e) => {
@@ -385,11 +461,12 @@
     // stay as they are, after the ones stored before.
     const now = new Set(entries.map((e) => e.id));
     entries = (all || []).filter((e) => e.court === court && !now.has(e.id)).concat(entries);
+    for (const e of entries) Object.assign(e, outbox.next(e, { type: "loaded" }).entry);
     draw();
     pump();
   });
   refreshSession()
-    .catch(() => { const s = saved("session:" + court, null); if (s) device = s.device; setOnline(false); retryLater(); });
+    .catch(() => { const s = saved("session:" + court, null); if (s) device = s.device; feel("unreachable"); retryLater(); });
   draw();
   follow();
 })();

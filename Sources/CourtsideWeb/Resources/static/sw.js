@@ -2,8 +2,8 @@
 // script and style come from the network while it answers, and from this cache when it does
 // not, so a reload while offline brings the page back; its outbox lives in IndexedDB.
 // Live data (/api/...) never comes from a cache.
-const CACHE = "courtside-keeper-1";
-const FILES = ["/static/clock.js", "/static/keeper.js", "/static/keeper.css"];
+const CACHE = "courtside-keeper-2";
+const FILES = ["/static/clock.js", "/static/keeper-link.js", "/static/keeper-outbox.js", "/static/keeper.js", "/static/keeper.css"];
 
 // Only the keeper page is kept: the join page lives at /keep too (X-Courtside-Page says which).
 const keepable = (path, response) =>
@@ -18,7 +18,11 @@ async function fill() {
 }
 
 self.addEventListener("install", (event) => { self.skipWaiting(); event.waitUntil(fill().catch(() => {})); });
-self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+// An older page's cache goes: its files would never be asked for again.
+self.addEventListener("activate", (event) => event.waitUntil((async () => {
+  for (const name of await caches.keys()) if (name !== CACHE) await caches.delete(name);
+  await self.clients.claim();
+})()));
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== "GET" || url.origin !== self.location.origin) return;
