@@ -31,6 +31,8 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
         public var score: Int
         public var players: [PlayerLine]
         public var board: TeamBoard
+        /// The keeper's time-out button: "Time-out Lions".
+        public var timeoutButtonText: String
     }
 
     /// One play of the play-by-play.
@@ -105,7 +107,8 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
                 return PlayerLine(id: player.id, name: player.name, side: side, counts: counts)
             }
             return TeamLine(
-                side: side, name: team.name, score: live.score[side], players: players, board: TeamBoard(state.game, side))
+                side: side, name: team.name, score: live.score[side], players: players, board: TeamBoard(state.game, side),
+                timeoutButtonText: "Time-out \(team.name)")
         }
         home = team(.home)
         away = team(.away)

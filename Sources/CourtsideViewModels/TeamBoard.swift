@@ -25,6 +25,10 @@ public struct TeamBoard: Hashable, Sendable, Encodable {
     public var foulsLine: String?
     /// "time-outs left 1", when the rules limit time-outs; stored for the same reason.
     public var timeoutsLine: String?
+    /// The fouls as the keeper page always shows them: ``foulsLine``, or "fouls 3" without tiers.
+    public var foulsText: String
+    /// The time-outs as the keeper page shows them: "time-outs left 1 ●○", or "time-outs used 2".
+    public var timeoutsText: String
 
     /// The board of `side` in `game`.
     public init(_ game: Game, _ side: Side) {
@@ -64,7 +68,10 @@ public struct TeamBoard: Hashable, Sendable, Encodable {
             case FoulPenalty.none.rawValue: "fouls \(fouls)"
             default: "fouls \(fouls), \(tierText)"
             }
-        timeoutsLine = timeoutsAllowed.map { _ in "\(timeoutsLabel) \(timeouts)" }
+        let timeoutsWords = "\(timeoutsLabel) \(timeouts)"
+        timeoutsLine = timeoutsAllowed == nil ? nil : timeoutsWords
+        foulsText = foulsLine ?? "fouls \(fouls)"
+        timeoutsText = timeoutsWords + (timeoutPips.isEmpty ? "" : " \(timeoutPips)")
     }
 
 }

@@ -248,6 +248,8 @@ struct PageViewTests {
         #expect(board["tierText"] as? String == "no bonus" && board["timeoutPips"] as? String == "●●")
         // The lines the keeper page shows are sent whole: it composes none.
         #expect(board["foulsLine"] as? String == "fouls 0" && board["timeoutsLine"] as? String == "time-outs left 2")
+        #expect(board["foulsText"] as? String == "fouls 0" && board["timeoutsText"] as? String == "time-outs left 2 ●●")
+        #expect(home["timeoutButtonText"] as? String == "Time-out Lions")
         let play = try #require((object["plays"] as? [[String: Any]])?.first)
         #expect(play["playerName"] as? String == "Ann" && play["moveText"] as? String == "+2")
         #expect(play["isUndone"] as? Bool == false)

@@ -337,10 +337,10 @@
       for (const side of ["home", "away"]) {
         const team = v[side], board = team.board;
         text(field(side + "-name"), team.name);
-        text(field("fouls-" + side), board.foulsLine || "fouls " + board.fouls);
-        text(field("timeouts-" + side), board.timeoutsLabel + " " + board.timeouts + (board.timeoutPips ? " " + board.timeoutPips : ""));
+        text(field("fouls-" + side), board.foulsText);
+        text(field("timeouts-" + side), board.timeoutsText);
         players(field("players-" + side), team.players);
-        text(field("timeout-" + side), "Time-out " + team.name);
+        text(field("timeout-" + side), team.timeoutButtonText);
       }
       text(field("clock-button"), v.clockActionText);
       document.getElementById("plays").replaceChildren(...v.plays.map(playItem));
