@@ -15,9 +15,15 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
         /// The counts beside the player's name on the keeper page: "7 pts · 2 FT · 1 ast · 1 foul",
         /// points always, each other move once it happened.
         public var countsText: String
+        /// Whether a move of theirs is taken: the organiser may mark a player inactive.
+        public var isActive: Bool
+        /// "inactive: no more moves" beside an inactive player's name; nil while active.
+        public var inactiveText: String?
 
-        init(id: PlayerID, name: String, side: Side, counts: MoveCounts) {
+        init(id: PlayerID, name: String, side: Side, counts: MoveCounts, isActive: Bool = true) {
             (self.id, self.name, self.side, self.counts, points) = (id, name, side, counts, counts.points)
+            self.isActive = isActive
+            inactiveText = isActive ? nil : "inactive: no more moves"
             let others: [(MoveKind, String)] = [(.freeThrow, "FT"), (.assist, "ast"), (.rebound, "reb"), (.foul, "foul")]
             let made = others.filter { counts[$0.0] > 0 }.map { "\(counts[$0.0]) \($0.1)" }
             countsText = (["\(counts.points) \(counts.points == 1 ? "pt" : "pts")"] + made).joined(separator: " · ")
@@ -95,7 +101,9 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
 
     /// The view of `state` at `now` (the daemon's time, so the clock runs between events), with
     /// its last `count` plays.
-    public init(_ state: GameState, now: Timestamp, lastPlays count: Int = 5) {
+    /// `inactive`: the players the organiser marked inactive (the tournament's), shown so and
+    /// offered no move.
+    public init(_ state: GameState, now: Timestamp, lastPlays count: Int = 5, inactive: Set<PlayerID> = []) {
         let setup = state.setup
         let live = state.live
         id = setup.id
@@ -104,7 +112,8 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
             let team = setup.team(side)
             let players = team.players.map { player in
                 let counts = live.counts[player.id] ?? MoveCounts()
-                return PlayerLine(id: player.id, name: player.name, side: side, counts: counts)
+                return PlayerLine(
+                    id: player.id, name: player.name, side: side, counts: counts, isActive: !inactive.contains(player.id))
             }
             return TeamLine(
                 side: side, name: team.name, score: live.score[side], players: players, board: TeamBoard(state.game, side),

@@ -18,10 +18,10 @@ struct CourtGame: Encodable {
     var game: Game
     var view: GameViewModel
 
-    /// `game` with its view at `now` (the daemon's time).
-    init(_ game: Game, now: Timestamp) {
+    /// `game` with its view at `now` (the daemon's time), `inactive` players marked so.
+    init(_ game: Game, now: Timestamp, inactive: Set<PlayerID> = []) {
         self.game = game
-        view = GameViewModel(game, now: now)
+        view = GameViewModel(game, now: now, inactive: inactive)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -59,7 +59,7 @@ struct RelayedEvent: Encodable {
 
 extension GameViewModel {
     /// What the pages show of `game` at `now`: its last ``CourtGame/recentPlays`` plays.
-    init(_ game: Game, now: Timestamp) {
-        self.init(GameState(game), now: now, lastPlays: CourtGame.recentPlays)
+    init(_ game: Game, now: Timestamp, inactive: Set<PlayerID> = []) {
+        self.init(GameState(game), now: now, lastPlays: CourtGame.recentPlays, inactive: inactive)
     }
 }

@@ -143,7 +143,7 @@ public final class KeeperGateway: Sendable {
             return WebGateway.json(
                 GameBody(
                     sequence: view.sequence, inSync: view.inSync, daemonNow: now,
-                    game: CourtGame(game, now: Timestamp(milliseconds: now))))
+                    game: CourtGame(game, now: Timestamp(milliseconds: now), inactive: view.inactivePlayers)))
         }
         router.post("/api/keep/commands") { request, _ -> Response in
             if let refusal = Self.crossSite(request) { return refusal }

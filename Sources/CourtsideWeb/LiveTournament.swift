@@ -36,6 +36,8 @@ public final class LiveTournament: Sendable {
         public var divisions: [Division] = []
         /// How the day is paced, as the same read last answered: the estimates follow it.
         public var timing: DayTiming?
+        /// The players the organiser marked inactive: the keeper page offers them no move.
+        public var inactivePlayers: Set<PlayerID> = []
     }
 
     /// A change for browsers, in the order the gateway saw it.
@@ -185,7 +187,10 @@ public final class LiveTournament: Sendable {
             }
             let now = Timestamp(Date()).adding(milliseconds: sync.clockOffset)
             // Each event with the view of its game right after it, as the display folded it.
-            var updates: [Update] = sync.takeAppliedEvents().map { .event($0.message, view: GameViewModel($0.game, now: now)) }
+            let inactive = view.withLock { $0.inactivePlayers }
+            var updates: [Update] = sync.takeAppliedEvents().map {
+                .event($0.message, view: GameViewModel($0.game, now: now, inactive: inactive))
+            }
             let tablesMoved = sync.standingsSequence != before.standingsSequence || sync.bracketSequence != before.bracketSequence
             let inSync = !sync.isStale
             let changed = !updates.isEmpty || tablesMoved || inSync != before.inSync || sync.sequence != before.sequence
@@ -200,7 +205,11 @@ public final class LiveTournament: Sendable {
             let teams = sync.tournamentChanges != changes ? roster.read() : nil
             changes = sync.tournamentChanges
             let after = view.withLock { view in
-                if let teams { (view.teams, view.divisions, view.timing) = (teams.teams, teams.divisions, teams.timing) }
+                if let teams {
+                    (view.teams, view.divisions, view.timing, view.inactivePlayers) = (
+                        teams.teams, teams.divisions, teams.timing, teams.inactive
+                    )
+                }
                 for (id, state) in sync.games { view.games[id] = state.game }
                 (view.sequence, view.standings, view.bracket, view.inSync, view.clockOffset) = (
                     sync.sequence, sync.standings, sync.bracket, inSync, sync.clockOffset
@@ -218,12 +227,12 @@ public final class LiveTournament: Sendable {
     }
 
     private func publish(everything sync: DisplaySync, roster: Roster) {
-        let teams = roster.read() ?? view.withLock { ($0.teams, $0.divisions, $0.timing) }
+        let teams = roster.read() ?? view.withLock { ($0.teams, $0.divisions, $0.timing, $0.inactivePlayers) }
         let fresh = View(
             epoch: sync.epoch, sequence: sync.sequence, games: sync.games.mapValues(\.game), standings: sync.standings,
             bracket: sync.bracket, standingsSequence: sync.standingsSequence, bracketSequence: sync.bracketSequence,
             inSync: !sync.isStale, clockOffset: sync.clockOffset, teams: teams.teams, divisions: teams.divisions,
-            timing: teams.timing)
+            timing: teams.timing, inactivePlayers: teams.inactive)
         view.withLock { $0 = fresh }
         broadcast([.state(fresh)])
     }
@@ -282,10 +291,10 @@ private struct Roster {
 
     /// The teams and divisions as the tournament stands, or nil when the daemon did not answer
     /// (the view keeps the last ones; the next change or resync reads them again).
-    func read() -> (teams: [Team], divisions: [Division], timing: DayTiming?)? {
+    func read() -> (teams: [Team], divisions: [Division], timing: DayTiming?, inactive: Set<PlayerID>)? {
         do {
             guard let setup = try client.command(.tournament).tournament else { return nil }
-            return (setup.teams, setup.divisions ?? [], setup.timing)
+            return (setup.teams, setup.divisions ?? [], setup.timing, Set(setup.inactivePlayers ?? []))
         } catch {
             logger.warning("cannot read the tournament's teams", metadata: ["error": "\(error.message)"])
             return nil

@@ -230,7 +230,9 @@ struct EventStreamMessage: Sendable {
                 StateBody(
                     sequence: view.sequence, inSync: view.inSync, daemonNow: view.daemonNow,
                     games: view.games.keys.sorted().compactMap { id in
-                        view.games[id].map { CourtGame($0, now: Timestamp(milliseconds: view.daemonNow)) }
+                        view.games[id].map {
+                            CourtGame($0, now: Timestamp(milliseconds: view.daemonNow), inactive: view.inactivePlayers)
+                        }
                     },
                     standings: view.standings, bracket: view.bracket, standingsSequence: view.standingsSequence,
                     bracketSequence: view.bracketSequence, courts: view.courtsNow()))

@@ -323,6 +323,22 @@ struct KeeperSilenceTests {
         let unknown = try await phone.send("GET", "/api/keep/games/nope")
         #expect(unknown.status == 404 && unknown.json.code == "unknown_game", "\(unknown)")
 
+        // A player the organiser marks inactive is offered no move: the view says so.
+        let keeper = try Keeper(daemon.commandEndpoint)
+        #expect(
+            try keeper.send(.changeTournament(.playerActive(team: "lions", player: "bo", active: false), reason: "hurt")).error
+                == nil)
+        var bo: [String: Any] = [:]
+        for _ in 0..<50 {
+            let view =
+                (try await phone.send("GET", "/api/keep/games/g1").json["game"] as? [String: Any])?["view"] as? [String: Any]
+            let players = (view?["home"] as? [String: Any])?["players"] as? [[String: Any]] ?? []
+            bo = players.first { $0["id"] as? String == "bo" } ?? [:]
+            if bo["isActive"] as? Bool == false { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(bo["isActive"] as? Bool == false && bo["inactiveText"] as? String == "inactive: no more moves", "\(bo)")
+
         // HEAD as GET for the service worker and the files it keeps.
         for path in [
             "/keep/sw.js", "/static/keeper.js", "/static/keeper-link.js", "/static/keeper-outbox.js", "/static/keeper.css",

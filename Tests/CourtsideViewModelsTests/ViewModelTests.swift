@@ -56,6 +56,10 @@ struct GameViewModelTests {
         #expect(view.awayPlayers[0].points == 1)
         #expect(view.lastPlays == ["v4  Di  +1", "v3  Ann  assist", "v2  Ann  +2"])
         #expect(view.summary == "g1  Court 1  Lions 2 - 1 Tigers  00:00.0  IN PLAY")
+        #expect(view.homePlayers.allSatisfy { $0.isActive && $0.inactiveText == nil })
+        let marked = GameViewModel(table.state, now: table.now, inactive: ["bo"])
+        #expect(marked.homePlayers.map(\.isActive) == [true, false])
+        #expect(marked.homePlayers[1].inactiveText == "inactive: no more moves")
     }
 
     @Test("the clock runs between events by interpolating from the last known value")

@@ -278,7 +278,8 @@
     b.type = "button";
     b.dataset.player = p.id;
     b.setAttribute("aria-pressed", String(p.id === selected));
-    b.append(el("span", "who", p.name), el("span", "counts", p.countsText));
+    b.disabled = !p.isActive;
+    b.append(el("span", "who", p.name), el("span", "counts", p.inactiveText || p.countsText));
     const li = el("li");
     li.append(b);
     return li;
@@ -293,7 +294,8 @@
     }
     lines.forEach((p, i) => {
       text(buttons[i].querySelector(".who"), p.name);
-      text(buttons[i].querySelector(".counts"), p.countsText);
+      text(buttons[i].querySelector(".counts"), p.inactiveText || p.countsText);
+      buttons[i].disabled = !p.isActive;
       buttons[i].setAttribute("aria-pressed", String(p.id === selected));
     });
   }
