@@ -288,6 +288,7 @@ let package = Package(
                 "CourtsideWeb", "CourtsideViewModels", "CourtsideEvent", "CourtsideModel",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(name: "QREncodeTests", dependencies: ["QREncode"], swiftSettings: swiftSettings),

@@ -19,7 +19,6 @@ extension DeskGateway {
             return WebGateway.html(draw(await self.tournament(session), DeskNotice(query: request.uri.queryParameters)))
         }
         router.post(RouterPath("\(page.path)/review")) { request, _ -> Response in
-            if let refusal = KeeperGateway.crossSite(request) { return refusal }
             guard (try? await self.sessions.load(request: request)) != nil else { return Self.signInFirst() }
             let change: DeskChange
             switch try await Self.change(request, on: page) {
@@ -36,7 +35,6 @@ extension DeskGateway {
             return WebGateway.html(Pages.render("desk-confirm", confirm))
         }
         router.post(RouterPath("\(page.path)/confirm")) { request, _ -> Response in
-            if let refusal = KeeperGateway.crossSite(request) { return refusal }
             guard let session = try? await self.sessions.load(request: request) else { return Self.signInFirst() }
             let change: DeskChange
             switch try await Self.change(request, on: page) {

@@ -28,7 +28,6 @@ extension DeskGateway {
             return WebGateway.html(try JoinSheet.html(codes, baseURL: base, tournament: "Courtside"))
         }
         router.post("/desk/codes/review") { request, _ -> Response in
-            if let refusal = KeeperGateway.crossSite(request) { return refusal }
             guard (try? await self.sessions.load(request: request)) != nil else { return Self.signInFirst() }
             let action: DeskCodeAction
             switch try await Self.codeAction(request) {
@@ -43,7 +42,6 @@ extension DeskGateway {
             return WebGateway.html(Pages.render("desk-codes", page))
         }
         router.post("/desk/codes/confirm") { request, _ -> Response in
-            if let refusal = KeeperGateway.crossSite(request) { return refusal }
             guard (try? await self.sessions.load(request: request)) != nil else { return Self.signInFirst() }
             switch try await Self.codeAction(request) {
             case .success(let action): return Self.codesDone(try await self.perform(action))

@@ -93,7 +93,6 @@ public final class DeskGateway: Sendable {
                 Pages.render("desk", self.deskPage(session, message: request.uri.queryParameters["done"].map(String.init))))
         }
         router.post("/desk/login") { request, context -> Response in
-            if let refusal = KeeperGateway.crossSite(request) { return refusal }
             let body = try await BodyReading.collect(request, upTo: 4096)
             guard let fields = FormFields.parse(Array(buffer: body)),
                 let passphrase = fields["passphrase"], !passphrase.isEmpty, passphrase.count <= 200
@@ -132,7 +131,6 @@ public final class DeskGateway: Sendable {
             return response
         }
         router.post("/desk/logout") { request, _ -> Response in
-            if let refusal = KeeperGateway.crossSite(request) { return refusal }
             var response = KeeperGateway.redirect(to: "/desk")
             if let cookie = try? await self.sessions.delete(request: request) {
                 response.headers[values: .setCookie].append(cookie.description)
@@ -140,7 +138,6 @@ public final class DeskGateway: Sendable {
             return response
         }
         router.post("/desk/review") { request, _ -> Response in
-            if let refusal = KeeperGateway.crossSite(request) { return refusal }
             guard (try? await self.sessions.load(request: request)) != nil else { return Self.signInFirst() }
             let action: DeskAction
             switch try await Self.action(request) {
@@ -158,7 +155,6 @@ public final class DeskGateway: Sendable {
             return WebGateway.html(Pages.render("desk-confirm", page))
         }
         router.post("/desk/confirm") { request, _ -> Response in
-            if let refusal = KeeperGateway.crossSite(request) { return refusal }
             guard let session = try? await self.sessions.load(request: request) else { return Self.signInFirst() }
             let action: DeskAction
             switch try await Self.action(request) {

@@ -35,7 +35,6 @@ extension DeskGateway {
                 Pages.render("desk-setup", DeskSetupPage(await self.freshForm(session), notice: DeskNotice(query: query))))
         }
         router.post("/desk/setup/review") { request, _ -> Response in
-            if let refusal = KeeperGateway.crossSite(request) { return refusal }
             guard (try? await self.sessions.load(request: request)) != nil else { return Self.signInFirst() }
             let body = try await BodyReading.collect(request, upTo: GatewayServer.maxBodyBytes)
             guard let fields = FormFields.parse(Array(buffer: body)) else {
@@ -59,7 +58,6 @@ extension DeskGateway {
             }
         }
         router.post("/desk/setup/confirm") { request, _ -> Response in
-            if let refusal = KeeperGateway.crossSite(request) { return refusal }
             guard let session = try? await self.sessions.load(request: request) else { return Self.signInFirst() }
             let body = try await BodyReading.collect(request, upTo: 4096)
             let fields = FormFields.parse(Array(buffer: body)) ?? [:]

@@ -71,7 +71,6 @@ public final class KeeperGateway: Sendable {
             return try await self.joined(device, redirect: true, install: install)
         }
         router.post("/keep/join") { request, context -> Response in
-            if let refusal = Self.crossSite(request) { return refusal }
             let form = request.headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true
             // The body first: a try is counted when it is heard whole, so that tries opened at
             // once on many connections cannot all pass the throttle before any is counted.
@@ -109,7 +108,6 @@ public final class KeeperGateway: Sendable {
             return try await self.joined(device, redirect: form, install: install)
         }
         router.post("/keep/leave") { request, _ -> Response in
-            if let refusal = Self.crossSite(request) { return refusal }
             var response = WebGateway.json(["ok": true])
             if let cookie = try? await self.sessions.delete(request: request) {
                 response.headers[values: .setCookie].append(cookie.description)
@@ -146,7 +144,6 @@ public final class KeeperGateway: Sendable {
                     game: CourtGame(game, now: Timestamp(milliseconds: now), inactive: view.inactivePlayers)))
         }
         router.post("/api/keep/commands") { request, _ -> Response in
-            if let refusal = Self.crossSite(request) { return refusal }
             let device: KeeperDevice
             switch try await self.device(of: request) {
             case .success(let found): device = found
@@ -314,15 +311,6 @@ public final class KeeperGateway: Sendable {
         default:
             throw CourtsideError(.forbidden, "a keeper's device sends move, retract, clock and timeout only")
         }
-    }
-
-    /// A refusal for a request from another site: a page elsewhere must not keep score with a
-    /// volunteer's session (the cookie is SameSite=Strict as well).
-    static func crossSite(_ request: Request) -> Response? {
-        let cross = CrossSiteCheck.isCrossSite(
-            origin: request.headers[.origin], fetchSite: request.headers[HTTPField.Name("Sec-Fetch-Site")!],
-            host: request.head.authority)
-        return cross ? error(.forbidden, "a request from another site is refused", status: .forbidden) : nil
     }
 
     static func error(_ code: CourtsideError.Code, _ message: String, status: HTTPResponse.Status) -> Response {

@@ -21,6 +21,7 @@ public enum WebGateway {
         let router = Router(context: GatewayRequestContext.self)
         // First, so that it wraps every route added after it, and the answer to no route.
         router.add(middleware: InternalErrorMiddleware(logger: logger))
+        router.add(middleware: CrossSiteMiddleware())
         router.get("/metrics") { _, _ -> Response in
             await refresh?()
             var buffer: [UInt8] = []
