@@ -80,7 +80,9 @@ struct DeskSetupPage {
         tournament = Field("tournament", "Tournament", form.tournament, problem: problem)
         start = Field("start", "Day starts", form.start, hint: "HH:MM, the first game's earliest start", problem: problem)
         end = Field("end", "Day ends", form.end, hint: "HH:MM, the last game's latest end; blank: midnight", problem: problem)
-        courts = Field("courts", "Courts", form.courts, hint: "One a line", problem: problem)
+        courts = Field(
+            "courts", "Courts", form.courts,
+            hint: "One a line; a court open part of the day: Court 4 from 11:00 until 15:00", problem: problem)
         gameMinutes = Field("game_minutes", "Game (min)", form.gameMinutes, type: "number", problem: problem)
         changeoverMinutes = Field(
             "changeover_minutes", "Changeover (min)", form.changeoverMinutes, hint: "Between two games on a court",

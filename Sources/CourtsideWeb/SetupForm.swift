@@ -86,8 +86,24 @@ struct SetupForm: Equatable, Sendable {
     static func blockField(_ index: Int, _ name: String) -> String { "division-\(index)-\(name)" }
 
     /// The court names, one a line, blank lines left out.
-    var courtNames: [String] {
+    var courtNames: [String] { courtLines.map(\.name) }
+
+    /// Each court line: its name, and its hours where it says "from HH:MM" and/or "until HH:MM"
+    /// after the name ("Court 4 from 11:00 until 15:00"): a court open part of the day.
+    var courtLines: [(name: String, from: String?, until: String?)] {
         courts.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            .map { line in
+                let hours = #/^(?<name>.+?)(?:\s+from\s+(?<from>\d{1,2}:\d{2}))?(?:\s+until\s+(?<until>\d{1,2}:\d{2}))?$/#
+                guard let match = try? hours.wholeMatch(in: line) else { return (line, nil, nil) }
+                return (String(match.output.name), match.output.from.map(String.init), match.output.until.map(String.init))
+            }
+    }
+
+    /// A court as the event file writes it: its name, or `{name, from, until}` with its hours.
+    static func court(_ line: (name: String, from: String?, until: String?)) -> String {
+        guard line.from != nil || line.until != nil else { return quoted(line.name) }
+        let hours = [line.from.map { "from: \(quoted($0))" }, line.until.map { "until: \(quoted($0))" }].compactMap { $0 }
+        return "{name: \(quoted(line.name)), \(hours.joined(separator: ", "))}"
     }
 
     /// The seed typed, if any; a problem if it is no whole number.
@@ -123,7 +139,7 @@ struct SetupForm: Equatable, Sendable {
         var lines = [
             "# The event as entered on the desk's Setup page; \(Self.csvName), as pasted, is below.",
             "tournament: \(Self.quoted(tournament))",
-            "courts: [\(courtNames.map(Self.quoted).joined(separator: ", "))]",
+            "courts: [\(courtLines.map(Self.court).joined(separator: ", "))]",
             "start: \(Self.quoted(start))",
         ]
         if !end.isEmpty { lines.append("end: \(Self.quoted(end))") }

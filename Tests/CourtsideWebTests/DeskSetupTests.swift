@@ -164,6 +164,15 @@ struct DeskSetupTests {
         #expect(event.tournament == #"Summer: "3x3" # one"#)
         #expect(event.courts.map(\.name) == ["Court #1", "Court: 2", "Court 3", "Court 4"])
     }
+
+    @Test("a court open part of the day: its hours after its name, as the event file's {name, from, until}")
+    func courtHours() throws {
+        var fields = Self.fields(csv: try Self.teamsCSV())
+        fields["courts"] = "Court 1\nCourt 2 until 11:00\nCourt 3 from 10:00\nCourt 4 from 9:30 until 16:00\nCourt from the hall"
+        let event = try EventDescription(yaml: try SetupForm(fields).eventFile())
+        let courts = event.courts.map { "\($0.name)|\($0.from ?? "")|\($0.until ?? "")" }
+        #expect(courts == ["Court 1||", "Court 2||11:00", "Court 3|10:00|", "Court 4|9:30|16:00", "Court from the hall||"])
+    }
 }
 
 extension Result {
