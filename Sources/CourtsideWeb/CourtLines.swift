@@ -32,14 +32,17 @@ extension LiveTournament.View {
     /// Every court's ``CourtNow``, in the order of ``courts``.
     func courtsNow(at now: Date? = nil, calendar: Calendar = .current) -> [CourtNow] {
         let now = now ?? daemonDate
-        let estimates = estimates(at: now, calendar: calendar)
+        // The lineups once: each walks the whole schedule, and the estimates' titles read them too.
+        let lineups = self.lineups
+        let estimates = estimates(at: now, calendar: calendar, lineups: lineups)
         return lineups.map { CourtNow(lineup: $0, games: games, now: now, calendar: calendar, estimates: estimates) }
     }
 
-    /// When each game still to play can be expected to start (``DayEstimates``), at `now`.
-    func estimates(at now: Date? = nil, calendar: Calendar = .current) -> DayEstimates {
+    /// When each game still to play can be expected to start (``DayEstimates``), at `now`;
+    /// `lineups` name the games of a suggestion (``lineups`` when nil).
+    func estimates(at now: Date? = nil, calendar: Calendar = .current, lineups: [CourtLineup]? = nil) -> DayEstimates {
         let titles = Dictionary(
-            lineups.flatMap(\.entries).map { ($0.game, $0.title) }, uniquingKeysWith: { first, _ in first })
+            (lineups ?? self.lineups).flatMap(\.entries).map { ($0.game, $0.title) }, uniquingKeysWith: { first, _ in first })
         return DayEstimates(
             bracket: bracket, games: games, timing: timing, now: now ?? daemonDate, calendar: calendar, titles: titles)
     }

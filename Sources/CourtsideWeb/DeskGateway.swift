@@ -208,11 +208,12 @@ public final class DeskGateway: Sendable {
     private func deskPage(_ session: DeskSession, message: String?) -> DeskPage {
         let view = live.current
         let now = Timestamp(milliseconds: view.daemonNow)
-        let estimates = view.estimates()
+        let lineups = view.lineups
+        let estimates = view.estimates(lineups: lineups)
         return DeskPage(
             desk: session.desk, message: message, suggestions: estimates.suggestions,
             hasSuggestions: !estimates.suggestions.isEmpty,
-            courts: view.lineups.map { lineup in
+            courts: lineups.map { lineup in
                 let state = CourtNow(
                     lineup: lineup, games: view.games, now: view.daemonDate, calendar: .current, estimates: estimates)
                 return DeskPage.Court(
