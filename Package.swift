@@ -91,7 +91,7 @@ let package = Package(
         .target(
             name: "CourtsideLibrary",
             dependencies: [
-                "CourtsideModel", "CourtsideStorage", "CourtsideThreads",
+                "CourtsideModel", "CourtsideFormats", "CourtsideStorage", "CourtsideThreads",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HashTreeCollections", package: "swift-collections"),
@@ -273,7 +273,9 @@ let package = Package(
         ),
         .testTarget(
             name: "CourtsideLibraryTests",
-            dependencies: ["CourtsideLibrary", "CourtsideStorage", "CourtsideExport", "CourtsideThreads"],
+            dependencies: [
+                "CourtsideLibrary", "CourtsideStorage", "CourtsideExport", "CourtsideThreads", "CourtsideFormats",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -207,6 +207,9 @@ public struct FormatDescription: Hashable, Sendable, Decodable {
         case singleElimination = "single_elimination"
         /// Winners' and losers' brackets and a grand final (no reset game yet).
         case doubleElimination = "double_elimination"
+        /// `rounds` rounds, each pairing teams of like records who have not met, paired live
+        /// by the daemon as the results come in.
+        case swiss
     }
 
     /// How teams are dealt into pools.
@@ -234,10 +237,12 @@ public struct FormatDescription: Hashable, Sendable, Decodable {
     public var separateClubs: Bool?
     /// 1 or 2 legs of a round robin (default 1).
     public var legs: Int?
+    /// Rounds of a Swiss (required for `swiss`).
+    public var rounds: Int?
 
     public init(
         _ kind: Kind, pools: Int? = nil, qualifiers: Int? = nil, bestOfNext: Int? = nil, thirdPlace: Bool? = nil,
-        fifthToEighth: Bool? = nil, deal: Deal? = nil, separateClubs: Bool? = nil, legs: Int? = nil
+        fifthToEighth: Bool? = nil, deal: Deal? = nil, separateClubs: Bool? = nil, legs: Int? = nil, rounds: Int? = nil
     ) {
         self.kind = kind
         self.pools = pools
@@ -248,11 +253,12 @@ public struct FormatDescription: Hashable, Sendable, Decodable {
         self.deal = deal
         self.separateClubs = separateClubs
         self.legs = legs
+        self.rounds = rounds
     }
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case kind = "type"
-        case pools, qualifiers, deal, legs
+        case pools, qualifiers, deal, legs, rounds
         case bestOfNext = "best_of_next"
         case thirdPlace = "third_place"
         case fifthToEighth = "fifth_to_eighth"

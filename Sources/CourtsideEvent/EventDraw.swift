@@ -122,6 +122,10 @@ public enum EventPlanner {
             // the first: the daemon cannot hold a game that may not be played yet.
             let draw = try Formats.doubleElimination(entrants, prefix: prefix, reset: false)
             return draw.draw
+        case .swiss:
+            return try Formats.Swiss.stage(
+                entrants: entrants, rounds: try count(format.rounds, "rounds"), prefix: prefix,
+                pairing: format.deal == .random ? .random(seed: seed) : .bySeed)
         }
     }
 
@@ -154,6 +158,8 @@ public enum EventPlanner {
             switch slot {
             case .groupRank(let group, let rank): .groupRank(group: renamed(group), rank: rank)
             case .bestOfRank(let rank, let place, let groups): .bestOfRank(rank: rank, place: place, groups: groups.map(renamed))
+            case .swissPairing(let group, let round, let pairing, let side):
+                .swissPairing(group: renamed(group), round: round, pairing: pairing, side: side)
             default: slot
             }
         }

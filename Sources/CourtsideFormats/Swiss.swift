@@ -120,6 +120,44 @@ extension Formats {
             return round
         }
 
+        /// A whole Swiss stage of `rounds` rounds, as a daemon plays it live: one group (`S`,
+        /// "Swiss") of every entrant, round 1 paired now (``firstRound(entrants:prefix:pairing:roundName:)``),
+        /// and each later round's games with ``Slot/swissPairing(group:round:pairing:side:)``
+        /// slots, which the daemon pairs (``nextRound(entrants:results:byes:round:prefix:roundName:)``)
+        /// once every game of the rounds before is final. At most one round fewer than the teams,
+        /// so that no round has to repeat a game.
+        public static func stage(
+            entrants: [Entrant], rounds: Int, prefix: String, pairing: SwissFirstRound = .bySeed, roundName: String = "Round"
+        ) throws(FormatError) -> Draw {
+            try check(entrants, minimum: 2, format: "a Swiss tournament")
+            let most = entrants.count - (entrants.count.isMultiple(of: 2) ? 1 : 0)
+            guard rounds >= 1, rounds <= most else {
+                throw FormatError(
+                    .invalidOption,
+                    "a Swiss of \(entrants.count) teams has 1 to \(most) rounds (every team meets a new one each round), not \(rounds)"
+                )
+            }
+            let group = Group(id: "S", name: "Swiss", teams: entrants.map(\.id))
+            var draw = try firstRound(entrants: entrants, prefix: prefix, pairing: pairing, roundName: roundName).draw
+            let perRound = entrants.count / 2
+            for round in stride(from: 2, through: rounds, by: 1) {
+                let name = "\(roundName) \(round)"
+                draw.rounds.append(name)
+                for pairing in 1...perRound {
+                    draw.games.append(
+                        ScheduledGame(
+                            id: GameID("\(prefix)-R\(round)-\(pairing)"),
+                            home: .swissPairing(group: group.id, round: round, pairing: pairing, side: .home),
+                            away: .swissPairing(group: group.id, round: round, pairing: pairing, side: .away), group: group.id,
+                            round: name))
+                }
+            }
+            for index in draw.games.indices { draw.games[index].group = group.id }
+            try checkIDs(draw.games)
+            draw.groups = [group]
+            return draw
+        }
+
         /// Round `round` (2 or later), paired from every result so far and the byes given so far
         /// (a team once for each bye). Pass the results of every game of the earlier rounds.
         public static func nextRound(
@@ -149,7 +187,8 @@ extension Formats {
             var rows: [TeamID: SwissStanding] = [:]
             for (index, entrant) in entrants.enumerated() where rows[entrant.id] == nil {
                 rows[entrant.id] = SwissStanding(
-                    team: entrant.id, seed: index + 1, wins: 0, losses: 0, byes: 0, pointDifference: 0, homeGames: 0, opponents: [])
+                    team: entrant.id, seed: index + 1, wins: 0, losses: 0, byes: 0, pointDifference: 0, homeGames: 0,
+                    opponents: [])
             }
             for team in byes {
                 rows[team]?.byes += 1
@@ -186,7 +225,8 @@ extension Formats {
         ) throws(FormatError) -> SwissRound {
             let name = "\(roundName) \(number)"
             let games = pairs.enumerated().map { index, pair in
-                ScheduledGame(id: GameID("\(prefix)-R\(number)-\(index + 1)"), home: .team(pair.0), away: .team(pair.1), round: name)
+                ScheduledGame(
+                    id: GameID("\(prefix)-R\(number)-\(index + 1)"), home: .team(pair.0), away: .team(pair.1), round: name)
             }
             try checkIDs(games)
             let repeated = games.filter { game in
@@ -278,7 +318,9 @@ struct SwissPairing {
 
     /// When every pairing repeats a game: the bye to the lowest-ranked candidate that leaves
     /// the most teams pairable anew, those paired as preferred, and the rest in rank order.
-    private func fewestRematches(_ graph: MatchingGraph, phantom: Int?) -> (pairs: [(Int, Int)], bye: Int?, rematches: [(Int, Int)]) {
+    private func fewestRematches(_ graph: MatchingGraph, phantom: Int?) -> (
+        pairs: [(Int, Int)], bye: Int?, rematches: [(Int, Int)]
+    ) {
         var bye: Int?
         if phantom != nil {
             var best: (team: Int, size: Int)?

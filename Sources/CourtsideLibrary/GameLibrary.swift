@@ -442,6 +442,9 @@ public final class GameLibrary: Sendable {
     @discardableResult
     public func advanceBracket() async -> [GameID] {
         guard let schedule = gate.schedule else { return [] }
+        // A round paired is a tournament change, whose own advance creates the round's games
+        // from the schedule it puts in force: this one, on the schedule before it, stops here.
+        if await pairSwissRounds(schedule) { return [] }
         var touched = await endDroppedGames(schedule)
         let games = committer.snapshot().value.byID
         let lineups = schedule.lineups(games)

@@ -104,6 +104,9 @@ extension Schedule {
             return table.rows[rank - 1].team
         case .bestOfRank(let rank, let place, let groups):
             return bestOfRank(rank, groups: groups, games: games, standings: standings).dropFirst(place - 1).first
+        case .swissPairing:
+            // The recorded pairing puts teams in these slots; until then the round is not paired.
+            return nil
         }
     }
 

@@ -69,6 +69,7 @@ extension Schedule {
                 case .groupRank(let group, _): if let division = groupDivision[group] { return division }
                 case .bestOfRank(_, _, let groups):
                     if let division = groups.lazy.compactMap({ groupDivision[$0] }).first { return division }
+                case .swissPairing(let group, _, _, _): if let division = groupDivision[group] { return division }
                 }
             }
             return nil
@@ -141,7 +142,7 @@ extension Schedule {
                     switch slot {
                     case .team(let team): other(teamDivision[team])
                     case .winner(let id), .loser(let id): other(gameDivision[id] ?? nil)
-                    case .groupRank(let group, _): other(groupDivision[group])
+                    case .groupRank(let group, _), .swissPairing(let group, _, _, _): other(groupDivision[group])
                     case .bestOfRank(_, _, let groups): groups.lazy.compactMap { other(groupDivision[$0]) }.first
                     }
                 if let elsewhere { return "game \(game.id) is in division \(division), its \(slot) in \(elsewhere)" }

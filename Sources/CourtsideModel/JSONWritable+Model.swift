@@ -370,6 +370,15 @@ extension Slot: JSONWritable {
             writer.endArray()
             writer.key("place")
             writer.value(place)
+        case .swissPairing(let group, let round, let pairing, let side):
+            writer.key("pairing")
+            writer.value(pairing)
+            writer.key("round")
+            writer.value(round)
+            writer.key("side")
+            writer.value(side.rawValue)
+            writer.key("swiss")
+            writer.value(group)
         }
         writer.endObject()
     }

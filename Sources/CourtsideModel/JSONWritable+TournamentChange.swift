@@ -115,9 +115,42 @@ extension TournamentChange: JSONWritable {
         case .teamWithdrawn(let team):
             writer.key("team")
             writer.value(team)
+        case .swissRoundPaired(let pairing):
+            writer.key("pairing")
+            writer.value(pairing)
         }
         writer.key("type")
         writer.value(typeName)
+        writer.endObject()
+    }
+}
+
+extension SwissRoundPairing: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        if let bye {
+            writer.key("bye")
+            writer.value(bye)
+        }
+        writer.key("games")
+        writer.value(games)
+        writer.key("group")
+        writer.value(group)
+        writer.key("round")
+        writer.value(round)
+        writer.endObject()
+    }
+}
+
+extension SwissRoundPairing.PairedGame: JSONWritable {
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("away")
+        writer.value(away)
+        writer.key("game")
+        writer.value(game)
+        writer.key("home")
+        writer.value(home)
         writer.endObject()
     }
 }
@@ -161,6 +194,15 @@ extension Schedule: JSONWritable {
         if !seeds.isEmpty {
             writer.key("seeds")
             writer.value(seeds)
+        }
+        if !swissByes.isEmpty {
+            writer.key("swiss_byes")
+            writer.beginObject()
+            for group in swissByes.keys.sorted() {
+                writer.key(group)
+                writer.value(swissByes[group] ?? [])
+            }
+            writer.endObject()
         }
         writer.key("teams")
         writer.value(teams)

@@ -10,6 +10,11 @@ public enum Slot: Hashable, Sendable, CustomStringConvertible {
     /// 14 orders them: win ratio, then average points scored leaving out the winning scores of
     /// forfeits, then seed (``Schedule/seeds``). A group with fewer than `rank` teams has none.
     case bestOfRank(rank: Int, place: Int, groups: [String])
+    /// A `side` team of the `pairing`-th game (from 1) of round `round` (2 or later) of a Swiss
+    /// group: the daemon pairs the round once every game of the rounds before it is final, and
+    /// records the pairing (``TournamentChange/swissRoundPaired(_:)``), which puts the teams in
+    /// these slots. Until then it names no team.
+    case swissPairing(group: String, round: Int, pairing: Int, side: Side)
 
     public var description: String {
         switch self {
@@ -19,6 +24,8 @@ public enum Slot: Hashable, Sendable, CustomStringConvertible {
         case .groupRank(let group, let rank): "\(rank)\(Self.ordinal(rank)) of group \(group)"
         case .bestOfRank(let rank, let place, let groups):
             "\(place == 1 ? "" : "\(place)\(Self.ordinal(place)) ")best of the \(rank)\(Self.ordinal(rank))-placed teams of groups \(groups.joined(separator: ", "))"
+        case .swissPairing(let group, let round, let pairing, let side):
+            "\(side.rawValue) team of round \(round) game \(pairing) of group \(group)"
         }
     }
 
@@ -33,14 +40,15 @@ public enum Slot: Hashable, Sendable, CustomStringConvertible {
 
 extension Slot: Codable {
     package enum CodingKeys: String, CodingKey, CaseIterable {
-        case team, group, rank, place, groups
+        case team, group, rank, place, groups, swiss, round, pairing, side
         case winnerOf = "winner_of"
         case loserOf = "loser_of"
         case bestOfRank = "best_of_rank"
     }
 
     /// A bare string is a team id; otherwise an object with one of `team`, `winner_of`,
-    /// `loser_of`, `group` and `rank`, or `best_of_rank`, `place` and `groups`.
+    /// `loser_of`, `group` and `rank`, `best_of_rank`, `place` and `groups`, or `swiss` (the
+    /// group), `round`, `pairing` and `side`.
     public init(from decoder: any Decoder) throws {
         if let team = try? decoder.singleValueContainer().decode(String.self) {
             self = .team(TeamID(team))
@@ -57,6 +65,10 @@ extension Slot: Codable {
             self = .bestOfRank(
                 rank: rank, place: try container.decode(Int.self, forKey: .place),
                 groups: try container.decode([String].self, forKey: .groups))
+        } else if let group = try container.decodeIfPresent(String.self, forKey: .swiss) {
+            self = .swissPairing(
+                group: group, round: try container.decode(Int.self, forKey: .round),
+                pairing: try container.decode(Int.self, forKey: .pairing), side: try container.decode(Side.self, forKey: .side))
         } else if let group = try container.decodeIfPresent(String.self, forKey: .group) {
             self = .groupRank(group: group, rank: try container.decode(Int.self, forKey: .rank))
         } else {
@@ -64,7 +76,7 @@ extension Slot: Codable {
                 .init(
                     codingPath: decoder.codingPath,
                     debugDescription: "a slot is a team id, or {winner_of: game}, {loser_of: game}, {group: id, rank: n} "
-                        + "or {best_of_rank: n, place: n, groups: [id]}"))
+                        + "{best_of_rank: n, place: n, groups: [id]} or {swiss: group, round: n, pairing: n, side: home|away}"))
         }
     }
 
@@ -81,6 +93,11 @@ extension Slot: Codable {
             try container.encode(rank, forKey: .bestOfRank)
             try container.encode(place, forKey: .place)
             try container.encode(groups, forKey: .groups)
+        case .swissPairing(let group, let round, let pairing, let side):
+            try container.encode(group, forKey: .swiss)
+            try container.encode(round, forKey: .round)
+            try container.encode(pairing, forKey: .pairing)
+            try container.encode(side, forKey: .side)
         }
     }
 }
@@ -114,6 +131,20 @@ public struct ScheduledGame: Hashable, Codable, Sendable {
         self.round = round
         self.start = start
         self.rules = rules
+    }
+}
+
+extension ScheduledGame {
+    /// The Swiss round of a game still to be paired (from its slots); nil for any other game,
+    /// a Swiss game already paired among them.
+    public var swissRound: Int? { home.swissRound ?? away.swissRound }
+}
+
+extension Slot {
+    /// The Swiss round of a slot still to be paired; nil for any other slot.
+    public var swissRound: Int? {
+        if case .swissPairing(_, let round, _, _) = self { return round }
+        return nil
     }
 }
 
@@ -182,6 +213,9 @@ public struct Schedule: Hashable, Codable, Sendable {
     /// Teams that withdrew: every game of theirs not over is forfeited, now and as the results
     /// bring them into more.
     public var withdrawn: Set<TeamID> = []
+    /// Each Swiss group's byes so far, round by round (a team once for each bye it had): the
+    /// next round's pairing counts them as wins, and gives no team a second before all have one.
+    public var swissByes: [String: [TeamID]] = [:]
 
     public init(
         teams: [TeamID: Team], courts: [String] = [], groups: [Group] = [], rounds: [String] = [], games: [ScheduledGame],
@@ -201,6 +235,7 @@ public struct Schedule: Hashable, Codable, Sendable {
         case tieBreakers = "tie_breakers"
         case inactivePlayers = "inactive_players"
         case seeds, divisions, timing, withdrawn
+        case swissByes = "swiss_byes"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -217,10 +252,11 @@ public struct Schedule: Hashable, Codable, Sendable {
         divisions = try container.decodeIfPresent([Division].self, forKey: .divisions) ?? []
         timing = try container.decodeIfPresent(DayTiming.self, forKey: .timing)
         withdrawn = try container.decodeIfPresent(Set<TeamID>.self, forKey: .withdrawn) ?? []
+        swissByes = try container.decodeIfPresent([String: [TeamID]].self, forKey: .swissByes) ?? [:]
     }
 
-    /// The fields, `seeds`, `divisions`, `timing` and `withdrawn` only when there are some (the
-    /// form before they existed); `withdrawn` in id order.
+    /// The fields, `seeds`, `divisions`, `timing`, `withdrawn` and `swiss_byes` only when there
+    /// are some (the form before they existed); `withdrawn` in id order.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(teams, forKey: .teams)
@@ -234,6 +270,7 @@ public struct Schedule: Hashable, Codable, Sendable {
         if !divisions.isEmpty { try container.encode(divisions, forKey: .divisions) }
         try container.encodeIfPresent(timing, forKey: .timing)
         if !withdrawn.isEmpty { try container.encode(withdrawn.sorted(), forKey: .withdrawn) }
+        if !swissByes.isEmpty { try container.encode(swissByes, forKey: .swissByes) }
     }
 
     /// Why the schedule cannot be played, or nil: unknown teams, games or groups in slots,
@@ -265,6 +302,15 @@ public struct Schedule: Hashable, Codable, Sendable {
                     if let problem = Self.problem(bestOf: rank, place: place, groups: named, known: groups) {
                         return "game \(game.id): \(slot): \(problem)"
                     }
+                case .swissPairing(let group, let round, let pairing, _):
+                    guard let members = groups.first(where: { $0.id == group }) else {
+                        return "game \(game.id): unknown group \(group)"
+                    }
+                    if game.group != group { return "game \(game.id): \(slot) is not in group \(group)" }
+                    if round < 2 { return "game \(game.id): \(slot): a Swiss round paired live is the second or later" }
+                    if pairing < 1 || pairing > members.teams.count / 2 {
+                        return "game \(game.id): \(slot): group \(group) has \(members.teams.count / 2) games a round"
+                    }
                 default: break
                 }
             }
@@ -273,15 +319,18 @@ public struct Schedule: Hashable, Codable, Sendable {
         return divisionProblem
     }
 
-    /// The games a game's teams come from: those its winner and loser slots name, and every
-    /// game of a group whose ranking it takes (`byGroup`: the games of each group).
-    private func dependencies(of game: ScheduledGame, byGroup: [String: [GameID]]) -> [GameID] {
+    /// The games a game's teams come from: those its winner and loser slots name, every game
+    /// of a group whose ranking it takes, and the earlier rounds of a Swiss round not yet paired
+    /// (`byGroup`: the games of each group).
+    private func dependencies(of game: ScheduledGame, byGroup: [String: [ScheduledGame]]) -> [GameID] {
         [game.home, game.away].flatMap { slot -> [GameID] in
             switch slot {
             case .winner(let other), .loser(let other): [other]
-            case .groupRank(let group, _): byGroup[group] ?? []
-            case .bestOfRank(_, _, let groups): groups.flatMap { byGroup[$0] ?? [] }
-            default: []
+            case .groupRank(let group, _): byGroup[group]?.map(\.id) ?? []
+            case .bestOfRank(_, _, let groups): groups.flatMap { byGroup[$0]?.map(\.id) ?? [] }
+            case .swissPairing(let group, let round, _, _):
+                (byGroup[group] ?? []).filter { ($0.swissRound ?? 1) < round }.map(\.id)
+            case .team: []
             }
         }
     }
@@ -294,8 +343,8 @@ public struct Schedule: Hashable, Codable, Sendable {
         // Looked up once: a search through the games for each one was quadratic (seconds for a
         // round robin of 128 teams).
         let byID = Dictionary(games.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var byGroup: [String: [GameID]] = [:]
-        for game in games { if let group = game.group { byGroup[group, default: []].append(game.id) } }
+        var byGroup: [String: [ScheduledGame]] = [:]
+        for game in games { if let group = game.group { byGroup[group, default: []].append(game) } }
         func visit(_ id: GameID) -> [GameID]? {
             switch marks[id] {
             case .done: return nil

@@ -72,6 +72,8 @@ extension Schedule {
             guard teams[team] != nil else { throw Self.unknownTeam(team) }
             if withdrawn.contains(team) { throw CourtsideError(.invalidGame, "team \(team) has withdrawn already") }
             next.withdrawn.insert(team)
+        case .swissRoundPaired(let pairing):
+            return try pairingSwissRound(pairing)
         case .gameEdited(let edit):
             guard let index = games.firstIndex(where: { $0.id == edit.game }) else {
                 throw CourtsideError(.unknownGame, "the schedule has no game \(edit.game)")
@@ -235,7 +237,7 @@ extension TournamentChange {
             try TextRule.check(edit.preset, as: .line, field: "preset")
         case .drawPublished(let draw):
             try draw.checkText()
-        case .teamWithdrawn:
+        case .teamWithdrawn, .swissRoundPaired:
             break
         }
     }

@@ -22,6 +22,9 @@ public enum TournamentChange: Hashable, Sendable {
     /// A team withdraws: its games not over are forfeited, those it plays now and those the
     /// results bring it into. Its results so far stand.
     case teamWithdrawn(TeamID)
+    /// A Swiss round paired by the daemon once the rounds before it were final: its games take
+    /// their teams, and those the round does not need (a team withdrew) leave the schedule.
+    case swissRoundPaired(SwissRoundPairing)
 
     /// The `type` of the change on the wire and in the log.
     public var typeName: String {
@@ -34,6 +37,7 @@ public enum TournamentChange: Hashable, Sendable {
         case .gameEdited: "game_edited"
         case .drawPublished: "draw_published"
         case .teamWithdrawn: "team_withdrawn"
+        case .swissRoundPaired: "swiss_round_paired"
         }
     }
 
@@ -56,6 +60,7 @@ public enum TournamentChange: Hashable, Sendable {
         case .gameEdited(let edit): "game \(edit.game)"
         case .drawPublished(let draw): "the draw of \(draw.subject)"
         case .teamWithdrawn(let team): "team \(team)"
+        case .swissRoundPaired(let pairing): "round \(pairing.round) of group \(pairing.group)"
         }
     }
 
@@ -103,7 +108,7 @@ public struct GameEdit: Hashable, Codable, Sendable {
 
 extension TournamentChange: Codable {
     enum CodingKeys: String, CodingKey {
-        case type, team, group, player, name, game, edit, active, division, draw
+        case type, team, group, player, name, game, edit, active, division, draw, pairing
     }
 
     public init(from decoder: any Decoder) throws {
@@ -131,6 +136,7 @@ extension TournamentChange: Codable {
         case "game_edited": self = .gameEdited(try container.decode(GameEdit.self, forKey: .edit))
         case "draw_published": self = .drawPublished(try container.decode(PublishedDraw.self, forKey: .draw))
         case "team_withdrawn": self = .teamWithdrawn(try container.decode(TeamID.self, forKey: .team))
+        case "swiss_round_paired": self = .swissRoundPaired(try container.decode(SwissRoundPairing.self, forKey: .pairing))
         case let other:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container, debugDescription: "unknown tournament change \(other)")
@@ -160,6 +166,7 @@ extension TournamentChange: Codable {
         case .gameEdited(let edit): try container.encode(edit, forKey: .edit)
         case .drawPublished(let draw): try container.encode(draw, forKey: .draw)
         case .teamWithdrawn(let team): try container.encode(team, forKey: .team)
+        case .swissRoundPaired(let pairing): try container.encode(pairing, forKey: .pairing)
         }
     }
 }

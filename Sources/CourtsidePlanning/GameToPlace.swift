@@ -20,6 +20,9 @@ public struct GameToPlace: Hashable, Sendable {
         self.division = division
     }
 
+    /// The Swiss round a game still to be paired is in (from its slots); nil for any other.
+    var swissRound: Int? { home.swissRound ?? away.swissRound }
+
     /// The game a schedule holds, in its own division.
     public init(_ game: ScheduledGame) {
         self.init(id: game.id, home: game.home, away: game.away, group: game.group, division: game.division)

@@ -76,6 +76,11 @@ extension Problem {
                         let groupEnd = groupGames[group].map { starts[$0] + length }.max() ?? starts[game]
                         rested(starts[game] - groupEnd)
                     }
+                case .round(let earlier):
+                    // Who plays is not known: the least rest any team of the round may have.
+                    let roundEnd = earlier.map { starts[$0] + length }.max() ?? starts[game]
+                    waits.append(starts[game] - roundEnd)
+                    rested(starts[game] - roundEnd)
                 }
             }
         }

@@ -10,6 +10,9 @@ struct Problem: Sendable {
         /// A rank in a group, or the best of a rank across groups: the team played every game
         /// of the group it was in, one of these.
         case groups([Int])
+        /// A Swiss round's pairing: a team of the group that played one of these games (the
+        /// rounds before), which the pairing is made from once all have ended.
+        case round([Int])
     }
 
     let games: [GameToPlace]
@@ -125,6 +128,17 @@ struct Problem: Sendable {
                     token = .best(rank: rank, place: place, groups: groups)
                     fed.append(.groups(groups))
                     for group in groups { waits.append(contentsOf: groupGames[group]) }
+                case .swissPairing(let group, let round, let pairing, let side):
+                    guard let at = groupIndex[group], game.group == group else {
+                        throw PlanningError(.invalidGames, "game \(game.id): \(slot) is not a game of group \(group)")
+                    }
+                    let earlier = groupGames[at].filter { (games[$0].swissRound ?? 1) < round }
+                    if earlier.isEmpty || pairing < 1 {
+                        throw PlanningError(.invalidGames, "game \(game.id): \(slot) can never be filled")
+                    }
+                    token = .swiss(group: at, round: round, pairing: pairing, side: side)
+                    fed.append(.round(earlier))
+                    waits.append(contentsOf: earlier)
                 }
                 own.append(tokens.index(token))
             }

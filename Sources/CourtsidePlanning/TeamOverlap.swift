@@ -1,3 +1,5 @@
+import CourtsideModel
+
 /// What a slot holds, as the planner tells slots apart: a team, a game's winner or loser, a
 /// group's rank.
 enum Token: Hashable, Sendable {
@@ -7,6 +9,8 @@ enum Token: Hashable, Sendable {
     case rank(group: Int, rank: Int)
     /// The `place`-th best of the teams ranked `rank` in `groups` (sorted).
     case best(rank: Int, place: Int, groups: [Int])
+    /// A side of a Swiss round's `pairing`-th game in a group, paired from the rounds before.
+    case swiss(group: Int, round: Int, pairing: Int, side: Side)
 }
 
 /// The distinct tokens the games' slots hold, numbered.
@@ -39,6 +43,8 @@ struct TeamOverlap {
         case game(Int)
         case group(Int)
         case best(rank: Int, groups: [Int])
+        /// A Swiss round of a group: its slots hold different teams, all from the group.
+        case swissRound(group: Int, round: Int)
     }
 
     private let tokens: [Token]
@@ -60,6 +66,11 @@ struct TeamOverlap {
             guard case .best(let rank, _, let groups) = token else { continue }
             inputs[.best(rank: rank, groups: groups)] = groups.compactMap { table.number(of: .rank(group: $0, rank: rank)) }
         }
+        for token in tokens {
+            guard case .swiss(let group, let round, _, _) = token else { continue }
+            inputs[.swissRound(group: group, round: round)] = Self.earlierRounds(
+                of: group, before: round, groupGames: groupGames, slotTokens: slotTokens, tokens: tokens)
+        }
         self.inputs = inputs
         let emitters: [Emitter?] = tokens.map { token in
             switch token {
@@ -67,6 +78,7 @@ struct TeamOverlap {
             case .winner(let game), .loser(let game): .game(game)
             case .rank(let group, _): .group(group)
             case .best(let rank, _, let groups): .best(rank: rank, groups: groups)
+            case .swiss(let group, let round, _, _): .swissRound(group: group, round: round)
             }
         }
         self.emitters = emitters
@@ -106,6 +118,17 @@ struct TeamOverlap {
                 }
                 tokenLevels[token] = level
                 tokenCandidates[token] = found
+            case .swiss(let group, let round, _, _):
+                // Any team of the group: above every token of the rounds before.
+                var level = 0
+                var found = Bits(count: teamCount)
+                for input in inputs[.swissRound(group: group, round: round)] ?? [] {
+                    resolve(input)
+                    level = max(level, tokenLevels[input] + 1)
+                    found.formUnion(tokenCandidates[input])
+                }
+                tokenLevels[token] = level
+                tokenCandidates[token] = found
             }
         }
         for game in topological {
@@ -122,6 +145,20 @@ struct TeamOverlap {
         for token in tokens.indices { resolve(token) }
         levels = tokenLevels
         candidates = tokenCandidates
+    }
+
+    /// The tokens of a Swiss group's games of the rounds before `round` (a game already paired,
+    /// or drawn with its teams, is of the first).
+    private static func earlierRounds(
+        of group: Int, before round: Int, groupGames: [[Int]], slotTokens: [[Int]], tokens: [Token]
+    ) -> [Int] {
+        let earlier = groupGames[group].filter { game in
+            slotTokens[game].allSatisfy { token in
+                if case .swiss(_, let other, _, _) = tokens[token] { return other < round }
+                return true
+            }
+        }
+        return Array(Set(earlier.flatMap { slotTokens[$0] })).sorted()
     }
 
     /// Whether a team may be in both games, given each game's two slot tokens.

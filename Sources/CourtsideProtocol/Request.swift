@@ -130,6 +130,9 @@ public struct Request: Sendable {
                 (wire.op, wire.draw) = ("publish_draw", draw)
             case .teamWithdrawn(let team):
                 (wire.op, wire.team) = ("withdraw_team", team)
+            case .swissRoundPaired(let pairing):
+                // Only the daemon pairs a round; a request naming this op is refused as unknown.
+                (wire.op, wire.group) = ("swiss_round_paired", pairing.group)
             case .gameScheduled(let game):
                 (wire.op, wire.game, wire.court, wire.start, wire.round, wire.group, wire.rules) = (
                     "schedule_game", game.id, game.court, game.start, game.round, game.group, game.rules

@@ -189,6 +189,7 @@ extension Request.Operation {
             case .gameEdited: "edit_game"
             case .drawPublished: "publish_draw"
             case .teamWithdrawn: "withdraw_team"
+            case .swissRoundPaired: "swiss_round_paired"
             }
         }
     }

@@ -182,7 +182,8 @@ extension BracketPicture {
     }
 
     /// A slot in words, for a box whose team is not known yet: "Winner of qf1", "Loser of sf2",
-    /// "A1" (a group's rank; a division's prefix on the group left off), "2nd best third".
+    /// "A1" (a group's rank; a division's prefix on the group left off), "2nd best third", "To
+    /// be paired" (a Swiss round not paired yet).
     public static func words(_ slot: Slot, teamNames: [TeamID: String] = [:], division: String? = nil) -> String {
         switch slot {
         case .team(let team): return teamNames[team] ?? team.rawValue
@@ -192,6 +193,7 @@ extension BracketPicture {
         case .bestOfRank(let rank, let place, _):
             let placed = rank >= 1 && rank <= rankWords.count ? rankWords[rank - 1] : "\(rank)\(Slot.ordinal(rank))-placed"
             return place == 1 ? "Best \(placed)" : "\(place)\(Slot.ordinal(place)) best \(placed)"
+        case .swissPairing: return "To be paired"
         }
     }
 

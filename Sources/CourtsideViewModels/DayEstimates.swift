@@ -78,6 +78,8 @@ public struct DayEstimates: Hashable, Sendable {
         var teamReady: [TeamID: Int] = [:]
         var gameEnd: [GameID: Int] = [:]
         var groupEnd: [String: Int] = [:]
+        // Each group's ends by Swiss round still to be paired (1: every game with its teams).
+        var roundEnd: [String: [Int: Int]] = [:]
         var teamsReadyAt: [GameID: Int] = [:]
         var estimates: [GameID: Estimate] = [:]
         func ended(_ entry: BracketEntry, at end: Int, court: String?) {
@@ -86,7 +88,11 @@ public struct DayEstimates: Hashable, Sendable {
                 teamReady[team] = max(teamReady[team] ?? .min, end + pace.restMinutes)
             }
             gameEnd[entry.game] = end
-            if let group = entry.group { groupEnd[group] = max(groupEnd[group] ?? .min, end) }
+            if let group = entry.group {
+                groupEnd[group] = max(groupEnd[group] ?? .min, end)
+                let round = entry.home.swissRound ?? entry.away.swissRound ?? 1
+                roundEnd[group, default: [:]][round] = max(roundEnd[group]?[round] ?? .min, end)
+            }
         }
         /// When a side can play: its team's rest, or the games its slot waits on and a rest.
         func ready(_ team: TeamID?, _ slot: Slot) -> Int {
@@ -97,6 +103,8 @@ public struct DayEstimates: Hashable, Sendable {
                 case .winner(let game), .loser(let game): gameEnd[game]
                 case .groupRank(let group, _): groupEnd[group]
                 case .bestOfRank(_, _, let groups): groups.compactMap { groupEnd[$0] }.max()
+                case .swissPairing(let group, let round, _, _):
+                    roundEnd[group]?.filter { $0.key < round }.values.max()
                 }
             return waits.map { $0 + pace.restMinutes } ?? .min
         }

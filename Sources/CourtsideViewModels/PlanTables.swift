@@ -103,6 +103,7 @@ public enum PlanTables {
         case .bestOfRank(let rank, let place, let groups):
             // The model's words, with the groups' short labels: "2nd best of the 3rd-placed teams of groups A, B, C, D".
             Slot.bestOfRank(rank: rank, place: place, groups: groups.map { groupLabel($0, schedule) }).description
+        case .swissPairing(_, _, let pairing, let side): "pairing \(pairing) \(side.rawValue)"
         }
     }
 
@@ -114,6 +115,7 @@ public enum PlanTables {
         case .loser(let game): "L \(game.rawValue)"
         case .groupRank(let group, let rank): "\(groupLabel(group, schedule))\(rank)"
         case .bestOfRank(let rank, let place, _): "best\(rank)#\(place)"
+        case .swissPairing(_, let round, let pairing, let side): "R\(round)#\(pairing)\(side == .home ? "h" : "a")"
         }
     }
 

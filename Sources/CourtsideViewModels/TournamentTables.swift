@@ -164,6 +164,10 @@ public struct AuditTrail: Sendable {
                     edit.home.map { "home \($0)" }, edit.away.map { "away \($0)" },
                 ].compactMap { $0 }.joined(separator: ", ")
         case .teamWithdrawn(let team): "team \(team) withdrawn: its games left are forfeited"
+        case .swissRoundPaired(let pairing):
+            "round \(pairing.round) of group \(pairing.group) paired: "
+                + pairing.games.map { "\($0.home) v \($0.away)" }.joined(separator: ", ")
+                + (pairing.bye.map { "; \($0) has the bye" } ?? "")
         case .drawPublished(let draw):
             "draw published for \(draw.subject): \(draw.schedule.teams.count) teams, \(draw.schedule.games.count) games"
                 + (draw.randomSeed.map { ", random seed \($0)" } ?? "")

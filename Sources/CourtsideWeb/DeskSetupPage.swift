@@ -53,6 +53,7 @@ struct DeskSetupPage {
         var qualifiers: Field
         var bestOfNext: Field
         var legs: Field
+        var rounds: Field
         var thirdPlace: Field
         var thirdPlaceChecked: Bool
     }
@@ -127,6 +128,9 @@ struct DeskSetupPage {
                     problem: problem),
                 legs: Field(
                     name("legs"), "Legs", block.legs, hint: "Round robin and pools: 1 or 2", type: "number", problem: problem),
+                rounds: Field(
+                    name("rounds"), "Rounds", block.rounds, hint: "Swiss: paired live from the results", type: "number",
+                    problem: problem),
                 thirdPlace: Field(name("third_place"), "A game for third place", "true", problem: problem),
                 thirdPlaceChecked: block.thirdPlace)
         }
@@ -139,6 +143,7 @@ struct DeskSetupPage {
         case .poolsKnockout: "Pools, then a knockout"
         case .singleElimination: "Single elimination"
         case .doubleElimination: "Double elimination"
+        case .swiss: "Swiss"
         }
     }
 }

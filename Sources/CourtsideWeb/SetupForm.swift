@@ -18,6 +18,8 @@ struct SetupForm: Equatable, Sendable {
         var bestOfNext = ""
         var thirdPlace = true
         var legs = "1"
+        /// Rounds of a Swiss.
+        var rounds = ""
 
         var isBlank: Bool { id.isEmpty && name.isEmpty }
     }
@@ -78,7 +80,7 @@ struct SetupForm: Equatable, Sendable {
             return Block(
                 id: field("id"), name: field("name"), format: field("format"), pools: field("pools"),
                 qualifiers: field("qualifiers"), bestOfNext: field("best_of_next"), thirdPlace: field("third_place") == "true",
-                legs: field("legs"))
+                legs: field("legs"), rounds: field("rounds"))
         }
     }
 
@@ -178,6 +180,8 @@ struct SetupForm: Equatable, Sendable {
                 format.append("third_place: \(block.thirdPlace)")
             case .doubleElimination:
                 break
+            case .swiss:
+                format.append("rounds: \(try count(block.rounds, field("rounds"), "\(label) rounds", 1))")
             }
             lines.append("  - id: \(Self.quoted(block.id))")
             if !block.name.isEmpty { lines.append("    name: \(Self.quoted(block.name))") }
@@ -228,7 +232,7 @@ struct SetupForm: Equatable, Sendable {
             // divisions.N.format.pools is the block's pools; divisions.N.format.type its format.
             var name = parts.count > 2 ? String(parts[2] == "format" && parts.count > 3 ? parts[3] : parts[2]) : "id"
             if name == "type" { name = "format" }
-            let known = ["id", "name", "format", "pools", "qualifiers", "best_of_next", "third_place", "legs"]
+            let known = ["id", "name", "format", "pools", "qualifiers", "best_of_next", "third_place", "legs", "rounds"]
             return Self.blockField(described[number], known.contains(name) ? name : "id")
         }
         let general = ["tournament", "courts", "start", "end", "game_minutes", "changeover_minutes", "rest_minutes", "rules"]

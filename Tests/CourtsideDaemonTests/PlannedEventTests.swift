@@ -484,6 +484,9 @@ struct PlayedResults {
         case .bestOfRank(let rank, let place, let groups):
             guard let order = bestOfRank(rank, groups: groups), place >= 1, place <= order.count else { return nil }
             return order[place - 1]
+        case .swissPairing:
+            // The daemon's recorded pairing puts teams in the slots: an unpaired slot has none.
+            return nil
         }
     }
 }

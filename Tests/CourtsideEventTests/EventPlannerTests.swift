@@ -129,6 +129,29 @@ struct EventPlannerTests {
         }
     }
 
+    @Test("a Swiss division: round 1 drawn, later rounds paired live, each planned a rest after the round before")
+    func swiss() throws {
+        let planned = try Self.planned(Self.event(women: FormatDescription(.swiss, rounds: 3)))
+        let women = planned.schedule.games.filter { $0.division == "women" }
+        #expect(women.count == 12 && Set(women.compactMap(\.group)) == ["women-S"])
+        #expect(planned.schedule.groups.first { $0.id == "women-S" }?.teams.count == 8)
+        #expect(women.filter { $0.swissRound == nil }.count == 4, "round 1 with its teams")
+        #expect(try Planning.problems(in: planned.schedule.games, venue: planned.venue) == [])
+        func ends(round: String) throws -> [TimeOfDay] {
+            try women.filter { $0.round == round }.map { game in
+                try #require(game.start.flatMap(TimeOfDay.init)).adding(planned.venue.gameMinutes + planned.venue.restMinutes)
+            }
+        }
+        for (earlier, later) in [("Round 1", "Round 2"), ("Round 2", "Round 3")] {
+            let ready = try #require(try ends(round: earlier).max())
+            for game in women where game.round == later {
+                #expect(try #require(game.start.flatMap(TimeOfDay.init)) >= ready, "\(game.id)")
+            }
+        }
+        #expect(throws: EventError.self) { try Self.planned(Self.event(women: FormatDescription(.swiss))) }
+        #expect(throws: EventError.self) { try Self.planned(Self.event(women: FormatDescription(.swiss, rounds: 8))) }
+    }
+
     @Test("a single division's own tie-breakers become the tournament's; without them, the event's stand")
     func singleDivisionTieBreakers() throws {
         var event = Self.event()

@@ -48,6 +48,8 @@ func expectSound(_ draw: Draw, teams: [Entrant], sourceLocation: SourceLocation 
             case .groupRank(let group, _): if !groups.contains(group) { problems.append("\(game.id): \(slot) names no group") }
             case .bestOfRank(_, _, let named):
                 if !named.allSatisfy(groups.contains) { problems.append("\(game.id): \(slot) names no group") }
+            case .swissPairing(let group, _, _, _):
+                if game.group != group { problems.append("\(game.id): \(slot) is not in its own group") }
             }
         }
         for dependency in dependencies[game.id] ?? [] where (order[dependency] ?? .max) >= index {
@@ -96,21 +98,26 @@ func playOut(
             Issue.record("\(scheduled.id): teams still open", sourceLocation: sourceLocation)
             return games
         }
-        var game = Game(setup: GameSetup(id: scheduled.id, home: lineup.home, away: lineup.away, rules: scheduled.rules))
-        let winning: Side = winner(lineup.home.id, lineup.away.id) == lineup.home.id ? .home : .away
-        for (side, points) in [(winning.opponent, 10), (winning, 15)] {
-            let player = lineup.team(side).players[0].id
-            for _ in 0..<points {
-                game.apply(
-                    GameEvent(
-                        gameID: game.id, version: game.version + 1, at: Timestamp(milliseconds: 0),
-                        origin: CommandOrigin(clientID: "t", commandID: "\(game.version)"),
-                        kind: .move(player: player, move: .onePoint)))
-            }
-        }
-        games[game.id] = game
+        games[scheduled.id] = played(scheduled, lineup, winner: winner)
     }
     return games
+}
+
+/// A game of the schedule with these teams, won 15-10 by the team `winner` picks.
+func played(_ scheduled: ScheduledGame, _ lineup: Lineup, winner: (TeamID, TeamID) -> TeamID) -> Game {
+    var game = Game(setup: GameSetup(id: scheduled.id, home: lineup.home, away: lineup.away, rules: scheduled.rules))
+    let winning: Side = winner(lineup.home.id, lineup.away.id) == lineup.home.id ? .home : .away
+    for (side, points) in [(winning.opponent, 10), (winning, 15)] {
+        let player = lineup.team(side).players[0].id
+        for _ in 0..<points {
+            game.apply(
+                GameEvent(
+                    gameID: game.id, version: game.version + 1, at: Timestamp(milliseconds: 0),
+                    origin: CommandOrigin(clientID: "t", commandID: "\(game.version)"),
+                    kind: .move(player: player, move: .onePoint)))
+        }
+    }
+    return game
 }
 
 extension Lineup {
@@ -145,6 +152,11 @@ extension Draw {
             case .winner(let other), .loser(let other): found.append(other)
             case .groupRank(let group, _): found += byGroup[group] ?? []
             case .bestOfRank(_, _, let groups): found += groups.flatMap { byGroup[$0] ?? [] }
+            case .swissPairing(let group, let round, _, _):
+                // The games of the rounds before: those paired already, and those paired earlier.
+                found += (byGroup[group] ?? []).filter { id in
+                    (games.first { $0.id == id }?.swissRound ?? 1) < round
+                }
             }
         }
         var seen = Set<GameID>()

@@ -1,6 +1,7 @@
-@testable import CourtsideFormats
 import CourtsideModel
 import Testing
+
+@testable import CourtsideFormats
 
 @Suite("Swiss")
 struct SwissTests {
@@ -106,18 +107,23 @@ struct SwissTests {
     @Test("bad input: too few teams, a team twice, a round 0, a team playing itself, a prefix no game id takes")
     func badInput() {
         #expect(Self.code { try Formats.Swiss.firstRound(entrants: Self.seeded(1), prefix: "sw") } == .tooFewTeams)
-        #expect(Self.code { try Formats.Swiss.firstRound(entrants: Self.seeded(2) + Self.seeded(1), prefix: "sw") } == .duplicateTeam)
+        #expect(
+            Self.code { try Formats.Swiss.firstRound(entrants: Self.seeded(2) + Self.seeded(1), prefix: "sw") } == .duplicateTeam)
         #expect(Self.code { try Formats.Swiss.firstRound(entrants: Self.seeded(4), prefix: "s w") } == .invalidPrefix)
         #expect(
             Self.code { try Formats.Swiss.nextRound(entrants: Self.seeded(4), results: [], byes: [], round: 0, prefix: "sw") }
                 == .invalidOption)
         let itself = SwissResult(home: "s1", away: "s1", homeScore: 1, awayScore: 0)
         #expect(
-            Self.code { try Formats.Swiss.nextRound(entrants: Self.seeded(4), results: [itself], byes: [], round: 2, prefix: "sw") }
+            Self.code {
+                try Formats.Swiss.nextRound(entrants: Self.seeded(4), results: [itself], byes: [], round: 2, prefix: "sw")
+            }
                 == .invalidOption)
     }
 
-    @Test("the pairing on random graphs of who may meet: the preferred pairing when one avoids every rematch, else the fewest rematches")
+    @Test(
+        "the pairing on random graphs of who may meet: the preferred pairing when one avoids every rematch, else the fewest rematches"
+    )
     func pairingAgainstBruteForce() {
         var random = SeededRandom(seed: 7)
         for trial in 0..<1500 {
@@ -141,7 +147,9 @@ struct SwissTests {
             if let bye { #expect(candidates[bye]) }
             #expect(pairs.allSatisfy { $0.0 < $0.1 })
             let repeated = pairs.filter { !fresh[$0.0][$0.1] }
-            #expect(repeated.map { [$0.0, $0.1] } .sorted { $0.lexicographicallyPrecedes($1) } == rematches.map { [$0.0, $0.1] }.sorted { $0.lexicographicallyPrecedes($1) })
+            #expect(
+                repeated.map { [$0.0, $0.1] }.sorted { $0.lexicographicallyPrecedes($1) }
+                    == rematches.map { [$0.0, $0.1] }.sorted { $0.lexicographicallyPrecedes($1) })
             if let expected = Self.preferredByBacktracking(fresh: fresh, byeCandidates: candidates) {
                 #expect(rematches.isEmpty, "trial \(trial)")
                 #expect(pairs.map { [$0.0, $0.1] } == expected.pairs.map { [$0.0, $0.1] }, "trial \(trial)")
@@ -152,7 +160,9 @@ struct SwissTests {
         }
     }
 
-    @Test("2 to 128 teams over up to 7 rounds: everyone once a round or the bye, no rematch while one can be avoided, no second bye before everyone's first")
+    @Test(
+        "2 to 128 teams over up to 7 rounds: everyone once a round or the bye, no rematch while one can be avoided, no second bye before everyone's first"
+    )
     func rounds() throws {
         var random = SeededRandom(seed: 38)
         for count in 2...128 {
@@ -163,7 +173,8 @@ struct SwissTests {
             var (results, byes) = Self.play(first, random: &random)
             Self.expectEveryoneOnce(first, teams: teams.map(\.id))
             for number in stride(from: 2, through: rounds, by: 1) {
-                let round = try Formats.Swiss.nextRound(entrants: teams, results: results, byes: byes, round: number, prefix: "sw")
+                let round = try Formats.Swiss.nextRound(
+                    entrants: teams, results: results, byes: byes, round: number, prefix: "sw")
                 Self.expectEveryoneOnce(round, teams: teams.map(\.id))
                 let met = Set(results.map { Set([$0.home, $0.away]) })
                 let repeated = round.games.filter { met.contains(Set([$0.home, $0.away].map(Self.team))) }
@@ -189,6 +200,49 @@ struct SwissTests {
         }
     }
 
+    @Test(
+        "a stage played live, 2 to 64 teams: each round paired from the model's results once the last is final, no rematch, a different bye each round"
+    )
+    func liveStage() throws {
+        var random = SeededRandom(seed: 31)
+        for count in Array(2...24) + [31, 32, 47, 64] {
+            let teams = Self.seeded(count)
+            let rounds = min(count - (count.isMultiple(of: 2) ? 1 : 0), 5)
+            let draw = try Formats.Swiss.stage(entrants: teams, rounds: rounds, prefix: "sw")
+            expectSound(draw, teams: teams)
+            var schedule = schedule(draw, teams: teams)
+            var games: [GameID: Game] = [:]
+            var met = Set<Set<TeamID>>()
+            var paired = 1
+            while true {
+                // The round's games: none of the next round is known before the round is final.
+                for scheduled in schedule.games where games[scheduled.id] == nil {
+                    guard let lineup = schedule.lineup(for: scheduled, games) else { continue }
+                    #expect(
+                        met.insert([lineup.home.id, lineup.away.id]).inserted, "\(count) teams: a rematch in \(scheduled.id)")
+                    let upset = Int.random(in: 0..<4, using: &random) == 0
+                    games[scheduled.id] = played(scheduled, lineup) { a, b in (seed(a) < seed(b)) != upset ? a : b }
+                }
+                guard let pairing = try schedule.nextSwissPairing(of: "S", games: games) else { break }
+                paired += 1
+                #expect(pairing.round == paired && pairing.games.count == count / 2, "\(count) teams, round \(paired)")
+                schedule = try schedule.applying(.swissRoundPaired(pairing), hasStarted: { _ in false })
+            }
+            #expect(paired == rounds, "\(count) teams")
+            #expect(games.count == rounds * (count / 2), "\(count) teams: every game played")
+            let byes = schedule.swissByes["S"] ?? []
+            #expect(Set(byes).count == byes.count && byes.count == (count.isMultiple(of: 2) ? 0 : rounds - 1))
+        }
+        #expect(
+            CourtsideFormatsTests.code { () throws(FormatError) -> Draw in
+                try Formats.Swiss.stage(entrants: Self.seeded(8), rounds: 8, prefix: "sw")
+            } == .invalidOption)
+        #expect(
+            CourtsideFormatsTests.code { () throws(FormatError) -> Draw in
+                try Formats.Swiss.stage(entrants: Self.seeded(7), rounds: 0, prefix: "sw")
+            } == .invalidOption)
+    }
+
     @Test("a Swiss as long as a round robin (2 to 12 teams): a rematch only when no pairing of the round avoids one, byes fair")
     func longSwiss() throws {
         var random = SeededRandom(seed: 3)
@@ -198,7 +252,8 @@ struct SwissTests {
                 let first = try Formats.Swiss.firstRound(entrants: teams, prefix: "sw")
                 var (results, byes) = Self.play(first, random: &random)
                 for number in stride(from: 2, through: count + 1, by: 1) {
-                    let round = try Formats.Swiss.nextRound(entrants: teams, results: results, byes: byes, round: number, prefix: "sw")
+                    let round = try Formats.Swiss.nextRound(
+                        entrants: teams, results: results, byes: byes, round: number, prefix: "sw")
                     Self.expectEveryoneOnce(round, teams: teams.map(\.id))
                     let table = Formats.Swiss.standings(entrants: teams, results: results, byes: byes)
                     let pairing = SwissPairing(table: table)
@@ -209,7 +264,8 @@ struct SwissTests {
                         round.rematches.count == Self.fewestRematches(fresh: pairing.fresh, byeCandidates: pairing.byeCandidates),
                         "\(count) teams, round \(number)")
                     if let bye = round.bye {
-                        #expect(byes.filter { $0 == bye }.count == teams.map { team in byes.filter { $0 == team.id }.count }.min())
+                        #expect(
+                            byes.filter { $0 == bye }.count == teams.map { team in byes.filter { $0 == team.id }.count }.min())
                     }
                     let played = Self.play(round, random: &random)
                     results += played.results

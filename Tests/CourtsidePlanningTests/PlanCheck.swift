@@ -55,6 +55,8 @@ struct PlanCheck {
                 case .winner(let other), .loser(let other): feeders = [other]
                 case .groupRank(let group, _): feeders = (byGroup[group] ?? []).map(\.id)
                 case .bestOfRank(_, _, let groups): feeders = groups.flatMap { (byGroup[$0] ?? []).map(\.id) }
+                case .swissPairing(let group, let round, _, _):
+                    feeders = (byGroup[group] ?? []).filter { ($0.home.swissRound ?? 1) < round }.map(\.id)
                 }
                 for feeder in feeders {
                     guard let end = placed[feeder]?.end.minutes else { continue }
@@ -97,6 +99,7 @@ struct Outcome {
     private var results: [GameID: (winner: TeamID?, loser: TeamID?)] = [:]
     private var rankings: [String: [TeamID]] = [:]
     private var bests: [String: [TeamID]] = [:]
+    private var swissRounds: [String: [TeamID]] = [:]
 
     init(games: [GameToPlace], random: SeededRandom) {
         self.games = Dictionary(games.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -116,6 +119,15 @@ struct Outcome {
                 bests[key] = groups.compactMap { ranking($0).dropFirst(rank - 1).first }.shuffled(using: &random)
             }
             return bests[key]?.dropFirst(place - 1).first
+        case .swissPairing(let group, let round, let pairing, let side):
+            // Any pairing of the group's teams (those its first round names), one per round.
+            let key = "\(group) \(round)"
+            if swissRounds[key] == nil {
+                let teams = (byGroup[group] ?? []).filter { $0.home.swissRound == nil }.flatMap { [$0.home, $0.away] }
+                    .compactMap { slot -> TeamID? in if case .team(let team) = slot { team } else { nil } }
+                swissRounds[key] = Array(Set(teams)).sorted().shuffled(using: &random)
+            }
+            return swissRounds[key]?.dropFirst(2 * (pairing - 1) + (side == .home ? 0 : 1)).first
         }
     }
 

@@ -700,6 +700,10 @@ struct FastEncodingTests {
                     game: "g1", court: "C", start: "11:00", rules: .standard, home: .team("a"), away: .team("b"))),
             .drawPublished(PublishedDraw(schedule: Schedule(teams: [:], games: []))),
             .drawPublished(Self.draw), .teamWithdrawn("o\"wls"),
+            .swissRoundPaired(SwissRoundPairing(group: "S\"", round: 2, games: [], bye: nil)),
+            .swissRoundPaired(
+                SwissRoundPairing(
+                    group: "S", round: 3, games: [.init(game: "s-R3-1", home: "o\"wls", away: "lions")], bye: "b\"ye")),
         ]
         for (index, change) in changes.enumerated() {
             try expectSameJSON(change)
@@ -743,11 +747,16 @@ struct FastEncodingTests {
                 ScheduledGame(
                     id: "g2", home: .groupRank(group: "A", rank: 1), away: .winner(of: "g1"), round: "Final", rules: .standard,
                     division: "open"),
+                ScheduledGame(
+                    id: "g3", home: .swissPairing(group: "A", round: 2, pairing: 1, side: .home),
+                    away: .swissPairing(group: "A\"", round: 3, pairing: 2, side: .away), group: "A", round: "Final",
+                    division: "open"),
             ], tieBreakers: [.headToHead, .seed])
         schedule.seeds = ["lions": 1, "o\"wls": 2]
         schedule.divisions = [Division(id: "open", name: "Open", teams: ["lions", "o\"wls"], tieBreakers: [.pointsScored])]
         schedule.timing = DayTiming(gameMinutes: 10, changeoverMinutes: 4, restMinutes: 20)
         schedule.withdrawn = ["lions", "o\"wls"]
+        schedule.swissByes = ["A": ["lions", "o\"wls"], "B\"": []]
         return PublishedDraw(schedule: schedule, randomSeed: 18_000_000_000_000_000_000, event: "tournament: X\n# \"a\"\n")
     }
 

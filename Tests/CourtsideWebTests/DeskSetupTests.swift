@@ -131,6 +131,21 @@ struct DeskSetupTests {
         #expect(problem == SetupForm.Problem(field: "division-2-id", message: "Division 3: give it an id, as open"))
     }
 
+    @Test("a Swiss division from the form: its rounds asked for, its later rounds shown as to be paired")
+    func swiss() throws {
+        var fields = Self.fields(csv: try Self.teamsCSV())
+        fields["division-1-format"] = "swiss"
+        fields["division-1-rounds"] = ""
+        #expect(try #require(Self.review(fields).failure).field == "division-1-rounds")
+        fields["division-1-rounds"] = "3"
+        let draft = try Self.review(fields).get()
+        let women = draft.draw.schedule.games.filter { $0.division == "women" }
+        #expect(women.count == 12 && women.filter { $0.swissRound != nil }.count == 8)
+        #expect(draft.draw.event?.contains("format: { type: swiss, rounds: 3 }") == true)
+        let html = Pages.render("desk-setup", DeskSetupPage(SetupForm(fields)))
+        #expect(html.contains(#"name="division-1-rounds""#) && html.contains(">Swiss<"))
+    }
+
     @Test("drafts: kept under their token for 30 minutes, at most 16 (the oldest goes first); an unknown token is none")
     func drafts() throws {
         let draft = try Self.review(Self.fields(csv: try Self.teamsCSV())).get()
