@@ -205,7 +205,8 @@ public struct FormatDescription: Hashable, Sendable, Decodable {
         case poolsKnockout = "pools_knockout"
         /// A knockout of every team, byes to the top seeds.
         case singleElimination = "single_elimination"
-        /// Winners' and losers' brackets and a grand final (no reset game yet).
+        /// Winners' and losers' brackets and a grand final, with `reset` a second grand final
+        /// played only if the losers' bracket champion wins the first.
         case doubleElimination = "double_elimination"
         /// `rounds` rounds, each pairing teams of like records who have not met, paired live
         /// by the daemon as the results come in.
@@ -239,11 +240,15 @@ public struct FormatDescription: Hashable, Sendable, Decodable {
     public var legs: Int?
     /// Rounds of a Swiss (required for `swiss`).
     public var rounds: Int?
+    /// A double elimination's grand final reset (default false).
+    public var reset: Bool?
 
     public init(
         _ kind: Kind, pools: Int? = nil, qualifiers: Int? = nil, bestOfNext: Int? = nil, thirdPlace: Bool? = nil,
-        fifthToEighth: Bool? = nil, deal: Deal? = nil, separateClubs: Bool? = nil, legs: Int? = nil, rounds: Int? = nil
+        fifthToEighth: Bool? = nil, deal: Deal? = nil, separateClubs: Bool? = nil, legs: Int? = nil, rounds: Int? = nil,
+        reset: Bool? = nil
     ) {
+        self.reset = reset
         self.kind = kind
         self.pools = pools
         self.qualifiers = qualifiers
@@ -258,7 +263,7 @@ public struct FormatDescription: Hashable, Sendable, Decodable {
 
     package enum CodingKeys: String, CodingKey, CaseIterable {
         case kind = "type"
-        case pools, qualifiers, deal, legs, rounds
+        case pools, qualifiers, deal, legs, rounds, reset
         case bestOfNext = "best_of_next"
         case thirdPlace = "third_place"
         case fifthToEighth = "fifth_to_eighth"

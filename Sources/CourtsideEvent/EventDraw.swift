@@ -118,10 +118,9 @@ public enum EventPlanner {
             return try Formats.singleElimination(
                 entrants, prefix: prefix, thirdPlace: format.thirdPlace ?? true, fifthToEighth: format.fifthToEighth ?? false)
         case .doubleElimination:
-            // The grand final's reset game is played only if the losers' bracket's team wins
-            // the first: the daemon cannot hold a game that may not be played yet.
-            let draw = try Formats.doubleElimination(entrants, prefix: prefix, reset: false)
-            return draw.draw
+            // The reset carries its condition (`playedIf`): created only if the losers' bracket's
+            // team wins the first grand final.
+            return try Formats.doubleElimination(entrants, prefix: prefix, reset: format.reset ?? false).draw
         case .swiss:
             return try Formats.Swiss.stage(
                 entrants: entrants, rounds: try count(format.rounds, "rounds"), prefix: prefix,

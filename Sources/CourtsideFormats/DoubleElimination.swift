@@ -3,11 +3,9 @@ public import CourtsideModel
 /// A game that is played only when a condition holds, which slots cannot say: a grand final
 /// reset is played only when the losers' bracket champion wins the first grand final.
 ///
-/// The model's slots fill either way, so the reset's two teams are known, and the game shows
-/// as ready, as soon as the first grand final ends. Whoever schedules and runs the draw must
-/// treat it so: the scheduler keeps a time for it (after the game its condition names); the
-/// daemon must not start it, and must drop it from the bracket, the schedule and the estimates,
-/// once ``PlayCondition/holds(in:)`` is false.
+/// The draw's game carries its condition (``ScheduledGame/playedIf``): the planner keeps a time
+/// for it (after the game its condition names), and the model creates it only once the
+/// condition holds, and leaves it out of the bracket, and so of the estimates, once it cannot.
 public struct ConditionalGame: Hashable, Sendable, CustomStringConvertible {
     public var game: GameID
     public var condition: PlayCondition
@@ -18,38 +16,6 @@ public struct ConditionalGame: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(game) is played only if \(condition)" }
-}
-
-/// When a ``ConditionalGame`` is played.
-public enum PlayCondition: Hashable, Sendable, CustomStringConvertible {
-    /// Only if `game` is won by its `side` team.
-    case won(game: GameID, by: Side)
-
-    /// The game whose result decides.
-    public var game: GameID {
-        switch self {
-        case .won(let game, _): game
-        }
-    }
-
-    /// Whether it holds when the game it names was won by `winner` (nil: nobody won).
-    public func holds(winner: Side?) -> Bool {
-        switch self {
-        case .won(_, let side): winner == side
-        }
-    }
-
-    /// Whether it holds given the games so far; nil while the game it names is not finished.
-    public func holds(in games: some GamesByID) -> Bool? {
-        guard let played = games[game], played.isFinished else { return nil }
-        return holds(winner: played.winner)
-    }
-
-    public var description: String {
-        switch self {
-        case .won(let game, let side): "the \(side.rawValue) team wins \(game)"
-        }
-    }
 }
 
 /// A double elimination draw: the games, and the one game (the grand final reset, if any) that
@@ -235,7 +201,9 @@ struct DoubleEliminationBuilder {
             let game = id("GF2")
             resetID = game
             // The same two teams again, the winners' champion (the first final's loser) at home.
-            games.append(ScheduledGame(id: game, home: .loser(of: grandFinal), away: .winner(of: grandFinal), round: "GF2"))
+            var resetGame = ScheduledGame(id: game, home: .loser(of: grandFinal), away: .winner(of: grandFinal), round: "GF2")
+            resetGame.playedIf = .won(game: grandFinal, by: .away)
+            games.append(resetGame)
             conditional.append(ConditionalGame(game: game, condition: .won(game: grandFinal, by: .away)))
         }
         return DoubleEliminationDraw(

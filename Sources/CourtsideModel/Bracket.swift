@@ -170,6 +170,8 @@ extension Schedule {
     }
 
     private func lineup(_ scheduled: ScheduledGame, games: some GamesByID, standings: [GroupStandings]) -> Lineup? {
+        // A game played only if a result calls for it has no teams until that result does.
+        if let condition = scheduled.playedIf, condition.holds(in: games) != true { return nil }
         guard let home = resolve(scheduled.home, games: games, standings: standings).flatMap({ teams[$0] }),
             let away = resolve(scheduled.away, games: games, standings: standings).flatMap({ teams[$0] }),
             home.id != away.id
@@ -177,12 +179,15 @@ extension Schedule {
         return Lineup(home: home, away: away)
     }
 
-    /// The bracket: every scheduled game with the teams known so far and its state.
+    /// The bracket: every scheduled game with the teams known so far and its state; a game
+    /// whose condition can no longer hold (``ScheduledGame/playedIf``) is not in it.
     public func bracket(_ games: some GamesByID) -> [BracketEntry] {
         let standings = standings(games)
-        return self.games.map { scheduled in
-            let homeTeam = resolve(scheduled.home, games: games, standings: standings)
-            let awayTeam = resolve(scheduled.away, games: games, standings: standings)
+        return self.games.filter { $0.playedIf?.holds(in: games) != false }.map { scheduled in
+            // A conditional game's teams show once its condition is known to hold.
+            let known = scheduled.playedIf.map { $0.holds(in: games) == true } ?? true
+            let homeTeam = known ? resolve(scheduled.home, games: games, standings: standings) : nil
+            let awayTeam = known ? resolve(scheduled.away, games: games, standings: standings) : nil
             let entry = BracketEntry(
                 game: scheduled.id, round: scheduled.round, group: scheduled.group, court: scheduled.court,
                 start: scheduled.start, home: scheduled.home, away: scheduled.away, homeTeam: homeTeam, awayTeam: awayTeam,

@@ -22,6 +22,10 @@ extension ScheduledGame: JSONWritable {
         writer.value(home)
         writer.key("id")
         writer.value(id)
+        if let playedIf {
+            writer.key("played_if")
+            writer.value(playedIf)
+        }
         if let round {
             writer.key("round")
             writer.value(round)
@@ -197,12 +201,7 @@ extension Schedule: JSONWritable {
         }
         if !swissByes.isEmpty {
             writer.key("swiss_byes")
-            writer.beginObject()
-            for group in swissByes.keys.sorted() {
-                writer.key(group)
-                writer.value(swissByes[group] ?? [])
-            }
-            writer.endObject()
+            writer.value(swissByes)
         }
         writer.key("teams")
         writer.value(teams)

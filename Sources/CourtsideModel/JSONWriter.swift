@@ -173,6 +173,17 @@ public struct JSONWriter: ~Copyable {
         endObject()
     }
 
+    /// Arrays keyed by name (a tournament's Swiss byes, by group): an object whose keys are in
+    /// the order of their UTF-8 bytes, which is the order of `.sortedKeys`.
+    public mutating func value<Element: JSONWritable>(_ dictionary: [String: [Element]]) {
+        beginObject()
+        for (key, elements) in dictionary.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            self.key(key)
+            value(elements)
+        }
+        endObject()
+    }
+
     /// A dictionary keyed by identifiers: an object whose keys are in the order of their UTF-8
     /// bytes, which is the order of `.sortedKeys`.
     /// Inlinable, so that callers in other modules get it (and its sort) specialized for their

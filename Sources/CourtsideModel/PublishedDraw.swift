@@ -196,6 +196,9 @@ extension Schedule {
             schedule.games[index].id = renamed[game.id] ?? game.id
             schedule.games[index].home = follow(game.home)
             schedule.games[index].away = follow(game.away)
+            if case .won(let decider, let side) = game.playedIf {
+                schedule.games[index].playedIf = .won(game: renamed[decider] ?? decider, by: side)
+            }
         }
         return schedule
     }

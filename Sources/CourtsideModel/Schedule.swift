@@ -117,11 +117,15 @@ public struct ScheduledGame: Hashable, Codable, Sendable {
     /// When the game is due, as the organiser wrote it (for example "10:30").
     public var start: String?
     public var rules: RuleSet
+    /// Played only if this holds (a double elimination's grand final reset): created once it
+    /// does, and out of the bracket once it cannot; nil for a game always played.
+    public var playedIf: PlayCondition?
 
     public init(
         id: GameID, home: Slot, away: Slot, court: String? = nil, group: String? = nil, round: String? = nil,
-        start: String? = nil, rules: RuleSet = .standard, division: String? = nil
+        start: String? = nil, rules: RuleSet = .standard, division: String? = nil, playedIf: PlayCondition? = nil
     ) {
+        self.playedIf = playedIf
         self.id = id
         self.division = division
         self.home = home
@@ -131,6 +135,11 @@ public struct ScheduledGame: Hashable, Codable, Sendable {
         self.round = round
         self.start = start
         self.rules = rules
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, home, away, court, group, round, division, start, rules
+        case playedIf = "played_if"
     }
 }
 
@@ -288,6 +297,9 @@ public struct Schedule: Hashable, Codable, Sendable {
         }
         for game in games {
             if let group = game.group, !groupIDs.contains(group) { return "game \(game.id): unknown group \(group)" }
+            if let condition = game.playedIf, !ids.contains(condition.game) || condition.game == game.id {
+                return "game \(game.id) is played only if \(condition), which names no other scheduled game"
+            }
             for slot in [game.home, game.away] {
                 switch slot {
                 case .team(let team) where teams[team] == nil: return "game \(game.id): unknown team \(team)"
@@ -323,16 +335,17 @@ public struct Schedule: Hashable, Codable, Sendable {
     /// of a group whose ranking it takes, and the earlier rounds of a Swiss round not yet paired
     /// (`byGroup`: the games of each group).
     private func dependencies(of game: ScheduledGame, byGroup: [String: [ScheduledGame]]) -> [GameID] {
-        [game.home, game.away].flatMap { slot -> [GameID] in
-            switch slot {
-            case .winner(let other), .loser(let other): [other]
-            case .groupRank(let group, _): byGroup[group]?.map(\.id) ?? []
-            case .bestOfRank(_, _, let groups): groups.flatMap { byGroup[$0]?.map(\.id) ?? [] }
-            case .swissPairing(let group, let round, _, _):
-                (byGroup[group] ?? []).filter { ($0.swissRound ?? 1) < round }.map(\.id)
-            case .team: []
+        (game.playedIf.map { [$0.game] } ?? [])
+            + [game.home, game.away].flatMap { slot -> [GameID] in
+                switch slot {
+                case .winner(let other), .loser(let other): [other]
+                case .groupRank(let group, _): byGroup[group]?.map(\.id) ?? []
+                case .bestOfRank(_, _, let groups): groups.flatMap { byGroup[$0]?.map(\.id) ?? [] }
+                case .swissPairing(let group, let round, _, _):
+                    (byGroup[group] ?? []).filter { ($0.swissRound ?? 1) < round }.map(\.id)
+                case .team: []
+                }
             }
-        }
     }
 
     /// A chain of games that ends where it starts, if the slots make one.

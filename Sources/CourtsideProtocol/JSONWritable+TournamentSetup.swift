@@ -24,6 +24,10 @@ extension TournamentSetup.SetupGame: JSONWritable {
         writer.value(home)
         writer.key("id")
         writer.value(id)
+        if let playedIf {
+            writer.key("played_if")
+            writer.value(playedIf)
+        }
         writer.key("rules")
         writer.value(rules)
         if let start {
@@ -67,6 +71,10 @@ extension TournamentSetup: JSONWritable {
         if let seeds {
             writer.key("seeds")
             writer.value(seeds)
+        }
+        if let swissByes {
+            writer.key("swiss_byes")
+            writer.value(swissByes)
         }
         writer.key("teams")
         writer.value(teams)

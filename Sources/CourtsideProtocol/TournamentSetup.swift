@@ -15,6 +15,8 @@ public struct TournamentSetup: Hashable, Codable, Sendable {
         public var rules: RuleSet
         /// The game's division, written only where the tournament has divisions.
         public var division: String?
+        /// Played only if this holds (a grand final reset); nil for a game always played.
+        public var playedIf: PlayCondition?
 
         public init(
             id: GameID, home: Slot, away: Slot, court: String? = nil, group: String? = nil, start: String? = nil,
@@ -24,6 +26,11 @@ public struct TournamentSetup: Hashable, Codable, Sendable {
                 id, home, away, court, group, start, rules
             )
             self.division = division
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case id, home, away, court, group, start, rules, division
+            case playedIf = "played_if"
         }
     }
 
@@ -54,6 +61,8 @@ public struct TournamentSetup: Hashable, Codable, Sendable {
     public var timing: DayTiming?
     /// Teams that withdrew, sorted; nil when none has.
     public var withdrawn: [TeamID]?
+    /// Each Swiss group's byes so far, in round order; nil when none has had one.
+    public var swissByes: [String: [TeamID]]?
 
     public init(
         tournament: String, tieBreakers: [TieBreaker], courts: [String], teams: [Team], groups: [Group], rounds: [Round],
@@ -69,9 +78,11 @@ public struct TournamentSetup: Hashable, Codable, Sendable {
     /// outside it (created at run time), each with its teams and rules as they were created.
     public init(name: String, schedule: Schedule, otherGames: [GameSetup]) {
         func game(_ scheduled: ScheduledGame) -> SetupGame {
-            SetupGame(
+            var game = SetupGame(
                 id: scheduled.id, home: scheduled.home, away: scheduled.away, court: scheduled.court, group: scheduled.group,
                 start: scheduled.start, rules: scheduled.rules, division: scheduled.division)
+            game.playedIf = scheduled.playedIf
+            return game
         }
         let rounds = schedule.rounds.map { name in Round(name: name, games: schedule.games.filter { $0.round == name }.map(game))
         }
@@ -88,6 +99,7 @@ public struct TournamentSetup: Hashable, Codable, Sendable {
         seeds = schedule.seeds.isEmpty ? nil : schedule.seeds
         timing = schedule.timing
         withdrawn = schedule.withdrawn.isEmpty ? nil : schedule.withdrawn.sorted()
+        swissByes = schedule.swissByes.isEmpty ? nil : schedule.swissByes
     }
 
     /// Each division's name by its id; empty for a tournament of one.
@@ -97,6 +109,7 @@ public struct TournamentSetup: Hashable, Codable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case tournament, courts, teams, groups, rounds, games, divisions, seeds, timing, withdrawn
+        case swissByes = "swiss_byes"
         case tieBreakers = "tie_breakers"
         case inactivePlayers = "inactive_players"
     }
@@ -120,6 +133,18 @@ public struct TournamentSetup: Hashable, Codable, Sendable {
         try container.encodeIfPresent(inactivePlayers, forKey: .inactivePlayers)
         try container.encodeIfPresent(timing, forKey: .timing)
         try container.encodeIfPresent(withdrawn, forKey: .withdrawn)
+        if let swissByes {
+            var byGroup = container.nestedContainer(keyedBy: GroupKey.self, forKey: .swissByes)
+            for (group, byes) in swissByes.sorted(by: { $0.key < $1.key }) { try byGroup.encode(byes, forKey: GroupKey(group)) }
+        }
+    }
+
+    private struct GroupKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ group: String) { stringValue = group }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
     private struct TeamKey: CodingKey {

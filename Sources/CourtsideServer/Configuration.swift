@@ -298,8 +298,12 @@ struct RawConfiguration: Decodable {
         var start: String?
         var rules: RuleSpec?
         var division: String?
+        var playedIf: PlayCondition?
 
-        enum CodingKeys: String, CodingKey, CaseIterable { case id, home, away, court, group, start, rules, division }
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case id, home, away, court, group, start, rules, division
+            case playedIf = "played_if"
+        }
     }
 
     struct RawRound: Decodable {
@@ -354,10 +358,12 @@ struct RawConfiguration: Decodable {
     var seeds: [TeamID: Int]?
     var timing: DayTiming?
     var withdrawn: [TeamID]?
+    var swissByes: [String: [TeamID]]?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case tournament, endpoints, transport, security, rules, presets, courts, teams, groups, rounds, games, storage
         case divisions, seeds, timing, withdrawn
+        case swissByes = "swiss_byes"
         case dataDir = "data_dir"
         case tieBreakers = "tie_breakers"
         case inactivePlayers = "inactive_players"
@@ -454,7 +460,8 @@ struct RawConfiguration: Decodable {
                     ScheduledGame(
                         id: GameID(game.id), home: game.home, away: game.away, court: game.court, group: game.group,
                         round: section.round, start: game.start,
-                        rules: try resolved(game.rules, "\(key).rules", presets, default: rules), division: game.division))
+                        rules: try resolved(game.rules, "\(key).rules", presets, default: rules), division: game.division,
+                        playedIf: game.playedIf))
             }
         }
         var schedule = Schedule(
@@ -468,6 +475,15 @@ struct RawConfiguration: Decodable {
             throw fail("withdrawn.\(index)", "unknown team \"\(team)\"")
         }
         schedule.withdrawn = Set(withdrawn ?? [])
+        for (group, byes) in (swissByes ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard let members = groups?.first(where: { $0.id == group })?.teams else {
+                throw fail("swiss_byes.\(group)", "unknown group \"\(group)\"")
+            }
+            for (index, team) in byes.enumerated() where !members.contains(team) {
+                throw fail("swiss_byes.\(group).\(index)", "team \"\(team)\" is not in group \(group)")
+            }
+        }
+        schedule.swissByes = swissByes ?? [:]
         schedule.divisions = divisions ?? []
         // A group or game names its division only where its teams and slots do not tell.
         schedule = schedule.assigningDivisions()

@@ -56,6 +56,8 @@ struct DeskSetupPage {
         var rounds: Field
         var thirdPlace: Field
         var thirdPlaceChecked: Bool
+        var reset: Field
+        var resetChecked: Bool
     }
 
     var title = "Courtside: setup"
@@ -132,7 +134,9 @@ struct DeskSetupPage {
                     name("rounds"), "Rounds", block.rounds, hint: "Swiss: paired live from the results", type: "number",
                     problem: problem),
                 thirdPlace: Field(name("third_place"), "A game for third place", "true", problem: problem),
-                thirdPlaceChecked: block.thirdPlace)
+                thirdPlaceChecked: block.thirdPlace,
+                reset: Field(name("reset"), "A grand final reset, if the losers' champion wins", "true", problem: problem),
+                resetChecked: block.reset)
         }
     }
 

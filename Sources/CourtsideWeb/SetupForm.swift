@@ -20,6 +20,8 @@ struct SetupForm: Equatable, Sendable {
         var legs = "1"
         /// Rounds of a Swiss.
         var rounds = ""
+        /// A double elimination's grand final reset.
+        var reset = false
 
         var isBlank: Bool { id.isEmpty && name.isEmpty }
     }
@@ -80,7 +82,7 @@ struct SetupForm: Equatable, Sendable {
             return Block(
                 id: field("id"), name: field("name"), format: field("format"), pools: field("pools"),
                 qualifiers: field("qualifiers"), bestOfNext: field("best_of_next"), thirdPlace: field("third_place") == "true",
-                legs: field("legs"), rounds: field("rounds"))
+                legs: field("legs"), rounds: field("rounds"), reset: field("reset") == "true")
         }
     }
 
@@ -179,7 +181,7 @@ struct SetupForm: Equatable, Sendable {
             case .singleElimination:
                 format.append("third_place: \(block.thirdPlace)")
             case .doubleElimination:
-                break
+                format.append("reset: \(block.reset)")
             case .swiss:
                 format.append("rounds: \(try count(block.rounds, field("rounds"), "\(label) rounds", 1))")
             }
@@ -232,7 +234,7 @@ struct SetupForm: Equatable, Sendable {
             // divisions.N.format.pools is the block's pools; divisions.N.format.type its format.
             var name = parts.count > 2 ? String(parts[2] == "format" && parts.count > 3 ? parts[3] : parts[2]) : "id"
             if name == "type" { name = "format" }
-            let known = ["id", "name", "format", "pools", "qualifiers", "best_of_next", "third_place", "legs", "rounds"]
+            let known = ["id", "name", "format", "pools", "qualifiers", "best_of_next", "third_place", "legs", "rounds", "reset"]
             return Self.blockField(described[number], known.contains(name) ? name : "id")
         }
         let general = ["tournament", "courts", "start", "end", "game_minutes", "changeover_minutes", "rest_minutes", "rules"]

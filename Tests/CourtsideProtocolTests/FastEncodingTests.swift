@@ -721,7 +721,7 @@ struct FastEncodingTests {
         #expect(labels(GameEdit(game: "g")) == ["game", "court", "start", "rules", "home", "away", "preset"])
         #expect(
             labels(ScheduledGame(id: "g", home: .team("a"), away: .team("b")))
-                == ["id", "home", "away", "court", "group", "round", "division", "start", "rules"])
+                == ["id", "home", "away", "court", "group", "round", "division", "start", "rules", "playedIf"])
         #expect(TournamentEventMessage(epoch: "", event: EncodingFixtures.tournament().events[0]) == nil)
         let change = GameEvent(
             gameID: .tournament, version: 1, at: Timestamp(milliseconds: 0), origin: CommandOrigin(clientID: "o", commandID: "c"),
@@ -751,6 +751,9 @@ struct FastEncodingTests {
                     id: "g3", home: .swissPairing(group: "A", round: 2, pairing: 1, side: .home),
                     away: .swissPairing(group: "A\"", round: 3, pairing: 2, side: .away), group: "A", round: "Final",
                     division: "open"),
+                ScheduledGame(
+                    id: "g4", home: .loser(of: "g2"), away: .winner(of: "g2"), round: "Final", division: "open",
+                    playedIf: .won(game: "g2", by: .away)),
             ], tieBreakers: [.headToHead, .seed])
         schedule.seeds = ["lions": 1, "o\"wls": 2]
         schedule.divisions = [Division(id: "open", name: "Open", teams: ["lions", "o\"wls"], tieBreakers: [.pointsScored])]

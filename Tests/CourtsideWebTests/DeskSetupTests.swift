@@ -144,6 +144,11 @@ struct DeskSetupTests {
         #expect(draft.draw.event?.contains("format: { type: swiss, rounds: 3 }") == true)
         let html = Pages.render("desk-setup", DeskSetupPage(SetupForm(fields)))
         #expect(html.contains(#"name="division-1-rounds""#) && html.contains(">Swiss<"))
+        // A double elimination with its reset.
+        fields["division-1-format"] = "double_elimination"
+        fields["division-1-reset"] = "true"
+        let reset = try Self.review(fields).get()
+        #expect(reset.draw.schedule.games.contains { $0.id == "women-GF2" && $0.playedIf == .won(game: "women-GF", by: .away) })
     }
 
     @Test("drafts: kept under their token for 30 minutes, at most 16 (the oldest goes first); an unknown token is none")
