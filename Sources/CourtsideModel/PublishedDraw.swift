@@ -48,7 +48,8 @@ public struct PublishedDraw: Hashable, Codable, Sendable {
     /// The divisions the draw holds, by name, or "the tournament" for a draw without divisions:
     /// what a log line or an answer says was published.
     public var subject: String {
-        schedule.divisions.isEmpty ? "the tournament" : "divisions " + schedule.divisions.map(\.id).joined(separator: ", ")
+        let ids = schedule.divisions.map(\.id)
+        return ids.isEmpty ? "the tournament" : (ids.count == 1 ? "division " : "divisions ") + ids.joined(separator: ", ")
     }
 }
 

@@ -59,15 +59,24 @@ extension TournamentCommand {
 
         /// The event at `path`, drawn with `seed` (or the file's, or a new one) and fitted to its
         /// courts; a broken file or a format that does not fit names what is wrong.
-        static func planned(_ path: String, seed: UInt64?, quick: Bool) throws -> (EventDescription, PlannedEvent) {
+        /// The event at `path` drawn and planned; with `division`, that division alone, planned
+        /// around the `fixed` games (``EventPlanner/planned(division:of:teams:seed:around:effort:)``).
+        static func planned(
+            _ path: String, seed: UInt64?, quick: Bool, division: String? = nil, around fixed: [FixedGame] = []
+        ) throws -> (EventDescription, PlannedEvent) {
             let description = try read(path)
             let seed = seed ?? description.seed ?? UInt64.random(in: 1...999_999)
             let teams = try teams(of: description, beside: path)
+            let effort: Planning.Effort = quick ? .quick : .standard
             do {
-                return (
-                    description,
-                    try EventPlanner.planned(description, teams: teams, seed: seed, effort: quick ? .quick : .standard)
-                )
+                if let division {
+                    return (
+                        description,
+                        try EventPlanner.planned(
+                            division: division, of: description, teams: teams, seed: seed, around: fixed, effort: effort)
+                    )
+                }
+                return (description, try EventPlanner.planned(description, teams: teams, seed: seed, effort: effort))
             } catch {
                 throw ValidationError("\(path): \(error.code.rawValue): \(error.message)")
             }

@@ -2,6 +2,7 @@ import ArgumentParser
 import CourtsideClient
 import CourtsideEvent
 import CourtsideModel
+import CourtsidePlanning
 import CourtsideProtocol
 import CourtsideViewModels
 import Foundation
@@ -17,11 +18,15 @@ extension TournamentCommand {
                 change the log keeps with the draw's random seed and the event's description. A \
                 division with a game under way can no longer be redrawn (stage_started): edit its \
                 games instead. A draw equal to the one in force changes nothing. Check it first with \
-                courtside tournament plan; on a secured daemon only an organiser key may publish.
+                courtside tournament plan; on a secured daemon only an organiser key may publish. \
+                With --division, that division alone is drawn, planned into the time the courts have \
+                left around the other divisions' games (which do not move), and published: a late \
+                registration redrawn without touching the rest of the day.
 
                 Examples:
                   courtside tournament plan config/event.yaml --seed 7
                   courtside tournament publish config/event.yaml --seed 7 --reason "draw at 08:30"
+                  courtside tournament publish config/event.yaml --division women --reason "two late teams"
                 """)
 
         @Argument(help: ArgumentHelp("The event's description (YAML).", valueName: "event.yaml"))
@@ -30,6 +35,8 @@ extension TournamentCommand {
         var seed: UInt64?
         @Flag(help: "Try fewer plans: faster, and the day may end later.")
         var quick = false
+        @Option(help: "Publish this division alone, planned around the other divisions' games in force.")
+        var division: String?
         @Option(help: "Why, for the log (optional).") var reason: String?
         @OptionGroup var connection: ConnectionOptions
 
@@ -38,8 +45,19 @@ extension TournamentCommand {
         }
 
         func run() throws {
-            var (description, planned) = try Plan.planned(event, seed: seed, quick: quick)
             let client = try reporting { () throws(CourtsideError) in try connection.client() }
+            var fixed: [FixedGame] = []
+            if let division {
+                // The other divisions' games, as the daemon has them now: their courts and starts stay.
+                let setup = try reporting { () throws(CourtsideError) in try client.command(.tournament).tournament }
+                let games = (setup?.rounds.flatMap(\.games) ?? []) + (setup?.games ?? [])
+                fixed = games.compactMap { game in
+                    guard game.division != division, let court = game.court, let start = game.start.flatMap(TimeOfDay.init)
+                    else { return nil }
+                    return FixedGame(court: court, start: start)
+                }
+            }
+            var (description, planned) = try Plan.planned(event, seed: seed, quick: quick, division: division, around: fixed)
             // Games that exist outside the schedule (dropped by an earlier draw, or made by
             // create_game) keep their ids: this draw names its own games apart.
             let taken = try reporting { () throws(CourtsideError) in

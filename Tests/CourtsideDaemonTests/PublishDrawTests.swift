@@ -128,4 +128,41 @@ struct PublishDrawTests {
         let endings = try client.command(.log(game: "open-C-1")).events ?? []
         #expect(endings.filter { if case .ended = $0.kind { true } else { false } }.count == 1, "\(endings.map(\.kind))")
     }
+
+    @Test("one division published alone: planned around the other's games, which keep their courts and starts")
+    func divisionAlone() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("alone-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let daemon = try DaemonProcess(tournament: "tournament: Courtside Summer 3x3\n")
+        let client = CommandClient(endpoint: daemon.commandEndpoint, clientID: "checker", timeoutMilliseconds: 8000)
+        let event = try Self.event(in: folder, named: "event.yaml")
+        #expect(try Self.publish(event, daemon, ["--seed", "7"]).status == 0)
+        let before = try #require(try client.command(.schedule).bracket)
+        let open = before.filter { $0.division == "open" }
+
+        // Women redrawn as a round robin, alone.
+        let robin = try Self.event(in: folder, named: "robin.yaml") { text in
+            text.replacingOccurrences(
+                of: "format: { type: pools_knockout, pools: 2, qualifiers: 2, third_place: false }",
+                with: "format: { type: round_robin }")
+        }
+        let alone = try Self.publish(robin, daemon, ["--seed", "7", "--division", "women", "--reason", "women as one pool"])
+        #expect(alone.status == 0 && alone.output.contains("published the draw of division women"), "\(alone.output)")
+        let after = try #require(try client.command(.schedule).bracket)
+        #expect(after.filter { $0.division == "open" } == open, "the open games did not move")
+        let women = after.filter { $0.division == "women" }
+        #expect(women.count == 28)
+        let slot = 14  // the sample event's 10 minutes a game and 4 of changeover
+        func minutes(_ start: String?) -> Int { start.flatMap { TextRule.time($0) }.map { $0.hour * 60 + $0.minute } ?? -1 }
+        for game in women {
+            for other in open where other.court == game.court {
+                let (a, b) = (minutes(game.start), minutes(other.start))
+                #expect(a + slot <= b || b + slot <= a, "\(game.game) and \(other.game) on \(game.court ?? "?")")
+            }
+        }
+        // A division the event does not describe: refused before anything is sent.
+        let unknown = try Self.publish(robin, daemon, ["--division", "u18"])
+        #expect(unknown.status != 0 && unknown.output.contains("no division u18"), "\(unknown.output)")
+    }
 }

@@ -152,6 +152,60 @@ struct EventPlannerTests {
         #expect(throws: EventError.self) { try Self.planned(Self.event(women: FormatDescription(.swiss, rounds: 8))) }
     }
 
+    @Test("one division redrawn alone: planned around the other's games, which stay; the whole day still holds")
+    func divisionAlone() throws {
+        let whole = try Self.planned()
+        let open = whole.schedule.games.filter { $0.division == "open" }
+        let fixed = open.compactMap { game in
+            game.court.flatMap { court in game.start.flatMap(TimeOfDay.init).map { FixedGame(court: court, start: $0) } }
+        }
+        #expect(fixed.count == open.count)
+        // Women as a round robin now: 28 games where the courts have time left.
+        let event = Self.event(women: FormatDescription(.roundRobin))
+        let alone = try EventPlanner.planned(
+            division: "women", of: event, teams: try Self.teams(event), seed: 7, around: fixed, effort: .quick)
+        #expect(alone.schedule.divisions.map(\.id) == ["women"])
+        #expect(alone.schedule.games.count == 28 && alone.schedule.games.allSatisfy { $0.division == "women" })
+        #expect(Set(alone.schedule.teams.keys) == Set(whole.schedule.teams.keys.filter { $0.rawValue.hasPrefix("women") }))
+        #expect(alone.schedule.groups.allSatisfy { $0.id.hasPrefix("women-") })
+        // No women's game on a court while an open game is there, changeover included.
+        let slot = whole.venue.gameMinutes + whole.venue.changeoverMinutes
+        for game in alone.schedule.games {
+            let start = try #require(game.start.flatMap(TimeOfDay.init)).minutes
+            for other in fixed where other.court == game.court {
+                #expect(
+                    start + slot <= other.start.minutes || other.start.minutes + slot <= start, "\(game.id) on \(other.court)")
+            }
+        }
+        // A division the event does not have is named.
+        #expect {
+            _ = try EventPlanner.planned(division: "u18", of: event, teams: try Self.teams(event), seed: 7, around: [])
+        } throws: { error in
+            (error as? EventError)?.message.contains("no division u18 (it has open, women)") == true
+        }
+    }
+
+    @Test("a venue around fixed games: each court's hours less a game's length and a changeover either side")
+    func venueAround() {
+        let venue = Venue(
+            courts: [Court("Court 1"), Court("Court 2", from: TimeOfDay("11:00"), until: TimeOfDay("12:00"))],
+            start: TimeOfDay(minutes: 540), end: TimeOfDay(minutes: 720), gameMinutes: 10, changeoverMinutes: 4, restMinutes: 20)
+        let around = venue.around([
+            FixedGame(court: "Court 1", start: TimeOfDay(minutes: 600)),
+            FixedGame(court: "Court 2", start: TimeOfDay(minutes: 660)),
+            FixedGame(court: "Court 3", start: TimeOfDay(minutes: 600)),
+        ])
+        let hours = around.courts.map { court in
+            court.hours.map { "\($0.from?.description ?? "-")-\($0.until?.description ?? "-")" }
+        }
+        #expect(hours == [["09:00-09:56", "10:14-12:00"], ["11:14-12:00"]])
+        // A court filled all day is left out.
+        let full = Venue(
+            courts: [Court("Court 1"), Court("Court 2", from: TimeOfDay("09:00"), until: TimeOfDay("09:10"))],
+            start: TimeOfDay(minutes: 540), end: TimeOfDay(minutes: 720), gameMinutes: 10, changeoverMinutes: 4, restMinutes: 20)
+        #expect(full.around([FixedGame(court: "Court 2", start: TimeOfDay(minutes: 540))]).courts.map(\.name) == ["Court 1"])
+    }
+
     @Test("a single division's own tie-breakers become the tournament's; without them, the event's stand")
     func singleDivisionTieBreakers() throws {
         var event = Self.event()

@@ -176,7 +176,7 @@ struct PublishedDrawTests {
         #expect(try JSONDecoder().decode(PublishedDraw.self, from: data) == draw)
         let change = TournamentChange.drawPublished(draw)
         #expect(try JSONDecoder().decode(TournamentChange.self, from: JSONEncoder().encode(change)) == change)
-        #expect(change.typeName == "draw_published" && change.subject == "the draw of divisions women")
+        #expect(change.typeName == "draw_published" && change.subject == "the draw of division women")
         let broken = Data(
             #"{"schedule": {"teams": {}, "courts": [], "groups": [], "rounds": [], "games": [], "tie_breakers": []}, "random_seed": "-1"}"#
                 .utf8)
