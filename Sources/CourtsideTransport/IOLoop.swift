@@ -170,7 +170,7 @@ final class IOLoop: @unchecked Sendable {
     /// Rounds of handed-over work a cycle runs before it reads the sockets again.
     static let roundsPerCycle = 8
 
-    private func send(_ messages: [(TransportOutbox.Destination, [[UInt8]])], router: ZMQSocket, publisher: ZMQSocket) {
+    private func send(_ messages: [(ZMQTransport.Outbox.Destination, [[UInt8]])], router: ZMQSocket, publisher: ZMQSocket) {
         for (destination, frames) in messages {
             Self.send(frames, on: destination == .command ? router : publisher, logger: logger)
         }

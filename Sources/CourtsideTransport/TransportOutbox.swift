@@ -2,8 +2,10 @@
 /// and where the thread is in its life, as one value that a lock guards.
 ///
 /// Each event returns what the caller does next (wake the thread, run a job elsewhere, resume a
-/// stop), so the decisions live here and the transport only performs them.
-struct TransportOutbox {
+/// stop), so the decisions live here and the transport only performs them. Generic over its jobs
+/// and the stop's waiter (`UnownedJob` and a continuation in the transport), so that a test can
+/// drive it with plain values.
+struct TransportOutbox<Job: Sendable, Waiter: Sendable>: Sendable {
     /// The socket a message goes out on.
     enum Destination {
         case command
@@ -18,7 +20,7 @@ struct TransportOutbox {
         /// ``ZMQTransport/stop()`` waits: the thread sends what is queued, then resumes it. Posts
         /// are refused; jobs still run on the thread. The stop woke the thread, so nothing
         /// else needs to.
-        case stopRequested(CheckedContinuation<Void, Never>)
+        case stopRequested(Waiter)
         /// The thread took the stop and is closing its sockets: jobs wait for ``ended``.
         case stopping
         /// The loop has ended, for whatever reason: jobs run on the global executor.
@@ -46,10 +48,10 @@ struct TransportOutbox {
     /// What the I/O thread has been handed since it last looked.
     struct Handed {
         var messages: [(Destination, [[UInt8]])] = []
-        var jobs: [UnownedJob] = []
+        var jobs: [Job] = []
         var cut: Set<String> = []
         /// Set when the thread is to stop once it has sent the messages.
-        var onStop: CheckedContinuation<Void, Never>?
+        var onStop: Waiter?
 
         var isEmpty: Bool { messages.isEmpty && jobs.isEmpty && cut.isEmpty && onStop == nil }
     }
@@ -74,17 +76,17 @@ struct TransportOutbox {
     }
 
     /// Adds a job for the thread's next cycle, until the loop has ended.
-    mutating func enqueue(_ job: UnownedJob) -> JobAction {
+    mutating func enqueue(_ job: Job) -> JobAction {
         if case .ended = lifecycle { return .runElsewhere }
         pending.jobs.append(job)
         return takeWake() ? .wake : .wait
     }
 
-    /// Asks the thread to stop once it has sent what is queued, then resume `continuation`.
-    mutating func stop(_ continuation: CheckedContinuation<Void, Never>) -> StopAction {
+    /// Asks the thread to stop once it has sent what is queued, then resume `waiter`.
+    mutating func stop(_ waiter: Waiter) -> StopAction {
         guard case .serving = lifecycle else { return .resume }
         let wake = takeWake()
-        lifecycle = .stopRequested(continuation)
+        lifecycle = .stopRequested(waiter)
         return wake ? .wake : .wait
     }
 
@@ -114,8 +116,8 @@ struct TransportOutbox {
 
     /// On the I/O thread once its loop has ended: the stop still waiting, if any, and the jobs
     /// that now run elsewhere.
-    mutating func end() -> (onStop: CheckedContinuation<Void, Never>?, jobs: [UnownedJob]) {
-        var onStop: CheckedContinuation<Void, Never>?
+    mutating func end() -> (onStop: Waiter?, jobs: [Job]) {
+        var onStop: Waiter?
         if case .stopRequested(let waiting) = lifecycle { onStop = waiting }
         lifecycle = .ended
         defer { pending.jobs = [] }

@@ -24,7 +24,10 @@ public final class ZMQTransport: TaskExecutor, Sendable {
     public let boundCommandEndpoint: String
     public let boundEventEndpoint: String
 
-    private let outbox = Mutex(TransportOutbox())
+    /// What other threads hand the I/O thread, and the thread's lifecycle.
+    typealias Outbox = TransportOutbox<UnownedJob, CheckedContinuation<Void, Never>>
+
+    private let outbox = Mutex(Outbox())
     /// Rounds of the I/O thread's loop so far; one at least every poll interval while it is healthy.
     private let cycles = Atomic<UInt64>(0)
     /// The I/O thread's `pthread_t` while it serves; 0 before and after.
@@ -141,11 +144,11 @@ public final class ZMQTransport: TaskExecutor, Sendable {
         post(messages.map { (.event, [$0.topic, $0.body]) })
     }
 
-    private func post(_ destination: TransportOutbox.Destination, _ frames: [[UInt8]]) {
+    private func post(_ destination: Outbox.Destination, _ frames: [[UInt8]]) {
         post(CollectionOfOne((destination, frames)))
     }
 
-    private func post(_ messages: some Collection<(TransportOutbox.Destination, [[UInt8]])>) {
+    private func post(_ messages: some Collection<(Outbox.Destination, [[UInt8]])>) {
         guard !messages.isEmpty else { return }
         if outbox.withLock({ $0.post(messages) }) { signal() }
     }
@@ -199,7 +202,7 @@ public final class ZMQTransport: TaskExecutor, Sendable {
     }
 
     /// Called on the I/O thread: everything handed over so far; see ``TransportOutbox/take()``.
-    func takeOutbox() -> TransportOutbox.Handed {
+    func takeOutbox() -> Outbox.Handed {
         outbox.withLock { $0.take() }
     }
 }
