@@ -43,8 +43,9 @@ extension RawConfiguration.Endpoints.CodingKeys: StartOnlyKey {
 }
 
 extension DaemonConfiguration {
-    /// The endpoints when neither the file nor a flag names one: loopback only.
+    /// The command endpoint when neither the file nor a flag names one: loopback only.
     public static let defaultCommandEndpoint = "tcp://127.0.0.1:5555"
+    /// The event endpoint when neither the file nor a flag names one: loopback only.
     public static let defaultEventEndpoint = "tcp://127.0.0.1:5556"
 
     /// What is wrong with an endpoint the daemon is to bind, or nil: `tcp://HOST:PORT` (HOST an

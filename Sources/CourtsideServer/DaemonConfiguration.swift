@@ -38,8 +38,7 @@ public struct DaemonConfiguration: Sendable, Equatable {
 
     /// The keys whose values differ from `other`'s among those read only at start.
     ///
-    /// The keys are the file's own (its sections' `CodingKeys`, which ``ConfigurationKeys`` knows
-    /// too), each section saying which of its keys only a restart applies.
+    /// The keys are the file's own (`SettingsNeedingRestart.swift`).
     public func settingsNeedingRestart(comparedWith other: DaemonConfiguration) -> [String] {
         RawConfiguration.CodingKeys.allCases.flatMap { $0.settingsNeedingRestart(self, other) }
     }

@@ -7,12 +7,12 @@ import ZeroMQ
 /// The I/O thread's loop. Every socket is created, used and closed here.
 final class IOLoop: @unchecked Sendable {
     // Touched only by the I/O thread, apart from `transport`, which is set once under a lock.
-    let configuration: TransportConfiguration
-    let context: ZMQContext
-    let waker: WakePipe
-    let requests: AsyncStream<[IncomingRequest]>.Continuation
-    let queued: QueuedCount
-    let logger: Logger
+    private let configuration: TransportConfiguration
+    private let context: ZMQContext
+    private let waker: WakePipe
+    private let requests: AsyncStream<[IncomingRequest]>.Continuation
+    private let queued: QueuedCount
+    private let logger: Logger
     private let transportBox = Mutex<ZMQTransport?>(nil)
     private let attached = DispatchSemaphore(value: 0)
 
