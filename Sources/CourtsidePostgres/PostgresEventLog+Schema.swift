@@ -107,9 +107,9 @@ extension PostgresEventLog {
                 "INSERT INTO lease (id, term, holder, expires_at) VALUES (0, 0, '', '-infinity')",
             ]),
         // An append as one call: the lease's renewal (when a term is given), then the events and
-        // the refusals, only if it renewed. A function's statements keep their plans for the
-        // session, where the same statement sent whole was parsed and planned at every commit
-        // (90 µs of a lone keeper's 800 here).
+        // the refusals, only if it renewed. A function, since its statements keep their plans for
+        // the session, where a statement sent whole is parsed and planned at every commit (about a
+        // tenth of a lone keeper's round trip: docs/FIGURES.md, "PostgreSQL").
         Migration(
             name: "v5: append function",
             statements: [

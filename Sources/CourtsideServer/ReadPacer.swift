@@ -6,17 +6,17 @@ import CourtsideProtocol
 ///
 /// Serving a snapshot of 10,000 games costs the daemon's side tens of milliseconds of CPU, and
 /// about as much again in libzmq's I/O threads and the kernel, which carry the keepers' replies
-/// too and run at their priority: the reader thread's lower priority does not reach them. On two
-/// cores, displays asking for such snapshots back to back (40 to 50 a second) took a keeper's p99
-/// from about 1.5 ms to 7 ms.
+/// too and run at their priority: the reader thread's lower priority does not reach them, and on
+/// two cores displays asking for such snapshots back to back multiply a keeper's p99 several
+/// times (docs/FIGURES.md, "Reads and displays").
 ///
 /// A token bucket: every reply spends its bytes, and the bucket refills at `bytesPerSecond` up to
 /// a quarter of a second's worth. A whole-tournament read waits while the bucket is in debt, but
 /// only if its client had one within ``loopWindow``: a big screen resyncing once (as all of them
 /// do after a restart) is answered at once, one resyncing in a loop is paced. Reads of one game
-/// never wait, though their bytes count too. Beside 10 looping displays, the keeper's p99 was 2
-/// to 2.8 ms paced at 48 MB/s and 1.1 to 1.6 ms at 24 (quiet, about 0.8 to 1 ms); a bucket of a
-/// second's worth, which let five snapshots go at once, did worse.
+/// never wait, though their bytes count too. The bucket holds a quarter of a second's worth
+/// rather than a second's, which would let five snapshots go at once and hold a keeper's reply
+/// behind all of them.
 struct ReadPacer {
     /// A client's whole-tournament read this soon after its last one is paced.
     static let loopWindow: Duration = .seconds(5)

@@ -15,9 +15,9 @@ import GRDB
 ///
 /// Its WAL holds one checkpoint's parts (4.4 MB for 10,000 games), copied back once, when the
 /// checkpoint is complete. SQLite's own copies wait for 10,000 pages (40 MB, a bound in case
-/// that copy keeps failing), not its default 1,000: copied every 1,000 pages, even without an
-/// fsync, they made a lone keeper's p99 4 to 6 ms while a checkpoint of 10,000 games was
-/// written, against 1 to 1.5 ms copied once.
+/// that copy keeps failing), not its default 1,000: each copy holds the lock a commit needs, so
+/// copies every 1,000 pages, even without an fsync, multiply a lone keeper's p99 while a
+/// checkpoint is written (docs/FIGURES.md, "The SQLite log").
 ///
 /// Each checkpoint carries the identity of the log it was taken from: a checkpoint file beside
 /// another log (one deleted and started again, say) is never read as that log's.

@@ -3,8 +3,8 @@ import GRDB
 // The look-ups by game (a display's `log` read) and by command (a retry from beyond the window)
 // need the events' keys in order. Kept as SQLite indexes on `events`, they cost every commit a
 // page of each index per event: a thousand games and a few dozen keepers put each move on leaf
-// pages of its own, about 10 KB written and synced a move (measured with `courtside-bench
-// library`), where the rows themselves share the table's last page.
+// pages of its own, ten times the bytes of its rows written and synced (docs/FIGURES.md, "The
+// SQLite log"), where the rows themselves share the table's last page.
 //
 // So a commit appends rows alone, and every `keyRun` events the log files their keys at once, as
 // a run: sorted, and keyed by the run first, so that the run is written at the end of each key
@@ -13,8 +13,9 @@ import GRDB
 
 extension SQLiteEventLog {
     /// Events between two runs of keys: what a look-up scans at most, and what the commit that
-    /// files a run waits for (about 12 ms here; 8,192 doubled that, and the p99 of 256 keepers
-    /// with it). A million events make 244 runs, each a seek per look-up.
+    /// files a run waits for, so not more: twice as many doubled that commit's wait, and the p99 of
+    /// 256 keepers with it (docs/FIGURES.md, "The SQLite log"). A million events make 244 runs,
+    /// each a seek per look-up.
     static let keyRun: Int64 = 4_096
 
     /// Every event up to this sequence has its keys filed; 0 when none has.

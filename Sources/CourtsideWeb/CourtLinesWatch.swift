@@ -6,9 +6,9 @@ import Foundation
 /// later every minute), so they are looked at within ``soonest`` of a change of the view, and
 /// every ``interval`` besides.
 ///
-/// Never more often than ``soonest``, however many events come: every court's lines cost about
-/// 8 ms in a debug build for 20 courts of 10 games, too much to spend on every pump of a busy
-/// event stream, and a screen's "next on" line may well follow its game a second late.
+/// Never more often than ``soonest``, however many events come: every court's lines walk the
+/// whole schedule (docs/FIGURES.md, "The pages", has their cost), too much to spend on every pump
+/// of a busy event stream, and a screen's "next on" line may well follow its game a second late.
 struct CourtLinesWatch {
     /// How soon after a change of the view the lines are looked at, at the most often.
     static let soonest: TimeInterval = 1

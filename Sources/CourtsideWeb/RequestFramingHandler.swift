@@ -5,9 +5,10 @@ import NIOHTTP1
 
 /// Checks how each HTTP/1 request is framed before anything else reads it, and answers the
 /// ones the gateway will not take, then closes the connection (RFC 9112, section 6.3):
-/// - a transfer coding other than a final `chunked`: 400 (`xchunked` was served as if absent);
-/// - a declared body over the gateway's limit: 413 at once, before a byte of it is read (an
-///   `Expect: 100-continue` for a gigabyte had no answer at all);
+/// - a transfer coding other than a final `chunked`: 400 (NIO's decoder alone serves `xchunked`
+///   as if absent);
+/// - a declared body over the gateway's limit: 413 at once, before a byte of it is read (so that
+///   an `Expect: 100-continue` for a gigabyte gets an answer, not silence);
 /// - an `Expect` other than `100-continue`: 417; a `100-continue` within the limit is answered.
 /// It also gives each request's body a deadline from its head: a body that trickles in is closed.
 ///

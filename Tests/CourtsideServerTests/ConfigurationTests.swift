@@ -146,6 +146,36 @@ struct ConfigurationTests {
         #expect(after.settingsNeedingRestart(comparedWith: before) == ["endpoints.events", "transport.heartbeat_ms"])
     }
 
+    @Test("each setting read only at start is named by its key in the file, a key the file's check knows")
+    func restartKeysAreTheFilesOwn() throws {
+        let before = try DaemonConfiguration.parse(Self.teams, file: "t.yaml")
+        var after = before
+        after.dataDirectory = "elsewhere"
+        after.commandEndpoint = "tcp://127.0.0.1:7000"
+        after.eventEndpoint = "tcp://127.0.0.1:7001"
+        after.advertisedEndpoint = "tcp://court.example:7000"
+        after.eventHighWaterMark += 1
+        after.commandHighWaterMark += 1
+        after.lingerMilliseconds -= 1
+        after.heartbeatMilliseconds += 1
+        after.tournamentReadsMegabytesPerSecond += 1
+        // What SIGHUP applies waits for nothing.
+        after.tournament.name = "Renamed"
+        after.security = nil
+        let keys = after.settingsNeedingRestart(comparedWith: before)
+        #expect(keys.count == 9, "\(keys)")
+        for key in keys {
+            var level = ConfigurationKeys.file
+            for part in key.split(separator: ".") {
+                guard case .mapping(let known) = level, let below = known[String(part)] else {
+                    Issue.record("\(key) is not a key of the file")
+                    break
+                }
+                level = below
+            }
+        }
+    }
+
     @Test(
         "an unknown key at any level is refused with its path and the nearest known key",
         arguments: [

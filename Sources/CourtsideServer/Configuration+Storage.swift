@@ -24,6 +24,9 @@ extension RawConfiguration {
             case passwordFile = "password_file"
             case leaseMs = "lease_ms"
         }
+
+        /// The lease when `lease_ms` is not given: how soon a standby daemon takes over.
+        static let defaultLeaseMilliseconds = 2000
     }
 }
 
@@ -71,7 +74,7 @@ extension RawConfiguration.RawPostgres {
         if let password, !FileManager.default.isReadableFile(atPath: password) {
             throw fail("password_file", "\(password) cannot be read")
         }
-        let lease = leaseMs ?? 2000
+        let lease = leaseMs ?? Self.defaultLeaseMilliseconds
         // Under 200 ms a busy moment's renewal could miss; over a minute a venue waits too long.
         guard (200...60_000).contains(lease) else { throw fail("lease_ms", "must be between 200 and 60000") }
         return PostgresLogConfiguration(
