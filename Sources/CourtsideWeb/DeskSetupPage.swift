@@ -54,10 +54,18 @@ struct DeskSetupPage {
         var bestOfNext: Field
         var legs: Field
         var rounds: Field
-        var thirdPlace: Field
-        var thirdPlaceChecked: Bool
-        var reset: Field
-        var resetChecked: Bool
+        /// Its rules preset, or the event's.
+        var rules: Choice
+        /// The format's yes-or-no options, each a checkbox.
+        var checks: [Check]
+    }
+
+    /// A yes-or-no option: a checkbox, with the formats it is for.
+    struct Check {
+        var field: Field
+        var checked: Bool
+        /// The formats it applies to, in a few words.
+        var applies: String
     }
 
     var title = "Courtside: setup"
@@ -133,10 +141,28 @@ struct DeskSetupPage {
                 rounds: Field(
                     name("rounds"), "Rounds", block.rounds, hint: "Swiss: paired live from the results", type: "number",
                     problem: problem),
-                thirdPlace: Field(name("third_place"), "A game for third place", "true", problem: problem),
-                thirdPlaceChecked: block.thirdPlace,
-                reset: Field(name("reset"), "A grand final reset, if the losers' champion wins", "true", problem: problem),
-                resetChecked: block.reset)
+                rules: Choice(
+                    field: Field(name("rules"), "Rules", block.rules, hint: "Blank: the event's", problem: problem),
+                    options: [Option(value: "", label: "The event's", selected: block.rules.isEmpty)]
+                        + presets.map { Option(value: $0, label: $0, selected: $0 == block.rules) }),
+                checks: [
+                    Check(
+                        field: Field(name("third_place"), "A game for third place", "true", problem: problem),
+                        checked: block.thirdPlace, applies: "knockouts"),
+                    Check(
+                        field: Field(name("fifth_to_eighth"), "Games for places 5 to 8", "true", problem: problem),
+                        checked: block.fifthToEighth, applies: "knockouts"),
+                    Check(
+                        field: Field(name("deal"), "Deal at random (the seed is kept)", "random", problem: problem),
+                        checked: block.randomDeal, applies: "pools and Swiss; else snake order by seed"),
+                    Check(
+                        field: Field(name("separate_clubs"), "Teams of one club in different pools", "true", problem: problem),
+                        checked: block.separateClubs, applies: "pools"),
+                    Check(
+                        field: Field(
+                            name("reset"), "A grand final reset, if the losers' champion wins", "true", problem: problem),
+                        checked: block.reset, applies: "double elimination"),
+                ])
         }
     }
 

@@ -22,6 +22,14 @@ struct SetupForm: Equatable, Sendable {
         var rounds = ""
         /// A double elimination's grand final reset.
         var reset = false
+        /// Pools dealt at random (the seed recorded), not in snake order.
+        var randomDeal = false
+        /// Teams of one club in different pools where possible.
+        var separateClubs = false
+        /// Games for places 5 to 8 in a knockout.
+        var fifthToEighth = false
+        /// A rules preset of the division's own; blank: the event's.
+        var rules = ""
 
         var isBlank: Bool { id.isEmpty && name.isEmpty }
     }
@@ -82,7 +90,9 @@ struct SetupForm: Equatable, Sendable {
             return Block(
                 id: field("id"), name: field("name"), format: field("format"), pools: field("pools"),
                 qualifiers: field("qualifiers"), bestOfNext: field("best_of_next"), thirdPlace: field("third_place") == "true",
-                legs: field("legs"), rounds: field("rounds"), reset: field("reset") == "true")
+                legs: field("legs"), rounds: field("rounds"), reset: field("reset") == "true",
+                randomDeal: field("deal") == "random", separateClubs: field("separate_clubs") == "true",
+                fifthToEighth: field("fifth_to_eighth") == "true", rules: field("rules"))
         }
     }
 
@@ -169,8 +179,10 @@ struct SetupForm: Equatable, Sendable {
             case .pools:
                 format.append("pools: \(try count(block.pools, field("pools"), "\(label) pools", 4))")
                 format.append("legs: \(try count(block.legs, field("legs"), "\(label) legs", 1))")
+                format += Self.dealing(block)
             case .poolsKnockout:
                 format.append("pools: \(try count(block.pools, field("pools"), "\(label) pools", 4))")
+                format += Self.dealing(block)
                 format.append("qualifiers: \(try count(block.qualifiers, field("qualifiers"), "\(label) qualifiers", 2))")
                 if !block.bestOfNext.isEmpty {
                     format.append(
@@ -178,15 +190,19 @@ struct SetupForm: Equatable, Sendable {
                     )
                 }
                 format.append("third_place: \(block.thirdPlace)")
+                if block.fifthToEighth { format.append("fifth_to_eighth: true") }
             case .singleElimination:
                 format.append("third_place: \(block.thirdPlace)")
+                if block.fifthToEighth { format.append("fifth_to_eighth: true") }
             case .doubleElimination:
                 format.append("reset: \(block.reset)")
             case .swiss:
                 format.append("rounds: \(try count(block.rounds, field("rounds"), "\(label) rounds", 1))")
+                if block.randomDeal { format.append("deal: random") }
             }
             lines.append("  - id: \(Self.quoted(block.id))")
             if !block.name.isEmpty { lines.append("    name: \(Self.quoted(block.name))") }
+            if !block.rules.isEmpty { lines.append("    rules: \(Self.quoted(block.rules))") }
             lines.append("    teams: \(Self.csvName)")
             lines.append("    format: { \(format.joined(separator: ", ")) }")
             described += 1
@@ -200,6 +216,11 @@ struct SetupForm: Equatable, Sendable {
         lines.append("")
         lines += csv.split(separator: "\n", omittingEmptySubsequences: false).map { "# \($0)" }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A pools format's deal options: at random, and clubs kept apart, when asked for.
+    private static func dealing(_ block: Block) -> [String] {
+        (block.randomDeal ? ["deal: random"] : []) + (block.separateClubs ? ["separate_clubs: true"] : [])
     }
 
     /// `value` as a YAML double-quoted scalar: every character kept, none read as YAML.
@@ -234,7 +255,10 @@ struct SetupForm: Equatable, Sendable {
             // divisions.N.format.pools is the block's pools; divisions.N.format.type its format.
             var name = parts.count > 2 ? String(parts[2] == "format" && parts.count > 3 ? parts[3] : parts[2]) : "id"
             if name == "type" { name = "format" }
-            let known = ["id", "name", "format", "pools", "qualifiers", "best_of_next", "third_place", "legs", "rounds", "reset"]
+            let known = [
+                "id", "name", "format", "pools", "qualifiers", "best_of_next", "third_place", "legs", "rounds", "reset", "deal",
+                "separate_clubs", "fifth_to_eighth", "rules",
+            ]
             return Self.blockField(described[number], known.contains(name) ? name : "id")
         }
         let general = ["tournament", "courts", "start", "end", "game_minutes", "changeover_minutes", "rest_minutes", "rules"]

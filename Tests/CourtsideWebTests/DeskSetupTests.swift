@@ -151,6 +151,28 @@ struct DeskSetupTests {
         #expect(reset.draw.schedule.games.contains { $0.id == "women-GF2" && $0.playedIf == .won(game: "women-GF", by: .away) })
     }
 
+    @Test("a division's own options: a random deal (its seed kept), clubs apart, places 5 to 8 and its own rules")
+    func divisionOptions() throws {
+        var fields = Self.fields(csv: try Self.teamsCSV())
+        fields["seed"] = "11"
+        fields["division-0-deal"] = "random"
+        fields["division-0-separate_clubs"] = "true"
+        fields["division-0-fifth_to_eighth"] = "true"
+        fields["division-1-rules"] = "pickup-15w2-cap21"
+        let form = SetupForm(fields)
+        let event = try form.eventFile()
+        #expect(event.contains("deal: random, separate_clubs: true"), "\(event)")
+        #expect(event.contains("fifth_to_eighth: true") && event.contains(#"rules: "pickup-15w2-cap21""#), "\(event)")
+        let draft = try Self.review(fields).get()
+        #expect(draft.draw.randomSeed == 11, "a random deal keeps its seed")
+        #expect(draft.draw.schedule.games.contains { $0.id == "open-5th" })
+        #expect(draft.draw.schedule.games.filter { $0.division == "women" }.allSatisfy { $0.rules.preset == "pickup-15w2-cap21" })
+        // The page shows them as chosen.
+        let html = Pages.render("desk-setup", DeskSetupPage(form))
+        #expect(html.contains(#"id="division-0-deal" name="division-0-deal" value="random" checked"#), "\(html)")
+        #expect(html.contains(#"<option value="pickup-15w2-cap21" selected>"#))
+    }
+
     @Test("drafts: kept under their token for 30 minutes, at most 16 (the oldest goes first); an unknown token is none")
     func drafts() throws {
         let draft = try Self.review(Self.fields(csv: try Self.teamsCSV())).get()

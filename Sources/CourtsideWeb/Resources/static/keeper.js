@@ -49,8 +49,17 @@
       t.onerror = () => reject(t.error);
     }));
   }
-  const put = (entry) => store("readwrite", (s) => s.put(entry)).then((seq) => { entry.seq = seq; return entry; });
-  const drop = (entry) => store("readwrite", (s) => s.delete(entry.seq));
+  // One write at a time for each entry: an update written before the entry's first write had
+  // its key back would add a second record (the key is autoIncrement), which a reload then
+  // reads as a second tap, later in the queue than the first.
+  const writes = new WeakMap();
+  function write(entry, work) {
+    const done = (writes.get(entry) || Promise.resolve()).then(work, work);
+    writes.set(entry, done.catch(() => {}));
+    return done;
+  }
+  const put = (entry) => write(entry, () => store("readwrite", (s) => s.put(entry)).then((seq) => { entry.seq = seq; return entry; }));
+  const drop = (entry) => write(entry, () => (entry.seq === undefined ? undefined : store("readwrite", (s) => s.delete(entry.seq))));
 
   // Finished entries are kept a while to be seen, then forgotten; unsent ones never are.
   async function prune() {
