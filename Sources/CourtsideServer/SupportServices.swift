@@ -64,10 +64,10 @@ struct StorageWatchService: Service {
     let library: GameLibrary
 
     func run() async throws {
-        while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            if let failure = library.failure { throw failure }
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .milliseconds(100)) }
-        }
+        for await failure in library.failures.cancelOnGracefulShutdown() { throw failure }
+        // The library closed without failing (another service ended, and its closing is that
+        // service's news): this one waits to be told.
+        try? await gracefulShutdown()
     }
 }
 
