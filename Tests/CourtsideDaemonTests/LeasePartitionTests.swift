@@ -1,7 +1,12 @@
+import CourtsideClient
 import CourtsideModel
 import CourtsidePostgresTesting
 import Foundation
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Two courtsided on one PostgreSQL, each reaching it through a proxy of its own; the active
 /// one's proxy black-holes for three leases, twenty times.
@@ -13,16 +18,40 @@ struct LeasePartitionTests {
     static let leaseMilliseconds = 400
     static let rounds = 20
 
-    static func storage(_ server: TestPostgresServer, through proxy: BlackHoleProxy) -> String {
+    static func storage(_ server: TestPostgresServer, through proxy: BlackHoleProxy, lease: Int = leaseMilliseconds)
+        -> String
+    {
         """
         storage:
           postgresql:
             hosts: ["127.0.0.1:\(proxy.port)"]
             database: \(server.configuration.database)
             user: \(server.configuration.user)
-            lease_ms: \(leaseMilliseconds)
+            lease_ms: \(lease)
 
         """
+    }
+
+    @Test(
+        "SIGTERM to the active daemon while its database is black-holed and a move waits for its commit: it stops within 2.5 s (the lease far from spent), never by a fatal error"
+    )
+    func stopWhilePartitioned() throws {
+        let server = try TestPostgresServer()
+        defer { server.stop() }
+        let proxy = try BlackHoleProxy(toPort: server.configuration.hosts[0].port)
+        defer { proxy.stop() }
+        let daemon = try DaemonProcess(extraConfig: Self.storage(server, through: proxy, lease: 10_000))
+        try #require(daemon.notify.wait(containing: "active (term 1)", seconds: 10), "\(daemon.log())")
+        proxy.blackHole()
+        // A move whose commit cannot reach the database: its reply never comes.
+        let client = CommandClient(endpoint: daemon.commandEndpoint, clientID: "court-1", timeoutMilliseconds: 300, attempts: 1)
+        #expect((try? client.send(.move(game: "g1", player: "ann", move: .assist))) == nil)
+        daemon.signal(SIGTERM)
+        let took = daemon.waitForExit(seconds: 10)
+        #expect(took.map { $0 < 2.5 } == true, "stopped after \(took.map { "\($0) s" } ?? "more than 10 s")")
+        #expect(daemon.exitStatus.map { $0 < 128 } == true, "exit status \(daemon.exitStatus.map(String.init) ?? "-")")
+        #expect(!daemon.log().contains("Fatal error"), "\(daemon.log().suffix(3000))")
+        proxy.heal()
     }
 
     @Test(
