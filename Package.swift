@@ -70,7 +70,7 @@ let package = Package(
         .target(
             name: "CourtsidePostgres",
             dependencies: [
-                "CourtsideStorage", "CourtsideModel", "CourtsideThreads",
+                "CourtsideStorage", "CourtsideModel",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -37,6 +37,9 @@ final class CommitWriter: Sendable {
     /// checkpoint begins under it (its states are then exactly the log's up to its sequence);
     /// the checkpoint thread writes it without it.
     private let role = Mutex<Void>(())
+    /// The failure that stops the write path, as it happens; ends once the writer stops.
+    let failures: AsyncStream<CourtsideError>
+    private let failing: AsyncStream<CourtsideError>.Continuation
 
     /// Numbering continues after `lastSequence`; at most `queueLimit` commands wait for a commit.
     init(
@@ -48,6 +51,7 @@ final class CommitWriter: Sendable {
         self.checkpointer = checkpointer
         self.logger = logger
         state = Mutex(StateMachine(nextSequence: lastSequence + 1, queueLimit: queueLimit))
+        (failures, failing) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
         startThread(named: "courtside.log") { [self] in
             self.run()
         }
@@ -163,6 +167,7 @@ final class CommitWriter: Sendable {
             case .stop:
                 role.withLock { _ in checkpointer.close() }
                 for closer in state.withLock({ $0.writerStopped() }) { closer.resume() }
+                failing.finish()
                 return
             }
         }
@@ -213,5 +218,6 @@ final class CommitWriter: Sendable {
         let stranded = state.withLock { $0.batchFailed(failure) }
         checkpointer.halt()
         for entry in batch + stranded { entry.ticket.complete(.failure(failure)) }
+        failing.yield(failure)
     }
 }

@@ -273,6 +273,9 @@ public final class GameLibrary: Sendable {
     /// its owner should stop and restart it, which rebuilds everything from the log.
     public var failure: CourtsideError? { committer.failure }
 
+    /// ``failure`` as it happens, for one watcher to react to; ends once the library closes.
+    public var failures: AsyncStream<CourtsideError> { committer.failures }
+
     /// How long the oldest command not yet durable has waited for its commit; nil when none
     /// waits. A value that keeps growing means the writer is stuck.
     public var oldestPendingCommit: Duration? { committer.oldestPendingCommit }

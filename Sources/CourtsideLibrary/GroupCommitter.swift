@@ -54,6 +54,9 @@ final class GroupCommitter: Sendable {
     /// The failure that stopped the write path, if one did.
     var failure: CourtsideError? { writer.failure }
 
+    /// See ``CommitWriter/failures``.
+    var failures: AsyncStream<CourtsideError> { writer.failures }
+
     /// See ``CommitWriter/oldestPendingCommit``.
     var oldestPendingCommit: Duration? { writer.oldestPendingCommit }
 

@@ -1,5 +1,4 @@
 import CourtsideModel
-import CourtsideThreads
 import Foundation
 import Logging
 import PostgresNIO
@@ -14,10 +13,12 @@ import PostgresNIO
 //   good. The row lock serialises the two, so a commit and a takeover never both succeed: either
 //   the commit renewed first (and the takeover finds the lease unexpired), or the takeover came
 //   first.
-// - Between commits a thread renews it at a quarter of its duration.
+// - Between commits its keeper renews it a quarter of its duration after the last renewal
+//   (`PostgresEventLog+LeaseKeeping.swift`), as the lease's `LeaseStateMachine` schedules.
 // - Locally the holder counts its lease from the moment it *sent* the last renewal that
 //   succeeded, a tenth short: that moment precedes the database's, so the daemon stops
-//   answering and publishing before any standby can take over, whatever paused it.
+//   answering and publishing before any standby can take over, whatever paused it. Once it
+//   runs out the keeper cuts the log's connections: nothing then waits on a silent server.
 //
 // The writer's session never cancels its own statements (`statement_timeout = 0`, set as it
 // opens): a commit cancelled while it waits for a synchronous standby is reported committed, with
@@ -51,40 +52,27 @@ public enum LeaseOutcome: Sendable, Equatable {
     case held(term: Int64, endpoint: String?, expiresIn: Duration)
 }
 
-/// Where this daemon stands with the lease.
+/// Where this daemon stands with the lease (``LeaseStateMachine/status``).
 public enum LeaseStatus: Sendable, Equatable {
-    /// It never took the lease.
+    /// It runs without a lease: alone on its log.
     case none
+    /// It waits for the lease; another daemon holds `term` (nil: not known yet), advertising `endpoint`.
+    case standby(term: Int64?, endpoint: String?)
     /// It holds `term`, as far as it knows until `until` (this machine's monotonic clock).
     case held(term: Int64, until: ContinuousClock.Instant)
-    /// Another daemon took over after `term`: this one must step down.
-    case fenced(term: Int64)
+    /// It handed the lease of `term` back as its log closed.
+    case released(term: Int64)
+    /// It lost the lease of `term`, for `reason`: it must serve nothing more.
+    case fenced(term: Int64, reason: LeaseStateMachine.StepDownReason)
 }
 
 extension PostgresEventLog {
-    struct LeaseState {
-        var claim: LeaseClaim?
-        var term: Int64 = 0
-        var until = ContinuousClock.Instant.now
-        var fenced = false
-
-        var status: LeaseStatus {
-            guard claim != nil else { return .none }
-            return fenced ? .fenced(term: term) : .held(term: term, until: until)
-        }
-    }
-
     /// Where this daemon stands with the lease.
-    public var leaseStatus: LeaseStatus { leaseState.withLock { $0.status } }
+    public var leaseStatus: LeaseStatus { lease.withLock { $0.status } }
 
     /// Whether this daemon may answer and publish now: it holds the lease and its last renewal
     /// is recent enough. Always true for a log used without a lease.
-    public var holdsLease: Bool {
-        leaseState.withLock { state in
-            guard state.claim != nil else { return true }
-            return !state.fenced && ContinuousClock.now < state.until
-        }
-    }
+    public var holdsLease: Bool { lease.withLock { $0.mayServe(at: .now) } }
 
     /// Takes the lease if it has run out (or was never taken), or if it is this holder's own,
     /// left by an earlier run that crashed: a new term fences that run all the same, should it
@@ -120,16 +108,14 @@ extension PostgresEventLog {
                 // (Answered only once the UPDATE's commit is durable, which may have waited for a
                 // synchronous standby that was down.)
                 try Self.run("SET lock_timeout = 0", on: writer, logger: logger)
-                leaseState.withLock { state in
-                    state = LeaseState(claim: claim, term: taken, until: Self.localExpiry(sent: sent, claim.duration))
+                let action = lease.withLock { machine in
+                    machine = LeaseStateMachine(standbyFor: claim.duration)
+                    return machine.acquired(term: taken, sent: sent, now: .now)
                 }
-                // Counted from when the UPDATE was sent, a lease whose commit waited long is
-                // nearly spent, or spent, when taken: renewed at once, or the daemon would step
-                // down as it starts.
-                if ContinuousClock.now + claim.duration / 2 > Self.localExpiry(sent: sent, claim.duration) {
-                    let renewal = try leaseRenewal()!
+                if action == .renewNow {
                     let renewedAt = ContinuousClock.now
-                    guard try Self.durably(renewal, on: writer, logger: logger).wait().first != nil else { throw fenced() }
+                    guard try Self.durably(Self.renewal(taken, claim.duration), on: writer, logger: logger).wait().first != nil
+                    else { throw fenced() }
                     noteRenewed(sent: renewedAt)
                 }
                 logger.notice("took the lease", metadata: ["lease.term": "\(taken)", "lease.holder": "\(claim.holder)"])
@@ -138,63 +124,58 @@ extension PostgresEventLog {
         }
     }
 
-    /// How long this daemon counts a renewal sent at `sent` as good: a tenth short of the lease.
-    static func localExpiry(sent: ContinuousClock.Instant, _ duration: Duration) -> ContinuousClock.Instant {
-        sent + duration * 0.9
-    }
-
     /// The term held and the lease's length in seconds; nil when no lease is held; throws at
-    /// once when this daemon is fenced.
+    /// once when this daemon no longer holds it.
     func leaseTerm() throws -> (term: Int64, seconds: Double)? {
-        try leaseState.withLock { state in
-            guard let claim = state.claim else { return nil }
-            if state.fenced { throw Self.fenced(state.term) }
-            return (state.term, Double(claim.duration.inMilliseconds) / 1000)
+        switch lease.withLock({ $0.commitTerm() }) {
+        case .success(let held): return held
+        case .failure(let lost): throw Self.fenced(lost.term)
         }
     }
 
-    /// The statement that renews the lease alone, answering the term when it did; nil when no
-    /// lease is held; throws at once when this daemon is fenced.
-    func leaseRenewal() throws -> PostgresQuery? {
-        guard let (term, seconds) = try leaseTerm() else { return nil }
-        return """
-            UPDATE lease SET expires_at = clock_timestamp() + make_interval(secs => \(seconds))
-            WHERE id = 0 AND term = \(term) RETURNING term
-            """
+    /// The statement that renews the lease of `term` alone, answering the term when it did.
+    static func renewal(_ term: Int64, _ duration: Duration) -> PostgresQuery {
+        """
+        UPDATE lease SET expires_at = clock_timestamp() + make_interval(secs => \(Double(duration.inMilliseconds) / 1000))
+        WHERE id = 0 AND term = \(term) RETURNING term
+        """
     }
 
-    /// Marks the log fenced for good, and the error that says so: a renewal found the term moved on.
+    /// Marks the lease lost for good, and the error that says so: a renewal found the term moved on.
     func fenced() -> PostgresEventLogError {
-        let term = leaseState.withLock { state in
-            state.fenced = true
-            return state.term
+        let (action, status) = lease.withLock { ($0.renewalRefused(), $0.status) }
+        wakeKeeper()
+        let term: Int64
+        switch status {
+        case .fenced(let fenced, _), .released(let fenced), .held(let fenced, _): term = fenced
+        case .none, .standby: term = 0
         }
-        logger.critical("another courtsided took the lease: stepping down", metadata: ["lease.term": "\(term)"])
+        if action != .none {
+            logger.critical("another courtsided took the lease: stepping down", metadata: ["lease.term": "\(term)"])
+        }
         return Self.fenced(term)
     }
 
-    /// Counts the lease from `sent`, once the renewal sent then is committed.
+    /// Counts the lease from `sent`, once a commit's renewal sent then is committed.
     func noteRenewed(sent: ContinuousClock.Instant) {
-        leaseState.withLock { state in
-            guard let claim = state.claim, !state.fenced else { return }
-            state.until = max(state.until, Self.localExpiry(sent: sent, claim.duration))
-        }
+        _ = lease.withLock { $0.renewalAnswered(sent: sent, byKeeper: false, now: .now) }
     }
 
     static func fenced(_ term: Int64) -> PostgresEventLogError {
         PostgresEventLogError(
-            .fenced, "another courtsided took over the event log after term \(term); this one stepped down")
+            .fenced, "another courtsided took over the event log after term \(term), or this one's lease ran out; it stepped down"
+        )
     }
 
     /// Hands the lease back as the log closes (a graceful stop): it expires now, in the same
-    /// term, so a standby takes it at its next look. From now on this daemon holds none.
+    /// term, so a standby takes it at its next look. From now on this daemon holds none. Waits
+    /// half a lease at most (a second at most): a server that does not answer by then has the
+    /// lease run out on its own.
     func releaseLease(on writer: LogConnection) {
-        let term: Int64? = leaseState.withLock { state in
-            guard state.claim != nil, !state.fenced else { return nil }
-            state.fenced = true
-            return state.term
-        }
-        guard let term else { return }
+        let (action, duration) = lease.withLock { ($0.close(), $0.duration) }
+        wakeKeeper()
+        guard case .handBack(let term) = action else { return }
+        writer.answerWithin(min(duration / 2, .seconds(1)))
         do {
             _ = try writer.query(
                 "UPDATE lease SET expires_at = '-infinity' WHERE id = 0 AND term = \(term)", logger: logger
@@ -206,37 +187,26 @@ extension PostgresEventLog {
         }
     }
 
-    /// Renews the lease now, in a transaction of its own (nothing to commit came lately).
+    /// Renews the lease now, in a transaction of its own, and waits for the answer.
     public func renewLease() throws {
-        guard let renewal = try leaseRenewal() else { return }
+        guard let (term, seconds) = try leaseTerm() else { return }
         let writer = try connections().writer
-        try appending.withLock { _ in
-            let sent = ContinuousClock.now
-            let renewed = try PostgresEventLogError.server("renewing the lease") {
-                try Self.durably(renewal, on: writer, logger: logger).wait().first != nil
-            }
-            guard renewed else { throw fenced() }
-            noteRenewed(sent: sent)
+        let sent = ContinuousClock.now
+        let renewed = try PostgresEventLogError.server("renewing the lease") {
+            try Self.durably(Self.renewal(term, .milliseconds(Int64(seconds * 1000))), on: writer, logger: logger).wait()
+                .first != nil
         }
+        guard renewed else { throw fenced() }
+        noteRenewed(sent: sent)
     }
 
-    /// Renews the lease every quarter of its duration on a thread of its own, until the log
-    /// closes or another daemon takes over. A failed renewal is logged and tried again at the
-    /// next turn; meanwhile the local lease runs out, and ``holdsLease`` says so.
-    public func keepLease() {
-        guard let claim = leaseState.withLock({ $0.claim }) else { return }
-        let period = claim.duration / 4
-        startThread(named: "lease") { [self] in
-            while true {
-                Thread.sleep(forTimeInterval: Double(period.inMilliseconds) / 1000)
-                do {
-                    try renewLease()
-                } catch let error as PostgresEventLogError where error.code == .closed || error.code == .fenced {
-                    return
-                } catch {
-                    logger.warning("the lease could not be renewed", metadata: ["error": "\(error)"])
-                }
-            }
-        }
+    /// Closes every connection of the log at once, whatever is on its way on them: what waits
+    /// for the server fails now, rather than when TCP gives up on a server that went silent.
+    /// A lease still held is lost (its keeper steps down). The log is still to be closed.
+    public func cut() {
+        _ = lease.withLock { $0.cut() }
+        wakeKeeper()
+        guard let connections = try? connections() else { return }
+        for connection in [connections.writer, connections.reader, connections.checkpoints] { connection.cut() }
     }
 }

@@ -38,8 +38,14 @@ public final class PostgresEventLog: EventLog {
     let appending = Mutex(())
     /// Held while a checkpoint is written or read, on the checkpoints' connection.
     let checkpointing = Mutex(())
-    /// The lease, when this log's daemon runs among several (see `PostgresEventLog+Lease.swift`).
-    let leaseState = Mutex(LeaseState())
+    /// The lease, when this log's daemon runs among several (see `PostgresEventLog+Lease.swift`):
+    /// here, since every commit renews it and reports to it.
+    let lease = Mutex(LeaseStateMachine.standalone)
+    /// The lease's keeping, while ``keepLease(reporting:)`` keeps it.
+    let keeping = Mutex(LeaseKeepingState())
+    /// Where the keeper runs: an event loop thread of postgres-nio's, never Swift's cooperative
+    /// pool, which a busy daemon (or a test blocking it) may hold for longer than a lease.
+    let keeperLoop = PostgresConnection.defaultEventLoopGroup.any()
     let logger: Logger
     /// How many events a long read fetches at a time: a replay of millions never holds every
     /// row the server sent beside every event decoded from them.
@@ -47,17 +53,24 @@ public final class PostgresEventLog: EventLog {
 
     /// Connects to the first of `configuration`'s hosts that answers, and brings the schema up
     /// to date. Blocks until then: call it from a thread of the caller's, not the cooperative pool.
-    public convenience init(configuration: PostgresLogConfiguration, logger: Logger) throws {
-        try self.init(configuration: configuration, logger: logger, pageSize: 10_000)
+    ///
+    /// `answerWithin` bounds the wait for each connection and for each statement of the opening
+    /// (a standby's, which must not hang on a server gone silent); nil waits as long as the
+    /// server and postgres-nio take. Once open, statements wait as long as the server takes: a
+    /// commit may wait for a synchronous standby, and a standby's taking of the lease too.
+    public convenience init(configuration: PostgresLogConfiguration, logger: Logger, answerWithin: Duration? = nil) throws {
+        try self.init(configuration: configuration, logger: logger, pageSize: 10_000, answerWithin: answerWithin)
     }
 
-    /// ``init(configuration:logger:)`` reading the log in pages of `pageSize` events (tests page by a few).
-    package init(configuration: PostgresLogConfiguration, logger: Logger, pageSize: Int) throws {
+    /// ``init(configuration:logger:answerWithin:)`` reading the log in pages of `pageSize` events (tests page by a few).
+    package init(configuration: PostgresLogConfiguration, logger: Logger, pageSize: Int, answerWithin: Duration? = nil)
+        throws
+    {
         self.logger = logger
         self.pageSize = max(1, pageSize)
         var opened: [LogConnection] = []
         do {
-            opened.append(try Self.connect(configuration, logger: logger))
+            opened.append(try Self.connect(configuration, logger: logger, answerWithin: answerWithin))
             try PostgresEventLogError.server("preparing the writer") {
                 // An acknowledged move must survive: whatever the server's or the database's
                 // default, the writer's commits wait for the WAL's flush (and for synchronous
@@ -68,8 +81,9 @@ public final class PostgresEventLog: EventLog {
                 try Self.run("SET statement_timeout = 0", on: opened[0], logger: logger)
                 try Self.migrate(opened[0], logger: logger)
             }
-            opened.append(try Self.connect(configuration, logger: logger))
-            opened.append(try Self.connect(configuration, logger: logger))
+            opened.append(try Self.connect(configuration, logger: logger, answerWithin: answerWithin))
+            opened.append(try Self.connect(configuration, logger: logger, answerWithin: answerWithin))
+            for connection in opened { connection.answerWithin(nil) }
             state = Mutex(.open(Connections(writer: opened[0], reader: opened[1], checkpoints: opened[2])))
         } catch {
             for connection in opened { try? connection.close().wait() }
@@ -77,7 +91,9 @@ public final class PostgresEventLog: EventLog {
         }
     }
 
-    private static func connect(_ configuration: PostgresLogConfiguration, logger: Logger) throws -> LogConnection {
+    private static func connect(_ configuration: PostgresLogConfiguration, logger: Logger, answerWithin: Duration?) throws
+        -> LogConnection
+    {
         let password = try configuration.password()
         let tls: PostgresConnection.Configuration.TLS
         switch configuration.tls {
@@ -93,11 +109,13 @@ public final class PostgresEventLog: EventLog {
                 database: configuration.database, tls: tls)
             // pg_stat_activity then says which daemon each session is.
             connection.options.additionalStartupParameters = [("application_name", Self.applicationName)]
+            // postgres-nio's timeout covers the whole start-up, not only TCP's connect.
+            if let answerWithin { connection.options.connectTimeout = .nanoseconds(answerWithin.nanoseconds) }
             do {
                 let connection = LogConnection(
                     try PostgresConnection.connect(
                         on: PostgresConnection.defaultEventLoopGroup.any(), configuration: connection, id: index, logger: logger
-                    ).wait())
+                    ).wait(), answerWithin: answerWithin)
                 // postgres-nio has no multi-host connection string: the primary is the one not
                 // replaying another's WAL. After a promotion it is another host of the list.
                 let inRecovery = try connection.query("SELECT pg_is_in_recovery()", logger: logger).wait().first?

@@ -70,7 +70,8 @@ public enum LogLocation: Sendable, Equatable, CustomStringConvertible {
                             + ", for \(expiresIn.inMilliseconds) ms more unless renewed. Stop every courtsided of the tournament first"
                     )
                 }
-                log.keepLease()
+                // Kept while the tool works (a copy of a long log outlasts many leases), until the log closes.
+                _ = log.keepLease()
             } catch {
                 try? log.close()
                 throw error

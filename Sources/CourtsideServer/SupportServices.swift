@@ -1,6 +1,5 @@
 import CourtsideLibrary
 import CourtsideModel
-import CourtsidePostgres
 import CourtsideTransport
 import Foundation
 import Logging
@@ -64,43 +63,17 @@ struct StorageWatchService: Service {
     let library: GameLibrary
 
     func run() async throws {
-        while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            if let failure = library.failure { throw failure }
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .milliseconds(100)) }
-        }
-    }
-}
-
-/// Stops the daemon once it no longer holds the lease (another daemon took over, or it could
-/// not renew it in time), so that it serves nothing more; systemd restarts it, as a standby.
-struct LeaseWatchService: Service {
-    let log: PostgresEventLog
-
-    /// Why the daemon stepped down.
-    struct SteppedDown: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    func run() async throws {
-        while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            switch log.leaseStatus {
-            case .fenced(let term):
-                throw SteppedDown(description: "stepped down: another courtsided took the lease after term \(term)")
-            case .held(let term, let until) where ContinuousClock.now >= until:
-                throw SteppedDown(
-                    description:
-                        "stepped down: the lease of term \(term) ran out before it could be renewed (a pause, or the database unreachable)"
-                )
-            default:
-                try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .milliseconds(50)) }
-            }
-        }
+        for await failure in library.failures.cancelOnGracefulShutdown() { throw failure }
+        // The library closed without failing (another service ended, and its closing is that
+        // service's news): this one waits to be told.
+        try? await gracefulShutdown()
     }
 }
 
 /// Tells systemd how the daemon is doing: READY=1 once serving, WATCHDOG=1 at half the watchdog
 /// period while ``WatchdogCheck`` finds it alive, STATUS= with the number of games and the
-/// sequence, STOPPING=1 on shutdown.
+/// sequence. (STOPPING=1 is the daemon's, once a stop is asked for: a step-down stops these
+/// services too, and the daemon then goes on as a standby.)
 struct NotifierService: Service {
     let notifier: SystemdNotifier
     let library: GameLibrary
@@ -140,7 +113,6 @@ struct NotifierService: Service {
             notifier.notify(status())
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: period) }
         }
-        notifier.notify("STOPPING=1", "STATUS=stopping")
     }
 
     private func status() -> String {

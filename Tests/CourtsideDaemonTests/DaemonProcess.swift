@@ -231,6 +231,18 @@ final class NotifyListener {
         return received.contains { $0.contains(text) }
     }
 
+    /// Waits until `count` datagrams containing `text` have arrived; returns those that have.
+    func wait(count: Int, containing text: String, seconds: Double) -> [String] {
+        let deadline = Date().addingTimeInterval(seconds)
+        var matching: [String] { received.filter { $0.contains(text) } }
+        while Date() < deadline, matching.count < count {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let got = recv(fd, &buffer, buffer.count, 0)
+            if got > 0 { received.append(String(decoding: buffer.prefix(got), as: UTF8.self)) }
+        }
+        return matching
+    }
+
     deinit {
         close(fd)
         unlink(path)

@@ -5,6 +5,7 @@ import CourtsideStorage
 import CourtsideStorageTesting
 import Foundation
 import Logging
+import Synchronization
 import Testing
 
 /// The lease that makes one daemon active among several on one database: taken only once run
@@ -16,6 +17,14 @@ import Testing
 struct PostgresLeaseTests {
     static let logger = Logger(label: "courtside.test")
 
+    /// Two logs on `server`'s database, as two daemons have.
+    static func twoLogs(_ server: TestPostgresServer) throws -> (PostgresEventLog, PostgresEventLog) {
+        (
+            try PostgresEventLog(configuration: server.configuration, logger: logger),
+            try PostgresEventLog(configuration: server.configuration, logger: logger)
+        )
+    }
+
     func claim(_ name: String, milliseconds: Int = 400) -> LeaseClaim {
         LeaseClaim(holder: name, endpoint: "tcp://\(name):5555", duration: .milliseconds(milliseconds))
     }
@@ -25,8 +34,7 @@ struct PostgresLeaseTests {
     func takeover() throws {
         let server = try TestPostgresServer()
         defer { server.stop() }
-        let first = try PostgresEventLog(configuration: server.configuration, logger: Self.logger)
-        let second = try PostgresEventLog(configuration: server.configuration, logger: Self.logger)
+        let (first, second) = try Self.twoLogs(server)
         defer {
             try? first.close()
             try? second.close()
@@ -56,7 +64,7 @@ struct PostgresLeaseTests {
         Thread.sleep(forTimeInterval: 0.1)
         #expect(try second.acquireLease(claim("b")) == .acquired(term: 2))
         #expect(throws: PostgresEventLogError.self) { try first.append(Array(events[4..<5]), refusals: []) }
-        #expect(first.leaseStatus == .fenced(term: 1) && !first.holdsLease)
+        #expect(first.leaseStatus == .fenced(term: 1, reason: .takenOver) && !first.holdsLease)
         // Fenced for good: not even a renewal reaches the database any more.
         #expect(throws: PostgresEventLogError.self) { try first.renewLease() }
         try second.append(Array(events[4..<6]), refusals: [])
@@ -76,22 +84,44 @@ struct PostgresLeaseTests {
     }
 
     @Test("a daemon that keeps its lease renewed between commits keeps it; closing the log hands it back at once")
-    func keeping() throws {
+    func keeping() async throws {
         let server = try TestPostgresServer()
         defer { server.stop() }
-        let first = try PostgresEventLog(configuration: server.configuration, logger: Self.logger)
-        let second = try PostgresEventLog(configuration: server.configuration, logger: Self.logger)
+        let (first, second) = try Self.twoLogs(server)
         defer { try? second.close() }
-        #expect(try first.acquireLease(claim("a", milliseconds: 300)) == .acquired(term: 1))
-        first.keepLease()
-        for _ in 0..<6 {
-            Thread.sleep(forTimeInterval: 0.15)
+        // Kept for twice its length; long enough that a loaded machine's slow renewal still counts.
+        #expect(try first.acquireLease(claim("a", milliseconds: 800)) == .acquired(term: 1))
+        let statuses = Mutex<[LeaseStatus]>([])
+        let keeping = first.keepLease { status in statuses.withLock { $0.append(status) } }
+        for _ in 0..<11 {
+            try await Task.sleep(for: .milliseconds(150))
             #expect(try second.acquireLease(claim("b")).isHeld)
             #expect(first.holdsLease)
         }
         // Closed (a graceful stop), it hands the lease back: the standby need not wait it out.
         try first.close()
+        #expect(await keeping.end == .released)
         #expect(try second.acquireLease(claim("b")) == .acquired(term: 2))
+        #expect(statuses.withLock { $0.map(\.kind) } == ["held", "released"])
+    }
+
+    @Test(
+        "the keeper steps down the moment a renewal finds the term moved on, and cuts the log's connections: nothing more is written"
+    )
+    func keeperStepsDown() async throws {
+        let server = try TestPostgresServer()
+        defer { server.stop() }
+        let (first, second) = try Self.twoLogs(server)
+        defer { for log in [first, second] { try? log.close() } }
+        #expect(try first.acquireLease(claim("a", milliseconds: 400)) == .acquired(term: 1))
+        let keeping = first.keepLease()
+        // The same holder restarted elsewhere takes its own lease back at once, in a new term.
+        #expect(try second.acquireLease(claim("a", milliseconds: 400)) == .acquired(term: 2))
+        #expect(await keeping.end == .steppedDown(term: 1, reason: .takenOver))
+        #expect(!first.holdsLease)
+        #expect(throws: PostgresEventLogError.self) { try first.append(LogFixtures.events(1...1), refusals: []) }
+        try second.append(LogFixtures.events(1...1), refusals: [])
+        #expect(try second.readAll().count == 1)
     }
 
     @Test(
@@ -113,6 +143,19 @@ struct PostgresLeaseTests {
             Issue.record("the log opened on a standby")
         } catch let error as PostgresEventLogError {
             #expect(error.codeString == "no_primary" && error.message.contains("standby"), "\(error)")
+        }
+    }
+}
+
+extension LeaseStatus {
+    /// The status's case, without its values.
+    var kind: String {
+        switch self {
+        case .none: "none"
+        case .standby: "standby"
+        case .held: "held"
+        case .released: "released"
+        case .fenced: "fenced"
         }
     }
 }
