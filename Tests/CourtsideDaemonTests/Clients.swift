@@ -40,12 +40,22 @@ final class Keeper {
         return try WireCoding.decode(Reply.self, from: try socket.receive().last ?? [])
     }
 
-    /// Sends many requests before reading any reply (pipelining), then returns the replies.
-    func pipeline(_ operations: [Request.Operation]) throws -> [Reply] {
-        for operation in operations {
-            try socket.send([Request(origin: nextOrigin(), operation: operation).encoded()])
+    /// Sends many requests ahead of their replies (pipelining), and returns the replies.
+    ///
+    /// At most `window` are in flight: past the command socket's high-water mark (1,000 a peer
+    /// by default) the daemon's ROUTER drops replies to a peer that sends without reading, and
+    /// a client that does not retry would wait for them for ever.
+    func pipeline(_ operations: [Request.Operation], window: Int = 500) throws -> [Reply] {
+        var replies: [Reply] = []
+        var sent = 0
+        while replies.count < operations.count {
+            while sent < operations.count, sent - replies.count < window {
+                try socket.send([Request(origin: nextOrigin(), operation: operations[sent]).encoded()])
+                sent += 1
+            }
+            replies.append(try WireCoding.decode(Reply.self, from: try socket.receive().last ?? []))
         }
-        return try operations.map { _ in try WireCoding.decode(Reply.self, from: try socket.receive().last ?? []) }
+        return replies
     }
 }
 
