@@ -158,6 +158,14 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
         return "\(id)\(place)  \(homeName) \(score) \(awayName)  \(clock)  \(statusLabel)\(result)"
     }
 
+    /// A scheduled game's state in the words every screen uses: the game's own
+    /// (``statusText``) once it exists; before, "waiting for its teams" while a result it waits on
+    /// is open, else "not created yet".
+    public static func scheduleText(_ game: Game?, teamsKnown: Bool) -> String {
+        guard let game else { return teamsKnown ? "not created yet" : "waiting for its teams" }
+        return GameViewModel(GameState(game), now: Timestamp(milliseconds: 0), lastPlays: 0).statusText
+    }
+
     /// The status with how the game was decided: "LIVE", "FINAL: Lions won", "FINAL: Lions won
     /// by forfeit", "FINAL (abandoned): Lions won", "FINAL (abandoned): no result".
     public static func statusText(_ label: String, winner: String?, endReason: EndReason?) -> String {

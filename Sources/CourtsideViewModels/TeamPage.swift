@@ -151,7 +151,8 @@ public struct TeamPage: Hashable, Sendable, Encodable {
             let (outcome, outcomeText): (String, String) =
                 switch entry.state {
                 case .final: won ? ("W", "won") : lost ? ("L", "lost") : ("–", "no result")
-                case .live: ("LIVE", "live")
+                // The game's own word ("IN PLAY", "PAUSED", ...), as every other screen says it.
+                case .live: ("LIVE", GameViewModel.scheduleText(games[entry.game], teamsKnown: true))
                 case .ready: ("", "to play")
                 case .pending: ("", "waiting for its teams")
                 }

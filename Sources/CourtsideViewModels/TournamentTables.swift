@@ -9,7 +9,7 @@ public enum TournamentTables {
     /// With more than one of `divisions` (id to name), each game's line names its division after
     /// its court: the games of a round stay in playing order, the divisions' interleaved.
     public static func schedule(
-        _ bracket: [BracketEntry], teamNames: [TeamID: String], divisions: [String: String] = [:]
+        _ bracket: [BracketEntry], games: [GameID: Game], teamNames: [TeamID: String], divisions: [String: String] = [:]
     ) -> [String] {
         guard !bracket.isEmpty else { return ["no schedule"] }
         func side(_ team: TeamID?, _ slot: Slot) -> String { team.map { teamNames[$0] ?? $0.rawValue } ?? slot.description }
@@ -30,8 +30,8 @@ public enum TournamentTables {
             }
             let matchup = "\(side(entry.homeTeam, entry.home)) vs \(side(entry.awayTeam, entry.away))"
             let score = entry.score.map { "\($0.home) - \($0.away)" } ?? ""
-            var state = entry.state.rawValue
-            if let winner = entry.winner { state += ", \(teamNames[winner] ?? winner.rawValue) won" }
+            // Every screen's words for the game (GameViewModel's), not the bracket's own states.
+            let state = GameViewModel.scheduleText(games[entry.game], teamsKnown: entry.state != .pending)
             let group = entry.group.map { "  (group \($0))" } ?? ""
             let division = divisionLabel(entry.division, divisions).map { [$0.padded(divisionWidth)] } ?? []
             lines.append(

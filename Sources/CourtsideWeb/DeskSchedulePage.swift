@@ -75,10 +75,9 @@ struct DeskSchedulePage {
         }
         func row(_ game: TournamentSetup.SetupGame) -> GameRow {
             let played = games[game.id]
-            // The word every other screen shows for the game (GameViewModel's), or why it has none.
-            let state =
-                played.map { GameViewModel(GameState($0), now: Timestamp(milliseconds: 0), lastPlays: 0).statusLabel }
-                ?? "not created yet"
+            // The words every other screen shows for the game (GameViewModel's), or why it has none.
+            let teamsKnown = [game.home, game.away].allSatisfy { if case .team = $0 { true } else { false } }
+            let state = GameViewModel.scheduleText(played, teamsKnown: teamsKnown)
             let courts =
                 (game.court == nil ? [Option(value: "", label: "no court", selected: true)] : [])
                 + allCourts.map { Option(value: $0, label: $0, selected: $0 == game.court) }

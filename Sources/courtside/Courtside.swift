@@ -334,8 +334,11 @@ struct Schedule: ParsableCommand {
             uniquingKeysWith: { first, _ in first })
         for team in setup?.teams ?? [] where names[team.id] == nil { names[team.id] = team.name }
         print(
-            TournamentTables.schedule(reply.bracket ?? [], teamNames: names, divisions: setup?.divisionNames ?? [:])
-                .joined(separator: "\n"))
+            TournamentTables.schedule(
+                reply.bracket ?? [], games: Dictionary(games.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }),
+                teamNames: names, divisions: setup?.divisionNames ?? [:]
+            )
+            .joined(separator: "\n"))
     }
 }
 

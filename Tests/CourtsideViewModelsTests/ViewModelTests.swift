@@ -304,11 +304,11 @@ struct TournamentTablesTests {
         }
         let bracket = [entry("o1", "Pools", "open"), entry("w1", "Pools", "women"), entry("o2", "Pools", "open")]
         let both = ["open": "Open", "women": "Women"]
-        let lines = TournamentTables.schedule(bracket, teamNames: [:], divisions: both)
+        let lines = TournamentTables.schedule(bracket, games: [:], teamNames: [:], divisions: both)
         #expect(lines.first == "Pools" && lines.count == 4)
         let named = lines.dropFirst().map { $0.split(separator: " ")[3] }
         #expect(named == ["Open", "Women", "Open"])
-        let single = TournamentTables.schedule(bracket, teamNames: [:], divisions: ["open": "Open"])
+        let single = TournamentTables.schedule(bracket, games: [:], teamNames: [:], divisions: ["open": "Open"])
         #expect(single.count == 4 && !single.contains { $0.contains("Open") })
         let table = GroupStandings(group: "WA", name: "Pool A", rows: [], complete: false, division: "women")
         #expect(TournamentTables.standings([table], divisions: both).first == "Women · Pool A")
@@ -323,7 +323,7 @@ struct TournamentTablesTests {
                 homeTeam: "a", awayTeam: "b", state: .ready, score: nil, winner: nil)
         }
         let lines = TournamentTables.schedule(
-            [entry("g1", "Group stage"), entry("final", "Finals"), entry("g5", "Group stage")], teamNames: [:])
+            [entry("g1", "Group stage"), entry("final", "Finals"), entry("g5", "Group stage")], games: [:], teamNames: [:])
         #expect(lines.filter { !$0.hasPrefix("  ") } == ["Group stage", "", "Finals"], "\(lines)")
         #expect(lines.firstIndex { $0.contains("g5") }! < lines.firstIndex(of: "Finals")!)
     }
@@ -348,12 +348,19 @@ struct TournamentTablesTests {
                 game: "final", round: "Final", group: nil, court: "Court 1", start: "11:00", home: .winner(of: "g1"),
                 away: .groupRank(group: "B", rank: 1), homeTeam: "lions", awayTeam: nil, state: .pending, score: nil, winner: nil),
         ]
-        let schedule = TournamentTables.schedule(entries, teamNames: ["lions": "Lions", "tigers": "Tigers"])
+        // g1 played to 15 - 9 (Lions' points last, so the game ends on them).
+        var g1 = Table()
+        g1.record(.move(player: "di", move: .onePoint))
+        for _ in 0..<8 { g1.record(.move(player: "di", move: .onePoint)) }
+        for _ in 0..<15 { g1.record(.move(player: "ann", move: .onePoint)) }
+        #expect(g1.game.isFinished)
+        let schedule = TournamentTables.schedule(
+            entries, games: ["g1": g1.game], teamNames: ["lions": "Lions", "tigers": "Tigers"])
         #expect(schedule[0] == "Groups")
         #expect(schedule[1].hasPrefix("  10:00  Court 1   g1       Lions vs Tigers"))
-        #expect(schedule[1].hasSuffix("15 - 9    final, Lions won  (group A)"))
+        #expect(schedule[1].hasSuffix("15 - 9    FINAL: Lions won  (group A)"), "\(schedule[1])")
         #expect(schedule[3] == "Final")
-        #expect(schedule[4].contains("Lions vs 1st of group B") && schedule[4].hasSuffix("pending"))
+        #expect(schedule[4].contains("Lions vs 1st of group B") && schedule[4].hasSuffix("waiting for its teams"))
         let trail = TournamentTables.trail([
             GameEvent(
                 gameID: "g1", version: 4, sequence: 9, at: Timestamp(milliseconds: 0),
