@@ -51,6 +51,18 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
         public var moveText: String
         /// Retracted: shown, marked as undone.
         public var isUndone: Bool
+        /// The play as the keeper page lists it: "Ann +2", or "Bo foul (undone)".
+        public var listText: String
+        /// What undoing it is called in the keeper's outbox: "undo Ann +2".
+        public var undoText: String
+
+        public init(version: Int, side: Side, playerName: String, teamName: String, moveText: String, isUndone: Bool) {
+            (self.version, self.side, self.playerName, self.teamName, self.moveText, self.isUndone) = (
+                version, side, playerName, teamName, moveText, isUndone
+            )
+            listText = "\(playerName) \(moveText)\(isUndone ? " (undone)" : "")"
+            undoText = "undo \(playerName) \(moveText)"
+        }
 
         /// The play in one line: "v12  Ann  +2" or "v9  Bo  foul (undone)".
         public var text: String { "v\(version)  \(playerName)  \(moveText)\(isUndone ? " (undone)" : "")" }

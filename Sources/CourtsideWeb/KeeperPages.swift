@@ -115,6 +115,25 @@ extension KeeperGateway {
         /// A clock or time-out command that got no answer: from the phone's network, or from the daemon.
         var notSentOfflineText = "Not sent: no connection to the gateway."
         var notSentServerText = "Not sent: the scoring server is not answering."
+        /// The outbox's words, with the placeholders the script fills: a tap ("Ann +2"), its undo,
+        /// the offline banner's count, a refusal, and what follows a halt's own message.
+        var tapText = "{player} {move}"
+        var undoText = "undo {what}"
+        var offlineOneText = "offline: 1 move saved on this device"
+        var offlineManyText = "offline: {count} moves saved on this device"
+        var refusedText = "Refused: {message}"
+        var haltedTailText = "Your unsent moves stay listed below."
+        var joinAgainText = "Join again"
+        /// The hint under the players, as the taps go: none yet, a player tapped, a move first.
+        var hintTapText = "Tap a player, then a move."
+        var hintMoveText = "Now the move."
+        var hintPickText = "Pick a player first, then the move."
+        /// An outbox line's state and its button.
+        var queuedText = "queued"
+        var confirmedText = "confirmed"
+        var refusedStateText = "refused"
+        var undoButtonText = "Undo"
+        var dropButtonText = "Drop"
         /// Points first, then the rest, as a keeper reaches for them.
         var moves: [Move] = [MoveKind.onePoint, .twoPoints, .freeThrow, .assist, .rebound, .foul].map {
             Move(move: $0.rawValue, button: GameViewModel.moveButtonText($0), text: GameViewModel.moveText($0))

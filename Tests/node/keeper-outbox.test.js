@@ -25,7 +25,7 @@ test("a move sent and answered ok is confirmed with its version, and offers Undo
   assert.equal(entry.version, 7);
   assert.equal(entry.device, "ann");
   assert.deepEqual(effects, ["store"]);
-  assert.equal(outbox.offer(entry, true), "Undo");
+  assert.equal(outbox.offer(entry, true), "undo");
   // Its event afterwards changes nothing.
   assert.deepEqual(outbox.next(entry, { type: "seen", version: 7 }), { entry, effects: [] });
 });
@@ -46,7 +46,7 @@ test("refused: the daemon's words, no Undo", () => {
 });
 
 test("undo of a move never sent drops it; of one whose request is out, retracts it once the daemon has it", () => {
-  assert.equal(outbox.offer(move(), true), "Drop");
+  assert.equal(outbox.offer(move(), true), "drop");
   assert.deepEqual(outbox.next(move(), { type: "undo", undoable: false }).effects, ["drop"]);
   const out = play(move(), { type: "sending", device: "ann" }, { type: "undo", undoable: false });
   assert.equal(out.entry.undo, true);

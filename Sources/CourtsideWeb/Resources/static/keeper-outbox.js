@@ -49,11 +49,11 @@
     return { entry: e, effects };
   }
 
-  // The button its line offers: "Drop" (never sent), "Undo", or null.
+  // The button its line offers: "drop" (never sent), "undo", or null; the page has their words.
   function offer(e, undoable) {
     if (e.command.op !== "move" || e.undo) return null;
-    if (e.state === "queued") return e.tried ? "Undo" : "Drop";
-    if (e.state === "confirmed" && e.version && !e.undone && undoable) return "Undo";
+    if (e.state === "queued") return e.tried ? "undo" : "drop";
+    if (e.state === "confirmed" && e.version && !e.undone && undoable) return "undo";
     return null;
   }
 

@@ -1,5 +1,6 @@
 // The keeper page: binds each game's view (GameViewModel, from /api/events), ticks the running
-// clock, and keeps the outbox. Every text about a game is the view's; this script computes none.
+// clock, and keeps the outbox. Every text about a game is the view's, and every other word the
+// page's own (`#words`, with placeholders it fills); this script composes none.
 //
 // The outbox: a move gets its command_id when tapped and goes into IndexedDB at once, then is
 // sent in tap order, one at a time, by POST /api/keep/commands; a retry reuses the id, so the
@@ -34,6 +35,11 @@
   let link = machine.initial(Date.now());
   let entries = [];          // the outbox, in tap order (a mirror of IndexedDB)
   let notice = "";           // the last refusal of a clock or time-out command
+  // The page's words with placeholders ("undo {what}"): the script fills them, it composes none.
+  const words = document.getElementById("words").dataset;
+  // A word by its attribute's name ("state-queued": data-state-queued, read as stateQueued).
+  const word = (name) => words[name.replace(/-(\w)/g, (all, letter) => letter.toUpperCase())];
+  const say = (phrase, values) => phrase.replace(/\{(\w+)\}/g, (all, name) => (name in values ? String(values[name]) : all));
 
   // ---- IndexedDB: the outbox survives a reload and a closed tab.
   const opened = new Promise((resolve, reject) => {
@@ -214,19 +220,20 @@
     draw();
     pump();
   }
+  // `label`: what the outbox lists, the undo's own words ("undo Ann +2").
   function retraction(game, version, label) {
     const id = newID();
-    return { id, state: "queued", court, game, label: "undo " + label, tapped: Date.now(),
+    return { id, state: "queued", court, game, label, tapped: Date.now(),
       command: { command_id: id, op: "retract", game, version } };
   }
 
   function tapMove(kind, button) {
     const g = games[current];
-    if (!selected || !g) { text(field("hint"), "Pick a player first, then the move."); return; }
+    if (!selected || !g) { text(field("hint"), words.hintPick); return; }
     const player = [...g.view.home.players, ...g.view.away.players].find((p) => p.id === selected);
     const id = newID();
     queue({ id, state: "queued", court, game: current, tapped: Date.now(),
-      label: (player ? player.name : selected) + " " + button.dataset.text,
+      label: say(words.tap, { player: player ? player.name : selected, move: button.dataset.text }),
       command: { command_id: id, op: "move", game: current, player: selected, move: kind } });
     selected = null;
   }
@@ -240,7 +247,7 @@
     for (const effect of effects) {
       if (effect === "store") await put(entry);
       else if (effect === "drop") { entries.splice(entries.indexOf(entry), 1); await drop(entry); }
-      else if (effect === "retract") await queue(retraction(entry.command.game, entry.version, entry.label));
+      else if (effect === "retract") await queue(retraction(entry.command.game, entry.version, say(words.undo, { what: entry.label })));
       else if (effect === "undid") {
         const move = entries.find((e) => e.command.op === "move" && e.game === entry.game && e.version === entry.command.version);
         if (move) await apply(move, { type: "undone" });
@@ -273,7 +280,7 @@
     } else if (result.kind === "halt") halt(result.message);
     else {
       feel("answered");
-      if (result.kind === "refused") notice = "Refused: " + result.message;
+      if (result.kind === "refused") notice = say(words.refused, { message: result.message });
       else if (link.silent) pollSoon();
     }
     draw();
@@ -309,17 +316,16 @@
     });
   }
 
-  const stateWords = { queued: "queued", confirmed: "confirmed", refused: "refused" };
   function tapItem(e) {
     const li = el("li");
     li.dataset.id = e.id;
     li.dataset.state = e.state;
     const what = el("span", "what", e.label);
     if (e.state === "refused") what.append(el("span", "why", e.message));
-    li.append(what, el("span", "state", stateWords[e.state]));
+    li.append(what, el("span", "state", word("state-" + e.state) || e.state));
     const offered = outbox.offer(e, !!e.version && undoable(e.game, e.version));
     if (offered) {
-      const b = el("button", "undo", offered);
+      const b = el("button", "undo", word("button-" + offered));
       b.type = "button";
       b.addEventListener("click", () => undo(e));
       li.append(b);
@@ -330,11 +336,11 @@
   function playItem(p) {
     const li = el("li", p.side + (p.isUndone ? " undone" : ""));
     li.dataset.version = p.version;
-    li.append(el("span", "what", p.playerName + " " + p.moveText + (p.isUndone ? " (undone)" : "")));
+    li.append(el("span", "what", p.listText));
     if (!p.isUndone && undoable(current, p.version)) {
-      const b = el("button", "undo", "Undo");
+      const b = el("button", "undo", word("button-undo"));
       b.type = "button";
-      b.addEventListener("click", () => queue(retraction(current, p.version, p.playerName + " " + p.moveText)));
+      b.addEventListener("click", () => queue(retraction(current, p.version, p.undoText)));
       li.append(b);
     }
     return li;
@@ -361,8 +367,8 @@
     shown = JSON.stringify([now.banner, now.controls]);
     let message = "";
     // The server's message ends without a full stop: one is added, so two sentences do not run together.
-    if (now.banner === "halted") message = halted.replace(/[.!?]?$/, ".") + " Your unsent moves stay listed below.";
-    else if (now.banner === "offline") message = "offline: " + waiting + " move" + (waiting === 1 ? "" : "s") + " saved on this device";
+    if (now.banner === "halted") message = halted.replace(/[.!?]?$/, ".") + " " + words.haltedTail;
+    else if (now.banner === "offline") message = waiting === 1 ? words.offlineOne : say(words.offlineMany, { count: waiting });
     else if (now.banner === "server") message = banner.dataset.server;
     else if (now.banner === "silent") message = banner.dataset.silent;
     banner.hidden = !message;
@@ -370,7 +376,7 @@
     banner.classList.toggle("halted", !!halted);
     if (halted && !banner.querySelector("a")) {
       banner.replaceChildren(el("span", null, message + " "));
-      const a = el("a", null, "Join again");
+      const a = el("a", null, words.joinAgain);
       a.href = "/keep";
       banner.append(a);
     } else if (!halted) text(banner, message);
@@ -450,10 +456,10 @@
     const b = e.target.closest("button[data-player]");
     if (!b) return;
     selected = selected === b.dataset.player ? null : b.dataset.player;
-    text(field("hint"), selected ? "Now the move." : "Tap a player, then a move.");
+    text(field("hint"), selected ? words.hintMove : words.hintTap);
     draw();
   });
-  for (const b of document.querySelectorAll("[data-move]")) b.addEventListener("click", () => { tapMove(b.dataset.move, b); text(field("hint"), "Tap a player, then a move."); });
+  for (const b of document.querySelectorAll("[data-move]")) b.addEventListener("click", () => { tapMove(b.dataset.move, b); text(field("hint"), words.hintTap); });
   field("clock-button").addEventListener("click", () => {
     const g = games[current];
     if (g && g.view.clockAction) direct({ op: "clock", action: g.view.clockAction });
