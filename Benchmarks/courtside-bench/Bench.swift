@@ -135,6 +135,10 @@ struct LibraryBench: AsyncParsableCommand {
         for index in 0..<games {
             try await library.createGame(setup(index), origin: CommandOrigin(clientID: "bench", commandID: "g\(index)"))
         }
+        // Until the retry memory is read, each move asks the log whether it is a retry: which the
+        // flat log, write-only, refuses once written (a few games are created before the reading
+        // thread has run), and which the runs must not time.
+        guard await library.retryMemoryLoaded() else { throw BenchError("the retry memory could not be read") }
         let before = log.transactions.load(ordering: .relaxed)
         let cpuBefore = cpuSeconds(CLOCK_PROCESS_CPUTIME_ID)
         let perKeeper = max(1, moves / concurrency)
