@@ -16,9 +16,9 @@
 # Usage: scripts/goals.sh [--no-build] [--smoke] [--bin DIR] [--output DIR] [--skip LIST]
 #   --no-build  use the release binaries already built
 #   --smoke     tiny sizes, seconds: the debug binaries already built (swift build), each benchmark
-#               with --smoke, goal 5 on a debug daemon for 1 s (skipped when perf is missing or
-#               cannot record); checks that every goal is still measured, its figures mean nothing.
-#               swift test runs it (BenchSmokeTests)
+#               with --smoke (the fan-out at 1 and 10 subscribers), goal 5 on a debug daemon for
+#               1 s (left out when perf is missing or cannot record); checks that every goal is
+#               still measured, its figures mean nothing; swift test runs it (BenchSmokeTests)
 #   --bin       the built binaries' directory (default: swift build --show-bin-path's), which
 #               --no-build and --smoke use
 #   --output    keep every benchmark's full output there (default: a temporary directory, removed)
