@@ -318,11 +318,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // Starts the real courtsided and talks to it over TCP, from Swift and from Python.
+        // Starts the real courtsided and talks to it over TCP, from Swift and from Python; runs
+        // every benchmark at tiny sizes (BenchSmokeTests).
         .testTarget(
             name: "CourtsideDaemonTests",
             dependencies: [
-                "courtsided", "courtside", "courtside-web", "courtside-admin", "ZeroMQ", "CourtsideProtocol", "CourtsideModel",
+                "courtsided", "courtside", "courtside-web", "courtside-admin", "courtside-bench", "ZeroMQ", "CourtsideProtocol",
+                "CourtsideModel",
                 "CourtsideClient", "CourtsideSimulator", "CourtsideWebStore", "CourtsidePostgresTesting", "CourtsideStorage",
                 "CourtsideStorageTesting", "CourtsidePostgres", .product(name: "Logging", package: "swift-log"),
             ],

@@ -4,15 +4,20 @@
 # `courtside simulate --games 100 --keepers 16 --rate 0`, records it with perf on the software
 # clock (`perf record -g -e cpu-clock -p PID`) and prints the top of the report, demangled.
 #
-# Usage: scripts/profile.sh [--seconds N] [--games N] [--keepers N] [--dwarf] [--output DIR] [--no-build]
+# Usage: scripts/profile.sh [--seconds N] [--games N] [--keepers N] [--dwarf] [--output DIR] [--no-build] [--bin DIR]
+#                          [--smoke]
 #   --seconds  how long perf records (default 15); the load runs 4 s longer (warm-up + tail)
 #   --games    games played at once by the simulator (default 100)
 #   --keepers  concurrent keepers (default 16)
 #   --dwarf    also record call stacks with DWARF unwinding (Swift's libraries keep no frame
 #              pointers, so -g alone shows leaves only) and print the inclusive (--children) top,
 #              which names the callers (EventPublisher.publish, JSONEncoder.encode, ...)
+#   --bin      the built binaries' directory (default: swift build --show-bin-path's), which
+#              --no-build and --smoke use
 #   --output   keep perf.data, the full report, the simulator's summary and the daemon's log there
 #   --no-build use the release binaries already built
+#   --smoke    1 s of 4 games and 2 keepers on the debug binaries already built: checks that the
+#              script runs (scripts/goals.sh --smoke), its figures mean nothing
 # Installs Debian's linux-perf when perf is missing. Run from anywhere in the repository.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +28,8 @@ keepers=16
 output=""
 build=1
 dwarf=0
+smoke=0
+bin=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --seconds) seconds="$2"; shift 2 ;;
@@ -31,7 +38,9 @@ while [ $# -gt 0 ]; do
     --output) output="$2"; shift 2 ;;
     --no-build) build=0; shift ;;
     --dwarf) dwarf=1; shift ;;
-    -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --smoke) smoke=1; shift ;;
+    --bin) bin="$2"; shift 2 ;;
+    -h | --help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -39,11 +48,26 @@ done
 . scripts/perf-tools.sh
 ensure_perf
 
+configuration=release
+warm_up=2 # seconds: games created, keepers connected
+tail=2    # seconds the load outlasts the recording
+report=()  # options of every perf report
+if [ "$smoke" = 1 ]; then
+    configuration=debug
+    build=0
+    seconds=1
+    games=4
+    keepers=2
+    warm_up=1
+    tail=1
+    # Inlined frames come from addr2line, which takes seconds over a debug build's DWARF.
+    report=(--no-inline)
+fi
 if [ "$build" = 1 ]; then
     swift build -c release --product courtsided >&2
     swift build -c release --product courtside >&2
 fi
-bin="$(swift build -c release --show-bin-path)"
+[ -n "$bin" ] || bin="$(swift build -c "$configuration" --show-bin-path)"
 
 work="$(mktemp -d /tmp/courtside-profile.XXXXXX)"
 [ -n "$output" ] && mkdir -p "$output" && work_keep="$output" || work_keep=""
@@ -78,11 +102,12 @@ for _ in $(seq 100); do
     sleep 0.1
 done
 
-echo "courtsided pid $daemon_pid; load: courtside simulate --games $games --keepers $keepers --rate 0 --duration $((seconds + 4))"
+duration=$((seconds + warm_up + tail))
+echo "courtsided pid $daemon_pid; load: courtside simulate --games $games --keepers $keepers --rate 0 --duration $duration"
 "$bin/courtside" simulate "${client[@]}" --games "$games" --keepers "$keepers" --rate 0 \
-    --duration $((seconds + 4)) >"$work/simulate.txt" 2>&1 &
+    --duration "$duration" >"$work/simulate.txt" 2>&1 &
 sim_pid=$!
-sleep 2 # warm-up: games created, keepers connected
+sleep "$warm_up"
 if [ "$dwarf" = 1 ]; then
     # Both at once over the same seconds: frame-pointer stacks for the flat top, DWARF for callers.
     perf record -e cpu-clock --call-graph dwarf,16384 -F 250 -p "$daemon_pid" -o "$work/perf-dwarf.data" \
@@ -96,16 +121,16 @@ sim_pid=""
 echo "--- simulate"
 cat "$work/simulate.txt"
 echo "--- perf report --no-children --percent-limit 1 (courtsided, ${seconds} s, cpu-clock)"
-perf report -i "$work/perf.data" --no-children --percent-limit 1 --stdio 2>/dev/null >"$work/report.txt" || true
+perf report "${report[@]}" -i "$work/perf.data" --no-children --percent-limit 1 --stdio 2>/dev/null >"$work/report.txt" || true
 demangle() { if command -v swift-demangle >/dev/null; then swift-demangle --simplified; else swift demangle --simplified; fi; }
 demangle <"$work/report.txt" >"$work/report-demangled.txt"
 head -80 "$work/report-demangled.txt"
 echo "--- by shared object (self time)"
-perf report -i "$work/perf.data" --no-children --sort dso --percent-limit 1 --stdio -g none 2>/dev/null |
+perf report "${report[@]}" -i "$work/perf.data" --no-children --sort dso --percent-limit 1 --stdio -g none 2>/dev/null |
     grep -v '^#' | grep -v '^$' | head -20 || true
 if [ "$dwarf" = 1 ]; then
     echo "--- inclusive (--children, DWARF call stacks, 250 Hz): functions of courtsided's own code and Foundation's JSON"
-    perf report -i "$work/perf-dwarf.data" --children --sort symbol --percent-limit 2 --stdio -g none 2>/dev/null |
+    perf report "${report[@]}" -i "$work/perf-dwarf.data" --children --sort symbol --percent-limit 2 --stdio -g none 2>/dev/null |
         demangle >"$work/report-children.txt" || true
     grep -v '^#' "$work/report-children.txt" | grep -v '^$' | head -60 || true
     echo "--- inclusive, the daemon's own stages and the JSON coders only"

@@ -26,6 +26,11 @@ struct AbuseBench: AsyncParsableCommand {
     @Option(help: "Keepers scoring meanwhile, one game each.") var keepers = 4
     @Option(help: "Moves per keeper in the quiet run.") var quietMoves = 2_000
     @Option(help: "The courtsided binary (default: next to this one).") var courtsided: String?
+    @OptionGroup var smoke: SmokeOption
+
+    mutating func validate() throws {
+        if smoke.smoke { (refused, quietMoves) = (min(refused, 200), min(quietMoves, 20)) }
+    }
 
     func run() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-abuse-\(UUID().uuidString)")

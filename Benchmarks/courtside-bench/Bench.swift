@@ -89,8 +89,10 @@ struct LibraryBench: AsyncParsableCommand {
             "The logs to run the library over, comma-separated: sqlite (the daemon's), flat (one write + fdatasync a commit to a flat file, no SQLite: what the library's own work allows).",
             valueName: "logs"))
     var log = "sqlite"
+    @OptionGroup var smoke: SmokeOption
 
-    func validate() throws {
+    mutating func validate() throws {
+        if smoke.smoke { (games, moves) = (min(games, 4), min(moves, 200)) }
         guard !logs.isEmpty else { throw ValidationError("--log needs sqlite, flat or both") }
         for name in logs where name != "sqlite" && name != "flat" {
             throw ValidationError("--log takes sqlite and flat, not \(name)")
@@ -104,10 +106,11 @@ struct LibraryBench: AsyncParsableCommand {
     private var concurrencies: [Int] { keepers.split(separator: ",").compactMap { Int($0) } }
 
     func run() async throws {
-        let limits = try MachineLimits.measure(directory: FileManager.default.temporaryDirectory)
+        let limits = try smoke.machineLimits(directory: FileManager.default.temporaryDirectory)
         limits.report()
         let sqlite = try SQLiteLimit.measure(
-            directory: FileManager.default.temporaryDirectory, rowsPerCommit: concurrencies.max() ?? 1)
+            directory: FileManager.default.temporaryDirectory, rows: smoke.smoke ? 2_000 : 50_000,
+            rowsPerCommit: concurrencies.max() ?? 1)
         sqlite.report()
         print("moves=\(moves) games=\(games); each command acknowledged only after its commit (fsync)")
         print(
@@ -132,6 +135,10 @@ struct LibraryBench: AsyncParsableCommand {
         for index in 0..<games {
             try await library.createGame(setup(index), origin: CommandOrigin(clientID: "bench", commandID: "g\(index)"))
         }
+        // Until the retry memory is read, each move asks the log whether it is a retry: which the
+        // flat log, write-only, refuses once written (a few games are created before the reading
+        // thread has run), and which the runs must not time.
+        guard await library.retryMemoryLoaded() else { throw BenchError("the retry memory could not be read") }
         let before = log.transactions.load(ordering: .relaxed)
         let cpuBefore = cpuSeconds(CLOCK_PROCESS_CPUTIME_ID)
         let perKeeper = max(1, moves / concurrency)
@@ -252,11 +259,13 @@ struct DaemonBench: AsyncParsableCommand {
         help: ArgumentHelp(
             "In the takeover: how long the keeper waits for a reply before it tries the other endpoint.", valueName: "ms"))
     var keeperTimeoutMs = 300
+    @OptionGroup var smoke: SmokeOption
 
     /// The lease the daemons run with when `--lease-ms` is not given (`PostgresLogConfiguration`'s).
     static let defaultLeaseMilliseconds = 2_000
 
-    func validate() throws {
+    mutating func validate() throws {
+        if smoke.smoke { (games, moves, takeoverTrials) = (min(games, 4), min(moves, 20), min(takeoverTrials, 1)) }
         for mode in security.split(separator: ",") where mode != "plaintext" && mode != "curve" {
             throw ValidationError("--security takes plaintext and curve, not \(mode)")
         }
@@ -346,11 +355,13 @@ struct DaemonBench: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let dataDirectory = directory.appendingPathComponent("data")
-        let limits = try MachineLimits.measure(directory: dataDirectory)
+        let limits = try smoke.machineLimits(directory: dataDirectory)
         limits.report()
         let storageConfig = try storage.newLogConfig(leaseMilliseconds: leaseMs)
         // In a database of its own: the probe's log takes a lease there.
-        let postgres = try storage.newDatabase().map { try PostgresCommitLimit.measure($0) }
+        let postgres = try storage.newDatabase().map {
+            try PostgresCommitLimit.measure($0, commits: smoke.smoke ? 10 : 300)
+        }
         postgres?.report()
         let commit = postgres.map { CommitLimit(name: "pg commit", p50: $0.p50, p99: $0.p99) } ?? limits.fdatasyncCommit
         let ports = freeLoopbackPorts(2)

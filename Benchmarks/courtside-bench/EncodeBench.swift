@@ -19,6 +19,14 @@ struct EncodeBench: ParsableCommand {
     @Option(help: "Games in the full snapshot reply.") var games = 10_000
     @Option(help: "Moves per game in the snapshot.") var moves = 5
     @Option(help: "Rounds; each figure is the best round's.") var rounds = 5
+    @OptionGroup var smoke: SmokeOption
+
+    mutating func validate() throws {
+        if smoke.smoke { (events, eventGames, games, moves, rounds) = (100, 4, 10, 2, 1) }
+    }
+
+    /// Copies of each short reply to encode a round: 20,000, or the events' count under --smoke.
+    private var replies: Int { smoke.smoke ? events : 20_000 }
 
     func run() throws {
         let epoch = "1795311641334-07a9265f"
@@ -38,8 +46,8 @@ struct EncodeBench: ParsableCommand {
         print("ns of thread CPU time per message, best of \(rounds) rounds; ratio = Foundation / fast")
         print("message                                  count    bytes/msg  foundation_ns     fast_ns   writer_ns   ratio")
         try report("event (EventMessage)", messages)
-        try report("reply to a command", Array(repeating: command, count: 20_000))
-        try report("reply, refused", Array(repeating: refusal, count: 20_000))
+        try report("reply to a command", Array(repeating: command, count: replies))
+        try report("reply, refused", Array(repeating: refusal, count: replies))
         try report("reply, list_games (\(games) games)", [list])
         try report("reply, snapshot (\(games) games x \(moves))", [full])
     }

@@ -76,10 +76,12 @@ struct FanoutBench: ParsableCommand {
     @Option(help: "Games the moves are spread over.") var games = 100
     @Option(help: "Threads serving the subscribers (each with its own ZeroMQ context and poller).") var threads = 2
     @Option(help: "The courtsided binary (default: next to this one).") var courtsided: String?
+    @OptionGroup var smoke: SmokeOption
 
     var counts: [Int] { subscribers.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
 
-    func validate() throws {
+    mutating func validate() throws {
+        if smoke.smoke { (seconds, games) = (min(seconds, 0.2), min(games, 4)) }
         guard !counts.isEmpty, counts.allSatisfy({ $0 > 0 }) else {
             throw ValidationError("--subscribers takes positive counts, comma-separated")
         }

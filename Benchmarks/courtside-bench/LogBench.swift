@@ -19,6 +19,11 @@ struct LogBench: ParsableCommand {
     @Option(help: "Commits to time (after 200 to warm up).") var commits = 3_000
     @Option(help: "The directory for the log (default: a new one under the temporary directory).") var directory: String?
     @Flag(help: "Skip the bare fdatasync between commits (for a profile of the commits alone).") var noLimits = false
+    @OptionGroup var smoke: SmokeOption
+
+    mutating func validate() throws {
+        if smoke.smoke { commits = min(commits, 20) }
+    }
 
     func run() throws {
         let base = directory.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
@@ -29,7 +34,7 @@ struct LogBench: ParsableCommand {
         // The probe's fdatasync alternates with the commits, so both see the same disk and load.
         let probe = noLimits ? nil : try SyncProbe(in: logDirectory)
         let game = GameID("g1")
-        let warmUp = 200
+        let warmUp = smoke.smoke ? 10 : 200
         var latencies: [Double] = []
         var syncs: [Double] = []
         latencies.reserveCapacity(commits)

@@ -21,7 +21,7 @@ struct PlanBench: ParsableCommand {
 
             Issue 38's goal, 128 teams on 16 courts in under 2 s, the day within 5% of its bound: \
             swift run -c release courtside-bench plan --teams 128 --courts 16
-            In CI, tiny: courtside-bench plan --teams 8,16 --courts 2,4 --rounds 1
+            In CI (swift test), tiny: courtside-bench plan --smoke (8 teams on 2 courts, once)
             """)
 
     @Option(help: "Team counts, comma-separated.") var teams = "8,16,32,64,128"
@@ -33,8 +33,11 @@ struct PlanBench: ParsableCommand {
     @Option(help: "Restarts of the search (the planner's standard unless given).") var restarts = Planning.Effort.standard
         .restarts
     @Option(help: "Runs of each plan; times are the best run's.") var rounds = 3
+    @OptionGroup var smoke: SmokeOption
 
-    func validate() throws {
+    mutating func validate() throws {
+        // The smallest tournaments of the defaults, planned once.
+        if smoke.smoke { (teams, courts, rounds) = ("8", "2", 1) }
         guard !teamCounts.isEmpty, teamCounts.allSatisfy({ $0 >= 2 }) else {
             throw ValidationError("--teams takes counts of 2 or more, comma-separated, not \(teams)")
         }

@@ -23,6 +23,11 @@ struct ReplicationBench: AsyncParsableCommand {
     @Argument(help: "Trials of each kind.") var trials = 10
     @Option(help: "Writers appending at once, each to a game of its own.") var writers = 4
     @Option(help: "The latest moment to kill the primary, in seconds after the first acknowledgement.") var killBy = 1.0
+    @OptionGroup var smoke: SmokeOption
+
+    mutating func validate() throws {
+        if smoke.smoke { (trials, writers, killBy) = (1, min(writers, 2), min(killBy, 0.2)) }
+    }
 
     func run() async throws {
         guard TestPostgresServer.isInstalled else { throw ValidationError(TestPostgresServer.notInstalled) }

@@ -37,10 +37,24 @@ struct RestartBench: AsyncParsableCommand {
     /// With --open: serve one keeper's moves through a checkpoint written in parts of this many
     /// microseconds (negative: no checkpoint).
     @Option(help: .hidden) var serve: Int?
+    /// With --serve: the keeper's moves before the checkpoint begins, and after it is written.
+    @Option(help: .hidden) var serveMoves = 500
+    @OptionGroup var smoke: SmokeOption
+
+    mutating func validate() throws {
+        if smoke.smoke {
+            (events, games, smallGames, runs, serveMoves) = (min(events, 2_000), min(games, 20), min(smallGames, 20), 1, 20)
+            // The checkpoint must fall inside the shrunk log.
+            tail = min(tail, events / 2)
+        }
+    }
 
     func run() async throws {
         if let open {
-            if let serve { return try await Self.serveOnce(URL(fileURLWithPath: open), partBudget: .microseconds(serve)) }
+            if let serve {
+                return try await Self.serveOnce(
+                    URL(fileURLWithPath: open), partBudget: .microseconds(serve), moves: serveMoves)
+            }
             return try await Self.openOnce(URL(fileURLWithPath: open), full: full)
         }
         let root =
@@ -87,7 +101,9 @@ struct RestartBench: AsyncParsableCommand {
     /// library's checkpoint thread: in parts, as courtsided writes it, and in one part, for
     /// comparison (it holds no commit up either way; its copy of the WAL differs).
     func serveDuringCheckpoint(_ directory: URL) throws {
-        print("one keeper's moves (500 before, 500 after) while a checkpoint of the games the tail changed is written:")
+        print(
+            "one keeper's moves (\(serveMoves) before, \(serveMoves) after) while a checkpoint of the games the tail changed is written:"
+        )
         print("checkpoint written          moves  p50_us  p99_us  max_us  checkpoint_ms  parts")
         let budget = CheckpointPolicy().partBudget
         for (label, budget) in [
@@ -104,7 +120,7 @@ struct RestartBench: AsyncParsableCommand {
             }
             let process = Process()
             process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            process.arguments = ["restart", "--open", copy.path, "--serve=\(budget)"]
+            process.arguments = ["restart", "--open", copy.path, "--serve=\(budget)", "--serve-moves", "\(serveMoves)"]
             let output = Pipe()
             process.standardOutput = output
             try process.run()
@@ -125,16 +141,16 @@ struct RestartBench: AsyncParsableCommand {
     }
 
     /// Opens the library and waits for its retry memory, then sends one keeper's moves, one at a
-    /// time: after 500 of them (with the tail, an interval since the checkpoint) a checkpoint
-    /// begins; 500 more after it is written.
-    static func serveOnce(_ directory: URL, partBudget: Duration) async throws {
+    /// time: after `moves` of them (with the tail, an interval since the checkpoint) a checkpoint
+    /// begins; `moves` more after it is written.
+    static func serveOnce(_ directory: URL, partBudget: Duration, moves: Int) async throws {
         let written = CheckpointWatch()
         let log = try SQLiteEventLog(directory: directory)
         let tail = try log.readCheckpoint().map { try log.readEvents(after: $0.sequence).count } ?? 0
         let library = try GameLibrary(
             log: log,
             checkpoints: CheckpointPolicy(
-                interval: partBudget < .zero ? .max : tail + 500, atClose: false, partBudget: partBudget),
+                interval: partBudget < .zero ? .max : tail + moves, atClose: false, partBudget: partBudget),
             logger: Logger(label: "bench") { _ in written })
         let last = library.gameIDs().count - 1
         _ = try await library.createGame(setup(last), origin: CommandOrigin(clientID: "keeper-16", commandID: "\(last + 1)"))
@@ -143,8 +159,8 @@ struct RestartBench: AsyncParsableCommand {
         var random = SeededRandom(seed: 1)
         var after = 0
         let started = ContinuousClock.now
-        while after < 500, ContinuousClock.now - started < .seconds(60) {
-            if written.figures != nil || (partBudget < .zero && latencies.count >= 1000) { after += 1 }
+        while after < moves, ContinuousClock.now - started < .seconds(60) {
+            if written.figures != nil || (partBudget < .zero && latencies.count >= 2 * moves) { after += 1 }
             let game = games[Int(random.next() % UInt64(games.count))]
             let sent = ContinuousClock.now
             _ = try? await library.apply(
@@ -400,4 +416,3 @@ func threadCPUTime() -> Double {
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
     return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
 }
-

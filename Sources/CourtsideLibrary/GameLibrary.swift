@@ -250,6 +250,10 @@ public final class GameLibrary: Sendable {
     /// How many commands' answers are remembered for retries now.
     public var rememberedAnswers: Int { memory.count }
 
+    /// Waits until the retry memory holds every answer of the log, which a start reads on a thread
+    /// of its own (until then each new command also asks the log); false if they could not be read.
+    public func retryMemoryLoaded() async -> Bool { await memory.waitUntilLoaded() }
+
     /// Retracts the move recorded at `version` of a game; shorthand for ``apply(_:to:origin:)``.
     @discardableResult
     public func retract(version: Int, in gameID: GameID, origin: CommandOrigin) async throws(CourtsideError) -> Receipt {

@@ -269,6 +269,7 @@ struct CheckpointTests {
         await expectCode(.clockNotRunning) { try await refused.value }
         #expect(try await creation.value.version == 1)
         #expect(try library.snapshot(of: "g1").value.version == fresh.version)
+        #expect(await library.retryMemoryLoaded())
         #expect(library.rememberedAnswers == 4)
         await library.close()
     }
