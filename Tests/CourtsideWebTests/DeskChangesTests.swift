@@ -209,7 +209,7 @@ struct DeskChangesTests {
             friendly = page.rounds[2].games[0]
         // The words of every other screen (GameViewModel's).
         #expect(g1.state == "SCHEDULED" && g1.movable && g2.state == "LIVE" && !g2.movable)
-        #expect(g3.state == "not created yet" && g3.movable && g3.home.name == "winner of g1" && g3.home.team == nil)
+        #expect(g3.state == "waiting for its teams" && g3.movable && g3.home.name == "winner of g1" && g3.home.team == nil)
         #expect(g1.home.name == "Lions" && g1.home.team == "lions" && g1.home.teams.filter(\.selected).map(\.value) == ["lions"])
         #expect(
             g1.courts.map(\.value) == ["Court 1", "Court 2", "Annex"] && g1.courts.filter(\.selected).map(\.value) == ["Court 1"])
