@@ -414,7 +414,9 @@ struct DaemonBench: AsyncParsableCommand {
 
         let load = KeeperLoad(keepers: keepers, games: games, window: window, curve: clientKeys)
         let cpuBefore = (ReadsBench.cpuSeconds(daemon.processIdentifier), ReadsBench.cpuSeconds(getpid()))
+        let switchesBefore = ContextSwitches.of(daemon.processIdentifier)
         let (latencies, elapsed) = try load.drive(context, command, moves: moves)
+        let switches = ContextSwitches.of(daemon.processIdentifier) - switchesBefore
         let cpu = (
             daemon: ReadsBench.cpuSeconds(daemon.processIdentifier) - cpuBefore.0,
             bench: ReadsBench.cpuSeconds(getpid()) - cpuBefore.1
@@ -438,6 +440,9 @@ struct DaemonBench: AsyncParsableCommand {
             "CPU per acknowledged move: courtsided \(perMove(cpu.daemon)) us (\(String(format: "%.2f", cpu.daemon / seconds)) cores), "
                 + "this benchmark's keepers and subscriber \(perMove(cpu.bench)) us (\(String(format: "%.2f", cpu.bench / seconds)) cores), "
                 + "\(ProcessInfo.processInfo.activeProcessorCount) cores here")
+        // The hand-overs a move makes between threads (I/O thread, game actors, log writer):
+        // each blocked thread is a voluntary switch, whichever futex or poll it waited on.
+        print("context switches per acknowledged move in courtsided: \(switches.perMove(latencies.count))")
         let echo = try RawEcho.throughput(
             keepers: keepers, window: window, messages: min(total, 50_000), requestSize: MachineLimits.requestSize,
             replySize: MachineLimits.replySize)
