@@ -55,6 +55,12 @@ let package = Package(
                 "CourtsideModel", "CourtsideFormats", "CourtsidePlanning", .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings),
+        // Message catalogs (gettext .po, one per language), plural rules and language negotiation. Pure.
+        .target(
+            name: "CourtsideLocalization",
+            // Embedded at build time, as the pages are: the executable alone serves every language.
+            resources: [.embedInCode("Resources/catalogs")],
+            swiftSettings: swiftSettings),
         // Threads of our own, named as top and perf show them.
         .target(name: "CourtsideThreads", swiftSettings: swiftSettings),
         // The durable, append-only event log (SQLite through GRDB).
@@ -293,6 +299,8 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CourtsideLocalizationTests", dependencies: ["CourtsideLocalization"], swiftSettings: swiftSettings),
         .testTarget(name: "QREncodeTests", dependencies: ["QREncode"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CourtsideWebStoreTests",
