@@ -8,6 +8,9 @@ public struct CourtLineup: Hashable, Sendable, Encodable {
         public var game: GameID
         /// "Lions v Tigers", or the slots still open ("winner of g1 v 1st of group B").
         public var title: String
+        /// Each side as ``title`` names it, for a page that words the title in its own language.
+        public var home: String
+        public var away: String
         /// When the schedule says, as the organiser wrote it.
         public var start: String?
         public var state: BracketState
@@ -17,8 +20,9 @@ public struct CourtLineup: Hashable, Sendable, Encodable {
         /// schedule gives one ("g1: Lions v Tigers, 10:00").
         public var label: String
 
-        init(game: GameID, title: String, start: String?, state: BracketState, exists: Bool) {
-            (self.game, self.title, self.start, self.state, self.exists) = (game, title, start, state, exists)
+        init(game: GameID, home: String, away: String, start: String?, state: BracketState, exists: Bool) {
+            (self.game, self.home, self.away, self.start, self.state, self.exists) = (game, home, away, start, state, exists)
+            title = "\(home) v \(away)"
             label = "\(game): \(title)\(start.map { ", \($0)" } ?? "")"
         }
     }
@@ -44,7 +48,7 @@ public struct CourtLineup: Hashable, Sendable, Encodable {
             let entry = scheduled.following(games[scheduled.game])
             entries.append(
                 Entry(
-                    game: entry.game, title: "\(side(entry.homeTeam, entry.home)) v \(side(entry.awayTeam, entry.away))",
+                    game: entry.game, home: side(entry.homeTeam, entry.home), away: side(entry.awayTeam, entry.away),
                     start: entry.start, state: entry.state, exists: games[entry.game] != nil))
         }
         let scheduled = Set(entries.map(\.game))
@@ -56,7 +60,7 @@ public struct CourtLineup: Hashable, Sendable, Encodable {
                 away: .team(game.setup.away.id), homeTeam: nil, awayTeam: nil, state: .ready, score: nil, winner: nil)
             entries.append(
                 Entry(
-                    game: id, title: "\(game.setup.home.name) v \(game.setup.away.name)", start: nil,
+                    game: id, home: game.setup.home.name, away: game.setup.away.name, start: nil,
                     state: unscheduled.following(game).state, exists: true))
         }
         self.entries = entries
