@@ -61,7 +61,7 @@ public struct CourtNow: Hashable, Sendable, Encodable {
         var court = self
         court.delayText = minutesBehind.map { $0 == 0 ? words(.courtOnTime) : words.plural(.courtBehind, count: $0) }
         court.nextLine = next.map { next in
-            let values = ["court": self.court, "game": words(.gameTitle, ["home": next.home, "away": next.away])]
+            let values = ["court": self.court, "game": next.title(words)]
             return nextAbout.map { words(.courtNextAbout, values.merging(["time": $0]) { $1 }) } ?? words(.courtNext, values)
         }
         return court

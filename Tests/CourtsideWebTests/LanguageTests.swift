@@ -123,6 +123,32 @@ struct LanguageTests {
         #expect(english.contains(">SCHEDULED<") && english.contains("next on Court 1: Tigers v Lions"))
     }
 
+    @Test("a next game whose teams the results decide is named by its slots in the page's language")
+    func slots() {
+        var view = CourtLinesTests.view
+        view.games["g3"] = nil
+        // g1 first on the court, then the final its winner plays.
+        view.bracket = [
+            BracketEntry(
+                game: "g1", round: nil, group: nil, court: "Court 1", start: nil, home: .team("lions"),
+                away: .team("tigers"), homeTeam: "lions", awayTeam: "tigers", state: .ready, score: nil, winner: nil),
+            BracketEntry(
+                game: "g9", round: "final", group: nil, court: "Court 1", start: nil, home: .winner(of: "g1"),
+                away: .groupRank(group: "B", rank: 2), homeTeam: nil, awayTeam: nil, state: .pending, score: nil,
+                winner: nil),
+        ]
+        let lineup = CourtLineup(court: "Court 1", bracket: view.bracket, games: view.games)
+        let court = view.courtNow(lineup)
+        #expect(court.nextLine == "next on Court 1: winner of g1 v 2nd of group B", "\(court.nextLine ?? "")")
+        #expect(court.worded(Self.ja).nextLine == "Court 1の次の試合: g1の勝者 対 グループBの2位")
+        #expect(court.worded(Self.ko).nextLine == "Court 1 다음 경기: g1 승자 대 B조 2위")
+        let swiss = Slot.swissPairing(group: "S", round: 2, pairing: 3, side: .away)
+        #expect(swiss.words(.english) == swiss.description)
+        #expect(swiss.words(Self.ko) == "S조 2라운드 3경기 원정")
+        let best = Slot.bestOfRank(rank: 3, place: 2, groups: ["A", "B"])
+        #expect(best.words(.english) == best.description && best.words(Self.ja) == "グループA, Bの3位で2番目")
+    }
+
     @Test("the event stream carries the views in the language its page asked for")
     func stream() async throws {
         let live = LiveTournament(endpoints: Endpoints(), logger: Logger(label: "test"))
