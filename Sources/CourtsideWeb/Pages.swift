@@ -229,6 +229,9 @@ enum Pages {
     /// The style sheet every page links, as written in `Resources/static/style.css`.
     static let style = PackageResources.style_css
 
+    /// The language picker's style, as written in `Resources/static/language.css`.
+    static let languageStyle = PackageResources.language_css
+
     /// The script every page runs, as written in `Resources/static/app.js`.
     static let script = PackageResources.app_js
 

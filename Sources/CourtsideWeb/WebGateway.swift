@@ -137,6 +137,9 @@ public enum WebGateway {
         router.get("/static/style.css") { _, _ -> Response in
             file(Pages.style, type: "text/css; charset=utf-8")
         }
+        router.get("/static/language.css") { _, _ -> Response in
+            file(Pages.languageStyle, type: "text/css; charset=utf-8")
+        }
         return router
     }
 

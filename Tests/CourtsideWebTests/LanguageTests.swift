@@ -102,6 +102,8 @@ struct LanguageTests {
             let unknown = try await client.execute(
                 uri: "/lang", method: .post, headers: form, body: ByteBuffer(string: "back=%2Fkeep&lang=fr"))
             #expect(unknown.status == .badRequest)
+            let style = try await client.execute(uri: "/static/language.css", method: .get)
+            #expect(style.status == .ok && String(buffer: style.body).contains(".language-picker"))
             // The page offers every language in its own words, the current one marked.
             let (_, page) = try await Self.get(client, "/keep", [.cookie: "lang=ja"])
             #expect(page.contains(#"<input type="hidden" name="back" value="/keep">"#), "\(page)")
