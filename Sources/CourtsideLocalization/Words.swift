@@ -8,6 +8,8 @@ public struct Words: Sendable {
     public let language: Language
     let catalog: Catalog?
     let english: Catalog
+    /// Made once: a board words a count for every event, in every language a page follows.
+    private let numbers: IntegerFormatStyle<Int>
 
     /// English: the default of every page not asked otherwise.
     public static let english = Words(.english)
@@ -17,11 +19,13 @@ public struct Words: Sendable {
         english = Catalogs.shipped[.english]!
         catalog = Catalogs.shipped[language]
         self.language = catalog == nil ? .english : language
+        numbers = .number.locale(Locale(identifier: self.language.code))
     }
 
     /// The words of `catalog` itself, for a catalog read from elsewhere (a test's, a translator's draft).
     public init(catalog: Catalog) {
         (self.catalog, language, english) = (catalog, catalog.language, Catalogs.shipped[.english]!)
+        numbers = .number.locale(Locale(identifier: catalog.language.code))
     }
 
     /// The key's text with `values` put in for its placeholders.
@@ -39,7 +43,7 @@ public struct Words: Sendable {
 
     /// A whole number as the language writes it ("1,234" in English, Japanese and Korean alike).
     public func number(_ value: Int) -> String {
-        value.formatted(.number.locale(Locale(identifier: language.code)))
+        value.formatted(numbers)
     }
 
     /// The text `key` splits around its placeholder `name`: what goes before and after a value
