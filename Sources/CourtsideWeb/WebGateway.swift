@@ -28,6 +28,7 @@ public enum WebGateway {
         LanguagePicker.addRoute(to: router)
         router.get("/metrics") { _, _ -> Response in
             await refresh?()
+            MissingMessages.record(into: registry)
             var buffer: [UInt8] = []
             registry.emit(into: &buffer)
             return text(String(decoding: buffer, as: UTF8.self), status: .ok, type: "text/plain; version=0.0.4; charset=utf-8")

@@ -77,6 +77,19 @@ struct LanguageTests {
         }
     }
 
+    @Test("a key a catalog lacked is counted in /metrics, by language and key")
+    func missingCounted() async throws {
+        let draft = try Catalog(
+            Language(tag: "ko")!, po: "msgid \"\"\nmsgstr \"Language: ko\\nPlural-Forms: nplurals=1; plural=0;\\n\"\n")
+        #expect(Words(catalog: draft)(.courtWaiting) == "waiting for its teams")
+        try await Self.app().test(.router) { client in
+            let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+            #expect(
+                metrics.contains(#"courtside_web_missing_messages{language="ko",key="court.waiting"}"#)
+                    || metrics.contains(#"courtside_web_missing_messages{key="court.waiting",language="ko"}"#), "\(metrics)")
+        }
+    }
+
     @Test("the venue's default speaks when the request names no language it has")
     func venue() async throws {
         try await Self.app(venue: Language(tag: "ja")!).test(.router) { client in
