@@ -55,6 +55,12 @@ let package = Package(
                 "CourtsideModel", "CourtsideFormats", "CourtsidePlanning", .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings),
+        // Message catalogs (gettext .po, one per language), plural rules and language negotiation. Pure.
+        .target(
+            name: "CourtsideLocalization",
+            // Embedded at build time, as the pages are: the executable alone serves every language.
+            resources: [.embedInCode("Resources/catalogs")],
+            swiftSettings: swiftSettings),
         // Threads of our own, named as top and perf show them.
         .target(name: "CourtsideThreads", swiftSettings: swiftSettings),
         // The durable, append-only event log (SQLite through GRDB).
@@ -158,7 +164,9 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Presentation: what a board shows, as plain strings and flags.
-        .target(name: "CourtsideViewModels", dependencies: ["CourtsideClient", "CourtsideModel"], swiftSettings: swiftSettings),
+        .target(
+            name: "CourtsideViewModels", dependencies: ["CourtsideClient", "CourtsideModel", "CourtsideLocalization"],
+            swiftSettings: swiftSettings),
         // Views for a terminal: screens drawn from view models, the board and the keeper's loops.
         .target(
             name: "CourtsideTerminal",
@@ -170,7 +178,7 @@ let package = Package(
             name: "CourtsideWeb",
             dependencies: [
                 "CourtsideClient", "CourtsideModel", "CourtsideProtocol", "CourtsideThreads", "CourtsideViewModels",
-                "CourtsideWebStore", "QREncode", "CourtsideEvent", "CourtsidePlanning",
+                "CourtsideWebStore", "QREncode", "CourtsideEvent", "CourtsidePlanning", "CourtsideLocalization",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -203,7 +211,7 @@ let package = Package(
         .executableTarget(
             name: "courtside-web",
             dependencies: [
-                "CourtsideWeb", "CourtsideWebStore", "CourtsideClient", "CourtsideModel", "ZeroMQ",
+                "CourtsideWeb", "CourtsideWebStore", "CourtsideClient", "CourtsideModel", "ZeroMQ", "CourtsideLocalization",
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -287,12 +295,14 @@ let package = Package(
         .testTarget(
             name: "CourtsideWebTests",
             dependencies: [
-                "CourtsideWeb", "CourtsideViewModels", "CourtsideEvent", "CourtsideModel",
+                "CourtsideWeb", "CourtsideViewModels", "CourtsideEvent", "CourtsideModel", "CourtsideLocalization",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CourtsideLocalizationTests", dependencies: ["CourtsideLocalization"], swiftSettings: swiftSettings),
         .testTarget(name: "QREncodeTests", dependencies: ["QREncode"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CourtsideWebStoreTests",

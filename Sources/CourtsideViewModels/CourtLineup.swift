@@ -1,3 +1,4 @@
+public import CourtsideLocalization
 public import CourtsideModel
 
 /// The games of one court in playing order, and the one its keeper should see now: what the
@@ -8,6 +9,13 @@ public struct CourtLineup: Hashable, Sendable, Encodable {
         public var game: GameID
         /// "Lions v Tigers", or the slots still open ("winner of g1 v 1st of group B").
         public var title: String
+        /// Each side as ``title`` names it, for a page that words the title in its own language.
+        public var home: String
+        public var away: String
+        /// Each side's slot while no team fills it, which a page words in its own language
+        /// (``Slot/words(_:)``); not encoded: ``home`` and ``away`` say it in English.
+        public var homeSlot: Slot?
+        public var awaySlot: Slot?
         /// When the schedule says, as the organiser wrote it.
         public var start: String?
         public var state: BracketState
@@ -17,10 +25,22 @@ public struct CourtLineup: Hashable, Sendable, Encodable {
         /// schedule gives one ("g1: Lions v Tigers, 10:00").
         public var label: String
 
-        init(game: GameID, title: String, start: String?, state: BracketState, exists: Bool) {
-            (self.game, self.title, self.start, self.state, self.exists) = (game, title, start, state, exists)
+        init(
+            game: GameID, home: String, away: String, start: String?, state: BracketState, exists: Bool,
+            homeSlot: Slot? = nil, awaySlot: Slot? = nil
+        ) {
+            (self.game, self.home, self.away, self.start, self.state, self.exists) = (game, home, away, start, state, exists)
+            (self.homeSlot, self.awaySlot) = (homeSlot, awaySlot)
+            title = "\(home) v \(away)"
             label = "\(game): \(title)\(start.map { ", \($0)" } ?? "")"
         }
+
+        /// The title in `words`' language: "Lions 対 Tigers", "g1の勝者 対 g2の勝者".
+        public func title(_ words: Words) -> String {
+            words(.gameTitle, ["home": homeSlot?.words(words) ?? home, "away": awaySlot?.words(words) ?? away])
+        }
+
+        private enum CodingKeys: String, CodingKey { case game, title, home, away, start, state, exists, label }
     }
 
     public var court: String
@@ -39,13 +59,20 @@ public struct CourtLineup: Hashable, Sendable, Encodable {
             (names[game.setup.home.id], names[game.setup.away.id]) = (game.setup.home.name, game.setup.away.name)
         }
         let side = { (team: TeamID?, slot: Slot) in team.map { names[$0] ?? $0.rawValue } ?? slot.description }
+        // A slot no team fills yet, which a page words in its own language.
+        let open = { (team: TeamID?, slot: Slot) -> Slot? in
+            if team != nil { return nil }
+            if case .team = slot { return nil }
+            return slot
+        }
         var entries: [Entry] = []
         for scheduled in bracket where scheduled.court == court {
             let entry = scheduled.following(games[scheduled.game])
             entries.append(
                 Entry(
-                    game: entry.game, title: "\(side(entry.homeTeam, entry.home)) v \(side(entry.awayTeam, entry.away))",
-                    start: entry.start, state: entry.state, exists: games[entry.game] != nil))
+                    game: entry.game, home: side(entry.homeTeam, entry.home), away: side(entry.awayTeam, entry.away),
+                    start: entry.start, state: entry.state, exists: games[entry.game] != nil,
+                    homeSlot: open(entry.homeTeam, entry.home), awaySlot: open(entry.awayTeam, entry.away)))
         }
         let scheduled = Set(entries.map(\.game))
         for id in games.keys.sorted() where !scheduled.contains(id) {
@@ -56,7 +83,7 @@ public struct CourtLineup: Hashable, Sendable, Encodable {
                 away: .team(game.setup.away.id), homeTeam: nil, awayTeam: nil, state: .ready, score: nil, winner: nil)
             entries.append(
                 Entry(
-                    game: id, title: "\(game.setup.home.name) v \(game.setup.away.name)", start: nil,
+                    game: id, home: game.setup.home.name, away: game.setup.away.name, start: nil,
                     state: unscheduled.following(game).state, exists: true))
         }
         self.entries = entries

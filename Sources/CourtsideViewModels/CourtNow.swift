@@ -1,3 +1,4 @@
+public import CourtsideLocalization
 public import CourtsideModel
 public import Foundation
 
@@ -18,11 +19,17 @@ public struct CourtNow: Hashable, Sendable, Encodable {
     /// "next on Court 2: Bears v Wolves, about 10:50" (the scheduled time moved by the delay),
     /// or nil when nothing follows.
     public var nextLine: String?
+    /// When the next game can be expected, on a 24-hour clock ("10:50"); nil when unknown.
+    public var nextAbout: String?
 
     /// The court's state at `now`; `calendar` reads the schedule's "HH:MM" (the venue's time zone).
     /// The next game's time is its estimate where `estimates` has one (``DayEstimates``), else its
     /// scheduled time moved by the court's delay.
-    public init(lineup: CourtLineup, games: [GameID: Game], now: Date, calendar: Calendar, estimates: DayEstimates? = nil) {
+    /// `words`: the language of ``delayText`` and ``nextLine``.
+    public init(
+        lineup: CourtLineup, games: [GameID: Game], now: Date, calendar: Calendar, estimates: DayEstimates? = nil,
+        words: Words = .english
+    ) {
         court = lineup.court
         let open = lineup.entries.filter { $0.state != .final }
         current = open.first { $0.state == .live } ?? open.first
@@ -38,17 +45,25 @@ public struct CourtNow: Hashable, Sendable, Encodable {
             }
             minutesBehind = max(0, Int((started ?? now).timeIntervalSince(due) / 60))
         }
-        delayText = minutesBehind.map { $0 == 0 ? "on time" : "\($0) min behind" }
-        nextLine = next.map { next in
-            var line = "next on \(court): \(next.title)"
-            if let estimate = estimates?.estimates[next.game] {
-                line += ", about \(estimate.time)"
-            } else if let due = scheduled(next) {
-                let expected = due.addingTimeInterval(Double(minutesBehind ?? 0) * 60)
-                let parts = calendar.dateComponents([.hour, .minute], from: expected)
-                line += ", about \(parts.hour ?? 0):\(String(format: "%02d", parts.minute ?? 0))"
-            }
-            return line
+        if let estimate = next.flatMap({ estimates?.estimates[$0.game] }) {
+            nextAbout = estimate.time
+        } else if let due = scheduled(next) {
+            let expected = due.addingTimeInterval(Double(minutesBehind ?? 0) * 60)
+            let parts = calendar.dateComponents([.hour, .minute], from: expected)
+            nextAbout = "\(parts.hour ?? 0):\(String(format: "%02d", parts.minute ?? 0))"
         }
+        self = worded(words)
+    }
+
+    /// The same court with its lines in `words`' language: each browser's stream gets the lines
+    /// of the language its page speaks, from one computation of the court's state.
+    public func worded(_ words: Words) -> CourtNow {
+        var court = self
+        court.delayText = minutesBehind.map { $0 == 0 ? words(.courtOnTime) : words.plural(.courtBehind, count: $0) }
+        court.nextLine = next.map { next in
+            let values = ["court": self.court, "game": next.title(words)]
+            return nextAbout.map { words(.courtNextAbout, values.merging(["time": $0]) { $1 }) } ?? words(.courtNext, values)
+        }
+        return court
     }
 }

@@ -1,4 +1,5 @@
 public import CourtsideClient
+public import CourtsideLocalization
 public import CourtsideModel
 
 /// Exactly what a scoreboard shows for one game: ready-made strings and flags. Boards only
@@ -114,8 +115,11 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
     /// The view of `state` at `now` (the daemon's time, so the clock runs between events), with
     /// its last `count` plays.
     /// `inactive`: the players the organiser marked inactive (the tournament's), shown so and
-    /// offered no move.
-    public init(_ state: GameState, now: Timestamp, lastPlays count: Int = 5, inactive: Set<PlayerID> = []) {
+    /// offered no move. `words`: the language of the status, the plays and the boards (the
+    /// keeper's own words stay English until its page is converted).
+    public init(
+        _ state: GameState, now: Timestamp, lastPlays count: Int = 5, inactive: Set<PlayerID> = [], words: Words = .english
+    ) {
         let setup = state.setup
         let live = state.live
         id = setup.id
@@ -128,7 +132,8 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
                     id: player.id, name: player.name, side: side, counts: counts, isActive: !inactive.contains(player.id))
             }
             return TeamLine(
-                side: side, name: team.name, score: live.score[side], players: players, board: TeamBoard(state.game, side),
+                side: side, name: team.name, score: live.score[side], players: players,
+                board: TeamBoard(state.game, side, words: words),
                 timeoutButtonText: "Time-out \(team.name)")
         }
         home = team(.home)
@@ -140,18 +145,19 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
         isPaused = live.status == .paused
         (clockAction, clockActionText) =
             isFinished ? ("", "Game over") : isRunning ? ("pause", "Pause clock") : ("start", "Start clock")
-        statusLabel =
+        let status: MessageKey =
             switch live.status {
             // Points on the board with the clock never started (a game without a clock, or a
             // keeper who scored first): under way, not scheduled.
-            case .scheduled: state.game.hasStarted ? "IN PLAY" : "SCHEDULED"
-            case .running: live.overtimeTargets == nil ? "LIVE" : "OVERTIME"
-            case .paused: "PAUSED"
-            case .finished: "FINAL"
+            case .scheduled: state.game.hasStarted ? .statusInPlay : .statusScheduled
+            case .running: live.overtimeTargets == nil ? .statusLive : .statusOvertime
+            case .paused: .statusPaused
+            case .finished: .statusFinal
             }
+        statusLabel = words(status)
         let winner = live.winner.map { setup.team($0).name }
         self.winner = winner
-        statusText = Self.statusText(statusLabel, winner: winner, endReason: live.endReason)
+        statusText = Self.statusText(statusLabel, winner: winner, endReason: live.endReason, words: words)
         shotClock = setup.rules.shotClockSeconds.map { "shot clock \($0)" }
         rules = setup.rules.preset
         plays = state.plays.suffix(count).reversed().map { play in
@@ -159,7 +165,7 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
             return PlayLine(
                 version: play.version, side: play.side,
                 playerName: team.players.first { $0.id == play.player }?.name ?? play.player.rawValue, teamName: team.name,
-                moveText: Self.moveText(play.move), isUndone: play.retractedBy != nil)
+                moveText: Self.moveText(play.move, words: words), isUndone: play.retractedBy != nil)
         }
     }
 
@@ -180,12 +186,13 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
 
     /// The status with how the game was decided: "LIVE", "FINAL: Lions won", "FINAL: Lions won
     /// by forfeit", "FINAL (abandoned): Lions won", "FINAL (abandoned): no result".
-    public static func statusText(_ label: String, winner: String?, endReason: EndReason?) -> String {
-        switch (endReason, winner) {
-        case (.forfeit, let winner?): "\(label): \(winner) won by forfeit"
-        case (.abandoned, let winner?): "\(label) (abandoned): \(winner) won"
-        case (.abandoned, nil), (.noResult, _): "\(label) (abandoned): no result"
-        case (_, let winner?): "\(label): \(winner) won"
+    public static func statusText(_ label: String, winner: String?, endReason: EndReason?, words: Words = .english) -> String {
+        let values = ["status": label, "winner": winner ?? ""]
+        return switch (endReason, winner) {
+        case (.forfeit, _?): words(.statusWonByForfeit, values)
+        case (.abandoned, _?): words(.statusAbandonedWon, values)
+        case (.abandoned, nil), (.noResult, _): words(.statusAbandoned, values)
+        case (_, _?): words(.statusWon, values)
         case (_, nil): label
         }
     }
@@ -211,16 +218,18 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
         }
     }
 
-    /// How a move reads in the play-by-play.
-    public static func moveText(_ move: MoveKind) -> String {
-        switch move {
-        case .onePoint: "+1"
-        case .twoPoints: "+2"
-        case .assist: "assist"
-        case .rebound: "rebound"
-        case .foul: "foul"
-        case .freeThrow: "free throw"
-        }
+    /// How a move reads in the play-by-play, in `words`' language.
+    public static func moveText(_ move: MoveKind, words: Words = .english) -> String {
+        let key: MessageKey =
+            switch move {
+            case .onePoint: .moveOnePoint
+            case .twoPoints: .moveTwoPoints
+            case .assist: .moveAssist
+            case .rebound: .moveRebound
+            case .foul: .moveFoul
+            case .freeThrow: .moveFreeThrow
+            }
+        return words(key)
     }
 }
 

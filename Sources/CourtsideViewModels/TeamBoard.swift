@@ -1,3 +1,4 @@
+public import CourtsideLocalization
 public import CourtsideModel
 
 /// What a board shows of one team besides its score: its team fouls against the rules' tiers
@@ -30,21 +31,21 @@ public struct TeamBoard: Hashable, Sendable, Encodable {
     /// The time-outs as the keeper page shows them: "time-outs left 1 ●○", or "time-outs used 2".
     public var timeoutsText: String
 
-    /// The board of `side` in `game`.
-    public init(_ game: Game, _ side: Side) {
+    /// The board of `side` in `game`, in `words`' language.
+    public init(_ game: Game, _ side: Side, words: Words = .english) {
         fouls = game.teamFouls[side]
         if let tiers = game.rules.teamFouls {
             let tier = tiers.penalty(after: fouls)
             self.tier = tier.rawValue
             switch tier {
             case .none:
-                tierText = "no bonus"
-                nextText = "2 FT from foul \(tiers.freeThrowsFrom)"
+                tierText = words(.boardNoBonus)
+                nextText = words(.boardNextFreeThrows, ["foul": words.number(tiers.freeThrowsFrom)])
             case .twoFreeThrows:
-                tierText = "bonus: 2 FT"
-                nextText = "2 FT + ball from foul \(tiers.possessionFrom)"
+                tierText = words(.boardBonusFreeThrows)
+                nextText = words(.boardNextBall, ["foul": words.number(tiers.possessionFrom)])
             case .twoFreeThrowsAndPossession:
-                tierText = "bonus: 2 FT + ball"
+                tierText = words(.boardBonusBall)
                 nextText = ""
             }
         } else {
@@ -54,23 +55,24 @@ public struct TeamBoard: Hashable, Sendable, Encodable {
         timeoutsAllowed = game.rules.timeoutsPerTeam
         if let allowed = timeoutsAllowed {
             let left = max(0, allowed - used)
-            timeoutsLabel = "time-outs left"
+            timeoutsLabel = words(.boardTimeoutsLeft)
             timeouts = left
             timeoutPips = String(repeating: "●", count: left) + String(repeating: "○", count: allowed - left)
         } else {
-            timeoutsLabel = "time-outs used"
+            timeoutsLabel = words(.boardTimeoutsUsed)
             timeouts = used
             timeoutPips = ""
         }
+        let count = words.number(fouls)
         foulsLine =
             switch tier {
             case "": nil
-            case FoulPenalty.none.rawValue: "fouls \(fouls)"
-            default: "fouls \(fouls), \(tierText)"
+            case FoulPenalty.none.rawValue: words(.boardFouls, ["count": count])
+            default: words(.boardFoulsTier, ["count": count, "tier": tierText])
             }
         let timeoutsWords = "\(timeoutsLabel) \(timeouts)"
         timeoutsLine = timeoutsAllowed == nil ? nil : timeoutsWords
-        foulsText = foulsLine ?? "fouls \(fouls)"
+        foulsText = foulsLine ?? words(.boardFouls, ["count": count])
         timeoutsText = timeoutsWords + (timeoutPips.isEmpty ? "" : " \(timeoutPips)")
     }
 

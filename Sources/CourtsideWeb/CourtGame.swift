@@ -1,4 +1,5 @@
 import CourtsideClient
+import CourtsideLocalization
 import CourtsideModel
 import CourtsideProtocol
 import CourtsideViewModels
@@ -19,9 +20,10 @@ struct CourtGame: Encodable {
     var view: GameViewModel
 
     /// `game` with its view at `now` (the daemon's time), `inactive` players marked so.
-    init(_ game: Game, now: Timestamp, inactive: Set<PlayerID> = []) {
+    /// `words`: the language of its view.
+    init(_ game: Game, now: Timestamp, inactive: Set<PlayerID> = [], words: Words = .english) {
         self.game = game
-        view = GameViewModel(game, now: now, inactive: inactive)
+        view = GameViewModel(game, now: now, inactive: inactive, words: words)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -59,7 +61,7 @@ struct RelayedEvent: Encodable {
 
 extension GameViewModel {
     /// What the pages show of `game` at `now`: its last ``CourtGame/recentPlays`` plays.
-    init(_ game: Game, now: Timestamp, inactive: Set<PlayerID> = []) {
-        self.init(GameState(game), now: now, lastPlays: CourtGame.recentPlays, inactive: inactive)
+    init(_ game: Game, now: Timestamp, inactive: Set<PlayerID> = [], words: Words = .english) {
+        self.init(GameState(game), now: now, lastPlays: CourtGame.recentPlays, inactive: inactive, words: words)
     }
 }

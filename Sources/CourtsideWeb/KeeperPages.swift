@@ -11,12 +11,12 @@ extension KeeperGateway {
     /// Adds `/keep`, `/keep/sw.js`, `/static/keeper.js`, `/static/keeper-link.js`,
     /// `/static/keeper-outbox.js` and `/static/keeper.css` (each file with HEAD too).
     func addPages(to router: Router<GatewayRequestContext>) {
-        router.get("/keep") { request, _ -> Response in
+        router.get("/keep") { request, context -> Response in
             guard case .success(let device) = try await self.device(of: request) else {
                 let query = request.uri.queryParameters
                 let join = JoinPage(
                     link: query["link"].map(String.init), pin: query["pin"].map(String.init),
-                    seconds: query["seconds"].map(String.init))
+                    seconds: query["seconds"].map(String.init), words: context.words, path: request.uri.description)
                 return Self.page(Pages.render("join", join), kind: "join")
             }
             let view = self.live.current
@@ -60,28 +60,6 @@ extension KeeperGateway {
         response.headers[.cacheControl] = "no-cache"
         response.headers[HTTPField.Name("X-Courtside-Page")!] = kind
         return response
-    }
-
-    /// The join page, with what the last try came to (`?link=expired`, `?pin=wrong`,
-    /// `?pin=wait&seconds=N` after wrong PINs, `?pin=slow&seconds=N` over the join rate).
-    struct JoinPage {
-        var title = "Courtside: keep score"
-        var message: String?
-
-        init(link: String?, pin: String?, seconds: String?) {
-            switch (link, pin) {
-            case ("expired", _):
-                message = "That join link is no longer valid: the court has a new code. Type the PIN from the sheet."
-            case (_, "wrong"): message = "That PIN is no court's current code: check the sheet and try again."
-            case (_, "wait"):
-                let wait = seconds.flatMap { Int($0) }.map { "\($0) s" } ?? "a moment"
-                message = "Too many wrong PINs from this device: try again in \(wait)."
-            case (_, "slow"):
-                let wait = seconds.flatMap { Int($0) }.map { "\($0) s" } ?? "a moment"
-                message = "Too many joins at once: try again in \(wait)."
-            default: message = nil
-            }
-        }
     }
 
     /// The keeper page's frame: the court, the device, and the court's games to switch between.

@@ -1,4 +1,5 @@
 public import CourtsideClient
+import CourtsideLocalization
 public import CourtsideModel
 public import CourtsideProtocol
 import CourtsideThreads
@@ -44,9 +45,9 @@ public final class LiveTournament: Sendable {
     public enum Update: Sendable {
         /// Everything: sent first, and after every resync.
         case state(View)
-        /// One event, as the daemon published it, with the game's state right after it, and
-        /// the game's view then.
-        case event(EventMessage, view: GameViewModel)
+        /// One event, as the daemon published it, with the game right after it, whose view (at
+        /// `now`, `inactive` players marked) each stream gets in its own language.
+        case event(EventMessage, game: Game, now: Timestamp, inactive: Set<PlayerID>)
         case tables(View)
         /// Every court's current and next game and its delay, when they changed.
         case courts([CourtNow])
@@ -55,7 +56,12 @@ public final class LiveTournament: Sendable {
     }
 
     private let view = Mutex(View())
-    private let subscribers = Mutex<(next: Int, all: [Int: AsyncStream<EventStreamMessage>.Continuation])>((0, [:]))
+    /// Each browser's stream, and the language its page asked for.
+    private let subscribers = Mutex<(next: Int, all: [Int: Subscriber])>((0, [:]))
+    private struct Subscriber {
+        var language: Language
+        var continuation: AsyncStream<EventStreamMessage>.Continuation
+    }
     private let stopping = Atomic(false)
     // Made once: a handle per call would look the metric up in the registry every time.
     private let browsers = Gauge(label: "courtside_web_browsers")
@@ -94,16 +100,17 @@ public final class LiveTournament: Sendable {
     /// The current view, then every change. The stream of a browser too slow to take 1,000
     /// changes ends; its EventSource reconnects and starts again from a full state.
     ///
-    /// Each change is encoded once, however many browsers follow it.
-    func updates() -> AsyncStream<EventStreamMessage> {
+    /// Each change is encoded once per language, however many browsers follow it; `words` is
+    /// the language of the views this stream carries (the page's).
+    func updates(words: Words = .english) -> AsyncStream<EventStreamMessage> {
         let (stream, continuation) = AsyncStream.makeStream(
             of: EventStreamMessage.self, bufferingPolicy: .bufferingOldest(1000))
         let id = subscribers.withLock { subscribers in
             // Registered and seeded under one lock, so no change falls between the two.
             let id = subscribers.next
             subscribers.next += 1
-            subscribers.all[id] = continuation
-            if let state = EventStreamMessage(.state(current)) { continuation.yield(state) }
+            subscribers.all[id] = Subscriber(language: words.language, continuation: continuation)
+            if let state = EventStreamMessage(.state(current), words: words) { continuation.yield(state) }
             browsers.record(subscribers.all.count)
             return id
         }
@@ -130,7 +137,7 @@ public final class LiveTournament: Sendable {
         // Finished outside the lock: finishing runs onTermination, which takes the lock.
         let all = subscribers.withLock { subscribers in
             defer { subscribers.all = [:] }
-            return Array(subscribers.all.values)
+            return subscribers.all.values.map(\.continuation)
         }
         for continuation in all { continuation.finish() }
     }
@@ -189,7 +196,7 @@ public final class LiveTournament: Sendable {
             // Each event with the view of its game right after it, as the display folded it.
             let inactive = view.withLock { $0.inactivePlayers }
             var updates: [Update] = sync.takeAppliedEvents().map {
-                .event($0.message, view: GameViewModel($0.game, now: now, inactive: inactive))
+                .event($0.message, game: $0.game, now: now, inactive: inactive)
             }
             let tablesMoved = sync.standingsSequence != before.standingsSequence || sync.bracketSequence != before.bracketSequence
             let inSync = !sync.isStale
@@ -253,7 +260,7 @@ public final class LiveTournament: Sendable {
             last = now
             return true
         }
-        if due { send([EventStreamMessage.ping]) }
+        if due { send { _ in [EventStreamMessage.ping] } }
     }
 
     private func broadcast(_ updates: [Update]) {
@@ -261,15 +268,26 @@ public final class LiveTournament: Sendable {
         if relayed > 0 { relayedEvents.increment(by: relayed) }
         // One buffer for the whole batch: each browser's stream wakes and writes once per pump,
         // not once per event (1,000 streams x 600 events were 600,000 wake-ups and writes).
-        let messages = updates.compactMap(EventStreamMessage.init)
-        send(messages.count > 1 ? [EventStreamMessage(joining: messages)] : messages)
+        send { language in
+            let words = Words(language)
+            let messages = updates.compactMap { EventStreamMessage($0, words: words) }
+            return messages.count > 1 ? [EventStreamMessage(joining: messages)] : messages
+        }
     }
 
-    private func send(_ messages: [EventStreamMessage]) {
+    /// Sends each stream the messages of its language, made once per language that has a stream.
+    private func send(_ messages: (Language) -> [EventStreamMessage]) {
+        // Encoded outside the lock, which every new stream takes; a language that gained its first
+        // stream meanwhile is encoded under it.
+        let languages = subscribers.withLock { Set($0.all.values.map(\.language)) }
+        var made = Dictionary(uniqueKeysWithValues: languages.map { ($0, messages($0)) })
         let behind = subscribers.withLock { subscribers in
             var behind: [AsyncStream<EventStreamMessage>.Continuation] = []
-            for (id, continuation) in subscribers.all {
-                for message in messages {
+            for (id, subscriber) in subscribers.all {
+                let continuation = subscriber.continuation
+                let language = subscriber.language
+                if made[language] == nil { made[language] = messages(language) }
+                for message in made[language] ?? [] {
                     if case .dropped = continuation.yield(message) {
                         behind.append(continuation)
                         subscribers.all.removeValue(forKey: id)

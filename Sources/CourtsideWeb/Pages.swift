@@ -1,4 +1,5 @@
 import CourtsideClient
+import CourtsideLocalization
 import CourtsideModel
 import CourtsideViewModels
 import Mustache
@@ -49,8 +50,24 @@ enum Pages {
         var team: GameViewModel.TeamLine?
     }
 
+    /// The words a game's page shows around its view's, in the page's language.
+    struct GameWords {
+        var reconnecting: String
+        var waiting: String
+        var lastPlays: String
+        var fouls: String
+        var timeouts: String
+        var undone: String
+
+        init(_ words: Words) {
+            (reconnecting, waiting, lastPlays) = (words(.pageReconnecting), words(.courtWaiting), words(.courtLastPlays))
+            (fouls, timeouts, undone) = (words(.courtFouls), words(.courtTimeouts), words(.playUndone))
+        }
+    }
+
     /// One game's page: its view, if the gateway has the game yet.
     struct GamePage {
+        var lang: String
         var title: String
         var kind: String
         var game: String
@@ -60,11 +77,21 @@ enum Pages {
         var away: TeamPlace
         /// The game's court now: its delay and its next game (a court's TV shows them).
         var courtNow: CourtNow?
+        var text: GameWords
+        /// The language picker, on pages that speak the request's language.
+        var picker: LanguagePicker.Picker?
 
-        init(_ view: LiveTournament.View, game id: GameID, kind: String, title: String) {
+        /// `words`: the page's language (English on the pages not yet converted: the overlay, the box score).
+        init(
+            _ view: LiveTournament.View, game id: GameID, kind: String, title: String, words: Words = .english,
+            picker: LanguagePicker.Picker? = nil
+        ) {
             (self.title, self.kind, game, inSync) = (title, kind, id.rawValue, view.inSync)
-            self.view = view.games[id].map { GameViewModel($0, now: Timestamp(milliseconds: view.daemonNow)) }
-            courtNow = view.court(of: id).map { view.courtNow(CourtLineup(court: $0, bracket: view.bracket, games: view.games)) }
+            (lang, text, self.picker) = (words.language.code, GameWords(words), picker)
+            self.view = view.games[id].map { GameViewModel($0, now: Timestamp(milliseconds: view.daemonNow), words: words) }
+            courtNow = view.court(of: id).map {
+                view.courtNow(CourtLineup(court: $0, bracket: view.bracket, games: view.games)).worded(words)
+            }
             home = TeamPlace(side: Side.home.rawValue, team: self.view?.home)
             away = TeamPlace(side: Side.away.rawValue, team: self.view?.away)
         }
@@ -72,8 +99,13 @@ enum Pages {
 
     /// One court's TV: huge digits, readable from across a gym; each team's fouls against the
     /// rules' tiers and its time-outs left; the last plays, those before the page opened too.
-    static func court(_ view: LiveTournament.View, game id: GameID) -> String {
-        render("court", GamePage(view, game: id, kind: "court", title: "Courtside: \(id.rawValue)"))
+    /// Every word in `words`' language, with a picker that sends the browser back to `path`.
+    static func court(_ view: LiveTournament.View, game id: GameID, words: Words = .english, path: String? = nil) -> String {
+        render(
+            "court",
+            GamePage(
+                view, game: id, kind: "court", title: words(.courtTitle, ["game": id.rawValue]), words: words,
+                picker: LanguagePicker.picker(words, back: path ?? "/games/\(id.rawValue)")))
     }
 
     /// A compact score bug on a transparent background, for a stream's browser source.
@@ -183,6 +215,7 @@ enum Pages {
             "desk-setup-field": PackageResources.desk_setup_field_mustache,
             "desk-setup-preview": PackageResources.desk_setup_preview_mustache,
             "desk-setup-done": PackageResources.desk_setup_done_mustache,
+            "language-picker": PackageResources.language_picker_mustache,
         ]
         do {
             return MustacheLibrary(
@@ -195,6 +228,9 @@ enum Pages {
 
     /// The style sheet every page links, as written in `Resources/static/style.css`.
     static let style = PackageResources.style_css
+
+    /// The language picker's style, as written in `Resources/static/language.css`.
+    static let languageStyle = PackageResources.language_css
 
     /// The script every page runs, as written in `Resources/static/app.js`.
     static let script = PackageResources.app_js

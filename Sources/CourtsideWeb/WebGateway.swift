@@ -1,3 +1,4 @@
+public import CourtsideLocalization
 import CourtsideModel
 import CourtsideProtocol
 import CourtsideViewModels
@@ -14,16 +15,20 @@ public enum WebGateway {
     /// which `MetricsSystem` was bootstrapped with.
     /// `refresh` runs before each scrape of `/metrics` (the store's size is read then); a write
     /// to a browser's event stream that stalls for `limits.stalledWriteTimeout` closes it.
+    /// `language` chooses each request's language, the venue's default among its sources.
     public static func router(
         _ live: LiveTournament, metrics registry: PrometheusCollectorRegistry, limits: GatewayLimits = GatewayLimits(),
-        logger: Logger, refresh: (@Sendable () async -> Void)? = nil
+        language: LanguageChoice = LanguageChoice(), logger: Logger, refresh: (@Sendable () async -> Void)? = nil
     ) -> Router<GatewayRequestContext> {
         let router = Router(context: GatewayRequestContext.self)
         // First, so that it wraps every route added after it, and the answer to no route.
         router.add(middleware: InternalErrorMiddleware(logger: logger))
         router.add(middleware: CrossSiteMiddleware())
+        router.add(middleware: LanguageMiddleware(language))
+        LanguagePicker.addRoute(to: router)
         router.get("/metrics") { _, _ -> Response in
             await refresh?()
+            MissingMessages.record(into: registry)
             var buffer: [UInt8] = []
             registry.emit(into: &buffer)
             return text(String(decoding: buffer, as: UTF8.self), status: .ok, type: "text/plain; version=0.0.4; charset=utf-8")
@@ -60,10 +65,15 @@ public enum WebGateway {
         router.get("/api/events") { request, context -> Response in
             // `?ping=SECONDS`: a page that must know when it hears nothing (the keeper's) gets
             // `sync` events that often (EventStreamPings).
+            // `?lang=`: the views in the page's language, which the page names (a program that
+            // names none reads English, whatever its headers say).
+            let words =
+                request.uri.queryParameters[Substring(LanguageChoice.parameter)].flatMap({ Language(tag: $0) }).map { Words($0) }
+                ?? .english
             let updates =
                 EventStreamPings.interval(request.uri.queryParameters["ping"]).map { interval in
-                    EventStreamPings.merge(live.updates(), every: interval) { live.current.inSync }
-                } ?? live.updates()
+                    EventStreamPings.merge(live.updates(words: words), every: interval) { live.current.inSync }
+                } ?? live.updates(words: words)
             let channel = context.channel
             let stall = TimeAmount(limits.stalledWriteTimeout)
             // A small send buffer: a browser that stops reading holds its writer up within a few
@@ -87,12 +97,18 @@ public enum WebGateway {
                 })
         }
         router.get("/") { _, _ -> Response in html(Pages.allGames(live.current)) }
-        // A game's pages: 404 for an id no game can have, the page for any other.
-        for (path, page) in [("/games/:id", Pages.court), ("/overlay/:id", Pages.overlay), ("/games/:id/box", Pages.box)] {
-            router.get(RouterPath(path)) { _, context -> Response in
+        // A game's pages: 404 for an id no game can have, the page for any other. The court's
+        // TV speaks the request's language; the overlay and the box score are English for now.
+        let gamePages: [(String, @Sendable (LiveTournament.View, GameID, Words, String) -> String)] = [
+            ("/games/:id", { Pages.court($0, game: $1, words: $2, path: $3) }),
+            ("/overlay/:id", { view, id, _, _ in Pages.overlay(view, game: id) }),
+            ("/games/:id/box", { view, id, _, _ in Pages.box(view, game: id) }),
+        ]
+        for (path, page) in gamePages {
+            router.get(RouterPath(path)) { request, context -> Response in
                 let id = try context.parameters.require("id")
                 if let refusal = impossibleGame(id) { return refusal }
-                return html(page(live.current, GameID(id)))
+                return html(page(live.current, GameID(id), context.words, request.uri.description))
             }
         }
         router.get("/results") { _, _ -> Response in html(Pages.results(live.current)) }
@@ -121,6 +137,9 @@ public enum WebGateway {
         }
         router.get("/static/style.css") { _, _ -> Response in
             file(Pages.style, type: "text/css; charset=utf-8")
+        }
+        router.get("/static/language.css") { _, _ -> Response in
+            file(Pages.languageStyle, type: "text/css; charset=utf-8")
         }
         return router
     }
@@ -222,7 +241,8 @@ struct EventStreamMessage: Sendable {
         self.buffer = buffer
     }
 
-    init?(_ update: LiveTournament.Update) {
+    /// The update with its views and courts' lines in `words`' language.
+    init?(_ update: LiveTournament.Update, words: Words = .english) {
         let (name, body): (String, [UInt8]?)
         switch update {
         case .state(let view):
@@ -232,16 +252,18 @@ struct EventStreamMessage: Sendable {
                     sequence: view.sequence, inSync: view.inSync, daemonNow: view.daemonNow,
                     games: view.games.keys.sorted().compactMap { id in
                         view.games[id].map {
-                            CourtGame($0, now: Timestamp(milliseconds: view.daemonNow), inactive: view.inactivePlayers)
+                            CourtGame(
+                                $0, now: Timestamp(milliseconds: view.daemonNow), inactive: view.inactivePlayers, words: words)
                         }
                     },
                     standings: view.standings, bracket: view.bracket, standingsSequence: view.standingsSequence,
-                    bracketSequence: view.bracketSequence, courts: view.courtsNow()))
-        case .event(let message, let view):
+                    bracketSequence: view.bracketSequence, courts: view.courtsNow().map { $0.worded(words) }))
+        case .event(let message, let game, let now, let inactive):
             // The protocol's own event message, which a program reads as docs/PROTOCOL.md says,
             // with the game's view for the pages.
             name = "event"
-            body = try? WireCoding.encode(RelayedEvent(message: message, view: view))
+            body = try? WireCoding.encode(
+                RelayedEvent(message: message, view: GameViewModel(game, now: now, inactive: inactive, words: words)))
         case .tables(let view):
             name = "tables"
             body = try? WireCoding.encode(
@@ -250,7 +272,7 @@ struct EventStreamMessage: Sendable {
                     bracketSequence: view.bracketSequence))
         case .courts(let courts):
             name = "courts"
-            body = try? WireCoding.encode(CourtsBody(courts: courts))
+            body = try? WireCoding.encode(CourtsBody(courts: courts.map { $0.worded(words) }))
         case .sync(let inSync):
             name = "sync"
             body = try? WireCoding.encode(SyncBody(inSync: inSync))

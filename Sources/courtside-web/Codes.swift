@@ -1,5 +1,6 @@
 import ArgumentParser
 import CourtsideClient
+import CourtsideLocalization
 import CourtsideWeb
 import CourtsideWebStore
 import Foundation
@@ -81,6 +82,8 @@ struct Codes: AsyncParsableCommand {
         var output = "join-codes.html"
         @Option(help: ArgumentHelp("The title of the sheet.", valueName: "name"))
         var tournament = "Courtside"
+        @Option(help: VenueLanguage.help)
+        var language = VenueLanguage.fromEnvironment
         @Option(help: ArgumentHelp("courtsided's command endpoint, to learn its courts.", valueName: "url"))
         var commandEndpoint = ProcessInfo.processInfo.environment["COURTSIDE_COMMAND_ENDPOINT"] ?? Endpoints().command
 
@@ -89,6 +92,7 @@ struct Codes: AsyncParsableCommand {
                 throw ValidationError(
                     "--base-url takes the address phones reach the gateway at, such as http://192.168.1.20:8080")
             }
+            _ = try VenueLanguage.language(language)
         }
 
         func run() async throws {
@@ -97,7 +101,8 @@ struct Codes: AsyncParsableCommand {
             let store = try state.open()
             var codes: [JoinCode] = []
             for name in courts { codes.append(try await store.code(for: name)) }
-            let html = try JoinSheet.html(codes, baseURL: baseURL, tournament: tournament)
+            let html = try JoinSheet.html(
+                codes, baseURL: baseURL, tournament: tournament, words: Words(try VenueLanguage.language(language)))
             do {
                 try html.write(toFile: output, atomically: true, encoding: .utf8)
             } catch {

@@ -1,5 +1,6 @@
 public import ArgumentParser
 import CourtsideClient
+import CourtsideLocalization
 import CourtsideModel
 import CourtsideWeb
 import CourtsideWebStore
@@ -65,6 +66,9 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Where to serve HTTP.", valueName: "host:port"))
     var listen = "127.0.0.1:8080"
+
+    @Option(help: VenueLanguage.help)
+    var language = VenueLanguage.fromEnvironment
 
     @Option(
         name: .customLong("key"),
@@ -154,6 +158,7 @@ struct Serve: AsyncParsableCommand {
         guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
             (0...65_535).contains(port), colon != listen.startIndex
         else { throw ValidationError("--listen takes HOST:PORT, for example 127.0.0.1:8080") }
+        _ = try VenueLanguage.language(language)
         if (key == nil) != (serverKey == nil) {
             throw ValidationError(
                 "--key and --server-key go together: this gateway's secret certificate and the daemon's public key")
@@ -249,7 +254,8 @@ struct Serve: AsyncParsableCommand {
             logger.warning(
                 "the descriptor limit holds fewer connections than --max-connections: raise LimitNOFILE (ulimit -n)",
                 metadata: [
-                    "descriptors": "\(descriptors ?? 0)", "max_connections": "\(limits.maxConnections)", "connections": "\(allowed)",
+                    "descriptors": "\(descriptors ?? 0)", "max_connections": "\(limits.maxConnections)",
+                    "connections": "\(allowed)",
                 ])
         }
         limits.maxConnections = allowed
@@ -259,7 +265,10 @@ struct Serve: AsyncParsableCommand {
         live.start()
         let colon = listen.lastIndex(of: ":")!
         let storeMetrics = GatewayStoreMetrics(store)
-        let router = WebGateway.router(live, metrics: registry, limits: limits, logger: logger) { await storeMetrics.record() }
+        let choice = LanguageChoice(venue: try VenueLanguage.language(language))
+        let router = WebGateway.router(live, metrics: registry, limits: limits, language: choice, logger: logger) {
+            await storeMetrics.record()
+        }
         let gate = ConnectionGate(
             maximum: limits.maxConnections, perAddress: limits.maxConnectionsPerAddress, userTimeout: limits.stalledWriteTimeout,
             logger: logger)

@@ -16,7 +16,9 @@ import urllib.parse
 def main():
     url, count, timeout = urllib.parse.urlparse(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
     connection = http.client.HTTPConnection(url.hostname, url.port, timeout=timeout)
-    connection.request("GET", url.path, headers={"Accept": "text/event-stream"})
+    # The query too: a page asks for its language (?lang=ja).
+    path = url.path + ("?" + url.query if url.query else "")
+    connection.request("GET", path, headers={"Accept": "text/event-stream"})
     response = connection.getresponse()
     if response.status != 200 or not response.getheader("Content-Type", "").startswith("text/event-stream"):
         print(json.dumps({"error": "status %d, type %s" % (response.status, response.getheader("Content-Type"))}))

@@ -17,7 +17,8 @@
     li.className = p.side + (p.isUndone ? " undone" : "");
     li.dataset.version = p.version;
     li.append(span("who", p.playerName), " ", span("team", p.teamName), " ", span("what", p.moveText));
-    if (p.isUndone) li.append(" ", span("tag", "undone"));
+    // The page's word for it, as the server rendered the list (templates/court.mustache).
+    if (p.isUndone) li.append(" ", span("tag", (field("plays") && field("plays").dataset.undone) || "undone"));
     return li;
   }
   function drawAll() {
@@ -107,7 +108,8 @@
   }
   const draw = () => kind === "court" || kind === "overlay" ? drawCourt() : kind === "all" ? drawAll() : refresh();
   const stale = (yes) => body.classList.toggle("stale", yes);
-  const source = new EventSource("/api/events");
+  // The views in the page's own language (<html lang>), which the server chose for it.
+  const source = new EventSource("/api/events?lang=" + encodeURIComponent(document.documentElement.lang || "en"));
   source.addEventListener("state", (e) => {
     const s = JSON.parse(e.data);
     games = {}; for (const g of s.games) games[g.game] = { clock: g.state.clock, view: g.view };

@@ -1,0 +1,91 @@
+import CourtsideModel
+import CourtsideProtocol
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// courtside-web's languages over the real daemon: the venue's `--language`, a browser's
+/// `Accept-Language`, a device's cookie and `?lang=`, on the join page, the court TV and the
+/// event stream its script follows.
+@Suite("courtside-web in the venue's and each device's language", .serialized)
+struct LanguageWebTests {
+    /// GET `path` with `headers`: the body as text.
+    static func page(_ web: WebProcess, _ path: String, _ headers: [String: String] = [:]) async throws -> String {
+        var request = URLRequest(url: URL(string: web.base + path)!)
+        request.timeoutInterval = 5
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, _) = try await URLSession.shared.data(for: request)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test("--language names a language no catalog has: refused at start, naming those there are")
+    func refused() throws {
+        let (status, output) = try ChildProcess.run(WebProcess.executable, ["--language", "fr"], mergeError: true)
+        #expect(status == 64 && output.contains("--language fr: no catalog has it; Courtside speaks en, ja, ko"), "\(output)")
+    }
+
+    @Test(
+        "a venue in Korean: a French browser gets Korean, a Japanese one Japanese; a device's cookie and ?lang over both; the stream too"
+    )
+    func venue() async throws {
+        let daemon = try DaemonProcess(schedule: WebTests.tieredGames)
+        let web = try WebProcess(daemon, arguments: ["--language", "ko"])
+        #expect(await web.waitInSync(), "\(web.log())")
+        let keeper = try Keeper(daemon.commandEndpoint)
+        #expect(try keeper.send(.move(game: "g1", player: "bo", move: .foul)).ok)
+        // A browser asking only for languages no catalog has gets the venue's.
+        let fouls = await poll {
+            try? await Self.page(web, "/games/g1", ["Accept-Language": "fr-FR, de;q=0.5"])
+        } until: {
+            $0?.contains(#"data-field="fouls-home-count">1<"#) == true
+        }
+        let korean = try #require(fouls)
+        // A move made, the clock never started: "IN PLAY".
+        #expect(korean.contains(#"<html lang="ko">"#) && korean.contains(#"data-field="status">경기 중<"#), "\(korean)")
+        #expect(korean.contains(#"data-field="fouls-home-tier">보너스 없음<"#) && korean.contains("<h2>최근 플레이</h2>"))
+        #expect(korean.contains(#"<span class="what">파울</span>"#))
+
+        let japanese = try await Self.page(web, "/games/g1", ["Accept-Language": "ja,en;q=0.5"])
+        #expect(japanese.contains(#"<html lang="ja">"#) && japanese.contains("<h2>最近のプレー</h2>"), "\(japanese)")
+        #expect(japanese.contains(#"<span class="what">ファウル</span>"#) && japanese.contains("ボーナスなし"))
+
+        let join = try await Self.page(web, "/keep", ["Accept-Language": "ja"])
+        #expect(join.contains(#"<html lang="ja">"#) && join.contains("コートのPIN"), "\(join)")
+        let chosen = try await Self.page(web, "/keep", ["Accept-Language": "ja", "Cookie": "lang=en"])
+        #expect(chosen.contains(#"<html lang="en">"#) && chosen.contains("Court PIN"))
+        let tv = try await Self.page(web, "/games/g1?lang=en", ["Cookie": "lang=ja"])
+        #expect(tv.contains(#"<html lang="en">"#) && tv.contains("<h2>last plays</h2>"))
+
+        // The stream the TV's script follows speaks the page's language: the state, then each event.
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("python/web_events.py")
+        let reader = try ChildProcess(
+            "/usr/bin/python3", [script.path, web.base + "/api/events?lang=ja", "1", "20"], output: .capture)
+        try await Task.sleep(for: .milliseconds(500))  // the reader has its state
+        #expect(try keeper.send(.move(game: "g1", player: "di", move: .rebound)).ok)
+        struct Line: Decodable {
+            struct View: Decodable { var statusLabel: String }
+            struct Game: Decodable {
+                var game: String
+                var view: View
+            }
+            struct Body: Decodable {
+                var view: View?
+                var games: [Game]?
+            }
+            var event: String
+            var data: Body
+        }
+        let lines = reader.readOutput(seconds: 20).split(separator: "\n").compactMap {
+            try? JSONDecoder().decode(Line.self, from: Data($0.utf8))
+        }
+        let state = try #require(lines.first { $0.event == "state" })
+        let views = Dictionary(uniqueKeysWithValues: (state.data.games ?? []).map { ($0.game, $0.view.statusLabel) })
+        #expect(views == ["g1": "試合中", "g2": "試合前"], "\(state)")
+        let event = try #require(lines.first { $0.event == "event" })
+        #expect(event.data.view?.statusLabel == "試合中", "\(event)")
+    }
+}
