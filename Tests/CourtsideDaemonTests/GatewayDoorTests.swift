@@ -481,8 +481,16 @@ struct GatewayDoorTests {
         defer { stop.raise() }
         let moves = 600
         // A browser that reads: it must get every event while the others do not read.
+        // Its stream open (the first state read) before the first move: an event made before the
+        // gateway had its subscriber would come in the state, not as an event, and be missed here.
+        let following = StopFlag()
         let reading = ThreadRun {
-            Probe.readEvents(port: port, source: "127.0.0.20", count: moves, seconds: 120, until: stop)
+            Probe.readEvents(port: port, source: "127.0.0.20", count: moves, seconds: 120, until: stop, following: following)
+        }
+        _ = try await poll(seconds: 30) {
+            following.isRaised
+        } until: {
+            $0
         }
         let probing = ThreadRun { Probe.healthz(port: port, source: "127.0.0.19", every: .milliseconds(100), until: stop) }
         let kept = try await onThread {
@@ -803,9 +811,11 @@ enum Probe {
 
     /// Reads `/api/events` from `source` until `count` events (`event: event`) have come, or
     /// `seconds` pass, or `stop`.
-    static func readEvents(port: Int, source: String, count: Int, seconds: Double, until stop: StopFlag) -> (
-        events: Int, bytes: Int
-    ) {
+    /// `following` is raised once the stream's first state has been read: the gateway has its
+    /// subscriber from then on.
+    static func readEvents(
+        port: Int, source: String, count: Int, seconds: Double, until stop: StopFlag, following: StopFlag? = nil
+    ) -> (events: Int, bytes: Int) {
         guard let connection = try? LoopbackConnection(port: port, from: source),
             (try? connection.send(LoopbackHTTP.request("GET", "/api/events", port: port))) != nil
         else { return (0, 0) }
@@ -820,6 +830,9 @@ enum Probe {
             let open = connection.drain()
             let read = connection.take()
             bytes += read.count
+            if following?.isRaised == false, String(decoding: read, as: UTF8.self).contains("event: state") {
+                following?.raise()
+            }
             let text = tail + read
             var index = 0
             while index + marker.count <= text.count {
