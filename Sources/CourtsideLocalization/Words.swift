@@ -14,6 +14,13 @@ public struct Words: Sendable {
     /// English: the default of every page not asked otherwise.
     public static let english = Words(.english)
 
+    /// Each shipped language's words, made once: a request's language is chosen for every request
+    /// (a keeper's POSTs too), and making them anew built a locale and a number format each time.
+    private static let shipped = Dictionary(uniqueKeysWithValues: Catalogs.shipped.keys.map { ($0, Words($0)) })
+
+    /// The words of `language`, shared; English ones where Courtside ships no catalog for it.
+    public static func of(_ language: Language) -> Words { shipped[language] ?? english }
+
     /// The words of `language`; English ones where Courtside ships no catalog for it.
     public init(_ language: Language) {
         english = Catalogs.shipped[.english]!

@@ -67,7 +67,9 @@ struct TeamOverlap {
             inputs[.best(rank: rank, groups: groups)] = groups.compactMap { table.number(of: .rank(group: $0, rank: rank)) }
         }
         for token in tokens {
-            guard case .swiss(let group, let round, _, _) = token else { continue }
+            // Once a round: each of its games' slots is a token of it.
+            guard case .swiss(let group, let round, _, _) = token, inputs[.swissRound(group: group, round: round)] == nil
+            else { continue }
             inputs[.swissRound(group: group, round: round)] = Self.earlierRounds(
                 of: group, before: round, groupGames: groupGames, slotTokens: slotTokens, tokens: tokens)
         }

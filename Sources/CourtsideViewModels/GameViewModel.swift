@@ -145,16 +145,7 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
         isPaused = live.status == .paused
         (clockAction, clockActionText) =
             isFinished ? ("", "Game over") : isRunning ? ("pause", "Pause clock") : ("start", "Start clock")
-        let status: MessageKey =
-            switch live.status {
-            // Points on the board with the clock never started (a game without a clock, or a
-            // keeper who scored first): under way, not scheduled.
-            case .scheduled: state.game.hasStarted ? .statusInPlay : .statusScheduled
-            case .running: live.overtimeTargets == nil ? .statusLive : .statusOvertime
-            case .paused: .statusPaused
-            case .finished: .statusFinal
-            }
-        statusLabel = words(status)
+        statusLabel = words(Self.statusKey(state.game))
         let winner = live.winner.map { setup.team($0).name }
         self.winner = winner
         statusText = Self.statusText(statusLabel, winner: winner, endReason: live.endReason, words: words)
@@ -176,12 +167,26 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
         return "\(id)\(place)  \(homeName) \(score) \(awayName)  \(clock)  \(statusLabel)\(result)"
     }
 
+    /// The word for where a game stands ("SCHEDULED", "IN PLAY", "LIVE", ...).
+    static func statusKey(_ game: Game) -> MessageKey {
+        switch game.status {
+        // Points on the board with the clock never started (a game without a clock, or a
+        // keeper who scored first): under way, not scheduled.
+        case .scheduled: game.hasStarted ? .statusInPlay : .statusScheduled
+        case .running: game.overtimeTargets == nil ? .statusLive : .statusOvertime
+        case .paused: .statusPaused
+        case .finished: .statusFinal
+        }
+    }
+
     /// A scheduled game's state in the words every screen uses: the game's own
     /// (``statusText``) once it exists; before, "waiting for its teams" while a result it waits on
-    /// is open, else "not created yet".
-    public static func scheduleText(_ game: Game?, teamsKnown: Bool) -> String {
+    /// is open, else "not created yet". Worded from the game alone: no view of it is made.
+    public static func scheduleText(_ game: Game?, teamsKnown: Bool, words: Words = .english) -> String {
         guard let game else { return teamsKnown ? "not created yet" : "waiting for its teams" }
-        return GameViewModel(GameState(game), now: Timestamp(milliseconds: 0), lastPlays: 0).statusText
+        return statusText(
+            words(statusKey(game)), winner: game.winner.map { game.setup.team($0).name }, endReason: game.endReason,
+            words: words)
     }
 
     /// The status with how the game was decided: "LIVE", "FINAL: Lions won", "FINAL: Lions won

@@ -19,7 +19,7 @@ public struct LanguageMiddleware: RouterMiddleware {
         let language = choice.choose(
             query: request.uri.queryParameters[Substring(LanguageChoice.parameter)].map(String.init),
             cookie: request.cookies[LanguageChoice.cookie]?.value, acceptLanguage: request.headers[.acceptLanguage])
-        context.words = Words(language)
+        context.words = Words.of(language)
         var response = try await next(request, context)
         if response.headers[.contentType]?.hasPrefix("text/html") == true {
             response.headers[.contentLanguage] = language.code

@@ -26,7 +26,7 @@ enum LanguagePicker {
         Picker(
             label: words(.languageLabel), back: back,
             choices: Catalogs.languages.map {
-                Choice(code: $0.code, name: Words($0)(.languageName), current: $0 == words.language)
+                Choice(code: $0.code, name: Words.of($0)(.languageName), current: $0 == words.language)
             })
     }
 

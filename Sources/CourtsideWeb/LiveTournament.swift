@@ -57,10 +57,36 @@ public final class LiveTournament: Sendable {
 
     private let view = Mutex(View())
     /// Each browser's stream, and the language its page asked for.
-    private let subscribers = Mutex<(next: Int, all: [Int: Subscriber])>((0, [:]))
+    private let subscribers = Mutex(Subscribers())
     private struct Subscriber {
         var language: Language
         var continuation: AsyncStream<EventStreamMessage>.Continuation
+    }
+    /// The streams, and how many follow in each language: a broadcast encodes once for each
+    /// language that has a stream, without walking thousands of streams to find them.
+    private struct Subscribers {
+        var next = 0
+        private(set) var all: [Int: Subscriber] = [:]
+        private(set) var languages: [Language: Int] = [:]
+
+        mutating func add(_ subscriber: Subscriber) -> Int {
+            defer { next += 1 }
+            all[next] = subscriber
+            languages[subscriber.language, default: 0] += 1
+            return next
+        }
+
+        mutating func remove(_ id: Int) {
+            guard let gone = all.removeValue(forKey: id) else { return }
+            languages[gone.language, default: 1] -= 1
+            if languages[gone.language] == 0 { languages[gone.language] = nil }
+        }
+
+        /// Every stream's continuation, the streams forgotten.
+        mutating func removeAll() -> [AsyncStream<EventStreamMessage>.Continuation] {
+            defer { (all, languages) = ([:], [:]) }
+            return all.values.map(\.continuation)
+        }
     }
     private let stopping = Atomic(false)
     // Made once: a handle per call would look the metric up in the registry every time.
@@ -107,9 +133,7 @@ public final class LiveTournament: Sendable {
             of: EventStreamMessage.self, bufferingPolicy: .bufferingOldest(1000))
         let id = subscribers.withLock { subscribers in
             // Registered and seeded under one lock, so no change falls between the two.
-            let id = subscribers.next
-            subscribers.next += 1
-            subscribers.all[id] = Subscriber(language: words.language, continuation: continuation)
+            let id = subscribers.add(Subscriber(language: words.language, continuation: continuation))
             if let state = EventStreamMessage(.state(current), words: words) { continuation.yield(state) }
             browsers.record(subscribers.all.count)
             return id
@@ -118,7 +142,7 @@ public final class LiveTournament: Sendable {
         if stopping.load(ordering: .relaxed) { continuation.finish() }
         continuation.onTermination = { [weak self] _ in
             self?.subscribers.withLock { subscribers in
-                subscribers.all.removeValue(forKey: id)
+                subscribers.remove(id)
                 self?.browsers.record(subscribers.all.count)
             }
         }
@@ -135,10 +159,7 @@ public final class LiveTournament: Sendable {
     public func stop() {
         stopping.store(true, ordering: .relaxed)
         // Finished outside the lock: finishing runs onTermination, which takes the lock.
-        let all = subscribers.withLock { subscribers in
-            defer { subscribers.all = [:] }
-            return subscribers.all.values.map(\.continuation)
-        }
+        let all = subscribers.withLock { $0.removeAll() }
         for continuation in all { continuation.finish() }
     }
 
@@ -269,7 +290,7 @@ public final class LiveTournament: Sendable {
         // One buffer for the whole batch: each browser's stream wakes and writes once per pump,
         // not once per event (1,000 streams x 600 events were 600,000 wake-ups and writes).
         send { language in
-            let words = Words(language)
+            let words = Words.of(language)
             let messages = updates.compactMap { EventStreamMessage($0, words: words) }
             return messages.count > 1 ? [EventStreamMessage(joining: messages)] : messages
         }
@@ -279,7 +300,7 @@ public final class LiveTournament: Sendable {
     private func send(_ messages: (Language) -> [EventStreamMessage]) {
         // Encoded outside the lock, which every new stream takes; a language that gained its first
         // stream meanwhile is encoded under it.
-        let languages = subscribers.withLock { Set($0.all.values.map(\.language)) }
+        let languages = subscribers.withLock { Array($0.languages.keys) }
         var made = Dictionary(uniqueKeysWithValues: languages.map { ($0, messages($0)) })
         let behind = subscribers.withLock { subscribers in
             var behind: [AsyncStream<EventStreamMessage>.Continuation] = []
@@ -290,7 +311,7 @@ public final class LiveTournament: Sendable {
                 for message in made[language] ?? [] {
                     if case .dropped = continuation.yield(message) {
                         behind.append(continuation)
-                        subscribers.all.removeValue(forKey: id)
+                        subscribers.remove(id)
                         break
                     }
                 }

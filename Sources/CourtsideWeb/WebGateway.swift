@@ -68,7 +68,9 @@ public enum WebGateway {
             // `?lang=`: the views in the page's language, which the page names (a program that
             // names none reads English, whatever its headers say).
             let words =
-                request.uri.queryParameters[Substring(LanguageChoice.parameter)].flatMap({ Language(tag: $0) }).map { Words($0) }
+                request.uri.queryParameters[Substring(LanguageChoice.parameter)].flatMap({ Language(tag: $0) }).map {
+                    Words.of($0)
+                }
                 ?? .english
             let updates =
                 EventStreamPings.interval(request.uri.queryParameters["ping"]).map { interval in
