@@ -65,7 +65,8 @@ final class CommitWriter: Sendable {
     /// woken: the caller commits, or hands the commit over, with ``commitQueued(here:)``.
     /// `essential` entries (the daemon's own: time running out, the bracket) pass a full queue.
     func enqueue(
-        _ events: [GameEvent], games: [Game], refusal: CommandRefusal?, essential: Bool, commit: CommitPolicy
+        _ events: [GameEvent], games: [Game], refusal: CommandRefusal? = nil, essential: Bool = false,
+        commit: CommitPolicy = .logWriter
     ) throws(CourtsideError) -> CommitTicket {
         let ticket = CommitTicket()
         let now = ContinuousClock.now

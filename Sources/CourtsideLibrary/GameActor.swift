@@ -13,31 +13,31 @@ actor GameActor {
     private var game: Game
     /// Answers by origin, within the retry window.
     private let memory: RetryMemory
-    private let committer: GroupCommitter
+    private let writer: CommitWriter
     private let clock: any TimeSource
     /// Where decisions that settle a bracket game's teams are checked against every game's.
     private let gate: BracketGate
 
     /// A game rebuilt from the log.
-    init(game: Game, memory: RetryMemory, committer: GroupCommitter, clock: any TimeSource, gate: BracketGate) {
+    init(game: Game, memory: RetryMemory, writer: CommitWriter, clock: any TimeSource, gate: BracketGate) {
         id = game.id
         self.game = game
         self.memory = memory
-        self.committer = committer
+        self.writer = writer
         self.clock = clock
         self.gate = gate
     }
 
     /// A new game whose creation is queued (and remembered) under `ticket`.
     init(
-        created game: Game, by origin: CommandOrigin, ticket: CommitTicket, memory: RetryMemory, committer: GroupCommitter,
+        created game: Game, by origin: CommandOrigin, ticket: CommitTicket, memory: RetryMemory, writer: CommitWriter,
         clock: any TimeSource, gate: BracketGate
     ) {
         id = game.id
         self.game = game
         self.memory = memory
         memory.remember(origin, ticket, at: clock.now())
-        self.committer = committer
+        self.writer = writer
         self.clock = clock
         self.gate = gate
     }
@@ -86,7 +86,7 @@ actor GameActor {
         var ticket: CommitTicket
         do {
             // The daemon's own commands (the bracket) must not be lost to a full queue.
-            ticket = try committer.enqueue(
+            ticket = try writer.enqueue(
                 events, games: states, refusal: refusal, essential: CommandOrigin.isReserved(clientID: origin.clientID),
                 commit: commit)
         } catch {
@@ -110,7 +110,7 @@ actor GameActor {
         next.apply(event)
         gate.record(next)
         // A failure here means the library is closing or failed; the next command will retry.
-        if (try? committer.enqueue([event], games: [next], essential: true)) != nil {
+        if (try? writer.enqueue([event], games: [next], essential: true)) != nil {
             game = next
         } else {
             gate.record(game)

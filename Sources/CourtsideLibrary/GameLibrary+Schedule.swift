@@ -42,7 +42,7 @@ extension GameLibrary {
         if first {
             // Results move the bracket on; listen before advancing so nothing slips between.
             // Each advance reads every committed game, so one after several results covers them all.
-            let results = committer.signals(when: Self.mayMoveBracket)
+            let results = view.signals(when: Self.mayMoveBracket)
             let task = Task { [weak self] in
                 for await _ in results {
                     guard let self else { return }
@@ -57,7 +57,7 @@ extension GameLibrary {
     /// Every committed game with the standings and bracket derived from exactly those games,
     /// all reflecting one sequence (empty standings and bracket without a schedule).
     public func tournamentSnapshot() -> Snapshot<TournamentState> {
-        let all = committer.snapshot()
+        let all = view.snapshot()
         let schedule = gate.schedule
         return Snapshot(
             value: TournamentState(
@@ -68,7 +68,7 @@ extension GameLibrary {
 
     /// Standings and bracket from the same committed games, and the sequence they reflect.
     public func tables() -> Snapshot<(standings: [GroupStandings], bracket: [BracketEntry])> {
-        let all = committer.snapshot()
+        let all = view.snapshot()
         let schedule = gate.schedule
         return Snapshot(
             value: (schedule?.standings(all.value.byID) ?? [], schedule?.bracket(all.value.byID) ?? []),
@@ -77,13 +77,13 @@ extension GameLibrary {
 
     /// Standings of every group, from the committed games.
     public func standings() -> Snapshot<[GroupStandings]> {
-        let all = committer.snapshot()
+        let all = view.snapshot()
         return Snapshot(value: gate.schedule?.standings(all.value.byID) ?? [], sequence: all.sequence)
     }
 
     /// The bracket: every scheduled game with its teams so far and its state.
     public func bracket() -> Snapshot<[BracketEntry]> {
-        let all = committer.snapshot()
+        let all = view.snapshot()
         return Snapshot(value: gate.schedule?.bracket(all.value.byID) ?? [], sequence: all.sequence)
     }
 
@@ -96,7 +96,7 @@ extension GameLibrary {
         // from the schedule it puts in force: this one, on the schedule before it, stops here.
         if await pairSwissRounds(schedule) { return [] }
         var touched = await endDroppedGames(schedule)
-        let games = committer.snapshot().value.byID
+        let games = view.snapshot().value.byID
         let lineups = schedule.lineups(games)
         // In id order, each with its scheduled game at hand: looking each up by id read the whole
         // schedule per game, at every final result (quadratic in the schedule's size).
@@ -129,7 +129,7 @@ extension GameLibrary {
     private func endDroppedGames(_ schedule: Schedule) async -> [GameID] {
         let dropped = record.withLock { $0.dropped }.subtracting(schedule.games.map(\.id))
         guard !dropped.isEmpty else { return [] }
-        let games = committer.snapshot().value.byID
+        let games = view.snapshot().value.byID
         var ended: [GameID] = []
         for id in dropped.sorted() {
             guard let game = games[id], !game.hasStarted, !game.isFinished else { continue }
@@ -150,7 +150,7 @@ extension GameLibrary {
     /// names the game and the team, so a forfeit is one event, even across a crash.
     private func forfeitWithdrawn(_ schedule: Schedule) async -> [GameID] {
         guard !schedule.withdrawn.isEmpty else { return [] }
-        let games = committer.snapshot().value.byID
+        let games = view.snapshot().value.byID
         var forfeited: [GameID] = []
         for id in games.keys.sorted() {
             guard let game = games[id], !game.isFinished else { continue }

@@ -9,7 +9,7 @@ extension GameLibrary {
     func pairSwissRounds(_ schedule: Schedule) async -> Bool {
         let groups = schedule.swissGroups
         guard !groups.isEmpty else { return false }
-        let games = committer.snapshot().value.byID
+        let games = view.snapshot().value.byID
         var paired = false
         for group in groups {
             do {

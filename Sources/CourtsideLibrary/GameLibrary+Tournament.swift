@@ -51,7 +51,7 @@ extension GameLibrary {
             let event = GameEvent(
                 gameID: .tournament, version: record.version + 1, at: clock.now(), origin: origin,
                 kind: .tournamentChanged(change, reason: reason))
-            let ticket = try committer.enqueue([event], games: [])
+            let ticket = try writer.enqueue([event], games: [])
             record.version += 1
             record.changes.append(change)
             if case .drawPublished = change { record.dropped.formUnion(TournamentRecord.dropped(from: current, to: next)) }
@@ -82,6 +82,6 @@ extension GameLibrary {
 
     /// Whether a committed game has started (a game not yet created has not).
     func hasStarted(_ id: GameID) -> Bool {
-        committer.snapshot(of: id).value?.hasStarted ?? false
+        view.snapshot(of: id).value?.hasStarted ?? false
     }
 }

@@ -22,7 +22,10 @@ public final class GameLibrary: Sendable {
     let registry: Mutex<Registry>
     let gate: BracketGate
     let advancing = Mutex<Task<Void, Never>?>(nil)
-    let committer: GroupCommitter
+    /// The write path: numbers commands and commits them in batches (``CommitWriter``).
+    let writer: CommitWriter
+    /// What is committed, for every read and subscription (``CommittedView``).
+    let view: CommittedView
     let memory: RetryMemory
     let log: any EventLog
     let clock: any TimeSource
@@ -48,21 +51,26 @@ public final class GameLibrary: Sendable {
         let memory = RetryMemory(window: retryWindow, loading: true)
         memory.load(from: log, expected: Int(restored.lastSequence), logger: logger)
         self.memory = memory
-        let committer = GroupCommitter(
-            log: log, games: games, lastSequence: restored.lastSequence, queueLimit: commitQueueLimit,
-            checkpoints: checkpoints, changedSinceCheckpoint: restored.changedSinceCheckpoint,
+        // A start that replayed a whole checkpoint interval or more writes a checkpoint before its first commit.
+        let view = CommittedView(games: games, sequence: restored.lastSequence)
+        let checkpointer = Checkpointer(
+            log: log, view: view, policy: checkpoints, changedSinceCheckpoint: restored.changedSinceCheckpoint,
             eventsSinceCheckpoint: restored.replayed, logger: logger)
+        let writer = CommitWriter(
+            log: log, view: view, checkpointer: checkpointer, lastSequence: restored.lastSequence,
+            queueLimit: commitQueueLimit, logger: logger)
         let gate = BracketGate(games: games)
         self.registry = Mutex(Registry())
         self.gate = gate
-        self.committer = committer
+        self.writer = writer
+        self.view = view
         self.log = log
         self.clock = clock
         self.logger = logger
         registry.withLock { registry in
             registry.games.reserveCapacity(games.count)
             for (id, game) in games {
-                registry.games[id] = GameActor(game: game, memory: memory, committer: committer, clock: clock, gate: gate)
+                registry.games[id] = GameActor(game: game, memory: memory, writer: writer, clock: clock, gate: gate)
                 registry.players.formUnion(game.counts.keys)
             }
         }
@@ -117,7 +125,7 @@ public final class GameLibrary: Sendable {
             return PendingReceipt(.failure(error))
         }
         let clock = self.clock
-        let committer = self.committer
+        let writer = self.writer
         let gate = self.gate
         enum Placement {
             case created(CommitTicket)
@@ -131,11 +139,11 @@ public final class GameLibrary: Sendable {
                 let event = GameEvent(
                     gameID: setup.id, version: 1, at: clock.now(), origin: origin, kind: .gameCreated(setup))
                 // Enqueued under the registry lock, so no command can reach the game before its creation.
-                let ticket = try committer.enqueue(
+                let ticket = try writer.enqueue(
                     [event], games: [game], essential: CommandOrigin.isReserved(clientID: origin.clientID), commit: commit)
                 gate.record(game)
                 registry.games[setup.id] = GameActor(
-                    created: game, by: origin, ticket: ticket, memory: memory, committer: committer, clock: clock, gate: gate)
+                    created: game, by: origin, ticket: ticket, memory: memory, writer: writer, clock: clock, gate: gate)
                 registry.players.formUnion(game.counts.keys)
                 return .created(ticket)
             }
@@ -176,12 +184,12 @@ public final class GameLibrary: Sendable {
     public func committing(_ policy: CommitPolicy, _ submitting: (CommitPolicy) async -> Void) async {
         guard policy.allowsCommitHere() else { return await submitting(.logWriter) }
         await submitting(policy)
-        committer.commitQueued(here: policy.allowsCommitHere())
+        writer.commitQueued(here: policy.allowsCommitHere())
     }
 
     /// Returns once the log writer is not writing a commit (tests use it before they race it).
     func waitUntilNotWriting() {
-        committer.waitUntilNotWriting()
+        writer.waitUntilNotWriting()
     }
 
     /// Decides a command and queues it for commit, returning without waiting for the commit.
@@ -264,8 +272,8 @@ public final class GameLibrary: Sendable {
     /// this on a short timer; commands check it too, so the timer only matters for idle games.
     public func expireDueClocks() async {
         // Only games whose committed clock has passed its limit; the rest need no visit. The
-        // committer keeps their expiries, so a venue of 10,000 games costs no more than one.
-        let due = committer.expired(at: clock.now())
+        // committed view keeps their expiries, so a venue of 10,000 games costs no more than one.
+        let due = view.expired(at: clock.now())
         guard !due.isEmpty else { return }
         let actors = registry.withLock { registry in due.compactMap { registry.games[$0] } }
         for actor in actors { await actor.expireIfDue() }
@@ -275,26 +283,26 @@ public final class GameLibrary: Sendable {
 
     /// Set once the event log could not be written: the library then refuses every command, and
     /// its owner should stop and restart it, which rebuilds everything from the log.
-    public var failure: CourtsideError? { committer.failure }
+    public var failure: CourtsideError? { writer.failure }
 
     /// ``failure`` as it happens, for one watcher to react to; ends once the library closes.
-    public var failures: AsyncStream<CourtsideError> { committer.failures }
+    public var failures: AsyncStream<CourtsideError> { writer.failures }
 
     /// How long the oldest command not yet durable has waited for its commit; nil when none
     /// waits. A value that keeps growing means the writer is stuck.
-    public var oldestPendingCommit: Duration? { committer.oldestPendingCommit }
+    public var oldestPendingCommit: Duration? { writer.oldestPendingCommit }
 
     /// Whether any command waits for its commit: a commit is queued or being written.
-    public var isCommitting: Bool { committer.isCommitting }
+    public var isCommitting: Bool { writer.isCommitting }
 
     /// The ids of every committed game, sorted.
     public func gameIDs() -> [GameID] {
-        committer.snapshot().value.ids
+        view.snapshot().value.ids
     }
 
     /// One game's committed state and the sequence it reflects.
     public func snapshot(of gameID: GameID) throws(CourtsideError) -> Snapshot<Game> {
-        let one = committer.snapshot(of: gameID)
+        let one = view.snapshot(of: gameID)
         guard let game = one.value else { throw CourtsideError(.unknownGame, "no game has id \(gameID)") }
         return Snapshot(value: game, sequence: one.sequence)
     }
@@ -302,18 +310,18 @@ public final class GameLibrary: Sendable {
     /// How many committed games are in each status (a status no game has is missing), and the
     /// sequence that reflects. Copies no game, unlike counting a ``snapshot()``.
     public func statusCounts() -> Snapshot<[GameStatus: Int]> {
-        committer.statusCounts()
+        view.statusCounts()
     }
 
     /// Every committed game, sorted by id, and the sequence they reflect.
     public func snapshot() -> Snapshot<[Game]> {
-        let all = committer.snapshot()
+        let all = view.snapshot()
         return Snapshot(value: all.value.sorted, sequence: all.sequence)
     }
 
     /// As ``snapshot()``, without copying the games out: for a reader that needs few of them.
     public func committedGames() -> Snapshot<CommittedGames> {
-        committer.snapshot()
+        view.snapshot()
     }
 
     /// Every update committed after this call, in sequence order.
@@ -322,14 +330,14 @@ public final class GameLibrary: Sendable {
     /// greater than the snapshot's. A consumer more than `bufferLimit` updates behind loses the
     /// newest ones and sees a gap in the sequence: it should take a new snapshot.
     public func updates(bufferLimit: Int = 100_000) -> AsyncStream<GameUpdate> {
-        committer.subscribe(bufferLimit: bufferLimit)
+        view.updates(bufferLimit: bufferLimit)
     }
 
     /// As ``updates(bufferLimit:)``, one commit's updates at a time (in sequence order): a
     /// consumer that keeps up with a busy daemon wakes once per commit, not once per event.
     /// `bufferLimit` counts commits; past it, whole commits are dropped, which shows as a gap.
     public func commits(bufferLimit: Int = 10_000) -> AsyncStream<Commit> {
-        committer.subscribeToCommits(bufferLimit: bufferLimit)
+        view.commits(bufferLimit: bufferLimit)
     }
 
     /// One game's full trail from the log, retractions included, with who sent each event and
@@ -350,7 +358,8 @@ public final class GameLibrary: Sendable {
     /// Commands after this fail with `shutting_down`.
     public func close() async {
         advancing.withLock { $0?.cancel() }
-        await committer.close()
+        await writer.close()
+        view.close()
         // The memory's reader must be done with the log before it closes.
         await memory.stopLoading()
         do {
