@@ -22,8 +22,10 @@ final class ChildProcess: Sendable {
     }
 
     let processIdentifier: pid_t
-    private let exit = Mutex<Int32?>(nil)
+    private let exit: Reaper
     private let outputFD: Int32?
+    /// What ``readLine(seconds:)`` read past its line, for the next read.
+    private let pending = Mutex<[UInt8]>([])
     private let inputFD: Mutex<Int32?>
 
     /// Starts `executable`. `pipeInput` gives the child a stdin that `write(_:)` feeds.
@@ -89,6 +91,7 @@ final class ChildProcess: Sendable {
         processIdentifier = pid
         outputFD = captured?.read
         inputFD = Mutex(input)
+        exit = Reaper(pid)
     }
 
     /// Close every descriptor above stderr in the child. glibc has the action, but Swift's Glibc
@@ -99,32 +102,22 @@ final class ChildProcess: Sendable {
         _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, STDERR_FILENO + 1)
     }
 
-    /// Whether it still runs; reaps it once it has ended.
+    /// Whether it still runs.
     var isRunning: Bool { status == nil }
 
     /// Its exit status, or 128 + the signal that ended it; nil while it runs.
-    var status: Int32? {
-        exit.withLock { exit in
-            if exit == nil {
-                var raw: Int32 = 0
-                if waitpid(processIdentifier, &raw, WNOHANG) == processIdentifier {
-                    let signal = raw & 0x7f
-                    exit = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
-                }
-            }
-            return exit
-        }
-    }
+    var status: Int32? { exit.status }
 
-    /// Waits for it to end; its status, or nil when `seconds` pass first.
+    /// Waits for it to end; its status, or nil when `seconds` pass first. Blocks the calling
+    /// thread: an async test awaits ``exited(within:)`` instead.
     @discardableResult
-    func wait(seconds: Double) -> Int32? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while true {
-            if let status { return status }
-            if Date() > deadline { return nil }
-            usleep(5_000)
-        }
+    func wait(seconds: Double) -> Int32? { exit.wait(until: Date().addingTimeInterval(seconds)) }
+
+    /// Its status once it ends, or nil when `seconds` pass first, awaited without holding a
+    /// thread of the cooperative pool: the reaper's signal resumes it.
+    @discardableResult
+    func exited(within seconds: Double) async -> Int32? {
+        await Self.offPool { [exit] in exit.wait(until: Date().addingTimeInterval(seconds)) }
     }
 
     func signal(_ number: Int32) { kill(processIdentifier, number) }
@@ -137,25 +130,77 @@ final class ChildProcess: Sendable {
         }
     }
 
-    /// Everything captured until the child closes its output, or until `seconds` pass.
+    /// Everything captured until the child closes its output, or until `seconds` pass. Blocks
+    /// the calling thread: an async test awaits ``output(within:)`` instead.
     func readOutput(seconds: Double = 30) -> String {
-        guard let fd = outputFD else { return "" }
         let deadline = Date().addingTimeInterval(seconds)
-        var bytes: [UInt8] = []
+        var bytes = pending.withLock { pending in
+            defer { pending = [] }
+            return pending
+        }
+        while let more = readSome(until: deadline) { bytes += more }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The next line it writes (without its newline), or nil when its output closes or `seconds`
+    /// pass first; what follows the line stays for the next read. Blocks the calling thread.
+    func readLine(seconds: Double = 30) -> String? {
+        let deadline = Date().addingTimeInterval(seconds)
+        var bytes = pending.withLock { pending in
+            defer { pending = [] }
+            return pending
+        }
+        while true {
+            if let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) {
+                let rest = Array(bytes[(newline + 1)...])
+                pending.withLock { $0 = rest + $0 }
+                return String(decoding: bytes[..<newline], as: UTF8.self)
+            }
+            guard let more = readSome(until: deadline) else {
+                pending.withLock { $0 = bytes + $0 }
+                return nil
+            }
+            bytes += more
+        }
+    }
+
+    /// Everything captured until the child closes its output or `seconds` pass, awaited on a
+    /// thread of its own, not the cooperative pool's.
+    func output(within seconds: Double = 30) async -> String {
+        await Self.offPool { [self] in readOutput(seconds: seconds) }
+    }
+
+    /// The next line it writes, or nil when its output closes or `seconds` pass first, awaited on
+    /// a thread of its own: a test waits for a reader's first line instead of sleeping.
+    func line(within seconds: Double = 30) async -> String? {
+        await Self.offPool { [self] in readLine(seconds: seconds) }
+    }
+
+    /// Bytes from the captured output, waiting until `deadline`; nil once it closes or the
+    /// deadline passes.
+    private func readSome(until deadline: Date) -> [UInt8]? {
+        guard let fd = outputFD else { return nil }
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             let remaining = Int32(max(0, deadline.timeIntervalSinceNow * 1000))
+            guard remaining > 0 else { return nil }
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard remaining > 0 else { break }
             let ready = poll(&poller, 1, remaining)
             if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { break }
+            guard ready > 0 else { return nil }
             let count = read(fd, &buffer, buffer.count)
             if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            bytes += buffer.prefix(count)
+            return count > 0 ? Array(buffer.prefix(count)) : nil
         }
-        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Runs a blocking `work` on a thread of its own and resumes the awaiting task with its
+    /// result: the pool has two threads here, and a test that blocked one of them for minutes
+    /// held up every other test.
+    private static func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: work()) }
+        }
     }
 
     /// Runs a command to its end: its status and what it wrote to stdout (and to stderr when
@@ -183,5 +228,40 @@ final class ChildProcess: Sendable {
         }
         if let outputFD { close(outputFD) }
         inputFD.withLock { fd in if let fd { close(fd) } }
+    }
+}
+
+/// Learns that a child ended: a thread of its own blocks in `waitpid` and signals every waiter
+/// at once, so nothing polls for an exit.
+private final class Reaper: @unchecked Sendable {
+    // Guards `ended`; NSCondition lets a waiter sleep until the reaper's broadcast.
+    private let condition = NSCondition()
+    private var ended: Int32?
+
+    init(_ pid: pid_t) {
+        Thread.detachNewThread { [self] in
+            var raw: Int32 = 0
+            var result: pid_t
+            repeat { result = waitpid(pid, &raw, 0) } while result < 0 && errno == EINTR
+            let signal = raw & 0x7f
+            condition.lock()
+            ended = result == pid ? (signal == 0 ? (raw >> 8) & 0xff : 128 + signal) : -1
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    var status: Int32? {
+        condition.lock()
+        defer { condition.unlock() }
+        return ended
+    }
+
+    /// Its status, or nil when `deadline` passes first.
+    func wait(until deadline: Date) -> Int32? {
+        condition.lock()
+        defer { condition.unlock() }
+        while ended == nil { if !condition.wait(until: deadline) { break } }
+        return ended
     }
 }

@@ -117,8 +117,8 @@ struct DeskSetupTests {
             "/usr/bin/python3",
             [script.path, "--web", web.base, "--passphrase", DeskTests.passphrase, "--csv", Self.csv.path],
             environment: environment, output: .capture, error: .capture)
-        let output = check.readOutput(seconds: 180)
-        #expect(check.wait(seconds: 10) == 0, "\(output)")
+        let output = await check.output(within: 180)
+        #expect(await check.exited(within: 10) == 0, "\(output)")
         #expect(output.contains(" passed, 0 failed"), "\(output)")
         let client = CommandClient(endpoint: daemon.commandEndpoint, clientID: "checker", timeoutMilliseconds: 8000)
         #expect(try client.command(.schedule).bracket?.count == 47)

@@ -144,8 +144,8 @@ struct DeskTests {
         let check = try ChildProcess(
             "/usr/bin/python3", [script.path, "--web", web.base, "--passphrase", Self.passphrase, "--shots", shots.path],
             output: .capture, error: .capture)
-        let output = check.readOutput(seconds: 120)
-        #expect(check.wait(seconds: 10) == 0, "\(output)")
+        let output = await check.output(within: 120)
+        #expect(await check.exited(within: 10) == 0, "\(output)")
         #expect(output.contains(" passed, 0 failed"), "\(output)")
         let keeper = try Keeper(daemon.commandEndpoint)
         let g2 = try #require(try keeper.send(.snapshot(game: "g2")).snapshot?.first)

@@ -50,9 +50,9 @@ struct KeeperPageTests {
                 WebProcess.executable, "--state-dir", web.stateDirectory, "--offline-seconds", Self.offlineSeconds, "--shots",
                 shots.path, "--daemon-pid", String(daemon.processIdentifier),
             ], output: .capture, error: .capture)
-        let output = check.readOutput(seconds: 240)
+        let output = await check.output(within: 240)
         print(output)  // the figures for whoever reads the log
-        #expect(check.wait(seconds: 10) == 0, "\(output)\n\(web.log().suffix(3000))")
+        #expect(await check.exited(within: 10) == 0, "\(output)\n\(web.log().suffix(3000))")
         #expect(output.contains(" passed, 0 failed"), "\(output)")
     }
 }

@@ -231,9 +231,10 @@ struct WebTests {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("python/web_events.py")
         let reader = try ChildProcess("/usr/bin/python3", [script.path, web.base + "/api/events", "1", "20"], output: .capture)
-        try await Task.sleep(for: .milliseconds(500))  // the reader has its state
+        // Its first line is the state: from then on every event reaches it.
+        let stateLine = try #require(await reader.line(within: 20), "the reader had no state")
         #expect(try keeper.send(.move(game: "g1", player: "flo", move: .foul)).ok)
-        let lines = reader.readOutput(seconds: 20).split(separator: "\n")
+        let lines = (stateLine + "\n" + (await reader.output(within: 20))).split(separator: "\n")
         // What the pages bind: the game's GameViewModel, as `view` in the state and in each event.
         struct View: Decodable {
             struct TeamLine: Decodable {
@@ -366,14 +367,15 @@ struct WebTests {
             .appendingPathComponent("python/web_events.py")
         let reader = try ChildProcess(
             "/usr/bin/python3", [script.path, web.base + "/api/events", "1000", "60"], output: .capture)
-        try await Task.sleep(for: .milliseconds(500))  // the reader is connected and has its state
+        // Its first line is the state: from then on every event reaches it.
+        let stateLine = try #require(await reader.line(within: 20), "the reader had no state")
         let keeper = try Keeper(daemon.commandEndpoint)
         let replies = try keeper.pipeline(
             (0..<1000).map {
                 .move(game: $0.isMultiple(of: 2) ? "g1" : "g2", player: $0.isMultiple(of: 2) ? "di" : "jo", move: .rebound)
             })
         #expect(replies.allSatisfy { $0.error == nil })
-        let lines = reader.readOutput(seconds: 60).split(separator: "\n")
+        let lines = (stateLine + "\n" + (await reader.output(within: 60))).split(separator: "\n")
         struct Line: Decodable {
             var event: String?
             var data: EventMessage?
@@ -415,9 +417,9 @@ struct WebTests {
         try await Task.sleep(for: .seconds(4))  // longer than the gateway's 3 s before it calls itself stale
         try daemon.start()
         _ = FileManager.default.createFile(atPath: sync.appendingPathComponent("restarted").path, contents: nil)
-        let output = check.readOutput(seconds: 120)
+        let output = await check.output(within: 120)
         print(output)  // the figures (a move's time to the DOM) for whoever reads the log
-        #expect(check.wait(seconds: 10) == 0, "\(output)")
+        #expect(await check.exited(within: 10) == 0, "\(output)")
         #expect(output.contains(" passed, 0 failed"), "\(output)")
     }
 
@@ -430,11 +432,11 @@ struct WebTests {
             .appendingPathComponent("python/web_events.py")
         let follower = try ChildProcess(
             "/usr/bin/python3", [script.path, web.base + "/api/events", "1000", "30"], output: .capture)
-        try await Task.sleep(for: .milliseconds(500))
-        #expect(follower.isRunning)
+        // Its first line is the state: the stream is open.
+        #expect(await follower.line(within: 20) != nil && follower.isRunning)
         web.process.signal(SIGTERM)
-        let status = web.process.wait(seconds: 2)
+        let status = await web.process.exited(within: 2)
         #expect(status == 0, "\(web.log())")
-        #expect(follower.wait(seconds: 5) != nil)
+        #expect(await follower.exited(within: 5) != nil)
     }
 }
