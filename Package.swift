@@ -125,7 +125,7 @@ let package = Package(
             name: "CourtsideServer",
             dependencies: [
                 "CourtsideLibrary", "CourtsideProtocol", "CourtsideTransport", "CourtsideStorage", "CourtsideThreads",
-                "CourtsidePostgres",
+                "CourtsidePostgres", "CourtsideLocalization",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -66,6 +66,10 @@ extension TournamentSetup: JSONWritable {
             writer.key("inactive_players")
             writer.value(inactivePlayers)
         }
+        if let language {
+            writer.key("language")
+            writer.value(language)
+        }
         writer.key("rounds")
         writer.value(rounds)
         if let seeds {

@@ -63,6 +63,8 @@ public struct TournamentSetup: Hashable, Codable, Sendable {
     public var withdrawn: [TeamID]?
     /// Each Swiss group's byes so far, in round order; nil when none has had one.
     public var swissByes: [String: [TeamID]]?
+    /// The venue's language ("ja"), as the config names it; nil when it names none.
+    public var language: String?
 
     public init(
         tournament: String, tieBreakers: [TieBreaker], courts: [String], teams: [Team], groups: [Group], rounds: [Round],
@@ -108,7 +110,7 @@ public struct TournamentSetup: Hashable, Codable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case tournament, courts, teams, groups, rounds, games, divisions, seeds, timing, withdrawn
+        case tournament, courts, teams, groups, rounds, games, divisions, seeds, timing, withdrawn, language
         case swissByes = "swiss_byes"
         case tieBreakers = "tie_breakers"
         case inactivePlayers = "inactive_players"
@@ -119,6 +121,7 @@ public struct TournamentSetup: Hashable, Codable, Sendable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(tournament, forKey: .tournament)
+        try container.encodeIfPresent(language, forKey: .language)
         try container.encode(tieBreakers, forKey: .tieBreakers)
         try container.encode(courts, forKey: .courts)
         try container.encode(teams, forKey: .teams)

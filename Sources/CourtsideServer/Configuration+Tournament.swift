@@ -1,3 +1,4 @@
+import CourtsideLocalization
 import CourtsideModel
 
 extension RawConfiguration {
@@ -85,7 +86,19 @@ extension RawConfiguration {
             throw fail("inactive_players.\(index)", "no team has a player \(player)")
         }
         return TournamentConfiguration(
-            name: tournament ?? TournamentConfiguration.defaultName, rules: rules, presets: presets, schedule: schedule)
+            name: tournament ?? TournamentConfiguration.defaultName, rules: rules, presets: presets, schedule: schedule,
+            language: try checkedLanguage(file: file))
+    }
+
+    /// `language:`, a language some catalog speaks, refused otherwise with the ones there are.
+    private func checkedLanguage(file: String) throws(ConfigurationError) -> String? {
+        guard let language else { return nil }
+        guard let known = Language(tag: language), Catalogs.catalog(known) != nil else {
+            let spoken = Catalogs.languages.map(\.code).joined(separator: ", ")
+            throw ConfigurationError(
+                file: file, key: "language", problem: "no catalog has \"\(language)\"; Courtside speaks \(spoken)")
+        }
+        return known.code
     }
 
     /// `teams:` by id, each with players, none of them on two teams.

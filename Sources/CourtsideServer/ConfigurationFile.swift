@@ -64,10 +64,13 @@ struct RawConfiguration: Decodable {
     var timing: DayTiming?
     var withdrawn: [TeamID]?
     var swissByes: [String: [TeamID]]?
+    /// The venue's language ("ja"): what every page speaks unless a device or a gateway asks
+    /// for another.
+    var language: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case tournament, endpoints, transport, security, rules, presets, courts, teams, groups, rounds, games, storage
-        case divisions, seeds, timing, withdrawn
+        case divisions, seeds, timing, withdrawn, language
         case swissByes = "swiss_byes"
         case dataDir = "data_dir"
         case tieBreakers = "tie_breakers"

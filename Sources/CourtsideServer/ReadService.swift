@@ -231,6 +231,7 @@ final class ReadService: Sendable {
                 let others = games.value.ids.filter { !scheduled.contains($0) }.compactMap { games.value[$0]?.setup }
                 reply.sequence = games.sequence
                 reply.tournament = TournamentSetup(name: configuration.name, schedule: schedule, otherGames: others)
+                reply.tournament?.language = configuration.language
             case .log, .move, .retract, .clock, .timeout, .createGame, .forfeit, .endGame, .changeTournament, .scheduleGame:
                 preconditionFailure("\(read.op) is not a read of the committed state")
             }

@@ -14,7 +14,7 @@ extension RawConfiguration.CodingKeys {
         case .transport: changed(RawConfiguration.Transport.CodingKeys.self, a, b)
         // The allowlist and the tournament: what SIGHUP reloads.
         case .security, .tournament, .rules, .presets, .courts, .teams, .groups, .rounds, .games, .divisions, .seeds,
-            .timing, .withdrawn, .swissByes, .tieBreakers, .inactivePlayers:
+            .timing, .withdrawn, .swissByes, .tieBreakers, .inactivePlayers, .language:
             []
         }
     }

@@ -9,6 +9,9 @@ public struct TournamentConfiguration: Sendable, Equatable {
     public var presets: [String: RuleSet]
     /// Teams, courts, groups, rounds and games (in config order), with the tie-breakers.
     public var schedule: Schedule
+    /// The venue's language (a catalog's code, "ja"), nil when the file names none: the pages
+    /// then speak each browser's language, or English.
+    public var language: String?
 
     public var teams: [TeamID: Team] { schedule.teams }
 

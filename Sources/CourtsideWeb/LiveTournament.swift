@@ -1,5 +1,5 @@
 public import CourtsideClient
-import CourtsideLocalization
+public import CourtsideLocalization
 public import CourtsideModel
 public import CourtsideProtocol
 import CourtsideThreads
@@ -39,6 +39,10 @@ public final class LiveTournament: Sendable {
         public var timing: DayTiming?
         /// The players the organiser marked inactive: the keeper page offers them no move.
         public var inactivePlayers: Set<PlayerID> = []
+        /// The venue's language as the tournament's config names it (`language: ja`), nil when
+        /// it names none: pages speak it when neither the address, the device nor the browser
+        /// asks for one the catalogs have.
+        public var language: Language?
     }
 
     /// A change for browsers, in the order the gateway saw it.
@@ -109,6 +113,9 @@ public final class LiveTournament: Sendable {
 
     /// The view now.
     public var current: View { view.withLock { $0 } }
+
+    /// The venue's language from the tournament's config, as the daemon last said (``View/language``).
+    public var configuredLanguage: Language? { view.withLock { $0.language } }
 
     /// Waits until the view reflects the event `sequence` (what a command's reply names), for
     /// at most `limit`: a page drawn from the view right after a command then shows what it did.
@@ -234,8 +241,8 @@ public final class LiveTournament: Sendable {
             changes = sync.tournamentChanges
             let after = view.withLock { view in
                 if let teams {
-                    (view.teams, view.divisions, view.timing, view.inactivePlayers) = (
-                        teams.teams, teams.divisions, teams.timing, teams.inactive
+                    (view.teams, view.divisions, view.timing, view.inactivePlayers, view.language) = (
+                        teams.teams, teams.divisions, teams.timing, teams.inactive, teams.language
                     )
                 }
                 for (id, state) in sync.games { view.games[id] = state.game }
@@ -255,12 +262,18 @@ public final class LiveTournament: Sendable {
     }
 
     private func publish(everything sync: DisplaySync, roster: Roster) {
-        let teams = roster.read() ?? view.withLock { ($0.teams, $0.divisions, $0.timing, $0.inactivePlayers) }
+        let teams =
+            roster.read()
+            ?? view.withLock {
+                Roster.Answer(
+                    teams: $0.teams, divisions: $0.divisions, timing: $0.timing, inactive: $0.inactivePlayers,
+                    language: $0.language)
+            }
         let fresh = View(
             epoch: sync.epoch, sequence: sync.sequence, games: sync.games.mapValues(\.game), standings: sync.standings,
             bracket: sync.bracket, standingsSequence: sync.standingsSequence, bracketSequence: sync.bracketSequence,
             inSync: !sync.isStale, clockOffset: sync.clockOffset, teams: teams.teams, divisions: teams.divisions,
-            timing: teams.timing, inactivePlayers: teams.inactive)
+            timing: teams.timing, inactivePlayers: teams.inactive, language: teams.language)
         view.withLock { $0 = fresh }
         broadcast([.state(fresh)])
     }
@@ -328,12 +341,23 @@ private struct Roster {
     let client: CommandClient
     let logger: Logger
 
+    /// What the view keeps of the tournament's read.
+    struct Answer {
+        var teams: [Team]
+        var divisions: [Division]
+        var timing: DayTiming?
+        var inactive: Set<PlayerID>
+        var language: Language?
+    }
+
     /// The teams and divisions as the tournament stands, or nil when the daemon did not answer
     /// (the view keeps the last ones; the next change or resync reads them again).
-    func read() -> (teams: [Team], divisions: [Division], timing: DayTiming?, inactive: Set<PlayerID>)? {
+    func read() -> Answer? {
         do {
             guard let setup = try client.command(.tournament).tournament else { return nil }
-            return (setup.teams, setup.divisions ?? [], setup.timing, Set(setup.inactivePlayers ?? []))
+            return Answer(
+                teams: setup.teams, divisions: setup.divisions ?? [], timing: setup.timing,
+                inactive: Set(setup.inactivePlayers ?? []), language: setup.language.flatMap { Language(tag: $0) })
         } catch {
             logger.warning("cannot read the tournament's teams", metadata: ["error": "\(error.message)"])
             return nil

@@ -92,7 +92,7 @@ struct Codes: AsyncParsableCommand {
                 throw ValidationError(
                     "--base-url takes the address phones reach the gateway at, such as http://192.168.1.20:8080")
             }
-            _ = try VenueLanguage.language(language)
+            if let language { _ = try VenueLanguage.language(language) }
         }
 
         func run() async throws {
@@ -102,7 +102,8 @@ struct Codes: AsyncParsableCommand {
             var codes: [JoinCode] = []
             for name in courts { codes.append(try await store.code(for: name)) }
             let html = try JoinSheet.html(
-                codes, baseURL: baseURL, tournament: tournament, words: Words(try VenueLanguage.language(language)))
+                codes, baseURL: baseURL, tournament: tournament,
+                words: Words(try language.map(VenueLanguage.language) ?? .english))
             do {
                 try html.write(toFile: output, atomically: true, encoding: .utf8)
             } catch {

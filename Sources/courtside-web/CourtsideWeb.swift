@@ -158,7 +158,7 @@ struct Serve: AsyncParsableCommand {
         guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
             (0...65_535).contains(port), colon != listen.startIndex
         else { throw ValidationError("--listen takes HOST:PORT, for example 127.0.0.1:8080") }
-        _ = try VenueLanguage.language(language)
+        if let language { _ = try VenueLanguage.language(language) }
         if (key == nil) != (serverKey == nil) {
             throw ValidationError(
                 "--key and --server-key go together: this gateway's secret certificate and the daemon's public key")
@@ -265,7 +265,8 @@ struct Serve: AsyncParsableCommand {
         live.start()
         let colon = listen.lastIndex(of: ":")!
         let storeMetrics = GatewayStoreMetrics(store)
-        let choice = LanguageChoice(venue: try VenueLanguage.language(language))
+        let choice = LanguageChoice(
+            venue: try language.map(VenueLanguage.language), configured: { [live] in live.configuredLanguage })
         let router = WebGateway.router(live, metrics: registry, limits: limits, language: choice, logger: logger) {
             await storeMetrics.record()
         }

@@ -6,11 +6,12 @@ import Foundation
 /// neither the address, the device nor the browser asks for another, and what the printed sheet
 /// says. Refused at start unless a shipped catalog has it, so a typo never leaves a venue in English.
 enum VenueLanguage {
-    /// The option's default: the environment's, or English.
-    static let fromEnvironment = ProcessInfo.processInfo.environment["COURTSIDE_LANGUAGE"] ?? "en"
+    /// The option's default: the environment's, or none (the tournament config's `language:`,
+    /// else English).
+    static let fromEnvironment = ProcessInfo.processInfo.environment["COURTSIDE_LANGUAGE"]
 
     static let help = ArgumentHelp(
-        "The venue's language: en, ja or ko (each page may still be asked in another; see the README).",
+        "This gateway's language: en, ja or ko; by default the tournament config's `language:`, else English (each page may still be asked in another; see the README).",
         valueName: "language")
 
     /// The language `value` names, or a clear refusal naming those there are.
