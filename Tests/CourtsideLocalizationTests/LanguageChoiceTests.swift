@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 
 @testable import CourtsideLocalization
@@ -26,6 +27,21 @@ struct LanguageChoiceTests {
         #expect(choice.choose(query: nil, cookie: nil, acceptLanguage: "ko-KR,ko;q=0.9") == Self.ko)
         #expect(choice.choose(query: nil, cookie: nil, acceptLanguage: nil) == Self.ja)
         #expect(LanguageChoice().choose(query: nil, cookie: nil, acceptLanguage: nil) == Self.en)
+    }
+
+    @Test("the gateway's --language over the config's language: over English, each read at the request")
+    func configured() {
+        let said = Mutex<Language?>(nil)
+        let choice = LanguageChoice(configured: { said.withLock { $0 } })
+        #expect(choice.choose(query: nil, cookie: nil, acceptLanguage: "fr") == Self.en)
+        said.withLock { $0 = Self.ko }
+        #expect(choice.choose(query: nil, cookie: nil, acceptLanguage: "fr") == Self.ko)
+        #expect(choice.choose(query: nil, cookie: nil, acceptLanguage: "ja") == Self.ja)
+        #expect(
+            LanguageChoice(venue: Self.ja, configured: { Self.ko }).choose(query: nil, cookie: nil, acceptLanguage: nil)
+                == Self.ja)
+        said.withLock { $0 = Language(tag: "fr") }
+        #expect(choice.choose(query: nil, cookie: nil, acceptLanguage: nil) == Self.en)
     }
 
     @Test("a language with no catalog is passed over: the next source decides")
