@@ -80,7 +80,7 @@ struct GatewayStoreBoundsTests {
         #expect(try await store.recentExpiries(court: "Court 2").isEmpty)
     }
 
-    @Test("names are unique over 20,000 joins that ask for the same few names, short and safe as client ids")
+    @Test("names are unique over 5,000 joins that ask for the same few names, short and safe as client ids")
     func uniqueNames() async throws {
         let (store, directory) = try Self.store(.init(devicesPerCourt: 5))
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -90,13 +90,13 @@ struct GatewayStoreBoundsTests {
         ]
         let start = Date()
         var names = Set<String>()
-        for index in 0..<20_000 {
+        for index in 0..<5_000 {
             let device = try #require(
                 try await store.join(pin: pins[index % 2], name: asked[index % asked.count], now: start.addingTimeInterval(Double(index))))
             names.insert(device.name)
             #expect(device.name.count <= 40 && !device.name.contains { $0.isWhitespace || $0.asciiValue.map { $0 < 32 } == true })
         }
-        #expect(names.count == 20_000)
+        #expect(names.count == 5_000)
         #expect(names.contains("ann-s-phone-1") && names.contains("ann-s-phone-1-3") && names.contains("device-5"))
         #expect(names.contains("device-6") && names.contains("device-7"), "no name, an empty one or no letter: device")
         #expect(try await store.stats().devices == 10)
