@@ -26,6 +26,17 @@ public enum WebGateway {
         router.add(middleware: CrossSiteMiddleware())
         router.add(middleware: LanguageMiddleware(language))
         LanguagePicker.addRoute(to: router)
+        router.addRoutes(screens(live, metrics: registry, limits: limits, refresh: refresh))
+        return router
+    }
+
+    /// The routes of the screens and of programs: `/metrics`, `/healthz`, the read API and its
+    /// event stream, the pages of games, results and teams, and their files; none needs a session.
+    static func screens(
+        _ live: LiveTournament, metrics registry: PrometheusCollectorRegistry, limits: GatewayLimits,
+        refresh: (@Sendable () async -> Void)?
+    ) -> RouteCollection<GatewayRequestContext> {
+        let router = RouteCollection(context: GatewayRequestContext.self)
         router.get("/metrics") { _, _ -> Response in
             await refresh?()
             MissingMessages.record(into: registry)
