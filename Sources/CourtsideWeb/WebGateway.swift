@@ -11,8 +11,11 @@ public import Prometheus
 /// The HTTP side of courtside-web: pages for screens, JSON and a Server-Sent Events stream for
 /// programs, all served from what ``LiveTournament`` holds (never a request to the daemon).
 public enum WebGateway {
-    /// The router of every page and API; `live` must be started. `/metrics` serves `registry`,
-    /// which `MetricsSystem` was bootstrapped with.
+    /// The router: the middleware every route passes (errors answered, another site's POST
+    /// refused, the request's language), the language picker and the screens' routes
+    /// (``screens(_:metrics:limits:refresh:)``); the keeper's and the desk's collections are added
+    /// to it. `live` must be started. `/metrics` serves `registry`, which `MetricsSystem` was
+    /// bootstrapped with.
     /// `refresh` runs before each scrape of `/metrics` (the store's size is read then); a write
     /// to a browser's event stream that stalls for `limits.stalledWriteTimeout` closes it.
     /// `language` chooses each request's language, the venue's default among its sources.

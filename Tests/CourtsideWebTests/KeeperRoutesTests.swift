@@ -135,6 +135,17 @@ struct KeeperRoutesTests {
         }
     }
 
+    @Test("a session naming a device this gateway never had is refused as not_joined, saying so")
+    func unknownDevice() async throws {
+        let gateway = try Gateway()
+        let cookie = try await gateway.keeper.sessions.save(session: KeeperSession(device: "ghost"), expiresIn: .seconds(60))
+        try await gateway.app.test(.router) { client in
+            let refusal = Gateway.refusal(try await client.get("/api/keep/session", cookie: "\(cookie.name)=\(cookie.value)"))
+            #expect(
+                refusal.status == 401 && refusal.code == "not_joined" && refusal.message.contains("not one this gateway gave"))
+        }
+    }
+
     @Test("the service worker and the keeper's files: GET and HEAD alike")
     func files() async throws {
         try await Gateway().app.test(.router) { client in

@@ -20,6 +20,7 @@ struct RouteTestGateway {
     static let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
 
     let store: GatewayStore
+    let keeper: KeeperGateway
     let app: Application<RouterResponder<GatewayRequestContext>>
 
     init() throws {
@@ -29,7 +30,8 @@ struct RouteTestGateway {
         let router = WebGateway.router(live, metrics: PrometheusCollectorRegistry(), language: LanguageChoice(), logger: logger)
         store = try GatewayStore(directory: directory)
         let relay = CommandRelay(endpoint: "tcp://127.0.0.1:9", courtKeys: nil, timeoutMilliseconds: 50, attempts: 1)
-        KeeperGateway(live: live, store: store, relay: relay, secureCookies: false).addRoutes(to: router)
+        keeper = KeeperGateway(live: live, store: store, relay: relay, secureCookies: false)
+        keeper.addRoutes(to: router)
         DeskGateway(live: live, store: store, relay: relay, passphraseHash: Self.hash, secureCookies: false).addRoutes(to: router)
         app = Application(router: router)
     }
