@@ -11,15 +11,15 @@ extension DeskGateway {
     /// it could not be read) and the notice of its address, and `POST /desk/<page>/review` and
     /// `POST /desk/<page>/confirm` for its changes.
     func addChangePage(
-        _ page: DeskChange.Page, to router: Router<GatewayRequestContext>,
+        _ page: DeskChange.Page, to router: RouteCollection<GatewayRequestContext>,
         draw: @escaping @Sendable (Result<TournamentSetup, CourtsideError>, DeskNotice?) -> String
     ) {
-        router.get(RouterPath(page.path)) { request, _ -> Response in
-            guard let session = try? await self.sessions.load(request: request) else { return Self.signInFirst() }
+        router.get(RouterPath(page.path)) { request, context -> Response in
+            let session = try context.requireDesk()
             return WebGateway.html(draw(await self.tournament(session), DeskNotice(query: request.uri.queryParameters)))
         }
-        router.post(RouterPath("\(page.path)/review")) { request, _ -> Response in
-            guard (try? await self.sessions.load(request: request)) != nil else { return Self.signInFirst() }
+        router.post(RouterPath("\(page.path)/review")) { request, context -> Response in
+            _ = try context.requireDesk()
             let change: DeskChange
             switch try await Self.change(request, on: page) {
             case .success(let found): change = found
@@ -34,8 +34,8 @@ extension DeskGateway {
                 note: "Every screen follows at once; the log keeps who did it and why.")
             return WebGateway.html(Pages.render("desk-confirm", confirm))
         }
-        router.post(RouterPath("\(page.path)/confirm")) { request, _ -> Response in
-            guard let session = try? await self.sessions.load(request: request) else { return Self.signInFirst() }
+        router.post(RouterPath("\(page.path)/confirm")) { request, context -> Response in
+            let session = try context.requireDesk()
             let change: DeskChange
             switch try await Self.change(request, on: page) {
             case .success(let found): change = found

@@ -8,16 +8,16 @@ import Hummingbird
 /// (review, then confirm) and refused from another site, as `courtside-web codes` does from a shell.
 extension DeskGateway {
     /// Adds `/desk/codes`, `/desk/codes/sheet`, `POST /desk/codes/review` and `POST /desk/codes/confirm`.
-    func addCodeRoutes(to router: Router<GatewayRequestContext>) {
-        router.get("/desk/codes") { request, _ -> Response in
-            guard (try? await self.sessions.load(request: request)) != nil else { return Self.signInFirst() }
+    func addCodeRoutes(to router: RouteCollection<GatewayRequestContext>) {
+        router.get("/desk/codes") { request, context -> Response in
+            _ = try context.requireDesk()
             let query = request.uri.queryParameters
             guard let base = self.baseURL(request) else { return Self.codesDone(Self.wrongBase) }
             return WebGateway.html(
                 Pages.render("desk-codes", try await self.codesPage(baseURL: base, message: query["done"].map(String.init))))
         }
-        router.get("/desk/codes/sheet") { request, _ -> Response in
-            guard (try? await self.sessions.load(request: request)) != nil else { return Self.signInFirst() }
+        router.get("/desk/codes/sheet") { request, context -> Response in
+            _ = try context.requireDesk()
             guard let base = self.baseURL(request) else { return Self.codesDone(Self.wrongBase) }
             // As `courtside-web codes sheet`: every court of the daemon's, each given a code if it has none.
             var codes: [JoinCode] = []
@@ -27,8 +27,8 @@ extension DeskGateway {
             }
             return WebGateway.html(try JoinSheet.html(codes, baseURL: base, tournament: "Courtside"))
         }
-        router.post("/desk/codes/review") { request, _ -> Response in
-            guard (try? await self.sessions.load(request: request)) != nil else { return Self.signInFirst() }
+        router.post("/desk/codes/review") { request, context -> Response in
+            _ = try context.requireDesk()
             let action: DeskCodeAction
             switch try await Self.codeAction(request) {
             case .success(let found): action = found
@@ -41,8 +41,8 @@ extension DeskGateway {
                 fields: action.fields.map { DeskGateway.ConfirmPage.Field(name: $0.name, value: $0.value) })
             return WebGateway.html(Pages.render("desk-codes", page))
         }
-        router.post("/desk/codes/confirm") { request, _ -> Response in
-            guard (try? await self.sessions.load(request: request)) != nil else { return Self.signInFirst() }
+        router.post("/desk/codes/confirm") { request, context -> Response in
+            _ = try context.requireDesk()
             switch try await Self.codeAction(request) {
             case .success(let action): return Self.codesDone(try await self.perform(action))
             case .failure(let error): return Self.codesDone(error.message)

@@ -10,12 +10,6 @@ import HummingbirdAuth
 import HummingbirdBcrypt
 import Synchronization
 
-/// Who signed in at the desk: the client id its commands go under (the log shows
-/// `organiser/<desk>` on a secured daemon).
-struct DeskSession: Codable, Sendable {
-    var desk: String
-}
-
 /// The organiser's desk: a passphrase sign-in, then every court's games with a forfeit and an
 /// early end for each game still open (each asking for confirmation first), the teams and the
 /// schedule as they stand with their changes, the join codes, and the audit trail of any game.
@@ -76,17 +70,25 @@ public final class DeskGateway: Sendable {
     /// A passphrase's hash for `--desk-passphrase-file`.
     public static func hash(passphrase: String) -> String { Bcrypt.hash(passphrase, cost: 11) }
 
-    /// Adds `/desk`, `POST /desk/login`, `POST /desk/logout`, `POST /desk/review`,
+    /// Adds the desk's routes (``routes``) to `router`.
+    public func addRoutes(to router: Router<GatewayRequestContext>) {
+        router.addRoutes(routes)
+    }
+
+    /// Every desk route, behind ``DeskAuthenticator`` (the handlers read the desk's session from
+    /// the context): `/desk`, `POST /desk/login`, `POST /desk/logout`, `POST /desk/review`,
     /// `POST /desk/confirm`, `/desk/audit`, `/static/desk.css`, and the pages of the join codes
     /// (``addCodeRoutes(to:)``), the teams (``addTeamRoutes(to:)``), the schedule
     /// (``addScheduleRoutes(to:)``) and the setup of the draw (``addSetupRoutes(to:)``).
-    public func addRoutes(to router: Router<GatewayRequestContext>) {
+    public var routes: RouteCollection<GatewayRequestContext> {
+        let router = RouteCollection(context: GatewayRequestContext.self)
+        router.add(middleware: DeskAuthenticator(sessions: sessions))
         addCodeRoutes(to: router)
         addTeamRoutes(to: router)
         addScheduleRoutes(to: router)
         addSetupRoutes(to: router)
-        router.get("/desk") { request, _ -> Response in
-            guard let session = try? await self.sessions.load(request: request) else {
+        router.get("/desk") { request, context -> Response in
+            guard case .desk(let session) = context.identity else {
                 return WebGateway.html(Pages.render("desk-login", LoginPage(query: request.uri.queryParameters)))
             }
             return WebGateway.html(
@@ -137,8 +139,8 @@ public final class DeskGateway: Sendable {
             }
             return response
         }
-        router.post("/desk/review") { request, _ -> Response in
-            guard (try? await self.sessions.load(request: request)) != nil else { return Self.signInFirst() }
+        router.post("/desk/review") { request, context -> Response in
+            _ = try context.requireDesk()
             let action: DeskAction
             switch try await Self.action(request) {
             case .success(let found): action = found
@@ -154,8 +156,8 @@ public final class DeskGateway: Sendable {
                     + [ConfirmPage.Field(name: "command_id", value: JoinCode.randomToken(bytes: 12))])
             return WebGateway.html(Pages.render("desk-confirm", page))
         }
-        router.post("/desk/confirm") { request, _ -> Response in
-            guard let session = try? await self.sessions.load(request: request) else { return Self.signInFirst() }
+        router.post("/desk/confirm") { request, context -> Response in
+            let session = try context.requireDesk()
             let action: DeskAction
             switch try await Self.action(request) {
             case .success(let found): action = found
@@ -175,8 +177,8 @@ public final class DeskGateway: Sendable {
             }
             return KeeperGateway.redirect(to: "/desk?done=\(Self.query(message))")
         }
-        router.get("/desk/audit") { request, _ -> Response in
-            guard let session = try? await self.sessions.load(request: request) else { return Self.signInFirst() }
+        router.get("/desk/audit") { request, context -> Response in
+            let session = try context.requireDesk()
             let query = request.uri.queryParameters
             let view = self.live.current
             let game = query["game"].map(String.init).flatMap { $0.isEmpty ? nil : GameID($0) } ?? view.games.keys.sorted().first
@@ -198,6 +200,7 @@ public final class DeskGateway: Sendable {
         router.get("/static/desk.css") { _, _ -> Response in
             WebGateway.file(PackageResources.desk_css, type: "text/css; charset=utf-8")
         }
+        return router
     }
 
     /// The desk's client id toward the daemon; plaintext, the gateway names the organiser itself.

@@ -6,7 +6,7 @@ import Hummingbird
 /// `courtside game move` and `courtside game add` do from a shell.
 extension DeskGateway {
     /// Adds `/desk/schedule`, `POST /desk/schedule/review` and `POST /desk/schedule/confirm`.
-    func addScheduleRoutes(to router: Router<GatewayRequestContext>) {
+    func addScheduleRoutes(to router: RouteCollection<GatewayRequestContext>) {
         addChangePage(.schedule, to: router) { tournament, notice in
             // Whether a game has started is the gateway's view of it, as every screen shows it.
             Pages.render("desk-schedule", DeskSchedulePage(tournament, games: self.live.current.games, notice: notice))

@@ -16,12 +16,12 @@ extension DeskGateway {
     private static let planning = DispatchQueue(label: "courtside.desk.setup")
 
     /// Adds `/desk/setup`, `/static/desk-setup.js`, `POST /desk/setup/review` and `POST /desk/setup/confirm`.
-    func addSetupRoutes(to router: Router<GatewayRequestContext>) {
+    func addSetupRoutes(to router: RouteCollection<GatewayRequestContext>) {
         router.get("/static/desk-setup.js") { _, _ -> Response in
             WebGateway.file(PackageResources.desk_setup_js, type: "text/javascript; charset=utf-8")
         }
-        router.get("/desk/setup") { request, _ -> Response in
-            guard let session = try? await self.sessions.load(request: request) else { return Self.signInFirst() }
+        router.get("/desk/setup") { request, context -> Response in
+            let session = try context.requireDesk()
             let query = request.uri.queryParameters
             // Back to edit: the reviewed draft's form, as it was filled.
             if let token = query["draft"].map(String.init) {
@@ -34,8 +34,8 @@ extension DeskGateway {
             return WebGateway.html(
                 Pages.render("desk-setup", DeskSetupPage(await self.freshForm(session), notice: DeskNotice(query: query))))
         }
-        router.post("/desk/setup/review") { request, _ -> Response in
-            guard (try? await self.sessions.load(request: request)) != nil else { return Self.signInFirst() }
+        router.post("/desk/setup/review") { request, context -> Response in
+            _ = try context.requireDesk()
             let body = try await BodyReading.collect(request, upTo: GatewayServer.maxBodyBytes)
             guard let fields = FormFields.parse(Array(buffer: body)) else {
                 return WebGateway.html(
@@ -57,8 +57,8 @@ extension DeskGateway {
                 return WebGateway.html(Pages.render("desk-setup-preview", DeskSetupPreviewPage(draft, token: token)))
             }
         }
-        router.post("/desk/setup/confirm") { request, _ -> Response in
-            guard let session = try? await self.sessions.load(request: request) else { return Self.signInFirst() }
+        router.post("/desk/setup/confirm") { request, context -> Response in
+            let session = try context.requireDesk()
             let body = try await BodyReading.collect(request, upTo: 4096)
             let fields = FormFields.parse(Array(buffer: body)) ?? [:]
             let token = fields["token"] ?? ""

@@ -6,7 +6,7 @@ import Hummingbird
 /// from a shell.
 extension DeskGateway {
     /// Adds `/desk/teams`, `POST /desk/teams/review` and `POST /desk/teams/confirm`.
-    func addTeamRoutes(to router: Router<GatewayRequestContext>) {
+    func addTeamRoutes(to router: RouteCollection<GatewayRequestContext>) {
         addChangePage(.teams, to: router) { tournament, notice in
             Pages.render("desk-teams", DeskTeamsPage(tournament, notice: notice))
         }

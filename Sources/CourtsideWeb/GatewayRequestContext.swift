@@ -1,10 +1,12 @@
 public import CourtsideLocalization
 public import Hummingbird
+public import HummingbirdAuth
 public import NIOCore
 
 /// The gateway's request context: Hummingbird's basics, the peer's address, which the
-/// PIN throttle counts wrong tries by, and the words of the request's language.
-public struct GatewayRequestContext: RequestContext, RemoteAddressRequestContext {
+/// PIN throttle counts wrong tries by, the words of the request's language, and who the request
+/// comes from (a joined device, the desk), as the keeper's and the desk's authenticators found.
+public struct GatewayRequestContext: AuthRequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
     /// The connection, which a stream closes when a write to it stalls.
@@ -12,6 +14,9 @@ public struct GatewayRequestContext: RequestContext, RemoteAddressRequestContext
     /// The words of the language the request asked for (``LanguageMiddleware``): the pages'
     /// view models produce their text through them. English until the middleware decides.
     public var words = Words.english
+    /// Who the request comes from (``KeeperAuthenticator``, ``DeskAuthenticator``): nil until
+    /// an authenticator on its route finds a session.
+    public var identity: GatewayIdentity?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -9,12 +9,6 @@ public import Hummingbird
 import HummingbirdAuth
 import Synchronization
 
-/// What a device's session cookie stands for: the device that joined (its court and code
-/// generation are the store's, checked at every request).
-struct KeeperSession: Codable, Sendable {
-    var device: String
-}
-
 /// Keeping score from a phone: joining a court with its link or PIN, and relaying the
 /// device's commands to the daemon under the court's key. The page itself keeps the outbox;
 /// this side only checks who asks and passes each command on with the device's own ids, so a
@@ -24,6 +18,8 @@ public final class KeeperGateway: Sendable {
     let store: GatewayStore
     let relay: CommandRelay
     let sessions: SessionStorage<KeeperSession>
+    /// Reads the device from a request's session, for the routes behind it.
+    let authenticator: KeeperAuthenticator
     private let throttle = Mutex(PINThrottle())
     /// Joins heard, right PIN or wrong, per address and in all: a right PIN must not let one
     /// guest fill the store with devices.
@@ -54,11 +50,19 @@ public final class KeeperGateway: Sendable {
             configuration: .init(
                 sessionCookieParameters: .init(name: Self.cookieName, path: "/", secure: secureCookies, sameSite: .strict),
                 keyPrefix: "keeper."))
+        authenticator = KeeperAuthenticator(sessions: sessions, store: store)
     }
 
-    /// Adds `/keep/join/TOKEN`, `POST /keep/join`, `POST /keep/leave`, `/api/keep/session`,
-    /// `/api/keep/games/ID` and `POST /api/keep/commands`, and the pages of ``addPages(to:)``.
+    /// Adds the keeper's routes (``routes``) to `router`.
     public func addRoutes(to router: Router<GatewayRequestContext>) {
+        router.addRoutes(routes)
+    }
+
+    /// `/keep/join/TOKEN`, `POST /keep/join`, `POST /keep/leave`, the page and files of
+    /// ``addPages(to:)``, then, behind ``KeeperAuthenticator``, `/api/keep/session`,
+    /// `/api/keep/games/ID` and `POST /api/keep/commands`, which read the device from the context.
+    public var routes: RouteCollection<GatewayRequestContext> {
+        let router = RouteCollection(context: GatewayRequestContext.self)
         addPages(to: router)
         router.get("/keep/join/:token") { request, context -> Response in
             // The token leaves the address bar at once: the redirect carries only the cookie.
@@ -114,22 +118,19 @@ public final class KeeperGateway: Sendable {
             }
             return response
         }
-        router.get("/api/keep/session") { request, _ -> Response in
-            let device: KeeperDevice
-            switch try await self.device(of: request) {
-            case .success(let found): device = found
-            case .failure(let refusal): return refusal.response
-            }
+        router.add(middleware: authenticator)
+        router.get("/api/keep/session") { _, context -> Response in
+            let device = try context.requireDevice()
             let view = self.live.current
             return WebGateway.json(
                 SessionBody(
                     court: device.court, device: device.name, keyed: self.relay.isKeyed,
                     lineup: CourtLineup(court: device.court, bracket: view.bracket, games: view.games)))
         }
-        router.get("/api/keep/games/:id") { request, context -> Response in
+        router.get("/api/keep/games/:id") { _, context -> Response in
             // What a page that hears no events fetches instead, every few seconds: the game as
             // the stream's `state` carries it (its view included), as of the gateway's view now.
-            if case .failure(let refusal) = try await self.device(of: request) { return refusal.response }
+            _ = try context.requireDevice()
             let id = GameID(try context.parameters.require("id"))
             let view = self.live.current
             guard let game = view.games[id] else {
@@ -143,15 +144,12 @@ public final class KeeperGateway: Sendable {
                     sequence: view.sequence, inSync: view.inSync, daemonNow: now,
                     game: CourtGame(game, now: Timestamp(milliseconds: now), inactive: view.inactivePlayers)))
         }
-        router.post("/api/keep/commands") { request, _ -> Response in
-            let device: KeeperDevice
-            switch try await self.device(of: request) {
-            case .success(let found): device = found
-            case .failure(let refusal): return refusal.response
-            }
+        router.post("/api/keep/commands") { request, context -> Response in
+            let device = try context.requireDevice()
             var request = request
             return await self.relay(&request, from: device)
         }
+        return router
     }
 
     /// The answer to a join over its rate (this address's, or everyone's), or nil to go on.
@@ -207,37 +205,10 @@ public final class KeeperGateway: Sendable {
         return response
     }
 
-    /// The device a request's session stands for, or the answer that refuses it.
+    /// The device a request's session stands for, or the answer that refuses it: for `/keep`,
+    /// whose page is the join page for a request with no joined device.
     func device(of request: Request) async throws -> Result<KeeperDevice, RefusalResponse> {
-        guard let session = try? await sessions.load(request: request) else {
-            // A cookie the store no longer knows is a session that ended: the device went unused
-            // or unseen too long, or gave its place to newer ones (the desk lists it as expired).
-            let message =
-                request.cookies[Self.cookieName] == nil
-                ? "this device has not joined a court: scan the court's code or type its PIN at /keep"
-                : "this device's session has ended (it went unused, or the court has newer devices): join again with the court's PIN at /keep"
-            return .failure(RefusalResponse(Self.error(.notJoined, message, status: .unauthorized)))
-        }
-        switch try await store.standing(ofDevice: session.device) {
-        case .joined(let device): return .success(device)
-        case .revoked(let court):
-            return .failure(
-                RefusalResponse(
-                    Self.error(
-                        .revoked, "\(court) has a new code since this device joined: join again with the new code",
-                        status: .unauthorized)))
-        case .revokedAlone(let court):
-            return .failure(
-                RefusalResponse(
-                    Self.error(
-                        .revoked, "the organiser revoked this device: ask at the desk, then join \(court) again with its PIN",
-                        status: .unauthorized)))
-        case .unknown:
-            return .failure(
-                RefusalResponse(
-                    Self.error(
-                        .notJoined, "this device's session is not one this gateway gave: join again", status: .unauthorized)))
-        }
+        GatewayIdentity.device(in: try await authenticator.identity(of: request))
     }
 
     /// Checks one command from a device and passes it on; the answer is the daemon's reply.
@@ -324,9 +295,13 @@ public final class KeeperGateway: Sendable {
         return Response(status: .seeOther, headers: headers)
     }
 
-    struct RefusalResponse: Error {
+    /// A refusal a handler throws (a request with no joined device or no desk session), answered
+    /// as it is.
+    struct RefusalResponse: HTTPResponseError {
         let response: Response
         init(_ response: Response) { self.response = response }
+        var status: HTTPResponse.Status { response.status }
+        func response(from request: Request, context: some RequestContext) throws -> Response { response }
     }
 
     struct JoinBody: Encodable {

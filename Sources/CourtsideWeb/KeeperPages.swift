@@ -10,7 +10,7 @@ import Hummingbird
 extension KeeperGateway {
     /// Adds `/keep`, `/keep/sw.js`, `/static/keeper.js`, `/static/keeper-link.js`,
     /// `/static/keeper-outbox.js` and `/static/keeper.css` (each file with HEAD too).
-    func addPages(to router: Router<GatewayRequestContext>) {
+    func addPages(to router: RouteCollection<GatewayRequestContext>) {
         router.get("/keep") { request, context -> Response in
             guard case .success(let device) = try await self.device(of: request) else {
                 let query = request.uri.queryParameters
@@ -47,7 +47,7 @@ extension KeeperGateway {
 
     /// A file at `path` for GET, and its headers alone for HEAD.
     private static func file(
-        _ router: Router<GatewayRequestContext>, _ path: RouterPath, _ response: @escaping @Sendable () -> Response
+        _ router: RouteCollection<GatewayRequestContext>, _ path: RouterPath, _ response: @escaping @Sendable () -> Response
     ) {
         router.get(path) { _, _ in response() }
         router.head(path) { _, _ in response().createHeadResponse() }

@@ -11,8 +11,11 @@ public import Prometheus
 /// The HTTP side of courtside-web: pages for screens, JSON and a Server-Sent Events stream for
 /// programs, all served from what ``LiveTournament`` holds (never a request to the daemon).
 public enum WebGateway {
-    /// The router of every page and API; `live` must be started. `/metrics` serves `registry`,
-    /// which `MetricsSystem` was bootstrapped with.
+    /// The router: the middleware every route passes (errors answered, another site's POST
+    /// refused, the request's language), the language picker and the screens' routes
+    /// (``screens(_:metrics:limits:refresh:)``); the keeper's and the desk's collections are added
+    /// to it. `live` must be started. `/metrics` serves `registry`, which `MetricsSystem` was
+    /// bootstrapped with.
     /// `refresh` runs before each scrape of `/metrics` (the store's size is read then); a write
     /// to a browser's event stream that stalls for `limits.stalledWriteTimeout` closes it.
     /// `language` chooses each request's language, the venue's default among its sources.
@@ -26,6 +29,17 @@ public enum WebGateway {
         router.add(middleware: CrossSiteMiddleware())
         router.add(middleware: LanguageMiddleware(language))
         LanguagePicker.addRoute(to: router)
+        router.addRoutes(screens(live, metrics: registry, limits: limits, refresh: refresh))
+        return router
+    }
+
+    /// The routes of the screens and of programs: `/metrics`, `/healthz`, the read API and its
+    /// event stream, the pages of games, results and teams, and their files; none needs a session.
+    static func screens(
+        _ live: LiveTournament, metrics registry: PrometheusCollectorRegistry, limits: GatewayLimits,
+        refresh: (@Sendable () async -> Void)?
+    ) -> RouteCollection<GatewayRequestContext> {
+        let router = RouteCollection(context: GatewayRequestContext.self)
         router.get("/metrics") { _, _ -> Response in
             await refresh?()
             MissingMessages.record(into: registry)

@@ -16,20 +16,7 @@ import Testing
 /// it answers so without a daemon (the relay points at a closed port).
 @Suite("The keeper's and the desk's routes refuse what they must", .serialized)
 struct RouteRefusalsTests {
-    static func app() throws -> some ApplicationProtocol {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courtside-routes-\(UUID())")
-        let logger = Logger(label: "test")
-        let live = LiveTournament(endpoints: Endpoints(), logger: logger)
-        let router = WebGateway.router(live, metrics: PrometheusCollectorRegistry(), language: LanguageChoice(), logger: logger)
-        let store = try GatewayStore(directory: directory)
-        let relay = CommandRelay(endpoint: "tcp://127.0.0.1:9", courtKeys: nil)
-        KeeperGateway(live: live, store: store, relay: relay, secureCookies: false).addRoutes(to: router)
-        // A hash made once for the suite (bcrypt at the desk's cost takes a moment).
-        DeskGateway(live: live, store: store, relay: relay, passphraseHash: Self.hash, secureCookies: false).addRoutes(to: router)
-        return Application(router: router)
-    }
-
-    static let hash = DeskGateway.hash(passphrase: "correct horse battery")
+    static func app() throws -> some ApplicationProtocol { try RouteTestGateway().app }
 
     /// The desk's routes that need its session, by method and path.
     static let deskRoutes: [(HTTPRequest.Method, String)] = [
@@ -45,12 +32,12 @@ struct RouteRefusalsTests {
         (.get, "/api/keep/session"), (.get, "/api/keep/games/g1"), (.post, "/api/keep/commands"),
     ]
 
-    static let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+    static let form = RouteTestGateway.form
 
     /// The refusal's status and stable code, from a JSON error answer.
     static func refusal(_ response: TestResponse) -> (Int, String?) {
-        let object = try? JSONSerialization.jsonObject(with: Data(String(buffer: response.body).utf8)) as? [String: Any]
-        return (response.status.code, (object?["error"] as? [String: Any])?["code"] as? String)
+        let refusal = RouteTestGateway.refusal(response)
+        return (refusal.status, refusal.code)
     }
 
     func execute(

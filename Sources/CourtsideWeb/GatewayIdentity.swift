@@ -1,0 +1,36 @@
+public import CourtsideWebStore
+
+/// Who a request comes from, as its session cookie says: ``KeeperAuthenticator`` and
+/// ``DeskAuthenticator`` put it in the context (``GatewayRequestContext/identity``), and each
+/// handler reads it from there. A request with no session cookie has none.
+public enum GatewayIdentity: Sendable {
+    /// A device joined to a court, as the store has it now (its court and code generation checked).
+    case device(KeeperDevice)
+    /// A device whose session this gateway no longer honours, and why.
+    case endedDevice(DeviceRefusal)
+    /// The organiser, signed in at the desk.
+    case desk(DeskSession)
+
+    /// The joined device `identity` stands for, or the refusal that answers the request.
+    static func device(in identity: GatewayIdentity?) -> Result<KeeperDevice, KeeperGateway.RefusalResponse> {
+        switch identity {
+        case .device(let device): .success(device)
+        case .endedDevice(let why): .failure(KeeperGateway.RefusalResponse(why.response))
+        case .desk, nil: .failure(KeeperGateway.RefusalResponse(DeviceRefusal.notJoined.response))
+        }
+    }
+}
+
+extension GatewayRequestContext {
+    /// The joined device the request comes from; otherwise throws the refusal that answers it
+    /// (401 `not_joined` or `revoked`, with why), which ``InternalErrorMiddleware`` sends as it is.
+    func requireDevice() throws(KeeperGateway.RefusalResponse) -> KeeperDevice {
+        try GatewayIdentity.device(in: identity).get()
+    }
+
+    /// The desk's session the request comes from; otherwise throws 401 `not_signed_in`.
+    func requireDesk() throws(KeeperGateway.RefusalResponse) -> DeskSession {
+        guard case .desk(let session) = identity else { throw KeeperGateway.RefusalResponse(DeskGateway.signInFirst()) }
+        return session
+    }
+}
