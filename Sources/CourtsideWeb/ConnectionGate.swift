@@ -18,10 +18,10 @@ public final class ConnectionGate: Sendable {
     private let refused = Counter(label: "courtside_web_connections_refused_total")
     private let logger: Logger
 
-    /// `maximum` connections in all, `perAddress` from one address; `userTimeout` for the
-    /// kernel (`TCP_USER_TIMEOUT`).
-    public init(maximum: Int, perAddress: Int, userTimeout: Duration, logger: Logger) {
-        limits = Mutex(ConnectionLimits(maximum: maximum, perAddress: perAddress))
+    /// `maximum` connections in all, `perAddress` from one address but the `unbounded` ones
+    /// (trusted proxies); `userTimeout` for the kernel (`TCP_USER_TIMEOUT`).
+    public init(maximum: Int, perAddress: Int, unbounded: Set<String> = [], userTimeout: Duration, logger: Logger) {
+        limits = Mutex(ConnectionLimits(maximum: maximum, perAddress: perAddress, unbounded: unbounded))
         self.userTimeout = userTimeout
         self.logger = logger
     }

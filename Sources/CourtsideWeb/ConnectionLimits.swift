@@ -10,10 +10,13 @@ struct ConnectionLimits: Sendable {
     /// Refused sockets still open for their 503.
     private(set) var refused = 0
     private var byAddress: [String: Int] = [:]
+    /// Addresses held to ``maximum`` alone: trusted proxies, whose connections carry every guest's.
+    let unbounded: Set<String>
 
-    init(maximum: Int, perAddress: Int) {
+    init(maximum: Int, perAddress: Int, unbounded: Set<String> = []) {
         self.maximum = max(1, maximum)
         self.perAddress = max(1, perAddress)
+        self.unbounded = unbounded
         maximumRefused = max(16, self.maximum / 16)
     }
 
@@ -28,7 +31,7 @@ struct ConnectionLimits: Sendable {
     mutating func open(_ address: String) -> Decision {
         if total >= maximum { return .full }
         let count = byAddress[address, default: 0]
-        if count >= perAddress { return .addressFull }
+        if count >= perAddress && !unbounded.contains(address) { return .addressFull }
         total += 1
         byAddress[address] = count + 1
         return .admitted

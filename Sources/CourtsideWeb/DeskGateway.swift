@@ -99,7 +99,7 @@ public final class DeskGateway: Sendable {
             guard let fields = FormFields.parse(Array(buffer: body)),
                 let passphrase = fields["passphrase"], !passphrase.isEmpty, passphrase.count <= 200
             else { return KeeperGateway.redirect(to: "/desk?login=wrong") }
-            let address = context.remoteAddress?.ipAddress ?? "unknown"
+            let address = context.clientAddress
             if case .wait(let wait) = self.throttle.withLock({ $0.attempt(address, now: .now) }) {
                 await KeeperGateway.holdBack(wait)
                 return KeeperGateway.redirect(to: "/desk?login=wait&seconds=\(max(1, Int(wait.components.seconds) + 1))")

@@ -17,6 +17,10 @@ public struct GatewayLimits: Sendable {
     /// Connections open at once from one address. Behind a reverse proxy every browser shares
     /// the proxy's address: raise it to `maxConnections` there.
     public var maxConnectionsPerAddress = 64
+    /// Reverse proxies (HAProxy, nginx) in front of the gateway, by the address they connect
+    /// from: their requests count against the client their `X-Forwarded-For` names
+    /// (``ClientAddress``), and their connections against ``maxConnections`` alone.
+    public var trustedProxies: Set<String> = []
     /// A Server-Sent Events stream sends a comment this often, so a browser that vanished is
     /// noticed (its TCP connection fails) and released.
     public var eventPing: Duration = .seconds(15)

@@ -85,7 +85,7 @@ public final class KeeperGateway: Sendable {
                     : Self.error(.badRequest, "send {\"pin\": \"...\", \"name\": \"...\"} (name optional)", status: .badRequest)
             }
             if let refusal = self.joinRefusal(context, form: form) { return refusal }
-            let address = context.remoteAddress?.ipAddress ?? "unknown"
+            let address = context.clientAddress
             if case .wait(let wait) = self.throttle.withLock({ $0.attempt(address, now: .now) }) {
                 let seconds = max(1, Int(wait.components.seconds) + 1)
                 await Self.holdBack(wait)
@@ -154,7 +154,7 @@ public final class KeeperGateway: Sendable {
 
     /// The answer to a join over its rate (this address's, or everyone's), or nil to go on.
     private func joinRefusal(_ context: GatewayRequestContext, form: Bool) -> Response? {
-        let address = context.remoteAddress?.ipAddress ?? "unknown"
+        let address = context.clientAddress
         let wait: Duration
         let message: String
         switch joinRate.withLock({ $0.take(address, now: .now) }) {

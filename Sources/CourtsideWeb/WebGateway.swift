@@ -27,6 +27,7 @@ public enum WebGateway {
         // First, so that it wraps every route added after it, and the answer to no route.
         router.add(middleware: InternalErrorMiddleware(logger: logger))
         router.add(middleware: CrossSiteMiddleware())
+        router.add(middleware: ClientAddressMiddleware(ClientAddress(trustedProxies: limits.trustedProxies)))
         router.add(middleware: LanguageMiddleware(language))
         LanguagePicker.addRoute(to: router)
         router.addRoutes(screens(live, metrics: registry, limits: limits, refresh: refresh))

@@ -128,6 +128,13 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "A reverse proxy in front of this gateway (HAProxy, nginx), by the address it connects from; repeat for each. "
+                + "Its requests count against the client its X-Forwarded-For names, its connections against --max-connections alone.",
+            valueName: "address"))
+    var trustedProxy: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
             "Seconds a connection may take to send a request's head, and stay idle between requests.", valueName: "seconds"))
     var headTimeout = Int(GatewayLimits().headTimeout.components.seconds)
 
@@ -143,6 +150,7 @@ struct Serve: AsyncParsableCommand {
         limits.maxConnections = maxConnections
         limits.maxConnectionsPerAddress = maxConnectionsPerAddress
         limits.headTimeout = .seconds(headTimeout)
+        limits.trustedProxies = Set(trustedProxy)
         return limits
     }
 
@@ -159,6 +167,10 @@ struct Serve: AsyncParsableCommand {
             (0...65_535).contains(port), colon != listen.startIndex
         else { throw ValidationError("--listen takes HOST:PORT, for example 127.0.0.1:8080") }
         if let language { _ = try VenueLanguage.language(language) }
+        for proxy in trustedProxy where !ClientAddress.isAddress(proxy) {
+            throw ValidationError(
+                "--trusted-proxy takes an address as the proxy connects from, such as 127.0.0.1; not \"\(proxy)\"")
+        }
         if (key == nil) != (serverKey == nil) {
             throw ValidationError(
                 "--key and --server-key go together: this gateway's secret certificate and the daemon's public key")
@@ -271,7 +283,8 @@ struct Serve: AsyncParsableCommand {
             await storeMetrics.record()
         }
         let gate = ConnectionGate(
-            maximum: limits.maxConnections, perAddress: limits.maxConnectionsPerAddress, userTimeout: limits.stalledWriteTimeout,
+            maximum: limits.maxConnections, perAddress: limits.maxConnectionsPerAddress, unbounded: limits.trustedProxies,
+            userTimeout: limits.stalledWriteTimeout,
             logger: logger)
         let server: HTTPServerBuilder
         do {

@@ -1,0 +1,36 @@
+/// The address a request counts against (wrong PINs, joins, passphrase checks): the peer's own,
+/// or, when the peer is a reverse proxy the gateway was told to trust (`--trusted-proxy`), the
+/// client the proxy names in `X-Forwarded-For`.
+///
+/// Behind HAProxy or nginx every browser reaches the gateway from the proxy's address: without
+/// this, one guest's wrong PINs would hold back every phone's join. The header is read from its
+/// right, where the trusted proxies appended, and the first address no trusted proxy holds is the
+/// client's; anything left of it was written by the client and may be forged, so it never counts.
+public struct ClientAddress: Sendable {
+    /// The proxies' addresses (`127.0.0.1`, `10.0.0.5`), as the gateway sees them connect.
+    public let trustedProxies: Set<String>
+
+    public init(trustedProxies: Set<String> = []) { self.trustedProxies = trustedProxies }
+
+    /// The client's address for a request from `peer` with these `X-Forwarded-For` values
+    /// (several headers read as one list, in order).
+    public func client(peer: String?, forwardedFor: [String]) -> String {
+        guard let peer else { return "unknown" }
+        guard trustedProxies.contains(peer) else { return peer }
+        let hops = forwardedFor.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        for hop in hops.reversed() where !trustedProxies.contains(hop) {
+            // A malformed entry ends the trust: the proxy wrote none such, so the client did.
+            return Self.isAddress(hop) ? hop : peer
+        }
+        // Every hop a trusted proxy: the request came from one of them (a health check, say).
+        return hops.first ?? peer
+    }
+
+    /// Whether `text` is an IPv4 or IPv6 address as a proxy writes one (no port, no brackets).
+    public static func isAddress(_ text: String) -> Bool {
+        guard !text.isEmpty, text.count <= 45 else { return false }
+        if text.contains(":") { return text.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." } }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts.allSatisfy { part in UInt8(part).map { _ in part.count <= 3 } ?? false }
+    }
+}
