@@ -37,31 +37,21 @@ public enum KeeperWords {
     }
 
     /// A move's button, short enough for a thumb: "+2", "FT", "REB".
-    public static func button(_ move: MoveKind, words: Words = .english) -> String {
-        let key: MessageKey =
-            switch move {
-            case .onePoint: .keeperButtonOnePoint
-            case .twoPoints: .keeperButtonTwoPoints
-            case .freeThrow: .keeperButtonFreeThrow
-            case .assist: .keeperButtonAssist
-            case .rebound: .keeperButtonRebound
-            case .foul: .keeperButtonFoul
-            }
-        return words(key)
-    }
+    public static func button(_ move: MoveKind, words: Words = .english) -> String { words(keys(move).button) }
 
     /// A move as a screen reader says it: "2 points", "free throw".
-    public static func spoken(_ move: MoveKind, words: Words = .english) -> String {
-        let key: MessageKey =
-            switch move {
-            case .onePoint: .keeperMoveOnePoint
-            case .twoPoints: .keeperMoveTwoPoints
-            case .freeThrow: .keeperMoveFreeThrow
-            case .assist: .keeperMoveAssist
-            case .rebound: .keeperMoveRebound
-            case .foul: .keeperMoveFoul
-            }
-        return words(key)
+    public static func spoken(_ move: MoveKind, words: Words = .english) -> String { words(keys(move).spoken) }
+
+    /// The keys of a move's button and of its spoken name.
+    private static func keys(_ move: MoveKind) -> (button: MessageKey, spoken: MessageKey) {
+        switch move {
+        case .onePoint: (.keeperButtonOnePoint, .keeperMoveOnePoint)
+        case .twoPoints: (.keeperButtonTwoPoints, .keeperMoveTwoPoints)
+        case .freeThrow: (.keeperButtonFreeThrow, .keeperMoveFreeThrow)
+        case .assist: (.keeperButtonAssist, .keeperMoveAssist)
+        case .rebound: (.keeperButtonRebound, .keeperMoveRebound)
+        case .foul: (.keeperButtonFoul, .keeperMoveFoul)
+        }
     }
 
     /// The clock button's action (as the protocol's `clock` names it) and its words: "pause"
