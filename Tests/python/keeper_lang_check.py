@@ -8,7 +8,8 @@ real daemon and gateway.
 On a phone (390x844): asks for the language the way a device does (ja: the browser's
 Accept-Language; ko: the device's `lang` cookie), joins by PIN, and checks that the page and the
 views it binds speak it: the frame's words, the players' and moves' spoken names, a few taps
-confirmed (their state and the live region's line), the Undo button naming whose play it undoes;
+confirmed (their state and the live region's line), the game's state fetched as a page that
+hears no events fetches it, the Undo button naming whose play it undoes;
 then the game ended over the protocol, a tap refused with the catalog's words for
 `game_finished` (never the daemon's English); then a new code for the court, and the page halted
 with the words for `revoked`. Every expected word is read from the language's catalog
@@ -82,6 +83,12 @@ def main():
                   wait(lambda: k.field("clock-button") == words["keeper.clock.start"]
                        and k.field("status") == words["status.scheduled"], 10),
                   "%s %s" % (k.field("clock-button"), k.field("status")))
+        fetched = k.browser.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "fetch('/api/keep/games/' + encodeURIComponent(arguments[0]) + '?lang=' + document.documentElement.lang,"
+            " { credentials: 'same-origin' }).then((r) => r.json()).then((r) => done(r.game.view.clockActionText), (e) => done(String(e)));",
+            game)
+        run.check("the state a silent page fetches comes in the language too", fetched == words["keeper.clock.start"], fetched)
         run.check("the frame's words", k.field("hint") == words["keeper.hint.tap"]
                   and k.js("return document.querySelector('.taps h2').textContent") == words["keeper.taps"]
                   and k.js("return document.getElementById('leave').textContent") == words["keeper.leave"])
