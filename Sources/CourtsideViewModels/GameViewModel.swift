@@ -20,14 +20,18 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
         public var isActive: Bool
         /// "inactive: no more moves" beside an inactive player's name; nil while active.
         public var inactiveText: String?
+        /// The player's button as a screen reader says it: "Ann Avery, Lions: 7 points, 1 foul".
+        public var label: String
 
-        init(id: PlayerID, name: String, side: Side, counts: MoveCounts, isActive: Bool = true) {
+        init(
+            id: PlayerID, name: String, side: Side, team: String, counts: MoveCounts, isActive: Bool = true,
+            words: Words = .english
+        ) {
             (self.id, self.name, self.side, self.counts, points) = (id, name, side, counts, counts.points)
             self.isActive = isActive
-            inactiveText = isActive ? nil : "inactive: no more moves"
-            let others: [(MoveKind, String)] = [(.freeThrow, "FT"), (.assist, "ast"), (.rebound, "reb"), (.foul, "foul")]
-            let made = others.filter { counts[$0.0] > 0 }.map { "\(counts[$0.0]) \($0.1)" }
-            countsText = (["\(counts.points) \(counts.points == 1 ? "pt" : "pts")"] + made).joined(separator: " · ")
+            inactiveText = isActive ? nil : words(.keeperInactive)
+            countsText = KeeperWords.counts(counts, words: words)
+            label = KeeperWords.playerLabel(name: name, team: team, counts: counts, isActive: isActive, words: words)
         }
     }
 
@@ -56,13 +60,23 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
         public var listText: String
         /// What undoing it is called in the keeper's outbox: "undo Ann +2".
         public var undoText: String
+        /// Its Undo button as a screen reader says it: "Undo Ann Avery's 2 points".
+        public var undoLabel: String
 
-        public init(version: Int, side: Side, playerName: String, teamName: String, moveText: String, isUndone: Bool) {
+        /// `move`: the play's move, for the undo's spoken name (`moveText` when nil); `words`:
+        /// the language of the keeper's words.
+        public init(
+            version: Int, side: Side, playerName: String, teamName: String, moveText: String, isUndone: Bool,
+            move: MoveKind? = nil, words: Words = .english
+        ) {
             (self.version, self.side, self.playerName, self.teamName, self.moveText, self.isUndone) = (
                 version, side, playerName, teamName, moveText, isUndone
             )
-            listText = "\(playerName) \(moveText)\(isUndone ? " (undone)" : "")"
-            undoText = "undo \(playerName) \(moveText)"
+            let play = ["player": playerName, "move": moveText]
+            listText = words(isUndone ? .keeperPlayUndone : .keeperPlay, play)
+            undoText = words(.keeperUndo, ["what": words(.keeperPlay, play)])
+            undoLabel = words(
+                .keeperUndoLabel, ["player": playerName, "move": move.map { KeeperWords.spoken($0, words: words) } ?? moveText])
         }
 
         /// The play in one line: "v12  Ann  +2" or "v9  Bo  foul (undone)".
@@ -115,8 +129,7 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
     /// The view of `state` at `now` (the daemon's time, so the clock runs between events), with
     /// its last `count` plays.
     /// `inactive`: the players the organiser marked inactive (the tournament's), shown so and
-    /// offered no move. `words`: the language of the status, the plays and the boards (the
-    /// keeper's own words stay English until its page is converted).
+    /// offered no move. `words`: the language of every word it holds.
     public init(
         _ state: GameState, now: Timestamp, lastPlays count: Int = 5, inactive: Set<PlayerID> = [], words: Words = .english
     ) {
@@ -129,12 +142,13 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
             let players = team.players.map { player in
                 let counts = live.counts[player.id] ?? MoveCounts()
                 return PlayerLine(
-                    id: player.id, name: player.name, side: side, counts: counts, isActive: !inactive.contains(player.id))
+                    id: player.id, name: player.name, side: side, team: team.name, counts: counts,
+                    isActive: !inactive.contains(player.id), words: words)
             }
             return TeamLine(
                 side: side, name: team.name, score: live.score[side], players: players,
                 board: TeamBoard(state.game, side, words: words),
-                timeoutButtonText: "Time-out \(team.name)")
+                timeoutButtonText: words(.keeperTimeoutTeam, ["team": team.name]))
         }
         home = team(.home)
         away = team(.away)
@@ -143,8 +157,7 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
         isRunning = live.clock.isRunning && live.status != .finished
         isFinished = live.status == .finished
         isPaused = live.status == .paused
-        (clockAction, clockActionText) =
-            isFinished ? ("", "Game over") : isRunning ? ("pause", "Pause clock") : ("start", "Start clock")
+        (clockAction, clockActionText) = KeeperWords.clockAction(isFinished: isFinished, isRunning: isRunning, words: words)
         statusLabel = words(Self.statusKey(state.game))
         let winner = live.winner.map { setup.team($0).name }
         self.winner = winner
@@ -156,7 +169,8 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
             return PlayLine(
                 version: play.version, side: play.side,
                 playerName: team.players.first { $0.id == play.player }?.name ?? play.player.rawValue, teamName: team.name,
-                moveText: Self.moveText(play.move, words: words), isUndone: play.retractedBy != nil)
+                moveText: Self.moveText(play.move, words: words), isUndone: play.retractedBy != nil, move: play.move,
+                words: words)
         }
     }
 
@@ -212,16 +226,7 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
     }
 
     /// A move's button on the keeper page, short enough for a thumb: "+2", "FT", "REB".
-    public static func moveButtonText(_ move: MoveKind) -> String {
-        switch move {
-        case .onePoint: "+1"
-        case .twoPoints: "+2"
-        case .freeThrow: "FT"
-        case .assist: "AST"
-        case .rebound: "REB"
-        case .foul: "FOUL"
-        }
-    }
+    public static func moveButtonText(_ move: MoveKind) -> String { KeeperWords.button(move) }
 
     /// How a move reads in the play-by-play, in `words`' language.
     public static func moveText(_ move: MoveKind, words: Words = .english) -> String {

@@ -142,7 +142,8 @@ public final class KeeperGateway: Sendable {
             return WebGateway.json(
                 GameBody(
                     sequence: view.sequence, inSync: view.inSync, daemonNow: now,
-                    game: CourtGame(game, now: Timestamp(milliseconds: now), inactive: view.inactivePlayers)))
+                    game: CourtGame(game, now: Timestamp(milliseconds: now), inactive: view.inactivePlayers, words: context.words)
+                ))
         }
         router.post("/api/keep/commands") { request, context -> Response in
             let device = try context.requireDevice()

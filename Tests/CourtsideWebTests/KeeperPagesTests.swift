@@ -34,7 +34,10 @@ struct KeeperPagesTests {
         #expect(page.contains(#"data-court="Court 1" data-device="ann-s-phone-3f9a""#))
         #expect(page.contains(#"<option value="g1" selected>g1: Lions &amp; Co v Tigers</option>"#), "\(page)")
         #expect(page.contains(#"<option value="g3">g3: Tigers v Lions &amp; Co</option>"#))
-        #expect(page.contains(#"<button type="button" data-move="free_throw" data-text="free throw">FT</button>"#), "\(page)")
+        #expect(
+            page.contains(
+                #"<button type="button" data-move="free_throw" data-text="free throw" data-spoken="free throw" aria-label="free throw">FT</button>"#
+            ), "\(page)")
         #expect(
             page.contains(
                 #"<script src="/static/clock.js"></script><script src="/static/keeper-link.js"></script><script src="/static/keeper-outbox.js"></script><script src="/static/keeper.js"></script>"#

@@ -3,7 +3,7 @@
 //
 // Two things are judged apart. The requests (`link`): "ok", "offline" when a fetch failed (the
 // phone reaches nothing), "server" when the gateway answered 503 (the daemon is down or being
-// caught up with: the phone is online), and `halted` with the gateway's words when the device
+// caught up with: the phone is online), and `halted` with the refusal's words when the device
 // must join again. The event stream (`silent`): a page that asked /api/events for a `sync` every
 // 2 s and heard nothing for `silentAfter` ms, or whose EventSource failed, hears no live updates.
 (function (exports) {

@@ -3,11 +3,11 @@
 //
 // An entry is "queued" (in IndexedDB, sent in tap order; `tried` once a request went out, whose
 // answer may have been lost), then "confirmed" by the daemon's ok or by its own event (its reply
-// lost), or "refused" with the daemon's words. `undo` marks a queued entry undone while its request
-// was out: once the daemon has it, it is retracted. `undone` marks a move whose retraction the
-// daemon confirmed. Effects: "store" (write it to IndexedDB), "drop" (leave the outbox: never
-// sent), "retract" (queue a retraction of its version), "undid" (a retraction confirmed: its move
-// is undone).
+// lost), or "refused" with its refusal's words (the page's, by the code). `undo` marks a queued
+// entry undone while its request was out: once the daemon has it, it is retracted. `undone`
+// marks a move whose retraction the daemon confirmed. Effects: "store" (write it to IndexedDB),
+// "drop" (leave the outbox: never sent), "retract" (queue a retraction of its version), "undid"
+// (a retraction confirmed: its move is undone).
 (function (exports) {
   "use strict";
 

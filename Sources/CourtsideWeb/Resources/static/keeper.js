@@ -1,6 +1,8 @@
 // The keeper page: binds each game's view (GameViewModel, from /api/events), ticks the running
 // clock, and keeps the outbox. Every text about a game is the view's, and every other word the
-// page's own (`#words`, with placeholders it fills); this script composes none.
+// page's own (`#words`, with placeholders it fills; `#refusals`, a refusal's words by its code, in
+// place of the daemon's English); this script composes none. The views are asked for in the
+// page's language (`?lang=`, from its <html lang>).
 //
 // The outbox: a move gets its command_id when tapped and goes into IndexedDB at once, then is
 // sent in tap order, one at a time, by POST /api/keep/commands; a retry reuses the id, so the
@@ -40,6 +42,19 @@
   // A word by its attribute's name ("state-queued": data-state-queued, read as stateQueued).
   const word = (name) => words[name.replace(/-(\w)/g, (all, letter) => letter.toUpperCase())];
   const say = (phrase, values) => phrase.replace(/\{(\w+)\}/g, (all, name) => (name in values ? String(values[name]) : all));
+  // A refusal's words by its stable code, in the page's language (#refusals); never the code itself.
+  const refusals = document.getElementById("refusals").content;
+  const refusal = (code) => {
+    const known = code && [...refusals.querySelectorAll("[data-code]")].find((s) => s.dataset.code === code);
+    return known ? known.textContent : words.refusalOther;
+  };
+  // The page's language (its <html lang>): the views it binds are asked for in it.
+  const lang = "lang=" + encodeURIComponent(document.documentElement.lang || "en");
+  // A tap's outcome, said by the live region.
+  function announce(entry) {
+    const values = { what: entry.label, state: word("state-" + entry.state) || "", why: entry.message || "" };
+    text(document.getElementById("announce"), say(entry.state === "refused" ? words.announceRefused : words.announce, values));
+  }
 
   // ---- IndexedDB: the outbox survives a reload and a closed tab.
   const opened = new Promise((resolve, reject) => {
@@ -84,9 +99,9 @@
       try { reply = await response.json(); } catch (e) { /* a proxy's page, say: not the gateway's answer */ }
       const error = reply && reply.error;
       if (response.status === 200 && reply && reply.ok) return { kind: "ok", reply };
-      if (response.status === 200 && error) return { kind: "refused", message: error.message };
-      if (response.status === 401 && error) return { kind: "halt", message: error.message, code: error.code };
-      if ([400, 403, 413].includes(response.status) && error) return { kind: "refused", message: error.message };
+      if (response.status === 200 && error) return { kind: "refused", message: refusal(error.code) };
+      if (response.status === 401 && error) return { kind: "halt", message: refusal(error.code), code: error.code };
+      if ([400, 403, 413].includes(response.status) && error) return { kind: "refused", message: refusal(error.code) };
       // The gateway's 503 (the daemon did not answer, or is being caught up with): the phone is online.
       if (response.status === 503 && error) return { kind: "retry", why: "unavailable" };
       return { kind: "retry", why: "unreachable" };
@@ -146,7 +161,7 @@
     try {
       const response = await fetch("/api/keep/session", { credentials: "same-origin", cache: "no-store" });
       const reply = await response.json();
-      if (response.status === 401) { halt(reply.error.message); return; }
+      if (response.status === 401) { halt(refusal(reply.error.code)); return; }
       if (response.ok) { feel("reached"); session(reply); pump(); if (online()) return; }
     } catch (e) { /* still offline */ } finally { probing = false; }
     retryLater();
@@ -177,7 +192,7 @@
   function refreshSession() {
     return fetch("/api/keep/session", { credentials: "same-origin", cache: "no-store" }).then(async (response) => {
       const reply = await response.json();
-      if (response.status === 401) halt(reply.error.message);
+      if (response.status === 401) halt(refusal(reply.error.code));
       else if (response.ok) session(reply);
     });
   }
@@ -197,9 +212,9 @@
     polling = true;
     polledAt = Date.now();
     try {
-      const response = await fetch("/api/keep/games/" + encodeURIComponent(current), { credentials: "same-origin", cache: "no-store" });
+      const response = await fetch("/api/keep/games/" + encodeURIComponent(current) + "?" + lang, { credentials: "same-origin", cache: "no-store" });
       const reply = await response.json();
-      if (response.status === 401) halt(reply.error.message);
+      if (response.status === 401) halt(refusal(reply.error.code));
       else if (response.ok) {
         take(reply.game.game, reply.game.state, reply.game.view);
         offset = reply.daemon_now - Date.now();
@@ -216,6 +231,7 @@
   // ---- Taps.
   async function queue(entry) {
     entries.push(entry);
+    if (entry.command.op === "move") announce(entry);
     await put(entry);
     draw();
     pump();
@@ -231,9 +247,11 @@
     const g = games[current];
     if (!selected || !g) { text(field("hint"), words.hintPick); return; }
     const player = [...g.view.home.players, ...g.view.away.players].find((p) => p.id === selected);
-    const id = newID();
+    const id = newID(), name = player ? player.name : selected;
     queue({ id, state: "queued", court, game: current, tapped: Date.now(),
-      label: say(words.tap, { player: player ? player.name : selected, move: button.dataset.text }),
+      label: say(words.tap, { player: name, move: button.dataset.text }),
+      // Its buttons' spoken names: "Undo Ann Avery's 2 points".
+      spoken: { player: name, move: button.dataset.spoken },
       command: { command_id: id, op: "move", game: current, player: selected, move: kind } });
     selected = null;
   }
@@ -243,7 +261,9 @@
   // retracted; one the daemon has is retracted by version.
   async function apply(entry, event) {
     const { entry: after, effects } = outbox.next(entry, event);
+    const was = entry.state;
     Object.assign(entry, after);
+    if (entry.state !== was && entry.command.op === "move") announce(entry);
     for (const effect of effects) {
       if (effect === "store") await put(entry);
       else if (effect === "drop") { entries.splice(entries.indexOf(entry), 1); await drop(entry); }
@@ -294,6 +314,7 @@
     b.type = "button";
     b.dataset.player = p.id;
     b.setAttribute("aria-pressed", String(p.id === selected));
+    b.setAttribute("aria-label", p.label);
     b.disabled = !p.isActive;
     b.append(el("span", "who", p.name), el("span", "counts", p.inactiveText || p.countsText));
     const li = el("li");
@@ -313,6 +334,7 @@
       text(buttons[i].querySelector(".counts"), p.inactiveText || p.countsText);
       buttons[i].disabled = !p.isActive;
       buttons[i].setAttribute("aria-pressed", String(p.id === selected));
+      if (buttons[i].getAttribute("aria-label") !== p.label) buttons[i].setAttribute("aria-label", p.label);
     });
   }
 
@@ -327,6 +349,7 @@
     if (offered) {
       const b = el("button", "undo", word("button-" + offered));
       b.type = "button";
+      if (e.spoken) b.setAttribute("aria-label", say(word(offered + "-label"), e.spoken));
       b.addEventListener("click", () => undo(e));
       li.append(b);
     }
@@ -336,10 +359,11 @@
   function playItem(p) {
     const li = el("li", p.side + (p.isUndone ? " undone" : ""));
     li.dataset.version = p.version;
-    li.append(el("span", "what", p.listText));
+    li.append(el("span", "what", p.listText), el("span", "team", p.teamName));
     if (!p.isUndone && undoable(current, p.version)) {
       const b = el("button", "undo", word("button-undo"));
       b.type = "button";
+      b.setAttribute("aria-label", p.undoLabel);
       b.addEventListener("click", () => queue(retraction(current, p.version, p.undoText)));
       li.append(b);
     }
@@ -366,8 +390,7 @@
     const banner = document.getElementById("banner"), now = machine.derive(link, Date.now()), halted = link.halted;
     shown = JSON.stringify([now.banner, now.controls]);
     let message = "";
-    // The server's message ends without a full stop: one is added, so two sentences do not run together.
-    if (now.banner === "halted") message = halted.replace(/[.!?]?$/, ".") + " " + words.haltedTail;
+    if (now.banner === "halted") message = say(words.halted, { message: halted });
     else if (now.banner === "offline") message = waiting === 1 ? words.offlineOne : say(words.offlineMany, { count: waiting });
     else if (now.banner === "server") message = banner.dataset.server;
     else if (now.banner === "silent") message = banner.dataset.silent;
@@ -404,7 +427,7 @@
   let source = null;
   function follow() {
     if (source) source.close();
-    source = new EventSource("/api/events?ping=2");
+    source = new EventSource("/api/events?ping=2&" + lang);
     feel("opened");
     source.addEventListener("state", (e) => {
       const s = JSON.parse(e.data);
