@@ -88,4 +88,44 @@ struct LanguageWebTests {
         let event = try #require(lines.first { $0.event == "event" })
         #expect(event.data.view?.statusLabel == "試合中", "\(event)")
     }
+
+    @Test(
+        "?lang=ko on the overlay, the big screen, the results, a team's page and the box score: each in Korean, its English gone")
+    func screens() async throws {
+        let daemon = try DaemonProcess(tournament: TeamPageWebTests.cup)
+        let web = try WebProcess(daemon)
+        #expect(await web.waitInSync(), "\(web.log())")
+        let keeper = try Keeper(daemon.commandEndpoint)
+        #expect(try keeper.send(.move(game: "g1", player: "ann", move: .twoPoints)).ok)
+        // The browser asks for English: ?lang wins, as a TV or a stream's source set up once.
+        let english = ["Accept-Language": "en"]
+        let overlay = try await Self.page(web, "/overlay/g1?lang=ko", english)
+        #expect(overlay.contains(#"<html lang="ko">"#) && overlay.contains("<title>Courtside 오버레이: g1</title>"), "\(overlay)")
+        #expect(overlay.contains(#"<span class="name" dir="auto" data-field="away">東京タイガース・バスケットボールクラブ</span>"#))
+        #expect(!overlay.contains("Courtside overlay") && !overlay.contains("reconnecting"))
+
+        let all = try await Self.page(web, "/?lang=ko", english)
+        #expect(all.contains(#"<html lang="ko">"#) && all.contains("<h1>전체 경기</h1>") && all.contains("<h2>코트별 현황</h2>"), "\(all)")
+        #expect(all.contains("Open 토너먼트") && !all.contains("Every game") && !all.contains("knockout<"))
+
+        let results = try await Self.page(web, "/results?lang=ko", english)
+        #expect(
+            results.contains("<h1>경기 일정</h1>") && results.contains("<th>득실차</th>") && results.contains("<td>경기 중</td>"),
+            "\(results)")
+        #expect(!results.contains("Schedule") && !results.contains("<th>Team</th>"))
+
+        // Team pages come once the gateway has read the tournament; the move above made g1 live.
+        let team = await poll {
+            try? await Self.page(web, "/teams/lions?lang=ko", english)
+        } until: {
+            $0?.contains("<h2>경기 중</h2>") == true
+        }
+        let lions = try #require(team)
+        #expect(lions.contains("전체 팀") && lions.contains("상대 東京タイガース") && lions.contains("<th>순위</th>"), "\(lions)")
+        #expect(!lions.contains("Playing now") && !lions.contains("All teams"))
+
+        let box = try await Self.page(web, "/games/g1/box?lang=ko", english)
+        #expect(box.contains("<h1>g1 박스 스코어</h1>") && box.contains("<th>선수</th>") && box.contains("<th>득점</th>"), "\(box)")
+        #expect(!box.contains("box score") && !box.contains("<th>Player</th>"))
+    }
 }
