@@ -176,6 +176,8 @@ enum Pages {
             var schedule: [ScheduleRow]
             var groups: [Group]
             var brackets: [BracketPicture]
+            /// The language picker, for a phone: it comes back here.
+            var picker: LanguagePicker.Picker
         }
         let groups = view.standings.map { group in
             Group(
@@ -209,7 +211,8 @@ enum Pages {
             "results",
             Page(
                 lang: words.language.code, title: words(.resultsTitle), inSync: view.inSync, text: ScreenWords.Results(words),
-                schedule: schedule, groups: groups, brackets: brackets(view, words: words)))
+                schedule: schedule, groups: groups, brackets: brackets(view, words: words),
+                picker: LanguagePicker.picker(words, back: "/results")))
     }
 
     /// The page's template applied to `page`.

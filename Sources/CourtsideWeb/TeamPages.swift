@@ -15,6 +15,8 @@ extension Pages {
         var inSync: Bool
         var text: ScreenWords.Frame
         var model: Model
+        /// The language picker, which sends a phone back to this page.
+        var picker: LanguagePicker.Picker
     }
 
     /// One team's page, or nil when the tournament has no team of that id; every word in `words`' language.
@@ -27,8 +29,8 @@ extension Pages {
         return render(
             "team",
             TeamFrame(
-                lang: page.lang, title: page.title, kind: "team", inSync: view.inSync, text: ScreenWords.Frame(words), model: page
-            ))
+                lang: page.lang, title: page.title, kind: "team", inSync: view.inSync, text: ScreenWords.Frame(words),
+                model: page, picker: LanguagePicker.picker(words, back: TeamPage.path(of: id))))
     }
 
     /// Every team by division, each linking to its page, sorted and worded in `words`' language.
@@ -38,7 +40,7 @@ extension Pages {
             "teams",
             TeamFrame(
                 lang: list.lang, title: list.title, kind: "teams", inSync: view.inSync, text: ScreenWords.Frame(words),
-                model: list))
+                model: list, picker: LanguagePicker.picker(words, back: "/teams")))
     }
 
     /// The sheet to print: each team's name and a QR code of its page's address, which starts

@@ -132,6 +132,9 @@ struct ScreensLanguageTests {
             team.contains("<h2>試合中</h2>") && team.contains("全チーム") && team.contains("対 호랑이") && team.contains("<th>順位</th>"),
             "\(team)")
         #expect(try #require(pages["teams"]).contains("<h1>チーム一覧</h1>"))
+        // A phone's pages carry the picker, which brings it back to the same page.
+        #expect(team.contains(#"<input type="hidden" name="back" value="/teams/lions">"#) && team.contains(">言語</span>"))
+        #expect(results.contains(#"name="back" value="/results""#) && pages["teams"]?.contains(#"value="/teams""#) == true)
         #expect(try #require(pages["sheet"]).contains("このチームの試合・結果・次の試合"))
     }
 
