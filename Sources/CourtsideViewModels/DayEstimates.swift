@@ -1,3 +1,4 @@
+public import CourtsideLocalization
 public import CourtsideModel
 public import Foundation
 
@@ -56,9 +57,10 @@ public struct DayEstimates: Hashable, Sendable {
     /// The estimates at `now` for the schedule's games (`bracket`, in the schedule's order) as
     /// `games` stand; `calendar` reads the schedule's times (the venue's time zone). `titles`
     /// names a game for a suggestion ("Bears v Wolves"); the game id stands in without one.
+    /// `words`: the language of each suggestion's text.
     public init(
         bracket: [BracketEntry], games: [GameID: Game], timing: DayTiming?, now: Date, calendar: Calendar,
-        titles: [GameID: String] = [:]
+        titles: [GameID: String] = [:], words: Words = .english
     ) {
         let pace = timing ?? Self.inferred(from: bracket)
         self.timing = pace
@@ -169,9 +171,12 @@ public struct DayEstimates: Hashable, Sendable {
                 Suggestion(
                     game: candidate.game, title: title, from: from, to: court, scheduled: candidate.start,
                     start: Self.time(opens), minutesSooner: sooner,
-                    text:
-                        "\(court) is free: move \(candidate.game) (\(title)) there from \(from), to start about \(Self.time(opens)), \(sooner) min sooner."
-                ))
+                    text: words.plural(
+                        .estimatesSuggestion, count: sooner,
+                        [
+                            "court": court, "game": candidate.game.rawValue, "title": title, "from": from,
+                            "time": Self.time(opens),
+                        ])))
         }
         self.suggestions = suggestions
     }

@@ -197,7 +197,7 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
     /// (``statusText``) once it exists; before, "waiting for its teams" while a result it waits on
     /// is open, else "not created yet". Worded from the game alone: no view of it is made.
     public static func scheduleText(_ game: Game?, teamsKnown: Bool, words: Words = .english) -> String {
-        guard let game else { return teamsKnown ? "not created yet" : "waiting for its teams" }
+        guard let game else { return words(teamsKnown ? .statusNotCreated : .courtWaiting) }
         return statusText(
             words(statusKey(game)), winner: game.winner.map { game.setup.team($0).name }, endReason: game.endReason,
             words: words)

@@ -1,3 +1,4 @@
+public import CourtsideLocalization
 public import CourtsideModel
 import Foundation
 
@@ -20,19 +21,26 @@ public struct TeamList: Hashable, Sendable, Encodable {
 
     public var blocks: [Block]
     public var hasTeams: Bool
-    public var title = "Teams · Courtside"
-    public var heading = "Teams"
-    public var noTeamsText = "No teams yet."
-    public var sheetText = "Print a sheet of QR codes"
+    public var title: String
+    public var heading: String
+    public var noTeamsText: String
+    public var sheetText: String
+    /// The page's language: what `<html lang>` says.
+    public var lang: String
 
     /// The teams of `teams` (the tournament as it stands) and any others the standings or the
-    /// games name, in `divisions`' order, each block by name; teams in no division last.
-    public init(teams: [Team] = [], divisions: [Division] = [], games: [GameID: Game], standings: [GroupStandings]) {
+    /// games name, in `divisions`' order, each block by name in `words`' collation (``Collation``);
+    /// teams in no division last. Every word in `words`' language.
+    public init(
+        teams: [Team] = [], divisions: [Division] = [], games: [GameID: Game], standings: [GroupStandings],
+        words: Words = .english
+    ) {
         let names = TeamPage.names(teams: teams, games: games, standings: standings)
+        let collation = Collation(words.language)
         let byName = { (ids: [TeamID]) in
             ids.compactMap { id in names[id].map { Entry(team: id, name: $0, path: TeamPage.path(of: id)) } }
                 .sorted { a, b in
-                    let order = a.name.localizedStandardCompare(b.name)
+                    let order = collation.compare(a.name, b.name)
                     return order == .orderedSame ? a.team < b.team : order == .orderedAscending
                 }
         }
@@ -49,6 +57,10 @@ public struct TeamList: Hashable, Sendable, Encodable {
         if !named, blocks.count > 1 { blocks = [Block(name: nil, teams: byName(blocks.flatMap { $0.teams.map(\.team) }))] }
         self.blocks = blocks
         hasTeams = !names.isEmpty
+        (title, heading, noTeamsText, sheetText) = (
+            words(.teamsTitle), words(.teamsHeading), words(.teamsNone), words(.teamsSheet)
+        )
+        lang = words.language.code
     }
 }
 
@@ -67,14 +79,18 @@ public struct TeamSheet: Hashable, Sendable, Encodable {
     }
 
     public var cards: [Card]
-    public var title = "Team pages · Courtside"
-    public var lead = "Scan for this team's games, results and next game"
+    public var title: String
+    public var lead: String
+    /// The sheet's language: what `<html lang>` says.
+    public var lang: String
 
-    /// The cards of `list`, whose addresses start with `baseURL` (such as `http://192.168.1.20:8080`).
-    public init(_ list: TeamList, baseURL: String) {
+    /// The cards of `list`, whose addresses start with `baseURL` (such as `http://192.168.1.20:8080`),
+    /// its words in `words`' language.
+    public init(_ list: TeamList, baseURL: String, words: Words = .english) {
         let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         cards = list.blocks.flatMap { block in
             block.teams.map { Card(team: $0.team, name: $0.name, division: block.name, url: base + $0.path) }
         }
+        (title, lead, lang) = (words(.teamSheetTitle), words(.teamSheetLead), words.language.code)
     }
 }

@@ -1,3 +1,4 @@
+public import CourtsideLocalization
 public import CourtsideModel
 import Foundation
 
@@ -77,7 +78,7 @@ public struct TeamPage: Hashable, Sendable, Encodable {
         public var score: String?
         public var isLive: Bool
         /// The link to the game's own page: "Follow the game".
-        public var followText = "Follow the game"
+        public var followText: String
     }
 
     public var team: TeamID
@@ -94,38 +95,50 @@ public struct TeamPage: Hashable, Sendable, Encodable {
     public var noNextText: String
     public var hasGames: Bool
     // The page's fixed words.
-    public var poolHeading = "Pool"
-    public var gamesHeading = "Games"
-    public var allTeamsText = "All teams"
-    public var columns = Columns()
+    public var poolHeading: String
+    public var gamesHeading: String
+    public var allTeamsText: String
+    public var columns: Columns
+    /// The page's language: what `<html lang>` says.
+    public var lang: String
 
     /// The pool table's and game list's column headings.
     public struct Columns: Hashable, Sendable, Encodable {
-        public var rank = "#"
-        public var team = "Team"
-        public var played = "P"
-        public var won = "W"
-        public var lost = "L"
-        public var pointsFor = "PF"
-        public var pointsAgainst = "PA"
-        public var difference = "+/-"
+        public var rank: String
+        public var team: String
+        public var played: String
+        public var won: String
+        public var lost: String
+        public var pointsFor: String
+        public var pointsAgainst: String
+        public var difference: String
+
+        /// A standings table's headings in `words`' language: the results page's too.
+        public init(_ words: Words = .english) {
+            (rank, team, played, won) = (words(.tableRank), words(.tableTeam), words(.tablePlayed), words(.tableWon))
+            (lost, pointsFor) = (words(.tableLost), words(.tablePointsFor))
+            (pointsAgainst, difference) = (words(.tablePointsAgainst), words(.tableDifference))
+        }
     }
 
     /// The page of `team`, or nil when the tournament has no such team: `teams` (the tournament
     /// as it stands), the games, the standings and the bracket name none.
     ///
     /// `bracket` is the schedule as the display last received it: each entry is brought up to
-    /// `games` (``BracketEntry/following(_:)``), so scores follow every basket.
+    /// `games` (``BracketEntry/following(_:)``), so scores follow every basket. Every word in
+    /// `words`' language.
     public init?(
         team: TeamID, teams: [Team] = [], divisions: [Division] = [], games: [GameID: Game], bracket: [BracketEntry],
-        standings: [GroupStandings], estimates: DayEstimates? = nil
+        standings: [GroupStandings], estimates: DayEstimates? = nil, words: Words = .english
     ) {
         let names = Self.names(teams: teams, games: games, standings: standings)
         let entries = Self.entries(of: team, games: games, bracket: bracket)
         guard let name = names[team] ?? (entries.isEmpty ? nil : team.rawValue) else { return nil }
         self.team = team
         self.name = name
-        title = "\(name) · Courtside"
+        title = words(.teamTitle, ["team": name])
+        (poolHeading, gamesHeading, allTeamsText) = (words(.teamPool), words(.teamGames), words(.teamAll))
+        (columns, lang) = (Columns(words), words.language.code)
         let divisionID =
             divisions.first { $0.teams.contains(team) }?.id ?? standings.first { $0.rows.contains { $0.team == team } }?.division
             ?? entries.lazy.compactMap(\.division).first
@@ -133,7 +146,7 @@ public struct TeamPage: Hashable, Sendable, Encodable {
             divisionID, Dictionary(divisions.map { ($0.id, $0.name) }) { first, _ in first })
         pools = standings.filter { $0.rows.contains { $0.team == team } }.map { table in
             Pool(
-                title: table.complete ? "\(table.name) (final)" : table.name,
+                title: table.complete ? words(.tableFinal, ["group": table.name]) : table.name,
                 rows: table.rows.map { row in
                     PoolRow(
                         rank: row.rank, team: row.team, name: row.name, path: Self.path(of: row.team), played: row.played,
@@ -150,18 +163,26 @@ public struct TeamPage: Hashable, Sendable, Encodable {
             let lost = entry.state == .final && entry.winner != nil && entry.winner != team
             let (outcome, outcomeText): (String, String) =
                 switch entry.state {
-                case .final: won ? ("W", "won") : lost ? ("L", "lost") : ("–", "no result")
+                case .final:
+                    won
+                        ? (words(.teamOutcomeWin), words(.teamWon))
+                        : lost ? (words(.teamOutcomeLoss), words(.teamLost)) : ("–", words(.teamNoResult))
                 // The game's own word ("IN PLAY", "PAUSED", ...), as every other screen says it.
-                case .live: ("LIVE", GameViewModel.scheduleText(games[entry.game], teamsKnown: true))
-                case .ready: ("", "to play")
-                case .pending: ("", "waiting for its teams")
+                case .live:
+                    (words(.teamOutcomeLive), GameViewModel.scheduleText(games[entry.game], teamsKnown: true, words: words))
+                case .ready: ("", words(.teamToPlay))
+                case .pending: ("", words(.courtWaiting))
                 }
             return GameLine(
                 game: entry.game, path: "/games/\(Self.escaped(entry.game.rawValue))",
                 round: entry.round ?? entry.group.map { groupNames[$0] ?? $0 } ?? "",
                 court: games[entry.game]?.setup.court ?? entry.court, start: entry.start,
-                opponent:
-                    "v \(other.map { names[$0] ?? $0.rawValue } ?? BracketPicture.words(otherSlot, teamNames: names, division: entry.division))",
+                opponent: words(
+                    .teamOpponent,
+                    [
+                        "team": other.map { names[$0] ?? $0.rawValue }
+                            ?? BracketPicture.words(otherSlot, teamNames: names, division: entry.division, words: words)
+                    ]),
                 opponentPath: other.map(Self.path(of:)), score: score, outcome: outcome, outcomeText: outcomeText, isWin: won,
                 isLoss: lost, isLive: entry.state == .live, isFinished: entry.state == .final)
         }
@@ -169,14 +190,16 @@ public struct TeamPage: Hashable, Sendable, Encodable {
         next = self.games.first { !$0.isFinished }.map { line in
             let estimate = line.isLive ? nil : estimates?.estimates[line.game]
             return NextGame(
-                game: line.game, path: line.path, heading: line.isLive ? "Playing now" : "Next game",
-                opponent: line.opponent, opponentPath: line.opponentPath, court: line.court ?? "court to be announced",
+                game: line.game, path: line.path, heading: words(line.isLive ? .teamPlayingNow : .teamNextGame),
+                opponent: line.opponent, opponentPath: line.opponentPath, court: line.court ?? words(.teamCourtUnknown),
                 expectedStart: estimate?.time ?? line.start,
                 delayText: estimate.flatMap { estimate in
-                    estimate.minutesLate > 0 ? "\(estimate.minutesLate) min late: scheduled \(line.start ?? "")" : nil
-                }, noTimeText: "time to be announced", score: line.isLive ? line.score : nil, isLive: line.isLive)
+                    estimate.minutesLate > 0
+                        ? words.plural(.teamLate, count: estimate.minutesLate, ["time": line.start ?? ""]) : nil
+                }, noTimeText: words(.teamTimeUnknown), score: line.isLive ? line.score : nil, isLive: line.isLive,
+                followText: words(.teamFollow))
         }
-        noNextText = self.games.isEmpty ? "No games scheduled yet." : "No more games to play."
+        noNextText = words(self.games.isEmpty ? .teamNoGames : .teamNoMore)
     }
 
     /// The team's games, as the schedule and the games hold them, sorted by start (those with

@@ -13,34 +13,42 @@ import Mustache
 /// event's `view`; swift-mustache reads stored properties by reflection, and the templates
 /// escape every value.
 enum Pages {
-    /// Every game at once, for a big screen.
-    static func allGames(_ view: LiveTournament.View) -> String {
+    /// Every game at once, for a big screen, every word in `words`' language.
+    static func allGames(_ view: LiveTournament.View, words: Words = .english) -> String {
         struct Page {
-            var title = "Courtside: every game"
+            var lang: String
+            var title: String
             var kind = "all"
             var game = ""
             var inSync: Bool
+            var text: ScreenWords.BigScreen
             var games: [GameViewModel]
             /// Each court's delay and next game, which the script binds from `courts` later.
             var courts: [CourtNow]
             /// Each division's knockout, drawn again when the tables change.
             var brackets: [BracketPicture]
         }
-        let games = TournamentViewModel(view.games.values.map(GameState.init), now: Timestamp(milliseconds: view.daemonNow))
+        let now = Timestamp(milliseconds: view.daemonNow)
+        // The games in their id's order, as the script draws them (app.js's drawAll).
+        let games = view.games.keys.sorted().compactMap { id in
+            view.games[id].map { GameViewModel(GameState($0), now: now, lastPlays: 0, words: words) }
+        }
         return render(
             "all-games",
-            Page(inSync: view.inSync, games: games.games, courts: view.courtsNow(), brackets: brackets(view)))
+            Page(
+                lang: words.language.code, title: words(.allTitle), inSync: view.inSync, text: ScreenWords.BigScreen(words),
+                games: games, courts: view.courtsNow().map { $0.worded(words) }, brackets: brackets(view, words: words)))
     }
 
     /// Each division's knockout as the results fill it, its teams and divisions named as the
     /// tournament's setup names them (or, before the gateway has read it, as their games do).
-    static func brackets(_ view: LiveTournament.View) -> [BracketPicture] {
+    static func brackets(_ view: LiveTournament.View, words: Words = .english) -> [BracketPicture] {
         var names = Dictionary(view.teams.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         for game in view.games.values {
             for team in [game.setup.home, game.setup.away] where names[team.id] == nil { names[team.id] = team.name }
         }
         let divisions = Dictionary(view.divisions.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-        return BracketPicture.pictures(view.schedule, teamNames: names, divisionNames: divisions)
+        return BracketPicture.pictures(view.schedule, teamNames: names, divisionNames: divisions, words: words)
     }
 
     /// One team's place on a page; without its game yet (a bracket slot), its fields wait
@@ -58,10 +66,13 @@ enum Pages {
         var fouls: String
         var timeouts: String
         var undone: String
+        /// The box score's headings.
+        var box: ScreenWords.Box
 
-        init(_ words: Words) {
+        init(_ words: Words, game: GameID) {
             (reconnecting, waiting, lastPlays) = (words(.pageReconnecting), words(.courtWaiting), words(.courtLastPlays))
             (fouls, timeouts, undone) = (words(.courtFouls), words(.courtTimeouts), words(.playUndone))
+            box = ScreenWords.Box(words, game: game)
         }
     }
 
@@ -81,13 +92,13 @@ enum Pages {
         /// The language picker, on pages that speak the request's language.
         var picker: LanguagePicker.Picker?
 
-        /// `words`: the page's language (English on the pages not yet converted: the overlay, the box score).
+        /// `words`: the page's language.
         init(
             _ view: LiveTournament.View, game id: GameID, kind: String, title: String, words: Words = .english,
             picker: LanguagePicker.Picker? = nil
         ) {
             (self.title, self.kind, game, inSync) = (title, kind, id.rawValue, view.inSync)
-            (lang, text, self.picker) = (words.language.code, GameWords(words), picker)
+            (lang, text, self.picker) = (words.language.code, GameWords(words, game: id), picker)
             self.view = view.games[id].map { GameViewModel($0, now: Timestamp(milliseconds: view.daemonNow), words: words) }
             courtNow = view.court(of: id).map {
                 view.courtNow(CourtLineup(court: $0, bracket: view.bracket, games: view.games)).worded(words)
@@ -108,19 +119,22 @@ enum Pages {
                 picker: LanguagePicker.picker(words, back: path ?? "/games/\(id.rawValue)")))
     }
 
-    /// A compact score bug on a transparent background, for a stream's browser source.
-    static func overlay(_ view: LiveTournament.View, game id: GameID) -> String {
-        render("overlay", GamePage(view, game: id, kind: "overlay", title: "Courtside overlay: \(id.rawValue)"))
+    /// A compact score bug on a transparent background, for a stream's browser source, in
+    /// `words`' language (a stream's `?lang=`).
+    static func overlay(_ view: LiveTournament.View, game id: GameID, words: Words = .english) -> String {
+        render(
+            "overlay",
+            GamePage(view, game: id, kind: "overlay", title: words(.overlayTitle, ["game": id.rawValue]), words: words))
     }
 
     /// The box score: every player's counts, refreshed whenever the game changes.
-    static func box(_ view: LiveTournament.View, game id: GameID) -> String {
-        let title = view.games[id] == nil ? "Courtside: \(id.rawValue)" : "Courtside: box score \(id.rawValue)"
-        return render("box", GamePage(view, game: id, kind: "box", title: title))
+    static func box(_ view: LiveTournament.View, game id: GameID, words: Words = .english) -> String {
+        let title = words(view.games[id] == nil ? .courtTitle : .boxTitle, ["game": id.rawValue])
+        return render("box", GamePage(view, game: id, kind: "box", title: title, words: words))
     }
 
-    /// Schedule, standings and bracket, refreshed whenever they change.
-    static func results(_ view: LiveTournament.View) -> String {
+    /// Schedule, standings and bracket, refreshed whenever they change; every word in `words`' language.
+    static func results(_ view: LiveTournament.View, words: Words = .english) -> String {
         struct ScheduleRow {
             var game: String
             var round: String
@@ -134,46 +148,53 @@ enum Pages {
             var homePath: String?
             var awayPath: String?
         }
+        /// A table's row, its numbers as the language writes them.
         struct StandingLine {
-            var rank: Int
+            var rank: String
             var name: String
             /// The team's page.
             var path: String
-            var played: Int
-            var won: Int
-            var lost: Int
-            var pointsFor: Int
-            var pointsAgainst: Int
-            var difference: Int
+            var played: String
+            var won: String
+            var lost: String
+            var pointsFor: String
+            var pointsAgainst: String
+            var difference: String
         }
         struct Group {
-            var name: String
-            var complete: Bool
+            /// "Group A", or "Group A (final)" once every game of it is decided.
+            var title: String
             var rows: [StandingLine]
         }
         struct Page {
-            var title = "Courtside: results"
+            var lang: String
+            var title: String
             var kind = "results"
             var game = ""
             var inSync: Bool
+            var text: ScreenWords.Results
             var schedule: [ScheduleRow]
             var groups: [Group]
             var brackets: [BracketPicture]
+            /// The language picker, for a phone: it comes back here.
+            var picker: LanguagePicker.Picker
         }
         let groups = view.standings.map { group in
             Group(
-                name: group.name, complete: group.complete,
+                title: group.complete ? words(.tableFinal, ["group": group.name]) : group.name,
                 rows: group.rows.map {
                     StandingLine(
-                        rank: $0.rank, name: $0.name, path: TeamPage.path(of: $0.team), played: $0.played, won: $0.won,
-                        lost: $0.lost, pointsFor: $0.pointsFor,
-                        pointsAgainst: $0.pointsAgainst, difference: $0.difference)
+                        rank: words.number($0.rank), name: $0.name, path: TeamPage.path(of: $0.team),
+                        played: words.number($0.played), won: words.number($0.won), lost: words.number($0.lost),
+                        pointsFor: words.number($0.pointsFor), pointsAgainst: words.number($0.pointsAgainst),
+                        difference: words.number($0.difference))
                 })
         }
         let names = TeamPage.names(teams: view.teams, games: view.games, standings: view.standings)
         // A side is its team once known, else its slot in the words the knockout's picture uses ("A1").
         let side = { (team: TeamID?, slot: Slot, division: String?) in
-            team.map { names[$0] ?? $0.rawValue } ?? BracketPicture.words(slot, teamNames: names, division: division)
+            team.map { names[$0] ?? $0.rawValue }
+                ?? BracketPicture.words(slot, teamNames: names, division: division, words: words)
         }
         let schedule = view.schedule.map { entry in
             ScheduleRow(
@@ -181,11 +202,17 @@ enum Pages {
                 start: entry.start ?? "", home: side(entry.homeTeam, entry.home, entry.division),
                 score: entry.score.map { "\($0.home) - \($0.away)" } ?? "",
                 away: side(entry.awayTeam, entry.away, entry.division),
-                state: entry.state.rawValue, homePath: entry.homeTeam.map(TeamPage.path(of:)),
+                // Every screen's words for the game (its status), not the bracket's own states.
+                state: GameViewModel.scheduleText(view.games[entry.game], teamsKnown: entry.state != .pending, words: words),
+                homePath: entry.homeTeam.map(TeamPage.path(of:)),
                 awayPath: entry.awayTeam.map(TeamPage.path(of:)))
         }
         return render(
-            "results", Page(inSync: view.inSync, schedule: schedule, groups: groups, brackets: brackets(view)))
+            "results",
+            Page(
+                lang: words.language.code, title: words(.resultsTitle), inSync: view.inSync, text: ScreenWords.Results(words),
+                schedule: schedule, groups: groups, brackets: brackets(view, words: words),
+                picker: LanguagePicker.picker(words, back: "/results")))
     }
 
     /// The page's template applied to `page`.

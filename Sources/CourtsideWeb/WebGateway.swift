@@ -113,13 +113,13 @@ public enum WebGateway {
                     try await writer.finish(nil)
                 })
         }
-        router.get("/") { _, _ -> Response in html(Pages.allGames(live.current)) }
-        // A game's pages: 404 for an id no game can have, the page for any other. The court's
-        // TV speaks the request's language; the overlay and the box score are English for now.
+        router.get("/") { _, context -> Response in html(Pages.allGames(live.current, words: context.words)) }
+        // A game's pages: 404 for an id no game can have, the page for any other, each in
+        // the request's language.
         let gamePages: [(String, @Sendable (LiveTournament.View, GameID, Words, String) -> String)] = [
             ("/games/:id", { Pages.court($0, game: $1, words: $2, path: $3) }),
-            ("/overlay/:id", { view, id, _, _ in Pages.overlay(view, game: id) }),
-            ("/games/:id/box", { view, id, _, _ in Pages.box(view, game: id) }),
+            ("/overlay/:id", { view, id, words, _ in Pages.overlay(view, game: id, words: words) }),
+            ("/games/:id/box", { view, id, words, _ in Pages.box(view, game: id, words: words) }),
         ]
         for (path, page) in gamePages {
             router.get(RouterPath(path)) { request, context -> Response in
@@ -128,20 +128,22 @@ public enum WebGateway {
                 return html(page(live.current, GameID(id), context.words, request.uri.description))
             }
         }
-        router.get("/results") { _, _ -> Response in html(Pages.results(live.current)) }
-        router.get("/teams") { _, _ -> Response in html(Pages.teams(live.current)) }
-        router.get("/teams/sheet") { request, _ -> Response in
+        router.get("/results") { _, context -> Response in html(Pages.results(live.current, words: context.words)) }
+        router.get("/teams") { _, context -> Response in html(Pages.teams(live.current, words: context.words)) }
+        router.get("/teams/sheet") { request, context -> Response in
             // The QR codes hold the address this sheet was asked at, or the one `?base=` gives.
             let typed = request.uri.queryParameters["base"].map(String.init)
             guard let base = DeskCodesPage.baseURL(typed: typed, host: request.head.authority, secure: false) else {
                 return text("base must be an http or https address, such as http://192.168.1.20:8080\n", status: .badRequest)
             }
-            return html(try Pages.teamSheet(live.current, baseURL: base))
+            return html(try Pages.teamSheet(live.current, baseURL: base, words: context.words))
         }
         router.get("/teams/:id") { _, context -> Response in
             // The path holds the id percent-encoded (``TeamPage/path(of:)``); one that does not decode names no team.
             let id = try context.parameters.require("id")
-            guard let team = id.removingPercentEncoding, let page = Pages.team(live.current, team: TeamID(team)) else {
+            guard let team = id.removingPercentEncoding,
+                let page = Pages.team(live.current, team: TeamID(team), words: context.words)
+            else {
                 return text("no team has id \(id)\n", status: .notFound)
             }
             return html(page)

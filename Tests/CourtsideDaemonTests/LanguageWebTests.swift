@@ -88,4 +88,87 @@ struct LanguageWebTests {
         let event = try #require(lines.first { $0.event == "event" })
         #expect(event.data.view?.statusLabel == "試合中", "\(event)")
     }
+
+    @Test(
+        "?lang=ko on the overlay, the big screen, the results, a team's page and the box score: each in Korean, its English gone")
+    func screens() async throws {
+        let daemon = try DaemonProcess(tournament: TeamPageWebTests.cup)
+        let web = try WebProcess(daemon)
+        #expect(await web.waitInSync(), "\(web.log())")
+        let keeper = try Keeper(daemon.commandEndpoint)
+        #expect(try keeper.send(.move(game: "g1", player: "ann", move: .twoPoints)).ok)
+        // The browser asks for English: ?lang wins, as a TV or a stream's source set up once.
+        let english = ["Accept-Language": "en"]
+        let overlay = try await Self.page(web, "/overlay/g1?lang=ko", english)
+        #expect(overlay.contains(#"<html lang="ko">"#) && overlay.contains("<title>Courtside 오버레이: g1</title>"), "\(overlay)")
+        #expect(overlay.contains(#"<span class="name" dir="auto" data-field="away">東京タイガース・バスケットボールクラブ</span>"#))
+        #expect(!overlay.contains("Courtside overlay") && !overlay.contains("reconnecting"))
+
+        let all = try await Self.page(web, "/?lang=ko", english)
+        #expect(all.contains(#"<html lang="ko">"#) && all.contains("<h1>전체 경기</h1>") && all.contains("<h2>코트별 현황</h2>"), "\(all)")
+        #expect(all.contains("Open 토너먼트") && !all.contains("Every game") && !all.contains("knockout<"))
+
+        let results = try await Self.page(web, "/results?lang=ko", english)
+        #expect(
+            results.contains("<h1>경기 일정</h1>") && results.contains("<th>득실차</th>") && results.contains("<td>경기 중</td>"),
+            "\(results)")
+        #expect(!results.contains("Schedule") && !results.contains("<th>Team</th>"))
+
+        // Team pages come once the gateway has read the tournament; the move above made g1 live.
+        let team = await poll {
+            try? await Self.page(web, "/teams/lions?lang=ko", english)
+        } until: {
+            $0?.contains("<h2>경기 중</h2>") == true
+        }
+        let lions = try #require(team)
+        #expect(lions.contains("전체 팀") && lions.contains("상대 東京タイガース") && lions.contains("<th>순위</th>"), "\(lions)")
+        #expect(!lions.contains("Playing now") && !lions.contains("All teams"))
+
+        let box = try await Self.page(web, "/games/g1/box?lang=ko", english)
+        #expect(box.contains("<h1>g1 박스 스코어</h1>") && box.contains("<th>선수</th>") && box.contains("<th>득점</th>"), "\(box)")
+        #expect(!box.contains("box score") && !box.contains("<th>Player</th>"))
+    }
+
+    /// Teams named in Japanese, Korean and Arabic, with emoji, and players likewise.
+    static let scripts = """
+        tournament: 名前の大会
+        courts: [第1コート, 第2コート]
+        teams:
+          - { id: lions, name: "🦁 東京ライオンズ・バスケットボールクラブ", players: [{id: ann, name: 佐藤花子}, {id: bo, name: "سارة 🏀"}, {id: cy, name: Cy}] }
+          - { id: tigers, name: "서울 호랑이 농구단 🐯", players: [{id: di, name: 김민준}, {id: ed, name: Ed}, {id: flo, name: Flo}] }
+          - { id: falcons, name: الصقور الذهبية, players: [{id: gus, name: غسان}, {id: hal, name: Hal}, {id: ida, name: Ida}] }
+          - { id: wolves, name: "Wölfe 🐺", players: [{id: jo, name: Jo}, {id: kai, name: Kai}, {id: lu, name: Lu}] }
+        rounds:
+          - name: 予選
+            games:
+              - { id: g1, home: lions, away: tigers, court: 第1コート, start: "10:00" }
+              - { id: g2, home: falcons, away: wolves, court: 第2コート, start: "10:00" }
+        """
+
+    @Test(
+        "in Chromium: Japanese, Korean and Arabic names with emoji on the court TV, the overlay and the big screen, whole, in their box, not overlapping"
+    )
+    func names() async throws {
+        let daemon = try DaemonProcess(tournament: Self.scripts)
+        let web = try WebProcess(daemon)
+        #expect(await web.waitInSync(), "\(web.log())")
+        let keeper = try Keeper(daemon.commandEndpoint)
+        for (player, game) in [("bo", "g1"), ("gus", "g2")] {
+            #expect(try keeper.send(.move(game: GameID(game), player: PlayerID(player), move: .twoPoints)).ok)
+        }
+        let shots = DaemonProcess.executable.deletingLastPathComponent().appendingPathComponent("names-screenshots")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("python/names_check.py")
+        let check = try ChildProcess(
+            "/usr/bin/python3",
+            [
+                script.path, "--web", web.base, "--game", "g1", "--lang", "ko", "--shots", shots.path, "--names",
+                "🦁 東京ライオンズ・バスケットボールクラブ", "서울 호랑이 농구단 🐯",
+            ], output: .capture, error: .capture)
+        let output = check.readOutput(seconds: 120)
+        print(output)
+        #expect(check.wait(seconds: 10) == 0, "\(output)\n\(web.log().suffix(3000))")
+        #expect(output.contains(" passed, 0 failed"), "\(output)")
+    }
 }

@@ -71,9 +71,9 @@ struct LanguageTests {
             // A language with no catalog is passed over: English here.
             let (_, french) = try await Self.get(client, "/games/g1?lang=fr", [.acceptLanguage: "fr"])
             #expect(french.contains(#"<html lang="en">"#) && french.contains("waiting for its teams"))
-            // The pages not yet converted stay English, and say so.
+            // The box score speaks it too (every screen does: ScreensLanguageTests).
             let (_, box) = try await Self.get(client, "/games/g1/box", [.acceptLanguage: "ja"])
-            #expect(box.contains(#"<html lang="en">"#))
+            #expect(box.contains(#"<html lang="ja">"#) && box.contains("この試合はまだありません。"))
         }
     }
 

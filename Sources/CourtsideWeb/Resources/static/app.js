@@ -18,7 +18,7 @@
     li.dataset.version = p.version;
     li.append(span("who", p.playerName), " ", span("team", p.teamName), " ", span("what", p.moveText));
     // The page's word for it, as the server rendered the list (templates/court.mustache).
-    if (p.isUndone) li.append(" ", span("tag", (field("plays") && field("plays").dataset.undone) || "undone"));
+    if (p.isUndone) li.append(" ", span("tag", (field("plays") && field("plays").dataset.undone) || ""));
     return li;
   }
   function drawAll() {
@@ -33,7 +33,8 @@
         const td = document.createElement("td");
         if (i === 0) { const a = document.createElement("a"); a.href = "/games/" + encodeURIComponent(id); a.textContent = id; td.appendChild(a); }
         else td.textContent = value;
-        td.className = ["", "", "", "score", "", "clock", "status"][i];
+        td.className = ["", "", "name", "score", "name", "clock", "status"][i];
+        if (i === 1 || i === 2 || i === 4) td.dir = "auto";
         tr.appendChild(td);
       });
       tbody.appendChild(tr);
