@@ -74,6 +74,8 @@ public enum MessageKey: String, CaseIterable, Sendable {
     case keeperTitle = "keeper.title"
     case keeperConnecting = "keeper.connecting"
     case keeperNoGames = "keeper.no.games"
+    case keeperGameLine = "keeper.game.line"
+    case keeperGameLineAt = "keeper.game.line.at"
     case keeperSilent = "keeper.silent"
     case keeperServer = "keeper.server"
     case keeperSilentWhy = "keeper.silent.why"

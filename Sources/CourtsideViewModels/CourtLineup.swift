@@ -35,6 +35,13 @@ public struct CourtLineup: Hashable, Sendable, Encodable {
             label = "\(game): \(title)\(start.map { ", \($0)" } ?? "")"
         }
 
+        /// The line the keeper page's game picker shows, in `words`' language: "g1: Lions v
+        /// Tigers, 10:00"; ``label`` is the same in English, for the API.
+        public func label(_ words: Words) -> String {
+            let values = ["game": game.rawValue, "title": title(words), "start": start ?? ""]
+            return start == nil ? words(.keeperGameLine, values) : words(.keeperGameLineAt, values)
+        }
+
         /// The title in `words`' language: "Lions 対 Tigers", "g1の勝者 対 g2の勝者".
         public func title(_ words: Words) -> String {
             words(.gameTitle, ["home": homeSlot?.words(words) ?? home, "away": awaySlot?.words(words) ?? away])

@@ -88,7 +88,7 @@ extension KeeperGateway {
             title = words(.keeperTitle, ["court": lineup.court])
             (court, self.device) = (lineup.court, device)
             games = lineup.entries.map {
-                Game(game: $0.game.rawValue, label: $0.label, exists: $0.exists, current: $0.game == lineup.current)
+                Game(game: $0.game.rawValue, label: $0.label(words), exists: $0.exists, current: $0.game == lineup.current)
             }
             gameLabel = words(.keeperGame, ["court": lineup.court])
             noGamesText = words(.keeperNoGames, ["court": lineup.court])

@@ -31,7 +31,7 @@ struct PseudoLanguageTests {
 
     /// What the tournament's data puts on a page: names, courts and ids, never translated; and
     /// the shape of a PIN, shown as an example in the PIN's field.
-    static let data: [String] = ["Lions", "Tigers", "Ann", "Di", "Court 1", "Court 2", "g1", "g2", "g3", "Courtside", "K7M-4PX"]
+    static let data: [String] = ["Lions", "Tigers", "Ann", "Di", "Court 1", "Court 2", "g1", "g2", "g3", "Courtside", "K7M-4PX", "device-1"]
 
     /// The texts of `html` a person reads (text nodes, and `aria-label`, `title`, `alt` and
     /// `placeholder`) that hold letters outside the catalog's marks and the tournament's data.
@@ -81,5 +81,31 @@ struct PseudoLanguageTests {
         let page = Pages.court(Self.view, game: "g1", words: Self.words)
         #expect(page.contains("⟦"), "\(page)")
         #expect(Self.unmarked(page).isEmpty, "\(Self.unmarked(page))")
+    }
+
+    @Test("the keeper page of Court 1")
+    func keeperPage() {
+        let view = Self.view
+        let lineup = CourtLineup(court: "Court 1", bracket: view.bracket, games: view.games)
+        let page = Pages.render("keeper", KeeperGateway.KeeperPage(device: "device-1", lineup: lineup, words: Self.words))
+        #expect(page.contains("⟦"), "\(page)")
+        #expect(Self.unmarked(page).isEmpty, "\(Self.unmarked(page))")
+    }
+
+    @Test("the screens: every game, the overlay, the box score, results, the teams and a team's page")
+    func screens() throws {
+        let view = Self.view
+        let pages: [(String, String)] = [
+            ("every game", Pages.allGames(view, words: Self.words)),
+            ("overlay", Pages.overlay(view, game: "g1", words: Self.words)),
+            ("box score", Pages.box(view, game: "g1", words: Self.words)),
+            ("results", Pages.results(view, words: Self.words)),
+            ("teams", Pages.teams(view, words: Self.words)),
+            ("a team", try #require(Pages.team(view, team: "lions", words: Self.words))),
+        ]
+        for (name, page) in pages {
+            #expect(page.contains("⟦"), "\(name): \(page)")
+            #expect(Self.unmarked(page).isEmpty, "\(name): \(Self.unmarked(page))")
+        }
     }
 }
