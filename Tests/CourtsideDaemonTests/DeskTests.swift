@@ -217,7 +217,12 @@ struct DeskTests {
 
         // The schedule: g1 started cannot move (refused on the page); g2 moves; g7 is added.
         #expect(try keeper.send(.clock(game: "g1", command: .startClock)).error == nil)
-        let (_, schedule) = try await Self.getHTML(desk, "/desk/schedule")
+        // The gateway follows the daemon's event a moment after the reply.
+        let schedule = await poll {
+            (try? await Self.getHTML(desk, "/desk/schedule"))?.1 ?? ""
+        } until: {
+            $0.contains("LIVE")
+        }
         #expect(schedule.contains(#"<tr data-game="g2">"#) && schedule.contains("LIVE"), "\(schedule.prefix(800))")
         let moveG1 = [("action", "edit_game"), ("game", "g1"), ("was_court", "Court 1"), ("court", "Court 2")]
         let (_, late) = try await Self.postHTML(desk, "/desk/schedule/review", moveG1)
