@@ -64,7 +64,7 @@ def axe_core():
     return os.path.join(list(spec.submodule_search_locations)[0], "axe.min.js")
 
 
-def browser(size):
+def browser(size, text_size=None):
     """Headless Chromium (browsing.py's flags) at a TV's or a phone's size, without the back-forward
     cache: a page left for the next keeps its event stream open there, and after a few the
     browser's six connections to the gateway are all taken, the next page waiting a minute."""
@@ -74,6 +74,9 @@ def browser(size):
         options.add_argument(flag)
     if size == "tv":
         options.add_argument("--window-size=1920,1080")
+    if text_size:
+        # The browser's own text size (Chromium's settings), as a reader who needs larger type sets it.
+        options.add_experimental_option("prefs", {"webkit.webprefs.default_font_size": 16 * text_size // 100})
     options.binary_location = "/usr/bin/chromium"
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
@@ -202,13 +205,14 @@ def setup_done(audit, token):
     audit.each_language(pages)
 
 
-def join_keeper(audit, pin):
-    audit.browser.get(audit.args.web + "/keep")
-    audit.browser.find_element(By.ID, "pin").send_keys(pin)
-    audit.browser.find_element(By.ID, "name").send_keys("Axe " + audit.size)
-    audit.browser.find_element(By.ID, "join").click()
-    return wait(lambda: audit.js("return document.body.classList.contains('keeper') && "
-                                 "!!document.querySelector('button[data-player]')"), 20)
+def join_keeper(browser, base, pin, name):
+    """Joined at /keep with Court 1's PIN: the keeper page with its players."""
+    browser.get(base + "/keep")
+    browser.find_element(By.ID, "pin").send_keys(pin)
+    browser.find_element(By.ID, "name").send_keys(name)
+    browser.find_element(By.ID, "join").click()
+    return wait(lambda: browser.execute_script("return document.body.classList.contains('keeper') && "
+                                               "!!document.querySelector('button[data-player]')"), 20)
 
 
 def play(audit):
@@ -297,6 +301,22 @@ def smaller(path):
     return "\n".join(kept) + "\n"
 
 
+def keeper_text_200(args, pin, check):
+    """The keeper page on a phone whose browser's text size is 200%: nothing to scroll sideways."""
+    phone = browser("phone", text_size=200)
+    try:
+        phone.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
+        joined = join_keeper(phone, args.web, pin, "Axe large text")
+        wide, client, font = phone.execute_script("return [document.documentElement.scrollWidth, "
+                                                  "document.documentElement.clientWidth, "
+                                                  "getComputedStyle(document.documentElement).fontSize]")
+        check("keeper with the browser's text at 200% on the phone: nothing to scroll sideways",
+              joined and font == "32px" and wide <= client, "joined %s, text %s, scrollWidth %s, clientWidth %s"
+              % (joined, font, wide, client))
+    finally:
+        phone.quit()
+
+
 def pin_of(args):
     line = subprocess.run([args.web_bin, "codes", "show", "--state-dir", args.state_dir, "--court", "Court 1"],
                           capture_output=True, text=True, timeout=60).stdout
@@ -372,12 +392,14 @@ def main():
                 game, team = first_game_and_team(args)
             setup_done(audit, token)
             pin = pin_of(args)
-            check("joined Court 1's keeper page with its PIN (%s)" % size, pin is not None and join_keeper(audit, pin))
+            check("joined Court 1's keeper page with its PIN (%s)" % size, pin is not None and
+                  join_keeper(audit.browser, args.web, pin, "Axe " + size))
             if size == sizes[0]:
                 game = play(audit) or game
             signed_in_pages(audit, game, team)
             if size == "phone":
                 keeper_at_200(audit, check)
+                keeper_text_200(args, pin, check)
         finally:
             audit.quit()
     table(found, sizes, args.langs)
