@@ -216,9 +216,10 @@ def join_keeper(browser, base, pin, name):
 
 
 def play(audit):
-    """A few moves on the keeper page, the last undone: the TVs, the box score and the audit have
-    plays to show, one of them struck out. The game they were made in."""
-    for move in ("two", "rebound", "foul", "one"):
+    """Moves on the keeper page, the last undone: the TVs, the box score and the audit have plays
+    to show, one of them struck out, and a dozen team fouls put the court TV's foul line in its last
+    tier (two free throws and possession), the colours a hall reads. The game they were made in."""
+    for move in ("two", "rebound") + ("foul",) * 12 + ("one",):
         audit.js("const p = document.querySelector('button[data-player]'); if (p) p.click();"
                  "const m = document.querySelector('button[data-move=\"' + arguments[0] + '\"]'); if (m) m.click();",
                  move)
