@@ -7,21 +7,23 @@
 Expects courtside-web with the desk on, over a daemon waiting for its draw. On a TV (1920x1080)
 and then a phone (390x844, touch), in each language (`?lang=` and the `lang` cookie): the join
 page and the desk's sign-in page first; then signed in at the desk, the Setup page, its preview
-(config/teams.csv reviewed) and its answer (the draw published once, on the TV; the phone
-confirms the same draft again, as the same desk); then a keeper joined with Court 1's PIN (from
-`courtside-web codes show`) who taps a few moves on the TV's pass, and every other page: the
-keeper page, the big screen, a court TV, the overlay, the box score, results and brackets, the
-teams, a team's page, the teams' sheet, and the desk, its schedule, teams, join codes, printed
-join sheet, audit and a confirmation. The court TV, the big screen and the overlay are read
-from across a hall: axe's `color-contrast-enhanced` (7:1) runs there too.
+(config/teams.csv cut to 12 teams, reviewed) and its answer (the draw published once, on the TV;
+the phone confirms the same draft again, as the same desk); then a keeper joined with Court 1's
+PIN (from `courtside-web codes show`) who taps moves on the TV's pass (a dozen fouls, the last
+play undone), and every other page: the keeper page, the big screen, a court TV, the overlay,
+the box score, results and brackets, the teams, a team's page, the teams' sheet, and the desk,
+its schedule, teams, join codes, printed join sheet, audit and a confirmation. The court TV, the
+big screen and the overlay are read from across a hall: axe's `color-contrast-enhanced` (7:1)
+runs there too.
 
 Prints each serious or critical violation (page, language, size, rule, target, summary), then
 a table of their counts per page, language and size. Every page is read with
 `prefers-reduced-motion: reduce`: an element animated or in transition counts as one too. Then
-the keeper page at 200% zoom on the phone (a 195 px wide layout, as a phone's browser lays out
-at 200%): nothing to scroll sideways, nothing past the right edge. Ends with "N passed, N
-failed" (one check per page, language and size, and the zoom checks); exits non-zero if any
-failed. Each page is audited in a second or two; the whole run takes about three minutes.
+the keeper page on the phone at 200% zoom (a 195 px wide layout, as a phone's browser lays out
+at 200%) and with the browser's text size at 200%: nothing to scroll sideways, nothing past the
+right edge. Ends with "N passed, N failed" (one check per page, language and size, and the
+200% checks); exits non-zero if any failed. A page's audit takes a second or less; the whole
+run about a minute and a half on a quiet machine.
 
 Needs Debian's chromium, chromium-driver and python3-selenium, and PyPI's axe-selenium-python
 with the axe-core 4 file axe-playwright-python ships (scripts/setup.sh installs both).
@@ -157,6 +159,7 @@ class Audit:
 
 
 def signed_out_pages(audit):
+    """The join page and the desk's sign-in page, before the keeper joins and the desk signs in."""
     def pages():
         audit.open("/keep")
         audit.audit("join", "#pin")
@@ -167,6 +170,7 @@ def signed_out_pages(audit):
 
 
 def sign_in(audit, passphrase):
+    """Signed in at the desk, as the organiser does."""
     audit.browser.get(audit.args.web + "/desk")
     audit.browser.find_element(By.ID, "passphrase").send_keys(passphrase)
     audit.browser.find_element(By.ID, "name").send_keys("Axe desk")
