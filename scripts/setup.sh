@@ -6,7 +6,8 @@ set -euo pipefail
 # postgresql (Debian's, 15) is the second engine of the event log: its tests start throwaway servers of their own.
 # nodejs runs the page scripts' own tests; gettext's msgfmt and msgcmp check the message catalogs.
 # python3-pip installs PyPI's axe-selenium-python (axe-core for the accessibility audit), which Debian does not package.
-packages=(libzmq3-dev libsqlite3-dev libqrencode-dev zbar-tools pkg-config python3 python3-zmq systemd tmux faketime chromium chromium-driver python3-selenium postgresql nodejs gettext python3-pip)
+# haproxy runs in front of two gateways in the balancer's test (config/haproxy.cfg).
+packages=(libzmq3-dev libsqlite3-dev libqrencode-dev zbar-tools pkg-config python3 python3-zmq systemd tmux faketime chromium chromium-driver python3-selenium postgresql nodejs gettext python3-pip haproxy)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
