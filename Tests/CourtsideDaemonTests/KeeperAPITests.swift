@@ -282,7 +282,8 @@ struct KeeperAPITests {
 /// What a keeper page that hears no events relies on: `sync` events every `?ping=` seconds on
 /// the stream, the game's state at `/api/keep/games/ID`, and HEAD for the files its service
 /// worker keeps.
-@Suite("courtside-web for a keeper page that hears nothing", .serialized, .timeLimit(.minutes(2)))
+// No time limit of its own: each step has its deadline (curl's --max-time, the reads' 50 tries).
+@Suite("courtside-web for a keeper page that hears nothing", .serialized)
 struct KeeperSilenceTests {
     @Test(
         "?ping=1 sends a sync each second; /api/keep/games/ID answers a joined device with the game's view; HEAD /keep/sw.js is 200"

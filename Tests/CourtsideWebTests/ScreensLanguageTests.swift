@@ -110,7 +110,7 @@ struct ScreensLanguageTests {
         let pages = Dictionary(uniqueKeysWithValues: try Self.screens(Self.ja))
         let all = try #require(pages["big screen"])
         #expect(all.contains("<h1>全試合</h1>") && all.contains("<th>スコア</th>") && all.contains("<h2>各コートの状況</h2>"), "\(all)")
-        #expect(all.contains(#"<td class="status">試合中</td>"#) && all.contains("<figcaption dir=\"auto\">決勝トーナメント</figcaption>"))
+        #expect(all.contains(#"<td class="status">試合中</td>"#) && all.contains(#"-title" dir="auto">決勝トーナメント</figcaption>"#))
         #expect(
             all.contains(#"<td class="name" dir="auto">ライオンズ</td>"#)
                 && all.contains(#"<div id="banner" role="status">再接続中…</div>"#))
