@@ -52,6 +52,17 @@ public struct CourtLineup: Hashable, Sendable, Encodable {
 
     public var court: String
     public var entries: [Entry]
+
+    /// The lineup with each game's title and picker line in `words`' language, for a page that
+    /// lists them as they come (the keeper page's `/api/keep/session`).
+    public func worded(_ words: Words) -> CourtLineup {
+        var lineup = self
+        for index in lineup.entries.indices {
+            let entry = lineup.entries[index]
+            (lineup.entries[index].title, lineup.entries[index].label) = (entry.title(words), entry.label(words))
+        }
+        return lineup
+    }
     /// The first game on the court, by the schedule, that is not final and exists; else the
     /// first not final; else the last.
     public var current: GameID?

@@ -125,7 +125,7 @@ public final class KeeperGateway: Sendable {
             return WebGateway.json(
                 SessionBody(
                     court: device.court, device: device.name, keyed: self.relay.isKeyed,
-                    lineup: CourtLineup(court: device.court, bracket: view.bracket, games: view.games)))
+                    lineup: CourtLineup(court: device.court, bracket: view.bracket, games: view.games).worded(context.words)))
         }
         router.get("/api/keep/games/:id") { _, context -> Response in
             // What a page that hears no events fetches instead, every few seconds: the game as

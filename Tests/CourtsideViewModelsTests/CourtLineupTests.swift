@@ -1,3 +1,4 @@
+import CourtsideLocalization
 import CourtsideModel
 import CourtsideViewModels
 import Testing
@@ -35,6 +36,11 @@ struct CourtLineupTests {
         #expect(
             lineup.entries.map(\.label) == ["g1: Lions v Tigers", "final: winner of g1 v 1st of group B", "g3: Tigers v Lions"])
         #expect(lineup.current == "g1")
+        // The keeper page's picker in its language: each line from the catalog, the open slots too.
+        let japanese = lineup.worded(Words(Language(tag: "ja")!))
+        #expect(japanese.entries.map(\.label).first == "g1：Lions 対 Tigers", "\(japanese.entries.map(\.label))")
+        #expect(japanese.entries.map(\.label)[1].hasPrefix("final：g1の勝者"), "\(japanese.entries.map(\.label))")
+        #expect(lineup.worded(.english).entries.map(\.label) == lineup.entries.map(\.label))
 
         // g1 over: the final cannot be kept yet, so the page opens on g3.
         for version in 2...9 {
