@@ -22,8 +22,11 @@ fi
 # The tests run Debian's /usr/bin/python3 (its python3-selenium): axe goes beside it, once. Bookworm's
 # Python 3.11 gets axe-selenium-python 2.1.6, whose axe-core is 3.1.1 (2018, without the 7:1 contrast
 # rule); axe-playwright-python ships axe-core 4.12 as a plain file, which the audit hands to
-# axe-selenium-python: installed without Playwright, which the audit never imports.
-if ! /usr/bin/python3 -c 'import axe_selenium_python, axe_playwright_python' 2>/dev/null; then
-  /usr/bin/python3 -m pip install --quiet --root-user-action=ignore --break-system-packages axe-selenium-python
-  /usr/bin/python3 -m pip install --quiet --root-user-action=ignore --break-system-packages --no-deps axe-playwright-python
+# axe-selenium-python. Both pinned, so the rules audited change only with this file; both without
+# their dependencies (selenium is Debian's; Playwright and pytest the audit never imports).
+axe_pins=(axe-selenium-python==2.1.6 axe-playwright-python==0.1.8)
+if ! /usr/bin/python3 -c '
+import importlib.metadata as m, sys
+sys.exit(0 if m.version("axe-selenium-python") == "2.1.6" and m.version("axe-playwright-python") == "0.1.8" else 1)' 2>/dev/null; then
+  /usr/bin/python3 -m pip install --quiet --root-user-action=ignore --break-system-packages --no-deps "${axe_pins[@]}"
 fi

@@ -43,6 +43,7 @@ final class LoadedTournament: Sendable {
             current.presets.merge(reloaded.presets) { old, _ in old }
             current.rules = reloaded.rules
             current.name = reloaded.name
+            current.language = reloaded.language
             return (added.sorted(), unapplied, current.schedule)
         }
     }

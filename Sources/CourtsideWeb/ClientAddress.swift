@@ -10,20 +10,30 @@ public struct ClientAddress: Sendable {
     /// The proxies' addresses (`127.0.0.1`, `10.0.0.5`), as the gateway sees them connect.
     public let trustedProxies: Set<String>
 
-    public init(trustedProxies: Set<String> = []) { self.trustedProxies = trustedProxies }
+    public init(trustedProxies: Set<String> = []) { self.trustedProxies = Set(trustedProxies.map(Self.normalized)) }
 
     /// The client's address for a request from `peer` with these `X-Forwarded-For` values
     /// (several headers read as one list, in order).
     public func client(peer: String?, forwardedFor: [String]) -> String {
-        guard let peer else { return "unknown" }
+        guard let peer = peer.map(Self.normalized) else { return "unknown" }
         guard trustedProxies.contains(peer) else { return peer }
-        let hops = forwardedFor.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        let hops = forwardedFor.flatMap { $0.split(separator: ",") }.map {
+            Self.normalized($0.trimmingCharacters(in: .whitespaces))
+        }
         for hop in hops.reversed() where !trustedProxies.contains(hop) {
             // A malformed entry ends the trust: the proxy wrote none such, so the client did.
             return Self.isAddress(hop) ? hop : peer
         }
         // Every hop a trusted proxy: the request came from one of them (a health check, say).
         return hops.first ?? peer
+    }
+
+    /// An IPv4 address as itself where a dual-stack socket reports it mapped into IPv6
+    /// (`::ffff:127.0.0.1`), so that one client or proxy has one name.
+    public static func normalized(_ address: String) -> String {
+        let prefix = "::ffff:"
+        guard address.lowercased().hasPrefix(prefix), address.contains(".") else { return address }
+        return String(address.dropFirst(prefix.count))
     }
 
     /// Whether `text` is an IPv4 or IPv6 address as a proxy writes one (no port, no brackets).

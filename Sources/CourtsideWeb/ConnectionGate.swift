@@ -28,7 +28,7 @@ public final class ConnectionGate: Sendable {
 
     /// Admits `channel` or refuses it; an admitted one is counted until it closes.
     func admit(_ channel: any Channel) -> ConnectionLimits.Decision {
-        let address = channel.remoteAddress?.ipAddress ?? "unknown"
+        let address = channel.remoteAddress?.ipAddress.map(ClientAddress.normalized) ?? "unknown"
         let (decision, total) = limits.withLock { limits in (limits.open(address), limits.total) }
         guard decision == .admitted else {
             refused.increment()

@@ -16,7 +16,7 @@ struct ConnectionLimits: Sendable {
     init(maximum: Int, perAddress: Int, unbounded: Set<String> = []) {
         self.maximum = max(1, maximum)
         self.perAddress = max(1, perAddress)
-        self.unbounded = unbounded
+        self.unbounded = Set(unbounded.map(ClientAddress.normalized))
         maximumRefused = max(16, self.maximum / 16)
     }
 

@@ -14,8 +14,8 @@ public struct GatewayLimits: Sendable {
     /// Connections open at once, in all; more are answered 503 and closed. Lowered at start to
     /// what the descriptor limit allows (``DescriptorLimit``).
     public var maxConnections = 4096
-    /// Connections open at once from one address. Behind a reverse proxy every browser shares
-    /// the proxy's address: raise it to `maxConnections` there.
+    /// Connections open at once from one address; a trusted proxy's (``trustedProxies``) count
+    /// against ``maxConnections`` alone, since every browser behind it shares its address.
     public var maxConnectionsPerAddress = 64
     /// Reverse proxies (HAProxy, nginx) in front of the gateway, by the address they connect
     /// from: their requests count against the client their `X-Forwarded-For` names

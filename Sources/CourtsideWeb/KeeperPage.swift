@@ -20,6 +20,15 @@ extension KeeperGateway {
             var button: String
             var text: String
             var spoken: String
+            /// The spoken words after the label, hidden but for a screen reader, where they differ
+            /// from it: the button's name then starts with what it shows ("+2 2 points"), so a
+            /// voice-control user saying "+2" finds it (WCAG's label in name).
+            var spokenAfter: String?
+
+            init(move: String, button: String, text: String, spoken: String) {
+                (self.move, self.button, self.text, self.spoken) = (move, button, text, spoken)
+                spokenAfter = spoken.lowercased() == button.lowercased() ? nil : spoken
+            }
         }
         var lang: String
         var title: String

@@ -122,8 +122,8 @@ struct Serve: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Connections open at once from one address (behind a reverse proxy every browser shares its address: "
-                + "raise this to --max-connections there).", valueName: "n"))
+            "Connections open at once from one address (a proxy named by --trusted-proxy counts against --max-connections alone).",
+            valueName: "n"))
     var maxConnectionsPerAddress = GatewayLimits().maxConnectionsPerAddress
 
     @Option(

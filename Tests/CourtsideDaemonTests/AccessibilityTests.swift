@@ -20,9 +20,9 @@ struct AccessibilityTests {
                 script.path, "--web", web.base, "--passphrase", DeskTests.passphrase, "--csv", DeskSetupTests.csv.path,
                 "--web-bin", WebProcess.executable, "--state-dir", web.stateDirectory,
             ], output: .capture, error: .capture)
-        let output = check.readOutput(seconds: 420)
+        let output = await check.output(within: 420)
         print(output)  // the table of violations per page, for whoever reads the log
-        #expect(check.wait(seconds: 10) == 0, "\(output)\n\(web.log().suffix(3000))")
+        #expect(await check.exited(within: 10) == 0, "\(output)\n\(web.log().suffix(3000))")
         #expect(output.contains(" passed, 0 failed"), "\(output)")
         // Held to the end: the daemon's directory, with the gateway's state and log, goes with it.
         withExtendedLifetime(daemon) {}

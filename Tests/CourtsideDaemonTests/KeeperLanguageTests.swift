@@ -33,9 +33,9 @@ struct KeeperLanguageTests {
                 script.path, "--web", web.base, "--command", daemon.commandEndpoint, "--pin", String(pin), "--lang", language,
                 "--web-bin", WebProcess.executable, "--state-dir", web.stateDirectory, "--shots", shots.path,
             ], output: .capture, error: .capture)
-        let output = check.readOutput(seconds: 120)
+        let output = await check.output(within: 120)
         print(output)
-        #expect(check.wait(seconds: 10) == 0, "\(output)\n\(web.log().suffix(3000))")
+        #expect(await check.exited(within: 10) == 0, "\(output)\n\(web.log().suffix(3000))")
         #expect(output.contains(" passed, 0 failed"), "\(output)")
     }
 }

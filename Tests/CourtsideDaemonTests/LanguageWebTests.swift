@@ -64,7 +64,8 @@ struct LanguageWebTests {
             .appendingPathComponent("python/web_events.py")
         let reader = try ChildProcess(
             "/usr/bin/python3", [script.path, web.base + "/api/events?lang=ja", "1", "20"], output: .capture)
-        try await Task.sleep(for: .milliseconds(500))  // the reader has its state
+        // Its first line is the state: from then on every event reaches it.
+        let stateLine = try #require(await reader.line(within: 20), "the reader had no state")
         #expect(try keeper.send(.move(game: "g1", player: "di", move: .rebound)).ok)
         struct Line: Decodable {
             struct View: Decodable { var statusLabel: String }
@@ -79,7 +80,7 @@ struct LanguageWebTests {
             var event: String
             var data: Body
         }
-        let lines = reader.readOutput(seconds: 20).split(separator: "\n").compactMap {
+        let lines = (stateLine + "\n" + (await reader.output(within: 20))).split(separator: "\n").compactMap {
             try? JSONDecoder().decode(Line.self, from: Data($0.utf8))
         }
         let state = try #require(lines.first { $0.event == "state" })
@@ -166,9 +167,9 @@ struct LanguageWebTests {
                 script.path, "--web", web.base, "--game", "g1", "--lang", "ko", "--shots", shots.path, "--names",
                 "🦁 東京ライオンズ・バスケットボールクラブ", "서울 호랑이 농구단 🐯",
             ], output: .capture, error: .capture)
-        let output = check.readOutput(seconds: 120)
+        let output = await check.output(within: 120)
         print(output)
-        #expect(check.wait(seconds: 10) == 0, "\(output)\n\(web.log().suffix(3000))")
+        #expect(await check.exited(within: 10) == 0, "\(output)\n\(web.log().suffix(3000))")
         #expect(output.contains(" passed, 0 failed"), "\(output)")
     }
 }

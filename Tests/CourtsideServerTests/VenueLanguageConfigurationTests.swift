@@ -40,4 +40,13 @@ struct VenueLanguageConfigurationTests {
         setup.language = nil
         #expect(!String(decoding: try JSONEncoder().encode(setup), as: UTF8.self).contains("language"))
     }
+
+    @Test("SIGHUP's reload puts a new language: in force, and takes one away")
+    func reloaded() throws {
+        let loaded = LoadedTournament(try DaemonConfiguration.parse(Self.teams, file: "t.yaml").tournament)
+        _ = loaded.merge(try DaemonConfiguration.parse("language: ko\n" + Self.teams, file: "t.yaml").tournament)
+        #expect(loaded.configuration.language == "ko")
+        _ = loaded.merge(try DaemonConfiguration.parse(Self.teams, file: "t.yaml").tournament)
+        #expect(loaded.configuration.language == nil)
+    }
 }

@@ -31,4 +31,12 @@ struct ClientAddressTests {
         #expect(behind.client(peer: "127.0.0.1", forwardedFor: ["1.2.3.999"]) == "127.0.0.1")
         #expect(behind.client(peer: "127.0.0.1", forwardedFor: ["10.0.0.5"]) == "10.0.0.5")
     }
+
+    @Test("an IPv4 peer mapped into IPv6 by a dual-stack socket is the same address")
+    func mapped() {
+        #expect(behind.client(peer: "::ffff:127.0.0.1", forwardedFor: ["::ffff:192.168.1.7"]) == "192.168.1.7")
+        #expect(behind.client(peer: "::FFFF:192.168.1.9", forwardedFor: []) == "192.168.1.9")
+        #expect(ClientAddress(trustedProxies: ["::ffff:10.0.0.5"]).trustedProxies == ["10.0.0.5"])
+        #expect(ClientAddress.normalized("::1") == "::1" && ClientAddress.normalized("fe80::ffff:1") == "fe80::ffff:1")
+    }
 }

@@ -36,7 +36,7 @@ struct KeeperPagesTests {
         #expect(page.contains(#"<option value="g3">g3: Tigers v Lions &amp; Co</option>"#))
         #expect(
             page.contains(
-                #"<button type="button" data-move="free_throw" data-text="free throw" data-spoken="free throw" aria-label="free throw">FT</button>"#
+                #"<button type="button" data-move="free_throw" data-text="free throw" data-spoken="free throw">FT<span class="spoken"> free throw</span></button>"#
             ), "\(page)")
         #expect(
             page.contains(

@@ -85,7 +85,7 @@ struct KeeperWordsTests {
         #expect(page.contains(#"<html lang="en">"#) && page.contains("<title>Courtside: keep score on Court 1</title>"))
         #expect(
             page.contains(
-                #"<button type="button" data-move="free_throw" data-text="free throw" data-spoken="free throw" aria-label="free throw">FT</button>"#
+                #"<button type="button" data-move="free_throw" data-text="free throw" data-spoken="free throw">FT<span class="spoken"> free throw</span></button>"#
             ), "\(page)")
         #expect(page.contains(#"data-undo-label="Undo {player}&#39;s {move}""#))
         #expect(page.contains(#"<p class="announce" id="announce" aria-live="polite"></p>"#))

@@ -99,10 +99,17 @@ def main():
         zero = fill(words["keeper.spoken.points"], count=0)
         run.check("a player's button says who, for which team, and their counts",
                   label == fill(words["keeper.player.label"], player=name, team=home, counts=zero), label)
-        spoken = k.js("return [...document.querySelectorAll('button[data-move]')].map((b) => b.getAttribute('aria-label'))")
-        run.check("each move's button says the move", spoken == [words["keeper.move." + m] for m in
-                                                                   ("one.point", "two.points", "free.throw", "assist",
-                                                                    "rebound", "foul")], spoken)
+        # Its accessible name as the browser computes it: what it shows, then the move's words
+        # (hidden but for a screen reader) where they differ, so a voice command naming the label finds it.
+        buttons = k.browser.find_elements(By.CSS_SELECTOR, "button[data-move]")
+        spoken = [" ".join(b.accessible_name.split()) for b in buttons]
+        expected = []
+        for b, m in zip(buttons, ("one.point", "two.points", "free.throw", "assist", "rebound", "foul")):
+            # What it shows: its own text, not the hidden words after it.
+            shown = k.browser.execute_script("return arguments[0].firstChild.textContent", b).strip()
+            said = words["keeper.move." + m]
+            expected.append(shown if shown.lower() == said.lower() else shown + " " + said)
+        run.check("each move's button shows its label and says the move", spoken == expected, "%s %s" % (spoken, expected))
 
         for kind in ("two_points", "two_points", "rebound"):
             k.tap(pid, kind, real=True)
