@@ -5,7 +5,7 @@ import NIOCore
 /// 413 `message_too_large` over the bound, 400 `bad_request` when it cannot be read. The refusal
 /// is thrown, and ``InternalErrorMiddleware`` answers with it.
 enum BodyReading {
-    static func collect(_ request: Request, upTo limit: Int) async throws(KeeperGateway.RefusalResponse) -> ByteBuffer {
+    static func collect(_ request: Request, upTo limit: Int) async throws(RefusalResponse) -> ByteBuffer {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
             throw tooLarge("the body is \(length) bytes; the limit is \(limit)")
         }
@@ -18,7 +18,7 @@ enum BodyReading {
         }
     }
 
-    private static func tooLarge(_ message: String) -> KeeperGateway.RefusalResponse {
+    private static func tooLarge(_ message: String) -> RefusalResponse {
         .init(KeeperGateway.error(.messageTooLarge, message, status: .contentTooLarge))
     }
 }

@@ -12,11 +12,11 @@ public enum GatewayIdentity: Sendable {
     case desk(DeskSession)
 
     /// The joined device `identity` stands for, or the refusal that answers the request.
-    static func device(in identity: GatewayIdentity?) -> Result<KeeperDevice, KeeperGateway.RefusalResponse> {
+    static func device(in identity: GatewayIdentity?) -> Result<KeeperDevice, RefusalResponse> {
         switch identity {
         case .device(let device): .success(device)
-        case .endedDevice(let why): .failure(KeeperGateway.RefusalResponse(why.response))
-        case .desk, nil: .failure(KeeperGateway.RefusalResponse(DeviceRefusal.notJoined.response))
+        case .endedDevice(let why): .failure(RefusalResponse(why.response))
+        case .desk, nil: .failure(RefusalResponse(DeviceRefusal.notJoined.response))
         }
     }
 }
@@ -24,13 +24,13 @@ public enum GatewayIdentity: Sendable {
 extension GatewayRequestContext {
     /// The joined device the request comes from; otherwise throws the refusal that answers it
     /// (401 `not_joined` or `revoked`, with why), which ``InternalErrorMiddleware`` sends as it is.
-    func requireDevice() throws(KeeperGateway.RefusalResponse) -> KeeperDevice {
+    func requireDevice() throws(RefusalResponse) -> KeeperDevice {
         try GatewayIdentity.device(in: identity).get()
     }
 
     /// The desk's session the request comes from; otherwise throws 401 `not_signed_in`.
-    func requireDesk() throws(KeeperGateway.RefusalResponse) -> DeskSession {
-        guard case .desk(let session) = identity else { throw KeeperGateway.RefusalResponse(DeskGateway.signInFirst()) }
+    func requireDesk() throws(RefusalResponse) -> DeskSession {
+        guard case .desk(let session) = identity else { throw RefusalResponse(DeskGateway.signInFirst()) }
         return session
     }
 }

@@ -5,7 +5,7 @@ import NIOCore
 /// The last word on every route: an error no handler answered is logged with its cause and
 /// answered as the JSON error of docs/PROTOCOL.md (`internal_error`, 500), never an empty body;
 /// a body over a route's own bound is 413 `message_too_large`; a refusal thrown
-/// (``KeeperGateway/RefusalResponse``) is answered as it is. Hummingbird's own HTTP errors
+/// (``RefusalResponse``) is answered as it is. Hummingbird's own HTTP errors
 /// (404 for an unknown path, say) pass as they are.
 public struct InternalErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     let logger: Logger
@@ -17,7 +17,7 @@ public struct InternalErrorMiddleware<Context: RequestContext>: RouterMiddleware
     {
         do {
             return try await next(request, context)
-        } catch let refusal as KeeperGateway.RefusalResponse {
+        } catch let refusal as RefusalResponse {
             return refusal.response
         } catch is NIOTooManyBytesError {
             return KeeperGateway.error(.messageTooLarge, "the body is over this request's limit", status: .contentTooLarge)

@@ -296,15 +296,6 @@ public final class KeeperGateway: Sendable {
         return Response(status: .seeOther, headers: headers)
     }
 
-    /// A refusal a handler throws (a request with no joined device or no desk session), answered
-    /// as it is.
-    struct RefusalResponse: HTTPResponseError {
-        let response: Response
-        init(_ response: Response) { self.response = response }
-        var status: HTTPResponse.Status { response.status }
-        func response(from request: Request, context: some RequestContext) throws -> Response { response }
-    }
-
     struct JoinBody: Encodable {
         var ok: Bool
         var court: String
