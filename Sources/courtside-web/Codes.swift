@@ -103,13 +103,20 @@ struct Codes: AsyncParsableCommand {
             for name in courts { codes.append(try await store.code(for: name)) }
             let html = try JoinSheet.html(
                 codes, baseURL: baseURL, tournament: tournament,
-                words: Words(try language.map(VenueLanguage.language) ?? .english))
+                words: Words(try language.map(VenueLanguage.language) ?? daemonLanguage() ?? .english))
             do {
                 try html.write(toFile: output, atomically: true, encoding: .utf8)
             } catch {
                 throw ValidationError("cannot write \(output): \(error.localizedDescription)")
             }
             print("wrote \(output): \(codes.map { "\($0.court) \($0.printedPIN)" }.joined(separator: ", "))")
+        }
+
+        /// The venue's language as the tournament's config names it (`language:`), asked of the
+        /// daemon; nil when it names none or the daemon does not answer (the sheet is then English).
+        private func daemonLanguage() -> Language? {
+            let client = CommandClient(endpoint: commandEndpoint, clientID: "courtside-web-codes", attempts: 1)
+            return (try? client.command(.tournament).tournament?.language).flatMap { Language(tag: $0) }
         }
 
         /// Every court the daemon's games and schedule name, in order of first appearance.

@@ -21,6 +21,18 @@ struct VenueLanguageWebTests {
         let chosen = try await LanguageWebTests.page(web, "/keep", ["Accept-Language": "fr", "Cookie": "lang=en"])
         #expect(chosen.contains(#"<html lang="en">"#) && chosen.contains("Court PIN"), "\(chosen)")
 
+        // The printed sheet too, made beside the gateway with no --language of its own.
+        let sheet = daemon.directory.appendingPathComponent("sheet.html")
+        let (status, made) = try ChildProcess.run(
+            WebProcess.executable,
+            [
+                "codes", "sheet", "--state-dir", web.stateDirectory, "--command-endpoint", daemon.commandEndpoint, "--output",
+                sheet.path,
+            ], mergeError: true)
+        #expect(status == 0, "\(made)")
+        let printed = (try? String(contentsOf: sheet, encoding: .utf8)) ?? ""
+        #expect(printed.contains(#"<html lang="ja">"#), "\(printed.prefix(300))")
+
         let own = try WebProcess(daemon, arguments: ["--language", "ko"])
         #expect(await own.waitInSync(), "\(own.log())")
         let flagged = try await LanguageWebTests.page(own, "/keep", ["Accept-Language": "fr"])
