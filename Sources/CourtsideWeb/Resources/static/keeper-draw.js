@@ -44,13 +44,14 @@ window.courtsideKeeperDraw = (function () {
     return b;
   }
 
-  // An outbox entry's line: what was tapped, its state's word, and its button if it offers one.
-  function tapItem(e, stateWord, offered) {
+  // An outbox entry's line: what was tapped, its state as shown ("queued", "confirmed",
+  // "refused") and that state's word, and its button if it offers one.
+  function tapItem(e, state, stateWord, offered) {
     const li = el("li");
     li.dataset.id = e.id;
-    li.dataset.state = e.state;
+    li.dataset.state = state;
     const what = el("span", "what", e.label);
-    if (e.state === "refused") what.append(el("span", "why", e.message));
+    if (state === "refused") what.append(el("span", "why", e.message));
     li.append(what, el("span", "state", stateWord));
     if (offered) li.append(button(offered));
     return li;

@@ -50,8 +50,8 @@
   };
   // A tap's outcome, said by the live region.
   function announce(entry) {
-    const values = { what: entry.label, state: word("state-" + entry.state) || "", why: entry.message || "" };
-    text(document.getElementById("announce"), say(entry.state === "refused" ? words.announceRefused : words.announce, values));
+    const state = outbox.shown(entry), values = { what: entry.label, state: word("state-" + state) || "", why: entry.message || "" };
+    text(document.getElementById("announce"), say(state === "refused" ? words.announceRefused : words.announce, values));
   }
 
   const put = stored.put, drop = stored.drop;  // keeper-store.js
@@ -102,10 +102,11 @@
     pumping = true;
     try {
       for (;;) {
-        const next = entries.find((e) => e.state === "queued");
+        const next = entries.find(outbox.due);
         if (!next) break;
         await apply(next, { type: "sending", device });
         const result = await post(next.command);
+        if (result.kind === "retry" || result.kind === "halt") await apply(next, { type: "failed" });
         if (result.kind === "retry") { feel(result.why); retryLater(); break; }
         if (result.kind === "halt") { halt(result.message); break; }
         feel("answered");
@@ -121,7 +122,7 @@
       pumping = false;
       draw();
       // A tap made while this pass was ending found it busy: it goes now, not with the next tap.
-      if (online() && entries.some((e) => e.state === "queued")) setTimeout(pump, 0);
+      if (online() && entries.some(outbox.due)) setTimeout(pump, 0);
     }
   }
 
@@ -205,7 +206,7 @@
   // `label`: what the outbox lists, the undo's own words ("undo Ann +2").
   function retraction(game, version, label) {
     const id = newID();
-    return { id, state: "queued", court, game, label, tapped: Date.now(),
+    return { id, state: "unsent", court, game, label, tapped: Date.now(),
       command: { command_id: id, op: "retract", game, version } };
   }
 
@@ -214,7 +215,7 @@
     if (!selected || !g) { text(field("hint"), words.hintPick); return; }
     const player = [...g.view.home.players, ...g.view.away.players].find((p) => p.id === selected);
     const id = newID(), name = player ? player.name : selected;
-    queue({ id, state: "queued", court, game: current, tapped: Date.now(),
+    queue({ id, state: "unsent", court, game: current, tapped: Date.now(),
       label: say(words.tap, { player: name, move: button.dataset.text }),
       // Its buttons' spoken names: "Undo Ann Avery's 2 points".
       spoken: { player: name, move: button.dataset.spoken },
@@ -227,9 +228,9 @@
   // retracted; one the daemon has is retracted by version.
   async function apply(entry, event) {
     const { entry: after, effects } = outbox.next(entry, event);
-    const was = entry.state;
-    Object.assign(entry, after);
-    if (entry.state !== was && entry.command.op === "move") announce(entry);
+    const was = outbox.shown(entry);
+    adopt(entry, after);
+    if (outbox.shown(entry) !== was && entry.command.op === "move") announce(entry);
     for (const effect of effects) {
       if (effect === "store") await put(entry);
       else if (effect === "drop") { entries.splice(entries.indexOf(entry), 1); await drop(entry); }
@@ -239,6 +240,12 @@
         if (move) await apply(move, { type: "undone" });
       }
     }
+  }
+  // The machine's next entry, into the same object (the store and the pump hold it): its fields
+  // as they are now, none it dropped.
+  function adopt(entry, after) {
+    for (const key of Object.keys(entry)) if (!(key in after)) delete entry[key];
+    Object.assign(entry, after);
   }
   async function undo(entry) {
     await apply(entry, { type: "undo", undoable: !!entry.version && undoable(entry.command.game, entry.version) });
@@ -278,7 +285,8 @@
   // An outbox entry's line, with the button the outbox machine offers (keeper-outbox.js).
   function tapItem(e) {
     const offered = outbox.offer(e, !!e.version && undoable(e.game, e.version));
-    return lists.tapItem(e, word("state-" + e.state) || e.state, offered && {
+    const state = outbox.shown(e);
+    return lists.tapItem(e, state, word("state-" + state) || state, offered && {
       text: word("button-" + offered), label: e.spoken && say(word(offered + "-label"), e.spoken), click: () => undo(e) });
   }
 
@@ -302,7 +310,7 @@
       text(field("clock-button"), v.clockActionText);
       document.getElementById("plays").replaceChildren(...v.plays.map(playItem));
     }
-    const waiting = entries.filter((e) => e.state === "queued").length;
+    const waiting = entries.filter(outbox.waiting).length;
     const banner = document.getElementById("banner"), now = machine.derive(link, Date.now()), halted = link.halted;
     shown = JSON.stringify([now.banner, now.controls]);
     let message = "";
@@ -401,8 +409,9 @@
     // Taps made while this read was under way are in the list already (and may be out): they
     // stay as they are, after the ones stored before.
     const now = new Set(entries.map((e) => e.id));
-    entries = (all || []).filter((e) => e.court === court && !now.has(e.id)).concat(entries);
-    for (const e of entries) Object.assign(e, outbox.next(e, { type: "loaded" }).entry);
+    const kept = (all || []).filter((e) => e.court === court && !now.has(e.id));
+    for (const e of kept) adopt(e, outbox.next(e, { type: "loaded" }).entry);
+    entries = kept.concat(entries);
     draw();
     pump();
   });
