@@ -8,7 +8,8 @@ import Hummingbird
 /// only renders the court's frame and its lineup.
 extension KeeperGateway {
     /// Adds `/keep`, `/keep/sw.js`, `/static/keeper.js`, `/static/keeper-link.js`,
-    /// `/static/keeper-outbox.js` and `/static/keeper.css` (each file with HEAD too).
+    /// `/static/keeper-outbox.js`, `/static/keeper-store.js`, `/static/keeper-draw.js` and
+    /// `/static/keeper.css` (each file with HEAD too).
     func addPages(to router: RouteCollection<GatewayRequestContext>) {
         router.get("/keep") { request, context -> Response in
             guard case .success(let device) = try await self.device(of: request) else {
@@ -39,6 +40,12 @@ extension KeeperGateway {
         }
         Self.file(router, "/static/keeper-outbox.js") {
             WebGateway.file(PackageResources.keeper_outbox_js, type: "text/javascript; charset=utf-8")
+        }
+        Self.file(router, "/static/keeper-store.js") {
+            WebGateway.file(PackageResources.keeper_store_js, type: "text/javascript; charset=utf-8")
+        }
+        Self.file(router, "/static/keeper-draw.js") {
+            WebGateway.file(PackageResources.keeper_draw_js, type: "text/javascript; charset=utf-8")
         }
         Self.file(router, "/static/keeper.css") {
             WebGateway.file(PackageResources.keeper_css, type: "text/css; charset=utf-8")

@@ -151,6 +151,14 @@ public enum WebGateway {
         router.get("/static/app.js") { _, _ -> Response in
             file(Pages.script, type: "text/javascript; charset=utf-8")
         }
+        // The binding both the screens and the keeper page load; HEAD too, as for the files the
+        // keeper's service worker keeps.
+        router.get("/static/bind.js") { _, _ -> Response in
+            file(PackageResources.bind_js, type: "text/javascript; charset=utf-8")
+        }
+        router.head("/static/bind.js") { _, _ -> Response in
+            file(PackageResources.bind_js, type: "text/javascript; charset=utf-8").createHeadResponse()
+        }
         router.get("/static/clock.js") { _, _ -> Response in
             file(Pages.clockScript, type: "text/javascript; charset=utf-8")
         }

@@ -334,7 +334,8 @@ struct WebTests {
         #expect(pageStatus == 200)
         #expect(String(decoding: page, as: UTF8.self).contains("Lions"))
         #expect(String(decoding: try await web.get("/").1, as: UTF8.self).contains("Tigers"))
-        #expect(String(decoding: try await web.get("/static/app.js").1, as: UTF8.self).contains("EventSource"))
+        #expect(String(decoding: try await web.get("/static/app.js").1, as: UTF8.self).contains("bind.follow("))
+        #expect(String(decoding: try await web.get("/static/bind.js").1, as: UTF8.self).contains("EventSource"))
         let overlay = String(decoding: try await web.get("/overlay/g1").1, as: UTF8.self)
         #expect(overlay.contains("class=\"overlay") && overlay.contains("Lions"))
         #expect(

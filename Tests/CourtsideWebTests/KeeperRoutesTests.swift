@@ -150,7 +150,8 @@ struct KeeperRoutesTests {
     func files() async throws {
         try await Gateway().app.test(.router) { client in
             for path in [
-                "/keep/sw.js", "/static/keeper.js", "/static/keeper-link.js", "/static/keeper-outbox.js", "/static/keeper.css",
+                "/keep/sw.js", "/static/keeper.js", "/static/keeper-link.js", "/static/keeper-outbox.js",
+                "/static/keeper-store.js", "/static/keeper-draw.js", "/static/keeper.css",
             ] {
                 let got = try await client.get(path)
                 let head = try await client.get(path, method: .head)

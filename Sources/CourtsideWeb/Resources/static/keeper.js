@@ -1,24 +1,24 @@
-// The keeper page: binds each game's view (GameViewModel, from /api/events), ticks the running
-// clock, and keeps the outbox. Every text about a game is the view's, and every other word the
-// page's own (`#words`, with placeholders it fills; `#refusals`, a refusal's words by its code, in
-// place of the daemon's English); this script composes none. The views are asked for in the
-// page's language (`?lang=`, from its <html lang>).
+// The keeper page: binds each game's view (GameViewModel, from /api/events, followed by
+// bind.js), ticks the running clock, and keeps the outbox. Every text about a game is the
+// view's, and every other word the page's own (`#words`, with placeholders it fills;
+// `#refusals`, a refusal's words by its code, in place of the daemon's English); this script
+// composes none. The views are asked for in the page's language (`?lang=`, from its <html lang>).
 //
-// The outbox: a move gets its command_id when tapped and goes into IndexedDB at once, then is
-// sent in tap order, one at a time, by POST /api/keep/commands; a retry reuses the id, so the
-// daemon's retry memory applies it once. An entry is queued, then confirmed by the daemon's ok
-// (the reply names its version), or by its event when the reply was lost; or refused
-// (keeper-outbox.js: its transitions). The
-// connection (keeper-link.js) is judged by whether requests succeed, never by navigator.onLine,
-// and by whether the event stream is heard: silent, the page fetches the game's state itself.
-// Clock and time-outs are never queued.
+// The outbox: a move gets its command_id when tapped and goes into IndexedDB at once
+// (keeper-store.js), then is sent in tap order, one at a time, by POST /api/keep/commands; a
+// retry reuses the id, so the daemon's retry memory applies it once. An entry is queued, then
+// confirmed by the daemon's ok (the reply names its version), or by its event when the reply was
+// lost; or refused. Its transitions are keeper-outbox.js's, the connection's keeper-link.js's:
+// the handlers here feed those machines events and perform the effects they return. The
+// connection is judged by whether requests succeed, never by navigator.onLine, and by whether the
+// event stream is heard: silent, the page fetches the game's state itself. Clock and time-outs
+// are never queued. The lists are drawn by keeper-draw.js.
 (function () {
   "use strict";
   const body = document.body, court = body.dataset.court;
   let device = body.dataset.device;
-  const field = (name) => document.querySelector('[data-field="' + name + '"]');
-  const text = (el, value) => { if (el && el.textContent !== value) el.textContent = value; };
-  const el = (tag, cls, value) => { const e = document.createElement(tag); if (cls) e.className = cls; if (value != null) e.textContent = value; return e; };
+  const bind = window.courtsideBind, field = bind.field, text = bind.text, el = bind.el;  // bind.js
+  const lists = window.courtsideKeeperDraw, stored = window.courtsideKeeperStore;
   const newID = () => (crypto.randomUUID ? crypto.randomUUID() : Date.now().toString(36) + Math.random().toString(36).slice(2));
 
   // What the page last knew, kept for a reload while offline (the service worker serves the frame).
@@ -26,7 +26,7 @@
   const save = (key, value) => { try { localStorage.setItem("courtside." + key, JSON.stringify(value)); } catch (e) { /* full: the live copy still works */ } };
 
   // Each game: {clock, view, version}, from the stream; the offset turns our time into the daemon's.
-  let games = saved("games:" + court, {}), offset = 0;
+  const live = { games: saved("games:" + court, {}), offset: 0 };
   const picker = document.getElementById("game");
   let current = sessionStorage.getItem("courtside.game") || picker.value;
   if (![...picker.options].some((o) => o.value === current)) current = picker.value;
@@ -48,39 +48,13 @@
     const known = code && [...refusals.querySelectorAll("[data-code]")].find((s) => s.dataset.code === code);
     return known ? known.textContent : words.refusalOther;
   };
-  // The page's language (its <html lang>): the views it binds are asked for in it.
-  const lang = "lang=" + encodeURIComponent(document.documentElement.lang || "en");
   // A tap's outcome, said by the live region.
   function announce(entry) {
-    const values = { what: entry.label, state: word("state-" + entry.state) || "", why: entry.message || "" };
-    text(document.getElementById("announce"), say(entry.state === "refused" ? words.announceRefused : words.announce, values));
+    const state = outbox.shown(entry), values = { what: entry.label, state: word("state-" + state) || "", why: entry.message || "" };
+    text(document.getElementById("announce"), say(state === "refused" ? words.announceRefused : words.announce, values));
   }
 
-  // ---- IndexedDB: the outbox survives a reload and a closed tab.
-  const opened = new Promise((resolve, reject) => {
-    const request = indexedDB.open("courtside-keeper", 1);
-    request.onupgradeneeded = () => request.result.createObjectStore("outbox", { keyPath: "seq", autoIncrement: true });
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-  function store(mode, work) {
-    return opened.then((db) => new Promise((resolve, reject) => {
-      const t = db.transaction("outbox", mode), request = work(t.objectStore("outbox"));
-      t.oncomplete = () => resolve(request && request.result);
-      t.onerror = () => reject(t.error);
-    }));
-  }
-  // One write at a time for each entry: an update written before the entry's first write had
-  // its key back would add a second record (the key is autoIncrement), which a reload then
-  // reads as a second tap, later in the queue than the first.
-  const writes = new WeakMap();
-  function write(entry, work) {
-    const done = (writes.get(entry) || Promise.resolve()).then(work, work);
-    writes.set(entry, done.catch(() => {}));
-    return done;
-  }
-  const put = (entry) => write(entry, () => store("readwrite", (s) => s.put(entry)).then((seq) => { entry.seq = seq; return entry; }));
-  const drop = (entry) => write(entry, () => (entry.seq === undefined ? undefined : store("readwrite", (s) => s.delete(entry.seq))));
+  const put = stored.put, drop = stored.drop;  // keeper-store.js
 
   // Finished entries are kept a while to be seen, then forgotten; unsent ones never are.
   async function prune() {
@@ -128,10 +102,11 @@
     pumping = true;
     try {
       for (;;) {
-        const next = entries.find((e) => e.state === "queued");
+        const next = entries.find(outbox.due);
         if (!next) break;
         await apply(next, { type: "sending", device });
         const result = await post(next.command);
+        if (result.kind === "retry" || result.kind === "halt") await apply(next, { type: "failed" });
         if (result.kind === "retry") { feel(result.why); retryLater(); break; }
         if (result.kind === "halt") { halt(result.message); break; }
         feel("answered");
@@ -147,7 +122,7 @@
       pumping = false;
       draw();
       // A tap made while this pass was ending found it busy: it goes now, not with the next tap.
-      if (online() && entries.some((e) => e.state === "queued")) setTimeout(pump, 0);
+      if (online() && entries.some(outbox.due)) setTimeout(pump, 0);
     }
   }
 
@@ -197,14 +172,6 @@
     });
   }
 
-  const versionOf = (game) => (games[game] ? games[game].version : 0);
-  // A game's state from the stream or a fetch; an older one than the page has (a stream held up
-  // and let go, say) changes nothing.
-  function take(game, state, view, force) {
-    if (!force && games[game] && games[game].version > state.version) return;
-    games[game] = { clock: state.clock, view, version: state.version };
-  }
-
   // ---- Not hearing the stream: the shown game's state, fetched every 2.5 s.
   let polling = false, polledAt = 0;
   async function poll() {
@@ -212,12 +179,12 @@
     polling = true;
     polledAt = Date.now();
     try {
-      const response = await fetch("/api/keep/games/" + encodeURIComponent(current) + "?" + lang, { credentials: "same-origin", cache: "no-store" });
+      const response = await fetch("/api/keep/games/" + encodeURIComponent(current) + "?" + bind.pageLang(), { credentials: "same-origin", cache: "no-store" });
       const reply = await response.json();
       if (response.status === 401) halt(refusal(reply.error.code));
       else if (response.ok) {
-        take(reply.game.game, reply.game.state, reply.game.view);
-        offset = reply.daemon_now - Date.now();
+        bind.take(live.games, reply.game.game, reply.game.state, reply.game.view);
+        live.offset = reply.daemon_now - Date.now();
         feel("fetched", { inSync: reply.in_sync });
         draw();
       }
@@ -239,16 +206,16 @@
   // `label`: what the outbox lists, the undo's own words ("undo Ann +2").
   function retraction(game, version, label) {
     const id = newID();
-    return { id, state: "queued", court, game, label, tapped: Date.now(),
+    return { id, state: "unsent", court, game, label, tapped: Date.now(),
       command: { command_id: id, op: "retract", game, version } };
   }
 
   function tapMove(kind, button) {
-    const g = games[current];
+    const g = live.games[current];
     if (!selected || !g) { text(field("hint"), words.hintPick); return; }
     const player = [...g.view.home.players, ...g.view.away.players].find((p) => p.id === selected);
     const id = newID(), name = player ? player.name : selected;
-    queue({ id, state: "queued", court, game: current, tapped: Date.now(),
+    queue({ id, state: "unsent", court, game: current, tapped: Date.now(),
       label: say(words.tap, { player: name, move: button.dataset.text }),
       // Its buttons' spoken names: "Undo Ann Avery's 2 points".
       spoken: { player: name, move: button.dataset.spoken },
@@ -261,9 +228,9 @@
   // retracted; one the daemon has is retracted by version.
   async function apply(entry, event) {
     const { entry: after, effects } = outbox.next(entry, event);
-    const was = entry.state;
-    Object.assign(entry, after);
-    if (entry.state !== was && entry.command.op === "move") announce(entry);
+    const was = outbox.shown(entry);
+    adopt(entry, after);
+    if (outbox.shown(entry) !== was && entry.command.op === "move") announce(entry);
     for (const effect of effects) {
       if (effect === "store") await put(entry);
       else if (effect === "drop") { entries.splice(entries.indexOf(entry), 1); await drop(entry); }
@@ -274,6 +241,12 @@
       }
     }
   }
+  // The machine's next entry, into the same object (the store and the pump hold it): its fields
+  // as they are now, none it dropped.
+  function adopt(entry, after) {
+    for (const key of Object.keys(entry)) if (!(key in after)) delete entry[key];
+    Object.assign(entry, after);
+  }
   async function undo(entry) {
     await apply(entry, { type: "undo", undoable: !!entry.version && undoable(entry.command.game, entry.version) });
     draw();
@@ -282,7 +255,7 @@
   // A play may be undone once: not when the view shows it undone, nor while an undo of it is on
   // its way or done (one refused leaves it undoable).
   function undoable(game, version) {
-    const g = games[game];
+    const g = live.games[game];
     if (g && g.view.plays.some((p) => p.version === version && p.isUndone)) return false;
     return !entries.some((e) => e.command.op === "retract" && e.game === game && e.command.version === version && e.state !== "refused");
   }
@@ -307,86 +280,37 @@
   }
 
   // ---- Drawing: the view's words as they are.
-  const clock = (g) => window.courtsideClock(g, offset);  // clock.js
+  const clock = (g) => window.courtsideClock(g, live.offset);  // clock.js
 
-  function playerButton(p) {
-    const b = el("button", "player");
-    b.type = "button";
-    b.dataset.player = p.id;
-    b.setAttribute("aria-pressed", String(p.id === selected));
-    b.setAttribute("aria-label", p.label);
-    b.disabled = !p.isActive;
-    b.append(el("span", "who", p.name), el("span", "counts", p.inactiveText || p.countsText));
-    const li = el("li");
-    li.append(b);
-    return li;
-  }
-
-  // The same buttons stay while the game's players do: a finger on one is never lost to a redraw.
-  function players(list, lines) {
-    const buttons = [...list.querySelectorAll("button[data-player]")];
-    if (buttons.map((b) => b.dataset.player).join("\n") !== lines.map((p) => p.id).join("\n")) {
-      list.replaceChildren(...lines.map(playerButton));
-      return;
-    }
-    lines.forEach((p, i) => {
-      text(buttons[i].querySelector(".who"), p.name);
-      text(buttons[i].querySelector(".counts"), p.inactiveText || p.countsText);
-      buttons[i].disabled = !p.isActive;
-      buttons[i].setAttribute("aria-pressed", String(p.id === selected));
-      if (buttons[i].getAttribute("aria-label") !== p.label) buttons[i].setAttribute("aria-label", p.label);
-    });
-  }
-
+  // An outbox entry's line, with the button the outbox machine offers (keeper-outbox.js).
   function tapItem(e) {
-    const li = el("li");
-    li.dataset.id = e.id;
-    li.dataset.state = e.state;
-    const what = el("span", "what", e.label);
-    if (e.state === "refused") what.append(el("span", "why", e.message));
-    li.append(what, el("span", "state", word("state-" + e.state) || e.state));
     const offered = outbox.offer(e, !!e.version && undoable(e.game, e.version));
-    if (offered) {
-      const b = el("button", "undo", word("button-" + offered));
-      b.type = "button";
-      if (e.spoken) b.setAttribute("aria-label", say(word(offered + "-label"), e.spoken));
-      b.addEventListener("click", () => undo(e));
-      li.append(b);
-    }
-    return li;
+    const state = outbox.shown(e);
+    return lists.tapItem(e, state, word("state-" + state) || state, offered && {
+      text: word("button-" + offered), label: e.spoken && say(word(offered + "-label"), e.spoken), click: () => undo(e) });
   }
 
+  // A play of the shown game, with its undo while it may be undone.
   function playItem(p) {
-    const li = el("li", p.side + (p.isUndone ? " undone" : ""));
-    li.dataset.version = p.version;
-    li.append(el("span", "what", p.listText), el("span", "team", p.teamName));
-    if (!p.isUndone && undoable(current, p.version)) {
-      const b = el("button", "undo", word("button-undo"));
-      b.type = "button";
-      b.setAttribute("aria-label", p.undoLabel);
-      b.addEventListener("click", () => queue(retraction(current, p.version, p.undoText)));
-      li.append(b);
-    }
-    return li;
+    const offered = !p.isUndone && undoable(current, p.version);
+    return lists.playItem(p, offered && {
+      text: word("button-undo"), label: p.undoLabel, click: () => queue(retraction(current, p.version, p.undoText)) });
   }
 
   function draw() {
-    const g = games[current], v = g && g.view;
+    const g = live.games[current], v = g && g.view;
     if (v) {
-      text(field("home"), v.home.name); text(field("away"), v.away.name); text(field("score"), v.score);
-      text(field("clock"), clock(g)); text(field("status"), v.statusText);
+      bind.fields({ home: v.home.name, away: v.away.name, score: v.score, clock: clock(g), status: v.statusText });
       for (const side of ["home", "away"]) {
         const team = v[side], board = team.board;
-        text(field(side + "-name"), team.name);
-        text(field("fouls-" + side), board.foulsText);
-        text(field("timeouts-" + side), board.timeoutsText);
-        players(field("players-" + side), team.players);
-        text(field("timeout-" + side), team.timeoutButtonText);
+        bind.fields({ [side + "-name"]: team.name, ["fouls-" + side]: board.foulsText,
+          ["timeouts-" + side]: board.timeoutsText, ["timeout-" + side]: team.timeoutButtonText });
+        lists.players(field("players-" + side), team.players, selected);
       }
       text(field("clock-button"), v.clockActionText);
       document.getElementById("plays").replaceChildren(...v.plays.map(playItem));
     }
-    const waiting = entries.filter((e) => e.state === "queued").length;
+    const waiting = entries.filter(outbox.waiting).length;
     const banner = document.getElementById("banner"), now = machine.derive(link, Date.now()), halted = link.halted;
     shown = JSON.stringify([now.banner, now.controls]);
     let message = "";
@@ -417,49 +341,34 @@
     document.getElementById("outbox").replaceChildren(...mine.map(tapItem));
   }
 
-  // ---- The stream: a full state, then each event with the game's view right after it.
+  // ---- The stream (bind.js): a full state, then each event with the game's view right after it.
   function keepGames() {
     const mine = {};
-    for (const id of Object.keys(games)) if (games[id].view.court === court) mine[id] = games[id];
+    for (const id of Object.keys(live.games)) if (live.games[id].view.court === court) mine[id] = live.games[id];
     save("games:" + court, mine);
   }
   // `?ping=2`: a `sync` every 2 s, so that silence means the stream is down, not a quiet game.
-  let source = null;
   function follow() {
-    if (source) source.close();
-    source = new EventSource("/api/events?ping=2&" + lang);
-    feel("opened");
-    source.addEventListener("state", (e) => {
-      const s = JSON.parse(e.data);
-      games = {};
-      for (const g of s.games) take(g.game, g.state, g.view, true);
-      offset = s.daemon_now - Date.now();
-      feel("heard", { inSync: s.in_sync });
-      body.dataset.sequence = s.sequence;
-      keepGames();
-      draw();
-    });
-    source.addEventListener("event", (e) => {
-      const m = JSON.parse(e.data);
-      take(m.game, m.state, m.view);
-      feel("heard");
-      const origin = m.origin || {};
-      const entry = entries.find((x) => x.id === origin.command_id);
-      const who = origin.client_id || "";
-      // Our move whose reply was lost: its event is the confirmation.
-      if (entry && (who === (entry.device || device) || who.endsWith("/" + (entry.device || device)))) {
-        apply(entry, { type: "seen", version: m.version }).then(draw);
-      }
-      body.dataset.sequence = m.sequence;
-      if (m.view.court === court) keepGames();
-      // A game of this court created, or a bracket game given its teams: the lineup changed.
-      const kind = m.event && m.event.type;
-      if (m.view.court === court && (kind === "game_created" || kind === "teams_assigned")) refreshSession().catch(() => {});
-      draw();
-    });
-    source.addEventListener("sync", (e) => feel("heard", { inSync: JSON.parse(e.data).in_sync }));
-    for (const kind of ["tables", "courts"]) source.addEventListener(kind, () => feel("heard"));
-    source.onerror = () => feel("streamError");
+    return bind.follow(live, {
+      opened: () => feel("opened"),
+      heard: (inSync) => feel("heard", { inSync }),
+      state: () => { keepGames(); draw(); },
+      event: (m) => {
+        const origin = m.origin || {};
+        const entry = entries.find((x) => x.id === origin.command_id);
+        const who = origin.client_id || "";
+        // Our move whose reply was lost: its event is the confirmation.
+        if (entry && (who === (entry.device || device) || who.endsWith("/" + (entry.device || device)))) {
+          apply(entry, { type: "seen", version: m.version }).then(draw);
+        }
+        if (m.view.court === court) keepGames();
+        // A game of this court created, or a bracket game given its teams: the lineup changed.
+        const kind = m.event && m.event.type;
+        if (m.view.court === court && (kind === "game_created" || kind === "teams_assigned")) refreshSession().catch(() => {});
+        draw();
+      },
+      error: () => feel("streamError"),
+    }, 2);
   }
 
   // Every second: is the stream still heard? Silent, the shown game's state is fetched; silent
@@ -469,7 +378,7 @@
   setInterval(() => {
     feel("tick");
     const now = machine.derive(link, Date.now());
-    if (now.reopen) follow();
+    if (now.reopen) reopen();
     if (now.poll && Date.now() - polledAt >= 2500) poll();
     if (JSON.stringify([now.banner, now.controls]) !== shown) draw();
   }, 1000);
@@ -484,7 +393,7 @@
   });
   for (const b of document.querySelectorAll("[data-move]")) b.addEventListener("click", () => { tapMove(b.dataset.move, b); text(field("hint"), words.hintTap); });
   field("clock-button").addEventListener("click", () => {
-    const g = games[current];
+    const g = live.games[current];
     if (g && g.view.clockAction) direct({ op: "clock", action: g.view.clockAction });
   });
   for (const b of document.querySelectorAll(".timeout")) b.addEventListener("click", () => direct({ op: "timeout", side: b.dataset.side }));
@@ -492,21 +401,22 @@
   document.getElementById("leave").addEventListener("click", async () => {
     try { await fetch("/keep/leave", { method: "POST", credentials: "same-origin" }); } finally { location.href = "/keep"; }
   });
-  setInterval(() => { const g = games[current]; if (g) text(field("clock"), clock(g)); }, 100);
+  setInterval(() => { const g = live.games[current]; if (g) text(field("clock"), clock(g)); }, 100);
 
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/keep/sw.js", { scope: "/keep" }).catch(() => { /* plain HTTP on a LAN: no worker, the outbox still lives in IndexedDB */ });
 
-  store("readonly", (s) => s.getAll()).then((all) => {
+  stored.all().then((all) => {
     // Taps made while this read was under way are in the list already (and may be out): they
     // stay as they are, after the ones stored before.
     const now = new Set(entries.map((e) => e.id));
-    entries = (all || []).filter((e) => e.court === court && !now.has(e.id)).concat(entries);
-    for (const e of entries) Object.assign(e, outbox.next(e, { type: "loaded" }).entry);
+    const kept = (all || []).filter((e) => e.court === court && !now.has(e.id));
+    for (const e of kept) adopt(e, outbox.next(e, { type: "loaded" }).entry);
+    entries = kept.concat(entries);
     draw();
     pump();
   });
   refreshSession()
     .catch(() => { const s = saved("session:" + court, null); if (s) device = s.device; feel("unreachable"); retryLater(); });
   draw();
-  follow();
+  const reopen = follow();
 })();

@@ -1,0 +1,70 @@
+// The keeper page's lists, drawn from the view's words as they are (keeper.js decides what each
+// line offers, and has the page's words): the players' buttons, the outbox's lines and the
+// game's last plays.
+window.courtsideKeeperDraw = (function () {
+  "use strict";
+  const el = window.courtsideBind.el, text = window.courtsideBind.text;  // bind.js
+
+  function playerButton(p, selected) {
+    const b = el("button", "player");
+    b.type = "button";
+    b.dataset.player = p.id;
+    b.setAttribute("aria-pressed", String(p.id === selected));
+    b.setAttribute("aria-label", p.label);
+    b.disabled = !p.isActive;
+    b.append(el("span", "who", p.name), el("span", "counts", p.inactiveText || p.countsText));
+    const li = el("li");
+    li.append(b);
+    return li;
+  }
+
+  // A team's players into `list`. The same buttons stay while the game's players do: a finger
+  // on one is never lost to a redraw.
+  function players(list, lines, selected) {
+    const buttons = [...list.querySelectorAll("button[data-player]")];
+    if (buttons.map((b) => b.dataset.player).join("\n") !== lines.map((p) => p.id).join("\n")) {
+      list.replaceChildren(...lines.map((p) => playerButton(p, selected)));
+      return;
+    }
+    lines.forEach((p, i) => {
+      text(buttons[i].querySelector(".who"), p.name);
+      text(buttons[i].querySelector(".counts"), p.inactiveText || p.countsText);
+      buttons[i].disabled = !p.isActive;
+      buttons[i].setAttribute("aria-pressed", String(p.id === selected));
+      if (buttons[i].getAttribute("aria-label") !== p.label) buttons[i].setAttribute("aria-label", p.label);
+    });
+  }
+
+  // A line's button, `offered` as {text, label, click}.
+  function button(offered) {
+    const b = el("button", "undo", offered.text);
+    b.type = "button";
+    if (offered.label) b.setAttribute("aria-label", offered.label);
+    b.addEventListener("click", offered.click);
+    return b;
+  }
+
+  // An outbox entry's line: what was tapped, its state as shown ("queued", "confirmed",
+  // "refused") and that state's word, and its button if it offers one.
+  function tapItem(e, state, stateWord, offered) {
+    const li = el("li");
+    li.dataset.id = e.id;
+    li.dataset.state = state;
+    const what = el("span", "what", e.label);
+    if (state === "refused") what.append(el("span", "why", e.message));
+    li.append(what, el("span", "state", stateWord));
+    if (offered) li.append(button(offered));
+    return li;
+  }
+
+  // One of the game's last plays (a PlayLine), with its undo if it offers one.
+  function playItem(p, offered) {
+    const li = el("li", p.side + (p.isUndone ? " undone" : ""));
+    li.dataset.version = p.version;
+    li.append(el("span", "what", p.listText), el("span", "team", p.teamName));
+    if (offered) li.append(button(offered));
+    return li;
+  }
+
+  return { players, tapItem, playItem };
+})();
