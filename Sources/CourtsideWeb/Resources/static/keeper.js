@@ -134,7 +134,7 @@
     if (probing || online() || link.halted) return;
     probing = true;
     try {
-      const response = await fetch("/api/keep/session", { credentials: "same-origin", cache: "no-store" });
+      const response = await fetch("/api/keep/session?" + bind.pageLang(), { credentials: "same-origin", cache: "no-store" });
       const reply = await response.json();
       if (response.status === 401) { halt(refusal(reply.error.code)); return; }
       if (response.ok) { feel("reached"); session(reply); pump(); if (online()) return; }
@@ -165,7 +165,7 @@
     draw();
   }
   function refreshSession() {
-    return fetch("/api/keep/session", { credentials: "same-origin", cache: "no-store" }).then(async (response) => {
+    return fetch("/api/keep/session?" + bind.pageLang(), { credentials: "same-origin", cache: "no-store" }).then(async (response) => {
       const reply = await response.json();
       if (response.status === 401) halt(refusal(reply.error.code));
       else if (response.ok) session(reply);
