@@ -1,3 +1,4 @@
+import CourtsideLocalization
 import CourtsideModel
 import CourtsideProtocol
 import Foundation
@@ -127,35 +128,56 @@ struct DeskChange: Equatable {
         return edit
     }
 
-    /// The change in words, for the organiser to confirm.
-    var summary: String {
-        let why = { (reason: String?) in reason.map { " (\($0))" } ?? "" }
+    /// The change in English words.
+    var summary: String { summary(.english) }
+
+    /// The change in words, for the organiser to confirm, in `words`' language.
+    func summary(_ words: Words) -> String {
+        let why = { (summary: String, reason: String?) in
+            reason.map { words(.deskChangeWhy, ["summary": summary, "reason": $0]) } ?? summary
+        }
+        let separator = words(.deskSetupListSeparator)
         switch operation {
         case .changeTournament(.playerAdded(let team, let player), let reason):
-            return "Add \(player.name) (\(player.id)) to team \(team)" + why(reason)
+            return why(
+                words(.deskChangeAddPlayer, ["name": player.name, "player": player.id.rawValue, "team": team.rawValue]), reason)
         case .changeTournament(.playerRenamed(let team, let player, let name), let reason):
-            return "Rename player \(player) of team \(team) to \(name)" + why(reason)
+            return why(words(.deskChangeRename, ["player": player.rawValue, "team": team.rawValue, "name": name]), reason)
         case .changeTournament(.playerActive(let team, let player, let active), let reason):
-            return active
-                ? "Mark player \(player) of team \(team) active again" + why(reason)
-                : "Mark player \(player) of team \(team) inactive: their moves stay, new ones are refused" + why(reason)
+            return why(
+                words(active ? .deskChangeActive : .deskChangeInactive, ["player": player.rawValue, "team": team.rawValue]),
+                reason)
         case .changeTournament(.teamRegistered(let team, let group, let division), let reason):
-            let players = team.players.map { "\($0.name) (\($0.id))" }.joined(separator: ", ")
-            let place = (division.map { " in division \($0)" } ?? "") + (group.map { " in group \($0)" } ?? "")
-            return "Register team \(team.name) (\(team.id))\(place): \(players)" + why(reason)
+            let players = team.players.map { words(.deskChangePlayer, ["name": $0.name, "player": $0.id.rawValue]) }
+                .joined(separator: separator)
+            let place =
+                (division.map { words(.deskChangeInDivision, ["division": $0]) } ?? "")
+                + (group.map { words(.deskChangeInGroup, ["group": $0]) } ?? "")
+            return why(
+                words(
+                    .deskChangeRegister,
+                    ["name": team.name, "team": team.id.rawValue, "place": place, "players": players]), reason)
         case .changeTournament(.gameEdited(let edit), let reason):
-            let parts =
-                [
-                    edit.court.map { "to \($0)" }, edit.start.map { "at \($0)" }, edit.home.map { "home \($0)" },
-                    edit.away.map { "away \($0)" }, edit.preset.map { "under the rules \($0)" },
-                ]
-            return "Move \(edit.game) " + parts.compactMap { $0 }.joined(separator: ", ") + why(reason)
+            let parts = [
+                edit.court.map { words(.deskChangeToCourt, ["court": $0]) },
+                edit.start.map { words(.deskChangeAt, ["start": $0]) },
+                edit.home.map { words(.deskChangeHome, ["team": "\($0)"]) },
+                edit.away.map { words(.deskChangeAway, ["team": "\($0)"]) },
+                edit.preset.map { words(.deskChangeRules, ["preset": $0]) },
+            ]
+            return why(
+                words(
+                    .deskChangeMove,
+                    ["game": edit.game.rawValue, "changes": parts.compactMap { $0 }.joined(separator: separator)]), reason)
         case .scheduleGame(let game, let home, let away, let court, let start, let round, let group, _, let reason, _):
-            let details = [court, start.map { "at \($0)" }, round.map { "round \($0)" }, group.map { "group \($0)" }].compactMap {
-                $0
-            }
-            return "Add game \(game): \(home) v \(away)" + (details.isEmpty ? "" : ", " + details.joined(separator: ", "))
-                + why(reason)
+            let details = [
+                court, start.map { words(.deskChangeAt, ["start": $0]) }, round.map { words(.deskChangeRound, ["round": $0]) },
+                group.map { words(.deskChangeGroup, ["group": $0]) },
+            ].compactMap { $0 }
+            let added = words(
+                .deskChangeAddGame,
+                ["game": game.rawValue, "title": words(.gameTitle, ["home": "\(home)", "away": "\(away)"])])
+            return why(([added] + details).joined(separator: separator), reason)
         default:
             return ""
         }
