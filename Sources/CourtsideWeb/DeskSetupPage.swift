@@ -96,6 +96,8 @@ struct DeskSetupPage {
         (lang, title, t) = (words.language.code, words(.deskSetupTitle), DeskWords.table(words))
         picker = LanguagePicker.picker(words, back: "/desk/setup")
         self.notice = notice
+        // The problem in the page's language, the fields' and the top's alike.
+        let problem = problem.map { SetupForm.Problem(field: $0.field, message: $0.text(words)) }
         self.problem = problem?.message
         problemText = problem.map { words(.deskSetupNotReviewed, ["problem": $0.message]) }
         tournament = Field("tournament", words(.deskSetupTournament), form.tournament, problem: problem)

@@ -142,4 +142,19 @@ struct DeskWordsTests {
         #expect(draft.summary(Self.ja).hasPrefix("OpenとWomenの組み合わせを公開: 24チーム、4コートで47試合、09:00〜"), "\(draft.summary(Self.ja))")
         #expect(draft.summary.hasPrefix("Publish the draw of Open and Women: 24 teams, 47 games on 4 courts, 09:00 to "))
     }
+
+    @Test("a problem of the Setup form in Japanese and Korean, its English as it was")
+    func setupProblem() throws {
+        var fields = DeskSetupTests.fields(csv: "")
+        fields["game_minutes"] = "ten"
+        let problem = try #require(DeskSetupTests.review(fields).failure)
+        #expect(problem.message == "Game minutes: a whole number of minutes, as 10")
+        #expect(problem.text(Self.ja) == "試合時間（分）: 10のように分を整数で入力してください")
+        let page = Pages.render("desk-setup", DeskSetupPage(SetupForm(fields), problem: problem, words: Self.ko))
+        #expect(page.contains("미리 볼 수 없습니다: 경기 시간 (분): 10처럼 분을 정수로 입력하세요"), "\(page)")
+        fields["game_minutes"] = "10"
+        fields["division-1-pools"] = "two"
+        let pools = try #require(DeskSetupTests.review(fields).failure)
+        #expect(pools.text(Self.ja) == "部門2のグループ数: 4のように整数で入力してください")
+    }
 }
