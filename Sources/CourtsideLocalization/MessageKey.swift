@@ -522,4 +522,8 @@ public enum MessageKey: String, CaseIterable, Sendable {
     case deskSetupProblemTieBreakers = "desk.setup.problem.tie.breakers"
     case deskSetupProblemID = "desk.setup.problem.id"
     case deskSetupProblemFormat = "desk.setup.problem.format"
+    case deskRefusalPlayerLine = "desk.refusal.player.line"
+    case deskRefusalNoPlayers = "desk.refusal.no.players"
+    case deskRefusalNothingChanged = "desk.refusal.nothing.changed"
+    case deskRefusalRetractReason = "desk.refusal.retract.reason"
 }

@@ -11,7 +11,8 @@ struct DeskAction: Equatable {
     var commandID: String?
 
     /// The action a form stands for, or why it is none.
-    static func parse(_ fields: [String: String]) -> Result<DeskAction, CourtsideError> {
+    /// What the organiser can mend is said in `words`' language.
+    static func parse(_ fields: [String: String], words: Words = .english) -> Result<DeskAction, CourtsideError> {
         guard let game = fields["game"], !game.isEmpty else { return .failure(CourtsideError(.badRequest, "which game?")) }
         let id = GameID(game)
         let reason = fields["reason"].map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
@@ -33,7 +34,7 @@ struct DeskAction: Equatable {
             }
             // A correction at the desk always says why: the log keeps it beside the retraction.
             guard let reason, !reason.isEmpty else {
-                return .failure(CourtsideError(.badRequest, "say why the move is taken back (reason)"))
+                return .failure(CourtsideError(.badRequest, words(.deskRefusalRetractReason)))
             }
             operation = .retract(game: id, version: version, reason: reason)
         default:

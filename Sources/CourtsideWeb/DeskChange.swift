@@ -20,8 +20,11 @@ struct DeskChange: Equatable {
     var operation: Request.Operation
     var commandID: String?
 
-    /// The change a form of `page` stands for, or why it is none.
-    static func parse(_ fields: [String: String], on page: Page) -> Result<DeskChange, CourtsideError> {
+    /// The change a form of `page` stands for, or why it is none (what the organiser can mend
+    /// in `words`' language).
+    static func parse(_ fields: [String: String], on page: Page, words: Words = .english) -> Result<
+        DeskChange, CourtsideError
+    > {
         let form = Form(fields)
         // Names, courts, rounds, start times and the reason are held to the model's text rule here,
         // so the page names the field at once; the daemon holds them to it again, and judges the ids.
@@ -54,11 +57,11 @@ struct DeskChange: Equatable {
             case (.teams, "register_team"):
                 let team = Team(
                     id: TeamID(try form.required("team", "the team's id")), name: try form.required("name", "the team's name"),
-                    players: try players(form.optional("players") ?? ""))
+                    players: try players(form.optional("players") ?? "", words: words))
                 operation = .changeTournament(
                     .teamRegistered(team, group: form.optional("group"), division: form.optional("division")), reason: reason)
             case (.schedule, "edit_game"):
-                operation = .changeTournament(.gameEdited(try edit(form)), reason: reason)
+                operation = .changeTournament(.gameEdited(try edit(form, words: words)), reason: reason)
             case (.schedule, "schedule_game"):
                 operation = .scheduleGame(
                     game: GameID(try form.required("game", "the new game's id")),
@@ -99,31 +102,30 @@ struct DeskChange: Equatable {
 
     /// A team's players as the register form takes them, one a line: the id, a space, the name
     /// ("ola Ola Olsen").
-    static func players(_ lines: String) throws(CourtsideError) -> [Player] {
+    static func players(_ lines: String, words: Words = .english) throws(CourtsideError) -> [Player] {
         var players: [Player] = []
         for line in lines.split(whereSeparator: \.isNewline) {
-            let words = line.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
-            guard !words.isEmpty else { continue }
-            guard words.count == 2, !words[1].allSatisfy(\.isWhitespace) else {
-                throw CourtsideError(
-                    .badRequest, "each player is a line with an id and a name, as in \"ola Ola Olsen\"; got \"\(line)\"")
+            let parts = line.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+            guard !parts.isEmpty else { continue }
+            guard parts.count == 2, !parts[1].allSatisfy(\.isWhitespace) else {
+                throw CourtsideError(.badRequest, words(.deskRefusalPlayerLine, ["line": String(line)]))
             }
-            players.append(Player(id: PlayerID(String(words[0])), name: words[1].trimmingCharacters(in: .whitespaces)))
+            players.append(Player(id: PlayerID(String(parts[0])), name: parts[1].trimmingCharacters(in: .whitespaces)))
         }
-        if players.isEmpty { throw CourtsideError(.badRequest, "a team needs at least one player: a line with an id and a name") }
+        if players.isEmpty { throw CourtsideError(.badRequest, words(.deskRefusalNoPlayers)) }
         return players
     }
 
     /// The edit a move form stands for: each field that differs from the one the page showed
     /// (`was_court`, `was_start`, `was_home`, `was_away`); a form that changes nothing is refused.
-    private static func edit(_ form: Form) throws(CourtsideError) -> GameEdit {
+    private static func edit(_ form: Form, words: Words) throws(CourtsideError) -> GameEdit {
         let changed = { (name: String) in form.optional(name).flatMap { $0 == form.optional("was_" + name) ? nil : $0 } }
         let edit = GameEdit(
             game: GameID(try form.required("game", "which game?")), court: changed("court"), start: changed("start"),
             home: changed("home").map { .team(TeamID($0)) }, away: changed("away").map { .team(TeamID($0)) },
             preset: form.optional("preset"))
         if edit.isEmpty {
-            throw CourtsideError(.badRequest, "\(edit.game): change its court, its start, a team or its rules first")
+            throw CourtsideError(.badRequest, words(.deskRefusalNothingChanged, ["game": edit.game.rawValue]))
         }
         return edit
     }

@@ -23,7 +23,7 @@ extension DeskGateway {
         router.post(RouterPath("\(page.path)/review")) { request, context -> Response in
             _ = try context.requireDesk()
             let change: DeskChange
-            switch try await Self.change(request, on: page) {
+            switch try await Self.change(request, on: page, words: context.words) {
             case .success(let found): change = found
             case .failure(let error): return Self.refused(error.message, on: page)
             }
@@ -39,7 +39,7 @@ extension DeskGateway {
         router.post(RouterPath("\(page.path)/confirm")) { request, context -> Response in
             let session = try context.requireDesk()
             let change: DeskChange
-            switch try await Self.change(request, on: page) {
+            switch try await Self.change(request, on: page, words: context.words) {
             case .success(let found): change = found
             case .failure(let error): return Self.refused(error.message, on: page)
             }
@@ -87,12 +87,14 @@ extension DeskGateway {
         }
     }
 
-    private static func change(_ request: Request, on page: DeskChange.Page) async throws -> Result<DeskChange, CourtsideError> {
+    private static func change(
+        _ request: Request, on page: DeskChange.Page, words: Words = .english
+    ) async throws -> Result<DeskChange, CourtsideError> {
         let body = try await BodyReading.collect(request, upTo: 16_384)
         guard let fields = FormFields.parse(Array(buffer: body)) else {
-            return .failure(CourtsideError(.badRequest, "the form could not be read"))
+            return .failure(CourtsideError(.badRequest, words(.deskFormUnreadable)))
         }
-        return DeskChange.parse(fields, on: page)
+        return DeskChange.parse(fields, on: page, words: words)
     }
 
     private static func refused(_ message: String, on page: DeskChange.Page) -> Response {

@@ -146,7 +146,7 @@ public final class DeskGateway: Sendable {
         router.post("/desk/review") { request, context -> Response in
             _ = try context.requireDesk()
             let action: DeskAction
-            switch try await Self.action(request) {
+            switch try await Self.action(request, words: context.words) {
             case .success(let found): action = found
             case .failure(let error): return KeeperGateway.redirect(to: "/desk?done=\(Self.query(error.message))")
             }
@@ -166,7 +166,7 @@ public final class DeskGateway: Sendable {
         router.post("/desk/confirm") { request, context -> Response in
             let session = try context.requireDesk()
             let action: DeskAction
-            switch try await Self.action(request) {
+            switch try await Self.action(request, words: context.words) {
             case .success(let found): action = found
             case .failure(let error): return KeeperGateway.redirect(to: "/desk?done=\(Self.query(error.message))")
             }
@@ -258,12 +258,12 @@ public final class DeskGateway: Sendable {
         words(.deskRefused, ["code": code.rawValue, "message": message])
     }
 
-    private static func action(_ request: Request) async throws -> Result<DeskAction, CourtsideError> {
+    private static func action(_ request: Request, words: Words) async throws -> Result<DeskAction, CourtsideError> {
         let body = try await BodyReading.collect(request, upTo: 8192)
         guard let fields = FormFields.parse(Array(buffer: body)) else {
-            return .failure(CourtsideError(.badRequest, "the form could not be read"))
+            return .failure(CourtsideError(.badRequest, words(.deskFormUnreadable)))
         }
-        return DeskAction.parse(fields)
+        return DeskAction.parse(fields, words: words)
     }
 
     static func signInFirst() -> Response {

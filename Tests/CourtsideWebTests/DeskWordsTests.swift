@@ -157,4 +157,22 @@ struct DeskWordsTests {
         let pools = try #require(DeskSetupTests.review(fields).failure)
         #expect(pools.text(Self.ja) == "部門2のグループ数: 4のように整数で入力してください")
     }
+
+    @Test("a form the organiser can mend, refused in Korean and Japanese: a player's line, a move that changes nothing")
+    func refusals() {
+        let register = ["action": "register_team", "team": "owls", "name": "Owls", "players": "ola"]
+        guard case .failure(let line) = DeskChange.parse(register, on: .teams, words: Self.ko) else {
+            Issue.record("a player without a name was taken")
+            return
+        }
+        #expect(line.message == "선수는 한 줄에 한 명씩 ID와 이름을 쓰세요 (예: minsu 김민수). 읽지 못한 줄: \"ola\"")
+        let move = ["action": "edit_game", "game": "g1", "court": "Court 1", "was_court": "Court 1"]
+        guard case .failure(let unchanged) = DeskChange.parse(move, on: .schedule, words: Self.ja) else {
+            Issue.record("a move that changes nothing was taken")
+            return
+        }
+        #expect(unchanged.message == "g1: 先にコート・開始時刻・チーム・ルールのいずれかを変更してください")
+        guard case .failure(let english) = DeskChange.parse(move, on: .schedule) else { return }
+        #expect(english.message == "g1: change its court, its start, a team or its rules first")
+    }
 }
