@@ -246,7 +246,8 @@ public final class DeskGateway: Sendable {
                         }
                         return DeskPage.Game(
                             game: entry.game.rawValue, title: entry.title(words), start: entry.start, score: model?.score ?? "",
-                            status: model?.statusText ?? GameViewModel.scheduleText(nil, teamsKnown: entry.exists, words: words),
+                            status: model?.statusText
+                                ?? GameViewModel.scheduleText(nil, teamsKnown: entry.state != .pending, words: words),
                             open: entry.exists && model?.isFinished == false,
                             home: model?.home.name ?? "", away: model?.away.name ?? "")
                     })
