@@ -1,3 +1,4 @@
+import CourtsideLocalization
 public import CourtsideModel
 
 /// A drawn and planned tournament as text, before anything is published: each division's pools
@@ -104,6 +105,21 @@ public enum PlanTables {
             // The model's words, with the groups' short labels: "2nd best of the 3rd-placed teams of groups A, B, C, D".
             Slot.bestOfRank(rank: rank, place: place, groups: groups.map { groupLabel($0, schedule) }).description
         case .swissPairing(_, _, let pairing, let side): "pairing \(pairing) \(side.rawValue)"
+        }
+    }
+
+    /// A slot as the draw names it, in `words`' language: as ``side(_:_:)`` says it in English.
+    static func side(_ slot: Slot, _ schedule: Schedule, words: Words) -> String {
+        switch slot {
+        case .team, .groupRank: side(slot, schedule)
+        case .winner(let game): words(.deskSetupSlotWinner, ["game": game.rawValue])
+        case .loser(let game): words(.deskSetupSlotLoser, ["game": game.rawValue])
+        case .bestOfRank(let rank, let place, let groups):
+            Slot.bestOfRank(rank: rank, place: place, groups: groups.map { groupLabel($0, schedule) }).words(words)
+        case .swissPairing(_, _, let pairing, let side):
+            words(
+                .deskSetupSlotPairing,
+                ["pairing": words.number(pairing), "side": words(side == .home ? .sideHome : .sideAway)])
         }
     }
 

@@ -1,3 +1,4 @@
+public import CourtsideLocalization
 public import CourtsideModel
 
 /// A drawn and planned tournament as the desk's Setup page shows it before anything is sent:
@@ -55,9 +56,13 @@ public struct SetupPreview: Hashable, Sendable {
     public var courts: [String]
     public var rows: [Row]
 
-    /// The preview of `schedule`, a plan; `clubs` are the teams' clubs as registered.
-    public init(_ schedule: Schedule, clubs: [TeamID: String] = [:]) {
-        let pictures = BracketPicture.pictures(schedule)
+    /// The preview of `schedule`, a plan; `clubs` are the teams' clubs as registered; every
+    /// word in `words`' language.
+    public init(_ schedule: Schedule, clubs: [TeamID: String] = [:], words: Words = .english) {
+        let pictures = BracketPicture.pictures(
+            schedule.bracket([GameID: Game]()), teamNames: schedule.teams.mapValues(\.name),
+            divisionNames: Dictionary(schedule.divisions.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first }),
+            words: words)
         let divisions: [CourtsideModel.Division?] = schedule.divisions.isEmpty ? [nil] : schedule.divisions.map { $0 }
         self.divisions = divisions.map { division in
             let id = division?.id
@@ -73,8 +78,13 @@ public struct SetupPreview: Hashable, Sendable {
             let teams = division?.teams.count ?? schedule.teams.count
             let games = schedule.games.filter { $0.division == id }.count
             return Division(
-                id: id ?? "all", name: division?.name ?? "Tournament",
-                counts: "\(teams) team\(teams == 1 ? "" : "s"), \(games) game\(games == 1 ? "" : "s")", pools: pools,
+                id: id ?? "all", name: division?.name ?? words(.deskSetupAll),
+                counts: words(
+                    .deskSetupDivisionCounts,
+                    [
+                        "teams": words.plural(.deskSetupTeamsCount, count: teams),
+                        "games": words.plural(.deskSetupGamesCount, count: games),
+                    ]), pools: pools,
                 bracket: pictures.first { $0.division == id })
         }
         let grid = PlanTables.DayGrid(schedule)
@@ -88,7 +98,12 @@ public struct SetupPreview: Hashable, Sendable {
                     }
                     return Cell(
                         game: game.id.rawValue,
-                        sides: "\(PlanTables.side(game.home, schedule)) v \(PlanTables.side(game.away, schedule))", court: court,
+                        sides: words(
+                            .gameTitle,
+                            [
+                                "home": PlanTables.side(game.home, schedule, words: words),
+                                "away": PlanTables.side(game.away, schedule, words: words),
+                            ]), court: court,
                         isFree: false)
                 })
         }

@@ -1,3 +1,4 @@
+import CourtsideLocalization
 import CourtsideModel
 import CourtsideProtocol
 
@@ -10,7 +11,8 @@ struct DeskAction: Equatable {
     var commandID: String?
 
     /// The action a form stands for, or why it is none.
-    static func parse(_ fields: [String: String]) -> Result<DeskAction, CourtsideError> {
+    /// What the organiser can mend is said in `words`' language.
+    static func parse(_ fields: [String: String], words: Words = .english) -> Result<DeskAction, CourtsideError> {
         guard let game = fields["game"], !game.isEmpty else { return .failure(CourtsideError(.badRequest, "which game?")) }
         let id = GameID(game)
         let reason = fields["reason"].map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
@@ -32,7 +34,7 @@ struct DeskAction: Equatable {
             }
             // A correction at the desk always says why: the log keeps it beside the retraction.
             guard let reason, !reason.isEmpty else {
-                return .failure(CourtsideError(.badRequest, "say why the move is taken back (reason)"))
+                return .failure(CourtsideError(.badRequest, words(.deskRefusalRetractReason)))
             }
             operation = .retract(game: id, version: version, reason: reason)
         default:
@@ -50,23 +52,35 @@ struct DeskAction: Equatable {
         return .success(DeskAction(game: id, operation: operation, commandID: commandID))
     }
 
-    /// The action in words, for the organiser to confirm: "Wolves forfeit g2 (reason: …)".
-    func summary(home: String, away: String) -> String {
+    /// The action in words, for the organiser to confirm: "Wolves forfeit g2 (reason: …)", in
+    /// `words`' language.
+    func summary(home: String, away: String, words: Words = .english) -> String {
+        var values = ["game": game.rawValue, "title": words(.gameTitle, ["home": home, "away": away])]
         switch operation {
         case .forfeit(_, let side, let reason):
-            "\(side == .home ? home : away) forfeit \(game) (\(home) v \(away))" + (reason.map { ": \($0)" } ?? "")
+            values["team"] = side == .home ? home : away
+            guard let reason else { return words(.deskActionForfeit, values) }
+            values["reason"] = reason
+            return words(.deskActionForfeitReason, values)
         case .endGame(_, let result, let reason):
-            "\(game) (\(home) v \(away)) ends now, \(result == .noResult ? "with no result" : "with its score as it stands"): \(reason)"
+            values["reason"] = reason
+            return words(result == .noResult ? .deskActionEndNoResult : .deskActionEndAsItStands, values)
         case .retract(_, let version, let reason):
-            "Take back the move at v\(version) of \(game) (\(home) v \(away)): \(reason ?? "")"
-        default: ""
+            (values["version"], values["reason"]) = ("\(version)", reason ?? "")
+            return words(.deskActionRetract, values)
+        default: return ""
         }
     }
 
-    /// What the desk says once the daemon has applied it.
-    var done: String {
-        if case .retract(_, let version, _) = operation { return "Done: the move at v\(version) of \(game) no longer counts." }
-        return "Done: \(game) is final."
+    /// What the desk says once the daemon has applied it, in English.
+    var done: String { done(.english) }
+
+    /// What the desk says once the daemon has applied it, in `words`' language.
+    func done(_ words: Words = .english) -> String {
+        if case .retract(_, let version, _) = operation {
+            return words(.deskActionDoneRetract, ["version": "\(version)", "game": game.rawValue])
+        }
+        return words(.deskActionDone, ["game": game.rawValue])
     }
 
     /// The form's fields, to send again with the confirmation.

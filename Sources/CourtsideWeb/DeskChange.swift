@@ -1,3 +1,4 @@
+import CourtsideLocalization
 import CourtsideModel
 import CourtsideProtocol
 import Foundation
@@ -19,8 +20,11 @@ struct DeskChange: Equatable {
     var operation: Request.Operation
     var commandID: String?
 
-    /// The change a form of `page` stands for, or why it is none.
-    static func parse(_ fields: [String: String], on page: Page) -> Result<DeskChange, CourtsideError> {
+    /// The change a form of `page` stands for, or why it is none (what the organiser can mend
+    /// in `words`' language).
+    static func parse(_ fields: [String: String], on page: Page, words: Words = .english) -> Result<
+        DeskChange, CourtsideError
+    > {
         let form = Form(fields)
         // Names, courts, rounds, start times and the reason are held to the model's text rule here,
         // so the page names the field at once; the daemon holds them to it again, and judges the ids.
@@ -53,11 +57,11 @@ struct DeskChange: Equatable {
             case (.teams, "register_team"):
                 let team = Team(
                     id: TeamID(try form.required("team", "the team's id")), name: try form.required("name", "the team's name"),
-                    players: try players(form.optional("players") ?? ""))
+                    players: try players(form.optional("players") ?? "", words: words))
                 operation = .changeTournament(
                     .teamRegistered(team, group: form.optional("group"), division: form.optional("division")), reason: reason)
             case (.schedule, "edit_game"):
-                operation = .changeTournament(.gameEdited(try edit(form)), reason: reason)
+                operation = .changeTournament(.gameEdited(try edit(form, words: words)), reason: reason)
             case (.schedule, "schedule_game"):
                 operation = .scheduleGame(
                     game: GameID(try form.required("game", "the new game's id")),
@@ -98,64 +102,84 @@ struct DeskChange: Equatable {
 
     /// A team's players as the register form takes them, one a line: the id, a space, the name
     /// ("ola Ola Olsen").
-    static func players(_ lines: String) throws(CourtsideError) -> [Player] {
+    static func players(_ lines: String, words: Words = .english) throws(CourtsideError) -> [Player] {
         var players: [Player] = []
         for line in lines.split(whereSeparator: \.isNewline) {
-            let words = line.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
-            guard !words.isEmpty else { continue }
-            guard words.count == 2, !words[1].allSatisfy(\.isWhitespace) else {
-                throw CourtsideError(
-                    .badRequest, "each player is a line with an id and a name, as in \"ola Ola Olsen\"; got \"\(line)\"")
+            let parts = line.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+            guard !parts.isEmpty else { continue }
+            guard parts.count == 2, !parts[1].allSatisfy(\.isWhitespace) else {
+                throw CourtsideError(.badRequest, words(.deskRefusalPlayerLine, ["line": String(line)]))
             }
-            players.append(Player(id: PlayerID(String(words[0])), name: words[1].trimmingCharacters(in: .whitespaces)))
+            players.append(Player(id: PlayerID(String(parts[0])), name: parts[1].trimmingCharacters(in: .whitespaces)))
         }
-        if players.isEmpty { throw CourtsideError(.badRequest, "a team needs at least one player: a line with an id and a name") }
+        if players.isEmpty { throw CourtsideError(.badRequest, words(.deskRefusalNoPlayers)) }
         return players
     }
 
     /// The edit a move form stands for: each field that differs from the one the page showed
     /// (`was_court`, `was_start`, `was_home`, `was_away`); a form that changes nothing is refused.
-    private static func edit(_ form: Form) throws(CourtsideError) -> GameEdit {
+    private static func edit(_ form: Form, words: Words) throws(CourtsideError) -> GameEdit {
         let changed = { (name: String) in form.optional(name).flatMap { $0 == form.optional("was_" + name) ? nil : $0 } }
         let edit = GameEdit(
             game: GameID(try form.required("game", "which game?")), court: changed("court"), start: changed("start"),
             home: changed("home").map { .team(TeamID($0)) }, away: changed("away").map { .team(TeamID($0)) },
             preset: form.optional("preset"))
         if edit.isEmpty {
-            throw CourtsideError(.badRequest, "\(edit.game): change its court, its start, a team or its rules first")
+            throw CourtsideError(.badRequest, words(.deskRefusalNothingChanged, ["game": edit.game.rawValue]))
         }
         return edit
     }
 
-    /// The change in words, for the organiser to confirm.
-    var summary: String {
-        let why = { (reason: String?) in reason.map { " (\($0))" } ?? "" }
+    /// The change in English words.
+    var summary: String { summary(.english) }
+
+    /// The change in words, for the organiser to confirm, in `words`' language.
+    func summary(_ words: Words) -> String {
+        let why = { (summary: String, reason: String?) in
+            reason.map { words(.deskChangeWhy, ["summary": summary, "reason": $0]) } ?? summary
+        }
+        let separator = words(.deskSetupListSeparator)
         switch operation {
         case .changeTournament(.playerAdded(let team, let player), let reason):
-            return "Add \(player.name) (\(player.id)) to team \(team)" + why(reason)
+            return why(
+                words(.deskChangeAddPlayer, ["name": player.name, "player": player.id.rawValue, "team": team.rawValue]), reason)
         case .changeTournament(.playerRenamed(let team, let player, let name), let reason):
-            return "Rename player \(player) of team \(team) to \(name)" + why(reason)
+            return why(words(.deskChangeRename, ["player": player.rawValue, "team": team.rawValue, "name": name]), reason)
         case .changeTournament(.playerActive(let team, let player, let active), let reason):
-            return active
-                ? "Mark player \(player) of team \(team) active again" + why(reason)
-                : "Mark player \(player) of team \(team) inactive: their moves stay, new ones are refused" + why(reason)
+            return why(
+                words(active ? .deskChangeActive : .deskChangeInactive, ["player": player.rawValue, "team": team.rawValue]),
+                reason)
         case .changeTournament(.teamRegistered(let team, let group, let division), let reason):
-            let players = team.players.map { "\($0.name) (\($0.id))" }.joined(separator: ", ")
-            let place = (division.map { " in division \($0)" } ?? "") + (group.map { " in group \($0)" } ?? "")
-            return "Register team \(team.name) (\(team.id))\(place): \(players)" + why(reason)
+            let players = team.players.map { words(.deskChangePlayer, ["name": $0.name, "player": $0.id.rawValue]) }
+                .joined(separator: separator)
+            let place =
+                (division.map { words(.deskChangeInDivision, ["division": $0]) } ?? "")
+                + (group.map { words(.deskChangeInGroup, ["group": $0]) } ?? "")
+            return why(
+                words(
+                    .deskChangeRegister,
+                    ["name": team.name, "team": team.id.rawValue, "place": place, "players": players]), reason)
         case .changeTournament(.gameEdited(let edit), let reason):
-            let parts =
-                [
-                    edit.court.map { "to \($0)" }, edit.start.map { "at \($0)" }, edit.home.map { "home \($0)" },
-                    edit.away.map { "away \($0)" }, edit.preset.map { "under the rules \($0)" },
-                ]
-            return "Move \(edit.game) " + parts.compactMap { $0 }.joined(separator: ", ") + why(reason)
+            let parts = [
+                edit.court.map { words(.deskChangeToCourt, ["court": $0]) },
+                edit.start.map { words(.deskChangeAt, ["start": $0]) },
+                edit.home.map { words(.deskChangeHome, ["team": "\($0)"]) },
+                edit.away.map { words(.deskChangeAway, ["team": "\($0)"]) },
+                edit.preset.map { words(.deskChangeRules, ["preset": $0]) },
+            ]
+            return why(
+                words(
+                    .deskChangeMove,
+                    ["game": edit.game.rawValue, "changes": parts.compactMap { $0 }.joined(separator: separator)]), reason)
         case .scheduleGame(let game, let home, let away, let court, let start, let round, let group, _, let reason, _):
-            let details = [court, start.map { "at \($0)" }, round.map { "round \($0)" }, group.map { "group \($0)" }].compactMap {
-                $0
-            }
-            return "Add game \(game): \(home) v \(away)" + (details.isEmpty ? "" : ", " + details.joined(separator: ", "))
-                + why(reason)
+            let details = [
+                court, start.map { words(.deskChangeAt, ["start": $0]) }, round.map { words(.deskChangeRound, ["round": $0]) },
+                group.map { words(.deskChangeGroup, ["group": $0]) },
+            ].compactMap { $0 }
+            let added = words(
+                .deskChangeAddGame,
+                ["game": game.rawValue, "title": words(.gameTitle, ["home": "\(home)", "away": "\(away)"])])
+            return why(([added] + details).joined(separator: separator), reason)
         default:
             return ""
         }

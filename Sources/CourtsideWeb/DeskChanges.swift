@@ -1,3 +1,4 @@
+import CourtsideLocalization
 import CourtsideModel
 import CourtsideProtocol
 import CourtsideWebStore
@@ -12,36 +13,38 @@ extension DeskGateway {
     /// `POST /desk/<page>/confirm` for its changes.
     func addChangePage(
         _ page: DeskChange.Page, to router: RouteCollection<GatewayRequestContext>,
-        draw: @escaping @Sendable (Result<TournamentSetup, CourtsideError>, DeskNotice?) -> String
+        draw: @escaping @Sendable (Result<TournamentSetup, CourtsideError>, DeskNotice?, Words) -> String
     ) {
         router.get(RouterPath(page.path)) { request, context -> Response in
             let session = try context.requireDesk()
-            return WebGateway.html(draw(await self.tournament(session), DeskNotice(query: request.uri.queryParameters)))
+            return WebGateway.html(
+                draw(await self.tournament(session), DeskNotice(query: request.uri.queryParameters), context.words))
         }
         router.post(RouterPath("\(page.path)/review")) { request, context -> Response in
             _ = try context.requireDesk()
             let change: DeskChange
-            switch try await Self.change(request, on: page) {
+            switch try await Self.change(request, on: page, words: context.words) {
             case .success(let found): change = found
             case .failure(let error): return Self.refused(error.message, on: page)
             }
             // The id is made now, once: a confirmation sent twice is one command to the daemon.
             let confirm = ConfirmPage(
-                summary: change.summary,
+                summary: change.summary(context.words),
                 fields: change.fields.map { ConfirmPage.Field(name: $0.name, value: $0.value) }
                     + [ConfirmPage.Field(name: "command_id", value: JoinCode.randomToken(bytes: 12))],
-                action: "\(page.path)/confirm", back: page.path,
-                note: "Every screen follows at once; the log keeps who did it and why.")
+                action: "\(page.path)/confirm", back: page.path, note: context.words(.deskConfirmNoteChange), words: context.words
+            )
             return WebGateway.html(Pages.render("desk-confirm", confirm))
         }
         router.post(RouterPath("\(page.path)/confirm")) { request, context -> Response in
             let session = try context.requireDesk()
             let change: DeskChange
-            switch try await Self.change(request, on: page) {
+            switch try await Self.change(request, on: page, words: context.words) {
             case .success(let found): change = found
             case .failure(let error): return Self.refused(error.message, on: page)
             }
-            guard let commandID = change.commandID else { return Self.refused("confirm from the desk's own page", on: page) }
+            let words = context.words
+            guard let commandID = change.commandID else { return Self.refused(words(.deskOwnPage), on: page) }
             let origin = CommandOrigin(clientID: self.clientID(session), commandID: commandID)
             let notice: DeskNotice
             do throws(CourtsideError) {
@@ -49,12 +52,11 @@ extension DeskGateway {
                 // The schedule page shows which games have started from the gateway's view: let it see this change.
                 if let sequence = reply.sequence { await self.live.catchUp(to: sequence) }
                 notice =
-                    reply.error.map { DeskNotice(text: "Refused (\($0.code.rawValue)): \($0.message)", refused: true) }
-                    ?? DeskNotice(text: "Done: \(change.summary).", refused: false)
+                    reply.error.map { DeskNotice(text: Self.refusal($0.code, $0.message, words: words), refused: true) }
+                    ?? DeskNotice(text: words(.deskDone, ["summary": change.summary(words)]), refused: false)
             } catch {
                 notice = DeskNotice(
-                    text: "Not sent (\(error.code.rawValue)): \(error.message). Confirm again: it is applied once.", refused: true
-                )
+                    text: words(.deskNotSent, ["code": error.code.rawValue, "message": error.message]), refused: true)
             }
             return KeeperGateway.redirect(to: notice.location(page.path))
         }
@@ -85,12 +87,14 @@ extension DeskGateway {
         }
     }
 
-    private static func change(_ request: Request, on page: DeskChange.Page) async throws -> Result<DeskChange, CourtsideError> {
+    private static func change(
+        _ request: Request, on page: DeskChange.Page, words: Words = .english
+    ) async throws -> Result<DeskChange, CourtsideError> {
         let body = try await BodyReading.collect(request, upTo: 16_384)
         guard let fields = FormFields.parse(Array(buffer: body)) else {
-            return .failure(CourtsideError(.badRequest, "the form could not be read"))
+            return .failure(CourtsideError(.badRequest, words(.deskFormUnreadable)))
         }
-        return DeskChange.parse(fields, on: page)
+        return DeskChange.parse(fields, on: page, words: words)
     }
 
     private static func refused(_ message: String, on page: DeskChange.Page) -> Response {

@@ -1,3 +1,4 @@
+import CourtsideLocalization
 import CourtsideModel
 
 /// A change the organiser makes to the join codes at the desk, read from its form: a new code
@@ -30,13 +31,15 @@ enum DeskCodeAction: Equatable {
         }
     }
 
-    /// The action in words, for the organiser to confirm.
-    var summary: String {
+    /// The action in English words.
+    var summary: String { summary(.english) }
+
+    /// The action in words, for the organiser to confirm, in `words`' language.
+    func summary(_ words: Words = .english) -> String {
         switch self {
-        case .newCode(let court, 0): "Give \(court) its first code"
-        case .newCode(let court, _):
-            "Give \(court) a new code: its PIN and link stop working, and every device that joined with them must join again"
-        case .revoke(let device): "Revoke \(device): its next request is refused, until it joins again with its court's code"
+        case .newCode(let court, 0): words(.deskCodesFirst, ["court": court])
+        case .newCode(let court, _): words(.deskCodesRenew, ["court": court])
+        case .revoke(let device): words(.deskCodesRevokeSummary, ["device": device])
         }
     }
 

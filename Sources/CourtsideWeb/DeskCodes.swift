@@ -1,3 +1,4 @@
+import CourtsideLocalization
 import CourtsideModel
 import CourtsideWebStore
 import Foundation
@@ -12,13 +13,15 @@ extension DeskGateway {
         router.get("/desk/codes") { request, context -> Response in
             _ = try context.requireDesk()
             let query = request.uri.queryParameters
-            guard let base = self.baseURL(request) else { return Self.codesDone(Self.wrongBase) }
+            guard let base = self.baseURL(request) else { return Self.codesDone(context.words(.deskCodesWrongBase)) }
             return WebGateway.html(
-                Pages.render("desk-codes", try await self.codesPage(baseURL: base, message: query["done"].map(String.init))))
+                Pages.render(
+                    "desk-codes",
+                    try await self.codesPage(baseURL: base, message: query["done"].map(String.init), words: context.words)))
         }
         router.get("/desk/codes/sheet") { request, context -> Response in
             _ = try context.requireDesk()
-            guard let base = self.baseURL(request) else { return Self.codesDone(Self.wrongBase) }
+            guard let base = self.baseURL(request) else { return Self.codesDone(context.words(.deskCodesWrongBase)) }
             // As `courtside-web codes sheet`: every court of the daemon's, each given a code if it has none.
             var codes: [JoinCode] = []
             for court in self.live.current.courts { codes.append(try await self.store.code(for: court)) }
@@ -35,50 +38,49 @@ extension DeskGateway {
             case .failure(let error): return Self.codesDone(error.message)
             }
             // The page shows the confirmation alone.
-            var page = DeskCodesPage(courts: [], codes: [], devices: [], baseURL: "", message: nil, now: Date())
+            var page = DeskCodesPage(
+                courts: [], codes: [], devices: [], baseURL: "", message: nil, now: Date(), words: context.words)
             page.confirm = DeskCodesPage.Confirm(
-                summary: action.summary,
+                summary: action.summary(context.words),
                 fields: action.fields.map { DeskGateway.ConfirmPage.Field(name: $0.name, value: $0.value) })
             return WebGateway.html(Pages.render("desk-codes", page))
         }
         router.post("/desk/codes/confirm") { request, context -> Response in
             _ = try context.requireDesk()
             switch try await Self.codeAction(request) {
-            case .success(let action): return Self.codesDone(try await self.perform(action))
+            case .success(let action): return Self.codesDone(try await self.perform(action, words: context.words))
             case .failure(let error): return Self.codesDone(error.message)
             }
         }
     }
 
     /// Does what the organiser confirmed; what came of it, in words.
-    private func perform(_ action: DeskCodeAction) async throws -> String {
+    private func perform(_ action: DeskCodeAction, words: Words) async throws -> String {
         switch action {
         case .newCode(let court, let generation):
             guard let code = try await store.renewCode(for: court, replacing: generation) else {
-                return "\(court) has another code already: nothing changed."
+                return words(.deskCodesOtherCode, ["court": court])
             }
-            return
-                "\(court): new PIN \(code.printedPIN) (code \(code.generation)). Devices that joined before must join again; print the sheet again."
+            return words(
+                .deskCodesRenewed, ["court": court, "pin": code.printedPIN, "generation": words.number(code.generation)])
         case .revoke(let name):
             guard let found = try await store.devices().first(where: { $0.device.name == name }) else {
-                return "No device is named \(name)."
+                return words(.deskCodesNoDevice, ["device": name])
             }
             _ = try await store.revoke(device: found.device.id)
-            return "\(name) revoked: its next request is refused; it may join again with \(found.device.court)'s code."
+            return words(.deskCodesRevokedDone, ["device": name, "court": found.device.court])
         }
     }
 
-    private func codesPage(baseURL: String, message: String?) async throws -> DeskCodesPage {
+    private func codesPage(baseURL: String, message: String?, words: Words) async throws -> DeskCodesPage {
         let courts = live.current.courts
         // Each court's own latest: a flood of joins on one court cannot push another's off the page.
         var expiries: [DeviceExpiry] = []
         for court in courts { expiries += try await store.recentExpiries(court: court, limit: 20) }
         return DeskCodesPage(
             courts: courts, codes: try await store.codes(), devices: try await store.devices(), expiries: expiries,
-            baseURL: baseURL, message: message, now: Date())
+            baseURL: baseURL, message: message, now: Date(), words: words)
     }
-
-    private static let wrongBase = "The links start with an http:// or https:// address, such as http://192.168.1.20:8080."
 
     /// The address the links start with: the page's `base` field, or the address the desk was reached at.
     private func baseURL(_ request: Request) -> String? {

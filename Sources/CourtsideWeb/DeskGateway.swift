@@ -1,4 +1,5 @@
 public import CourtsideClient
+import CourtsideLocalization
 public import CourtsideModel
 import CourtsideProtocol
 import CourtsideViewModels
@@ -89,10 +90,13 @@ public final class DeskGateway: Sendable {
         addSetupRoutes(to: router)
         router.get("/desk") { request, context -> Response in
             guard case .desk(let session) = context.identity else {
-                return WebGateway.html(Pages.render("desk-login", LoginPage(query: request.uri.queryParameters)))
+                return WebGateway.html(
+                    Pages.render("desk-login", LoginPage(query: request.uri.queryParameters, words: context.words)))
             }
             return WebGateway.html(
-                Pages.render("desk", self.deskPage(session, message: request.uri.queryParameters["done"].map(String.init))))
+                Pages.render(
+                    "desk",
+                    self.deskPage(session, message: request.uri.queryParameters["done"].map(String.init), words: context.words)))
         }
         router.post("/desk/login") { request, context -> Response in
             let body = try await BodyReading.collect(request, upTo: 4096)
@@ -142,38 +146,42 @@ public final class DeskGateway: Sendable {
         router.post("/desk/review") { request, context -> Response in
             _ = try context.requireDesk()
             let action: DeskAction
-            switch try await Self.action(request) {
+            switch try await Self.action(request, words: context.words) {
             case .success(let found): action = found
             case .failure(let error): return KeeperGateway.redirect(to: "/desk?done=\(Self.query(error.message))")
             }
+            let words = context.words
             guard let game = self.live.current.games[action.game] else {
-                return KeeperGateway.redirect(to: "/desk?done=\(Self.query("no game has id \(action.game)"))")
+                return KeeperGateway.redirect(
+                    to: "/desk?done=\(Self.query(words(.deskNoGame, ["game": action.game.rawValue])))")
             }
             // The id is made now, once: a confirmation sent twice is one command to the daemon.
             let page = ConfirmPage(
-                summary: action.summary(home: game.setup.home.name, away: game.setup.away.name),
+                summary: action.summary(home: game.setup.home.name, away: game.setup.away.name, words: words),
                 fields: action.fields.map { ConfirmPage.Field(name: $0.name, value: $0.value) }
-                    + [ConfirmPage.Field(name: "command_id", value: JoinCode.randomToken(bytes: 12))])
+                    + [ConfirmPage.Field(name: "command_id", value: JoinCode.randomToken(bytes: 12))],
+                note: words(.deskConfirmNoteDecide), words: words)
             return WebGateway.html(Pages.render("desk-confirm", page))
         }
         router.post("/desk/confirm") { request, context -> Response in
             let session = try context.requireDesk()
             let action: DeskAction
-            switch try await Self.action(request) {
+            switch try await Self.action(request, words: context.words) {
             case .success(let found): action = found
             case .failure(let error): return KeeperGateway.redirect(to: "/desk?done=\(Self.query(error.message))")
             }
+            let words = context.words
             guard let commandID = action.commandID else {
-                return KeeperGateway.redirect(to: "/desk?done=\(Self.query("confirm from the desk's own page"))")
+                return KeeperGateway.redirect(to: "/desk?done=\(Self.query(words(.deskOwnPage)))")
             }
             let origin = CommandOrigin(clientID: self.clientID(session), commandID: commandID)
             let message: String
             do throws(CourtsideError) {
                 let reply = try await self.relay.send(action.operation, origin: origin, court: Self.lane)
                 if let sequence = reply.sequence { await self.live.catchUp(to: sequence) }
-                message = reply.error.map { "Refused (\($0.code.rawValue)): \($0.message)" } ?? action.done
+                message = reply.error.map { Self.refusal($0.code, $0.message, words: words) } ?? action.done(words)
             } catch {
-                message = "Not sent (\(error.code.rawValue)): \(error.message). Confirm again: it is applied once."
+                message = words(.deskNotSent, ["code": error.code.rawValue, "message": error.message])
             }
             return KeeperGateway.redirect(to: "/desk?done=\(Self.query(message))")
         }
@@ -187,7 +195,7 @@ public final class DeskGateway: Sendable {
                 games: ([GameID.tournament] + view.games.keys.sorted()).map {
                     AuditPage.Option(value: $0.rawValue, selected: $0 == game)
                 },
-                origin: query["origin"].map(String.init) ?? "", kind: query["kind"].map(String.init) ?? "")
+                origin: query["origin"].map(String.init) ?? "", kind: query["kind"].map(String.init) ?? "", words: context.words)
             if let game {
                 switch await self.read(.log(game: game), session) {
                 case .success(let reply):
@@ -208,35 +216,55 @@ public final class DeskGateway: Sendable {
         relay.isKeyed ? session.desk : "\(Self.lane)/\(session.desk)"
     }
 
-    private func deskPage(_ session: DeskSession, message: String?) -> DeskPage {
-        let view = live.current
+    /// The desk of `session` as the games stand, every word in `words`' language.
+    func deskPage(_ session: DeskSession, message: String?, words: Words = .english) -> DeskPage {
+        Self.deskPage(live.current, desk: session.desk, message: message, words: words)
+    }
+
+    /// The desk `desk` sees of `view`, every word in `words`' language.
+    static func deskPage(_ view: LiveTournament.View, desk: String, message: String?, words: Words = .english) -> DeskPage {
         let now = Timestamp(milliseconds: view.daemonNow)
         let lineups = view.lineups
-        let estimates = view.estimates(lineups: lineups)
+        // The suggestions name their games in the page's language.
+        let titles = Dictionary(
+            lineups.flatMap(\.entries).map { ($0.game, $0.title(words)) }, uniquingKeysWith: { first, _ in first })
+        let estimates = DayEstimates(
+            bracket: view.bracket, games: view.games, timing: view.timing, now: view.daemonDate, calendar: .current,
+            titles: titles, words: words)
         return DeskPage(
-            desk: session.desk, message: message, suggestions: estimates.suggestions,
+            desk: desk, message: message, suggestions: estimates.suggestions,
             hasSuggestions: !estimates.suggestions.isEmpty,
             courts: lineups.map { lineup in
                 let state = CourtNow(
-                    lineup: lineup, games: view.games, now: view.daemonDate, calendar: .current, estimates: estimates)
+                    lineup: lineup, games: view.games, now: view.daemonDate, calendar: .current, estimates: estimates,
+                    words: words)
                 return DeskPage.Court(
                     name: lineup.court, delay: state.delayText, next: state.nextLine,
                     games: lineup.entries.map { entry in
-                        let model = view.games[entry.game].map { GameViewModel(GameState($0), now: now, lastPlays: 0) }
+                        let model = view.games[entry.game].map {
+                            GameViewModel(GameState($0), now: now, lastPlays: 0, words: words)
+                        }
                         return DeskPage.Game(
-                            game: entry.game.rawValue, title: entry.title, start: entry.start, score: model?.score ?? "",
-                            status: model?.statusText ?? entry.state.rawValue, open: entry.exists && model?.isFinished == false,
+                            game: entry.game.rawValue, title: entry.title(words), start: entry.start, score: model?.score ?? "",
+                            status: model?.statusText
+                                ?? GameViewModel.scheduleText(nil, teamsKnown: entry.state != .pending, words: words),
+                            open: entry.exists && model?.isFinished == false,
                             home: model?.home.name ?? "", away: model?.away.name ?? "")
                     })
-            })
+            }, words: words)
     }
 
-    private static func action(_ request: Request) async throws -> Result<DeskAction, CourtsideError> {
+    /// The daemon's refusal of a change, in words: its code and its (English) message.
+    static func refusal(_ code: CourtsideError.Code, _ message: String, words: Words) -> String {
+        words(.deskRefused, ["code": code.rawValue, "message": message])
+    }
+
+    private static func action(_ request: Request, words: Words) async throws -> Result<DeskAction, CourtsideError> {
         let body = try await BodyReading.collect(request, upTo: 8192)
         guard let fields = FormFields.parse(Array(buffer: body)) else {
-            return .failure(CourtsideError(.badRequest, "the form could not be read"))
+            return .failure(CourtsideError(.badRequest, words(.deskFormUnreadable)))
         }
-        return DeskAction.parse(fields)
+        return DeskAction.parse(fields, words: words)
     }
 
     static func signInFirst() -> Response {
@@ -248,16 +276,20 @@ public final class DeskGateway: Sendable {
     }
 
     struct LoginPage {
-        var title = "Courtside: the desk"
+        var lang: String
+        var title: String
         var message: String?
+        var t: [String: String]
+        var picker: LanguagePicker.Picker
 
-        init(query: Parameters) {
+        init(query: Parameters, words: Words = .english) {
+            (lang, title, t) = (words.language.code, words(.deskTitle), DeskWords.table(words))
+            picker = LanguagePicker.picker(words, back: "/desk")
+            let seconds = query["seconds"].flatMap { Int($0) }.map { ["seconds": words.number($0)] }
             switch query["login"].map(String.init) {
-            case "wrong": message = "That is not the organiser's passphrase."
-            case "wait":
-                message = "Too many sign-ins from this device: try again in \(query["seconds"].map(String.init) ?? "a few") s."
-            case "busy":
-                message = "The desk is checking other sign-ins: try again in \(query["seconds"].map(String.init) ?? "a few") s."
+            case "wrong": message = words(.deskLoginWrong)
+            case "wait": message = seconds.map { words(.deskLoginWait, $0) } ?? words(.deskLoginWaitMoment)
+            case "busy": message = seconds.map { words(.deskLoginBusy, $0) } ?? words(.deskLoginBusyMoment)
             default: message = nil
             }
         }
@@ -283,8 +315,10 @@ public final class DeskGateway: Sendable {
             var next: String?
             var games: [Game]
         }
-        var title = "Courtside: the desk"
+        var lang: String
+        var title: String
         var desk: String
+        var signOut: String
         var message: String?
         /// Waiting games that could move to a court standing free (``DayEstimates``): each a
         /// move to review, applied only when confirmed.
@@ -292,6 +326,19 @@ public final class DeskGateway: Sendable {
         /// Stored, not computed: the templates read a value's stored properties.
         var hasSuggestions: Bool
         var courts: [Court]
+        var t: [String: String]
+        var picker: LanguagePicker.Picker
+
+        init(
+            desk: String, message: String?, suggestions: [DayEstimates.Suggestion], hasSuggestions: Bool, courts: [Court],
+            words: Words
+        ) {
+            (self.desk, self.message, self.suggestions, self.hasSuggestions, self.courts) =
+                (desk, message, suggestions, hasSuggestions, courts)
+            (lang, title, t) = (words.language.code, words(.deskTitle), DeskWords.table(words))
+            signOut = words(.deskSignOut, ["desk": desk])
+            picker = LanguagePicker.picker(words, back: "/desk")
+        }
     }
 
     struct ConfirmPage {
@@ -299,14 +346,28 @@ public final class DeskGateway: Sendable {
             var name: String
             var value: String
         }
-        var title = "Courtside: confirm"
+        var lang: String
+        var title: String
         var summary: String
         var fields: [Field]
         /// Where the confirmation is posted, and the page to go back to.
-        var action = "/desk/confirm"
-        var back = "/desk"
+        var action: String
+        var back: String
         /// What confirming does, in words.
-        var note = "The game becomes final at once, for every screen; the log keeps who did it and why."
+        var note: String
+        var t: [String: String]
+        /// The picker goes back to the page the change came from: the confirmation is a POST's answer.
+        var picker: LanguagePicker.Picker
+
+        init(
+            summary: String, fields: [Field], action: String = "/desk/confirm", back: String = "/desk", note: String? = nil,
+            words: Words = .english
+        ) {
+            (self.summary, self.fields, self.action, self.back) = (summary, fields, action, back)
+            self.note = note ?? words(.deskConfirmNoteDecide)
+            (lang, title, t) = (words.language.code, words(.deskConfirmTitle), DeskWords.table(words))
+            picker = LanguagePicker.picker(words, back: back)
+        }
     }
 
     struct AuditPage {
@@ -314,11 +375,27 @@ public final class DeskGateway: Sendable {
             var value: String
             var selected: Bool
         }
-        var title = "Courtside: audit"
+        var lang: String
+        var title: String
         var games: [Option]
         var origin: String
         var kind: String
         var message: String?
         var rows: [AuditTrail.Row] = []
+        var t: [String: String]
+        var picker: LanguagePicker.Picker
+        /// A take-back's reason field is named around the move's version: "reason to take back v3".
+        var retractBefore: String
+        var retractAfter: String
+
+        init(
+            games: [Option], origin: String, kind: String, message: String? = nil, rows: [AuditTrail.Row] = [],
+            words: Words = .english
+        ) {
+            (self.games, self.origin, self.kind, self.message, self.rows) = (games, origin, kind, message, rows)
+            (lang, title, t) = (words.language.code, words(.deskAuditTitle), DeskWords.table(words))
+            picker = LanguagePicker.picker(words, back: "/desk/audit")
+            (retractBefore, retractAfter) = words.around(.deskAuditRetractLabel, placeholder: "version")
+        }
     }
 }

@@ -7,9 +7,10 @@ import Hummingbird
 extension DeskGateway {
     /// Adds `/desk/schedule`, `POST /desk/schedule/review` and `POST /desk/schedule/confirm`.
     func addScheduleRoutes(to router: RouteCollection<GatewayRequestContext>) {
-        addChangePage(.schedule, to: router) { tournament, notice in
+        addChangePage(.schedule, to: router) { tournament, notice, words in
             // Whether a game has started is the gateway's view of it, as every screen shows it.
-            Pages.render("desk-schedule", DeskSchedulePage(tournament, games: self.live.current.games, notice: notice))
+            Pages.render(
+                "desk-schedule", DeskSchedulePage(tournament, games: self.live.current.games, notice: notice, words: words))
         }
     }
 }

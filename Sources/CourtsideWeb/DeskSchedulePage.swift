@@ -1,4 +1,5 @@
 import CourtsideClient
+import CourtsideLocalization
 import CourtsideModel
 import CourtsideProtocol
 import CourtsideViewModels
@@ -45,10 +46,15 @@ struct DeskSchedulePage {
         var games: [GameRow]
     }
 
-    var title = "Courtside: schedule"
+    var lang: String
+    var title: String
     var notice: DeskNotice?
     /// Why the tournament could not be read: the page then has no games and no forms.
     var unreadable: String?
+    /// The same in a sentence: "The tournament could not be read: ...".
+    var unreadableText: String?
+    var t: [String: String]
+    var picker: LanguagePicker.Picker
     /// The rounds in order, then the games outside any round ("Other games", or "Games" when
     /// there are no rounds).
     var rounds: [Round] = []
@@ -61,14 +67,22 @@ struct DeskSchedulePage {
     /// The page of the tournament as it stands; `games` are those the gateway follows, which say
     /// whether each game has started (a game not among them has not been created yet). When the
     /// tournament could not be read: why, and nothing to change.
-    init(_ tournament: Result<TournamentSetup, CourtsideError>, games: [GameID: Game], notice: DeskNotice?) {
-        (self.notice, unreadable) = (notice, tournament.unreadable)
+    /// Every word in `words`' language.
+    init(
+        _ tournament: Result<TournamentSetup, CourtsideError>, games: [GameID: Game], notice: DeskNotice?,
+        words: Words = .english
+    ) {
+        (lang, title, t) = (words.language.code, words(.deskScheduleTitle), DeskWords.table(words))
+        picker = LanguagePicker.picker(words, back: "/desk/schedule")
+        self.notice = notice
+        unreadable = tournament.unreadable
+        unreadableText = unreadable.map { words(.deskUnreadable, ["reason": $0]) }
         guard case .success(let setup) = tournament else { return }
         let names = Dictionary(setup.teams.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let allCourts = (setup.courts + (setup.rounds.flatMap(\.games) + setup.games).compactMap(\.court))
             .reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         func side(_ slot: Slot) -> Side {
-            guard case .team(let id) = slot else { return Side(name: slot.description, team: nil, teams: []) }
+            guard case .team(let id) = slot else { return Side(name: slot.words(words), team: nil, teams: []) }
             return Side(
                 name: names[id] ?? id.rawValue, team: id.rawValue,
                 teams: setup.teams.map { Option(value: $0.id.rawValue, label: $0.name, selected: $0.id == id) })
@@ -77,9 +91,9 @@ struct DeskSchedulePage {
             let played = games[game.id]
             // The words every other screen shows for the game (GameViewModel's), or why it has none.
             let teamsKnown = [game.home, game.away].allSatisfy { if case .team = $0 { true } else { false } }
-            let state = GameViewModel.scheduleText(played, teamsKnown: teamsKnown)
+            let state = GameViewModel.scheduleText(played, teamsKnown: teamsKnown, words: words)
             let courts =
-                (game.court == nil ? [Option(value: "", label: "no court", selected: true)] : [])
+                (game.court == nil ? [Option(value: "", label: words(.deskNoCourt), selected: true)] : [])
                 + allCourts.map { Option(value: $0, label: $0, selected: $0 == game.court) }
             return GameRow(
                 id: game.id.rawValue, court: game.court ?? "", start: game.start ?? "", group: game.group ?? "",
@@ -87,11 +101,12 @@ struct DeskSchedulePage {
         }
         rounds = setup.rounds.map { Round(name: $0.name, games: $0.games.map(row)) }
         if !setup.games.isEmpty {
-            rounds.append(Round(name: rounds.isEmpty ? "Games" : "Other games", games: setup.games.map(row)))
+            rounds.append(
+                Round(name: words(rounds.isEmpty ? .deskScheduleGames : .deskScheduleOther), games: setup.games.map(row)))
         }
-        courts = [Option(value: "", label: "no court")] + allCourts.map { Option(value: $0, label: $0) }
+        courts = [Option(value: "", label: words(.deskNoCourt))] + allCourts.map { Option(value: $0, label: $0) }
         teams = setup.teams.map { Option(value: $0.id.rawValue, label: $0.name) }
         roundNames = setup.rounds.map(\.name)
-        groups = [Option(value: "", label: "no group")] + setup.groups.map { Option(value: $0.id, label: $0.name) }
+        groups = [Option(value: "", label: words(.deskNoGroup))] + setup.groups.map { Option(value: $0.id, label: $0.name) }
     }
 }

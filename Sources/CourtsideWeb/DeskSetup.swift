@@ -1,3 +1,4 @@
+import CourtsideLocalization
 import CourtsideModel
 import CourtsideProtocol
 import CourtsideWebStore
@@ -23,24 +24,30 @@ extension DeskGateway {
         router.get("/desk/setup") { request, context -> Response in
             let session = try context.requireDesk()
             let query = request.uri.queryParameters
+            let words = context.words
             // Back to edit: the reviewed draft's form, as it was filled.
             if let token = query["draft"].map(String.init) {
                 if let entry = self.setupDrafts.withLock({ $0.entry(token, now: .now) }) {
-                    return WebGateway.html(Pages.render("desk-setup", DeskSetupPage(entry.draft.form)))
+                    return WebGateway.html(Pages.render("desk-setup", DeskSetupPage(entry.draft.form, words: words)))
                 }
                 return WebGateway.html(
-                    Pages.render("desk-setup", DeskSetupPage(await self.freshForm(session), problem: Self.gone)))
+                    Pages.render(
+                        "desk-setup", DeskSetupPage(await self.freshForm(session), problem: Self.gone(words), words: words)))
             }
             return WebGateway.html(
-                Pages.render("desk-setup", DeskSetupPage(await self.freshForm(session), notice: DeskNotice(query: query))))
+                Pages.render(
+                    "desk-setup",
+                    DeskSetupPage(await self.freshForm(session), notice: DeskNotice(query: query), words: words)))
         }
         router.post("/desk/setup/review") { request, context -> Response in
             _ = try context.requireDesk()
+            let words = context.words
             let body = try await BodyReading.collect(request, upTo: GatewayServer.maxBodyBytes)
             guard let fields = FormFields.parse(Array(buffer: body)) else {
                 return WebGateway.html(
-                    Pages.render("desk-setup", DeskSetupPage(SetupForm(), problem: .init(message: "The form could not be read.")))
-                )
+                    Pages.render(
+                        "desk-setup",
+                        DeskSetupPage(SetupForm(), problem: .init(message: words(.deskSetupFormUnreadable)), words: words)))
             }
             let form = SetupForm(fields)
             let result = await withCheckedContinuation { continuation in
@@ -50,28 +57,35 @@ extension DeskGateway {
             }
             switch result {
             case .failure(let problem):
-                return WebGateway.html(Pages.render("desk-setup", DeskSetupPage(form, problem: problem)))
+                return WebGateway.html(Pages.render("desk-setup", DeskSetupPage(form, problem: problem, words: words)))
             case .success(let draft):
                 let token = JoinCode.randomToken(bytes: 16)
                 self.setupDrafts.withLock { $0.keep(draft, token: token, now: .now) }
-                return WebGateway.html(Pages.render("desk-setup-preview", DeskSetupPreviewPage(draft, token: token)))
+                return WebGateway.html(
+                    Pages.render("desk-setup-preview", DeskSetupPreviewPage(draft, token: token, words: words)))
             }
         }
         router.post("/desk/setup/confirm") { request, context -> Response in
             let session = try context.requireDesk()
+            let words = context.words
             let body = try await BodyReading.collect(request, upTo: 4096)
             let fields = FormFields.parse(Array(buffer: body)) ?? [:]
             let token = fields["token"] ?? ""
             guard let entry = self.setupDrafts.withLock({ $0.entry(token, now: .now) }) else {
                 return WebGateway.text(
-                    Pages.render("desk-setup", DeskSetupPage(await self.freshForm(session), problem: Self.gone)), status: .gone,
+                    Pages.render(
+                        "desk-setup", DeskSetupPage(await self.freshForm(session), problem: Self.gone(words), words: words)),
+                    status: .gone,
                     type: "text/html; charset=utf-8")
             }
             let reason = fields["reason"]?.trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty
             if let reason, let problem = TextRule.problem(reason, as: .reason) {
                 return WebGateway.html(
                     Pages.render(
-                        "desk-setup-preview", DeskSetupPreviewPage(entry.draft, token: token, refusal: "Reason: \(problem)")))
+                        "desk-setup-preview",
+                        DeskSetupPreviewPage(
+                            entry.draft, token: token, refusal: words(.deskSetupRefusalReason, ["problem": "\(problem)"]),
+                            words: words)))
             }
             let draw: PublishedDraw
             switch entry.stage {
@@ -83,9 +97,11 @@ extension DeskGateway {
                 // confirmation sent again is the very same command.
                 switch await self.gamesOutsideSchedule(session) {
                 case .failure(let error):
-                    let refusal = "Not sent (\(error.code.rawValue)): \(error.message). Confirm again."
+                    let refusal = words(.deskSetupNotSent, ["code": error.code.rawValue, "message": error.message])
                     return WebGateway.html(
-                        Pages.render("desk-setup-preview", DeskSetupPreviewPage(entry.draft, token: token, refusal: refusal)))
+                        Pages.render(
+                            "desk-setup-preview", DeskSetupPreviewPage(entry.draft, token: token, refusal: refusal, words: words))
+                    )
                 case .success(let taken):
                     var renamed = entry.draft.draw
                     renamed.schedule = renamed.schedule.renamingGames(avoiding: taken)
@@ -100,23 +116,23 @@ extension DeskGateway {
                     .changeTournament(.drawPublished(draw), reason: reason), origin: origin, court: Self.lane)
                 if let sequence = reply.sequence { await self.live.catchUp(to: sequence) }
                 guard let error = reply.error else {
-                    let message = "Published: \(draw.schedule.games.count) games. The schedule and every screen follow now."
-                    return WebGateway.html(Pages.render("desk-setup-done", DeskSetupDonePage(message: message)))
+                    let message = words.plural(.deskSetupPublished, count: draw.schedule.games.count)
+                    return WebGateway.html(Pages.render("desk-setup-done", DeskSetupDonePage(message: message, words: words)))
                 }
-                refusal = "Refused (\(error.code.rawValue)): \(error.message). Nothing was changed."
+                refusal = words(.deskSetupRefused, ["code": error.code.rawValue, "message": error.message])
             } catch {
-                refusal = "Not sent (\(error.code.rawValue)): \(error.message). Confirm again: it is applied once."
+                refusal = words(.deskNotSent, ["code": error.code.rawValue, "message": error.message])
             }
             return WebGateway.html(
-                Pages.render("desk-setup-preview", DeskSetupPreviewPage(entry.draft, token: token, refusal: refusal)))
+                Pages.render(
+                    "desk-setup-preview", DeskSetupPreviewPage(entry.draft, token: token, refusal: refusal, words: words)))
         }
     }
 
-    /// A draft no longer kept, in words.
-    static let gone = SetupForm.Problem(
-        message:
-            "That preview is no longer kept (a draft lasts 30 minutes, and the desk keeps the last \(SetupDrafts.capacity)): nothing was sent. Fill in the form and review it again."
-    )
+    /// A draft no longer kept, in `words`' language.
+    static func gone(_ words: Words = .english) -> SetupForm.Problem {
+        SetupForm.Problem(message: words(.deskSetupGone, ["count": words.number(SetupDrafts.capacity)]))
+    }
 
     /// The form as it starts: config/event.yaml's values, under the tournament's name.
     private func freshForm(_ session: DeskSession) async -> SetupForm {

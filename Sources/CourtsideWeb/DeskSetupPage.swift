@@ -1,4 +1,5 @@
 import CourtsideEvent
+import CourtsideLocalization
 import CourtsideModel
 import CourtsideViewModels
 
@@ -68,10 +69,15 @@ struct DeskSetupPage {
         var applies: String
     }
 
-    var title = "Courtside: setup"
+    var lang: String
+    var title: String
     var notice: DeskNotice?
     /// The last review's problem, at the top of the page (an alert).
     var problem: String?
+    /// The problem in a sentence: "Not reviewed: ...".
+    var problemText: String?
+    var t: [String: String]
+    var picker: LanguagePicker.Picker
     var tournament: Field
     var start: Field
     var end: Field
@@ -85,95 +91,97 @@ struct DeskSetupPage {
     var blocks: [Block]
     var csv: Field
 
-    init(_ form: SetupForm, problem: SetupForm.Problem? = nil, notice: DeskNotice? = nil) {
+    /// The page of `form`, every word in `words`' language.
+    init(_ form: SetupForm, problem: SetupForm.Problem? = nil, notice: DeskNotice? = nil, words: Words = .english) {
+        (lang, title, t) = (words.language.code, words(.deskSetupTitle), DeskWords.table(words))
+        picker = LanguagePicker.picker(words, back: "/desk/setup")
         self.notice = notice
+        // The problem in the page's language, the fields' and the top's alike.
+        let problem = problem.map { SetupForm.Problem(field: $0.field, message: $0.text(words)) }
         self.problem = problem?.message
-        tournament = Field("tournament", "Tournament", form.tournament, problem: problem)
-        start = Field("start", "Day starts", form.start, hint: "HH:MM, the first game's earliest start", problem: problem)
-        end = Field("end", "Day ends", form.end, hint: "HH:MM, the last game's latest end; blank: midnight", problem: problem)
-        courts = Field(
-            "courts", "Courts", form.courts,
-            hint: "One a line; a court open part of the day: Court 4 from 11:00 until 15:00", problem: problem)
-        gameMinutes = Field("game_minutes", "Game (min)", form.gameMinutes, type: "number", problem: problem)
+        problemText = problem.map { words(.deskSetupNotReviewed, ["problem": $0.message]) }
+        tournament = Field("tournament", words(.deskSetupTournament), form.tournament, problem: problem)
+        start = Field("start", words(.deskSetupStart), form.start, hint: words(.deskSetupStartHint), problem: problem)
+        end = Field("end", words(.deskSetupEnd), form.end, hint: words(.deskSetupEndHint), problem: problem)
+        courts = Field("courts", words(.deskSetupCourts), form.courts, hint: words(.deskSetupCourtsHint), problem: problem)
+        gameMinutes = Field(
+            "game_minutes", words(.deskSetupGameMinutes), form.gameMinutes, type: "number", problem: problem)
         changeoverMinutes = Field(
-            "changeover_minutes", "Changeover (min)", form.changeoverMinutes, hint: "Between two games on a court",
-            type: "number",
-            problem: problem)
+            "changeover_minutes", words(.deskSetupChangeoverMinutes), form.changeoverMinutes,
+            hint: words(.deskSetupChangeoverHint), type: "number", problem: problem)
         restMinutes = Field(
-            "rest_minutes", "Rest (min)", form.restMinutes, hint: "At least this long between two games of a team",
+            "rest_minutes", words(.deskSetupRestMinutes), form.restMinutes, hint: words(.deskSetupRestHint),
             type: "number", problem: problem)
         let presets = RulePresets.builtIn.keys.sorted()
         rules = Choice(
-            field: Field("rules", "Rules", form.rules, problem: problem),
+            field: Field("rules", words(.deskSetupRules), form.rules, problem: problem),
             options: presets.map { Option(value: $0, label: $0, selected: $0 == form.rules) })
         tieBreakers = Field(
-            "tie_breakers", "Tie-breakers", form.tieBreakers,
-            hint: "In order, commas between: " + TieBreaker.allCases.map(\.rawValue).joined(separator: ", "), problem: problem)
-        seed = Field(
-            "seed", "Seed", form.seed, hint: "Of random draws; blank: a new one, shown with the preview", problem: problem)
-        csv = Field(
-            "csv", "Teams (registration CSV)", form.csv,
-            hint: "A header row (team name, player 1, player 2, ..., ranking points, club, division), then a team a line; "
-                + "the division column says which division each team enters",
+            "tie_breakers", words(.deskSetupTieBreakers), form.tieBreakers,
+            hint: words(.deskSetupTieBreakersHint, ["list": TieBreaker.allCases.map(\.rawValue).joined(separator: ", ")]),
             problem: problem)
+        seed = Field("seed", words(.deskSetupSeed), form.seed, hint: words(.deskSetupSeedHint), problem: problem)
+        csv = Field("csv", words(.deskSetupCSV), form.csv, hint: words(.deskSetupCSVHint), problem: problem)
         blocks = form.blocks.enumerated().map { index, block in
-            let name = { (field: String) in SetupForm.blockField(index, field) }
-            let number = index + 1
-            return Block(
-                legend: "Division \(number)" + (index >= 2 ? " (optional: left blank, it is ignored)" : ""),
-                id: Field(name("id"), "Id", block.id, hint: "Letters, digits, -: starts its games' ids", problem: problem),
-                name: Field(name("name"), "Name", block.name, problem: problem),
-                format: Choice(
-                    field: Field(name("format"), "Format", block.format, problem: problem),
-                    options: FormatDescription.Kind.allCases.map {
-                        Option(value: $0.rawValue, label: Self.formatLabel($0), selected: $0.rawValue == block.format)
-                    }),
-                pools: Field(name("pools"), "Pools", block.pools, hint: "Pools formats", type: "number", problem: problem),
-                qualifiers: Field(
-                    name("qualifiers"), "Qualifiers per pool", block.qualifiers, hint: "Pools and knockout", type: "number",
-                    problem: problem),
-                bestOfNext: Field(
-                    name("best_of_next"), "Best of next", block.bestOfNext, hint: "Best of the next rank across pools",
-                    type: "number",
-                    problem: problem),
-                legs: Field(
-                    name("legs"), "Legs", block.legs, hint: "Round robin and pools: 1 or 2", type: "number", problem: problem),
-                rounds: Field(
-                    name("rounds"), "Rounds", block.rounds, hint: "Swiss: paired live from the results", type: "number",
-                    problem: problem),
-                rules: Choice(
-                    field: Field(name("rules"), "Rules", block.rules, hint: "Blank: the event's", problem: problem),
-                    options: [Option(value: "", label: "The event's", selected: block.rules.isEmpty)]
-                        + presets.map { Option(value: $0, label: $0, selected: $0 == block.rules) }),
-                checks: [
-                    Check(
-                        field: Field(name("third_place"), "A game for third place", "true", problem: problem),
-                        checked: block.thirdPlace, applies: "knockouts"),
-                    Check(
-                        field: Field(name("fifth_to_eighth"), "Games for places 5 to 8", "true", problem: problem),
-                        checked: block.fifthToEighth, applies: "knockouts"),
-                    Check(
-                        field: Field(name("deal"), "Deal at random (the seed is kept)", "random", problem: problem),
-                        checked: block.randomDeal, applies: "pools and Swiss; else snake order by seed"),
-                    Check(
-                        field: Field(name("separate_clubs"), "Teams of one club in different pools", "true", problem: problem),
-                        checked: block.separateClubs, applies: "pools"),
-                    Check(
-                        field: Field(
-                            name("reset"), "A grand final reset, if the losers' champion wins", "true", problem: problem),
-                        checked: block.reset, applies: "double elimination"),
-                ])
+            Self.block(block, index: index, presets: presets, problem: problem, words: words)
         }
     }
 
-    static func formatLabel(_ kind: FormatDescription.Kind) -> String {
+    /// The block of the division at `index` (its fields named `division<index>_...`).
+    private static func block(
+        _ block: SetupForm.Block, index: Int, presets: [String], problem: SetupForm.Problem?, words: Words
+    ) -> Block {
+        let name = { (field: String) in SetupForm.blockField(index, field) }
+        let number = ["number": words.number(index + 1)]
+        let check = { (field: String, label: MessageKey, value: String, checked: Bool, applies: MessageKey) in
+            Check(field: Field(name(field), words(label), value, problem: problem), checked: checked, applies: words(applies))
+        }
+        return Block(
+            legend: words(index >= 2 ? .deskSetupDivisionOptional : .deskSetupDivision, number),
+            id: Field(name("id"), words(.deskID), block.id, hint: words(.deskSetupIDHint), problem: problem),
+            name: Field(name("name"), words(.deskTeamsName), block.name, problem: problem),
+            format: Choice(
+                field: Field(name("format"), words(.deskSetupFormat), block.format, problem: problem),
+                options: FormatDescription.Kind.allCases.map {
+                    Option(value: $0.rawValue, label: formatLabel($0, words: words), selected: $0.rawValue == block.format)
+                }),
+            pools: Field(
+                name("pools"), words(.deskSetupPools), block.pools, hint: words(.deskSetupPoolsHint), type: "number",
+                problem: problem),
+            qualifiers: Field(
+                name("qualifiers"), words(.deskSetupQualifiers), block.qualifiers, hint: words(.deskSetupQualifiersHint),
+                type: "number", problem: problem),
+            bestOfNext: Field(
+                name("best_of_next"), words(.deskSetupBestOfNext), block.bestOfNext, hint: words(.deskSetupBestOfNextHint),
+                type: "number", problem: problem),
+            legs: Field(
+                name("legs"), words(.deskSetupLegs), block.legs, hint: words(.deskSetupLegsHint), type: "number",
+                problem: problem),
+            rounds: Field(
+                name("rounds"), words(.deskSetupRounds), block.rounds, hint: words(.deskSetupRoundsHint), type: "number",
+                problem: problem),
+            rules: Choice(
+                field: Field(
+                    name("rules"), words(.deskSetupRules), block.rules, hint: words(.deskSetupRulesHint), problem: problem),
+                options: [Option(value: "", label: words(.deskSetupRulesEvent), selected: block.rules.isEmpty)]
+                    + presets.map { Option(value: $0, label: $0, selected: $0 == block.rules) }),
+            checks: [
+                check("third_place", .deskSetupThirdPlace, "true", block.thirdPlace, .deskSetupAppliesKnockouts),
+                check("fifth_to_eighth", .deskSetupFifthToEighth, "true", block.fifthToEighth, .deskSetupAppliesKnockouts),
+                check("deal", .deskSetupDeal, "random", block.randomDeal, .deskSetupAppliesDeal),
+                check("separate_clubs", .deskSetupSeparateClubs, "true", block.separateClubs, .deskSetupAppliesPools),
+                check("reset", .deskSetupReset, "true", block.reset, .deskSetupAppliesDouble),
+            ])
+    }
+
+    static func formatLabel(_ kind: FormatDescription.Kind, words: Words = .english) -> String {
         switch kind {
-        case .roundRobin: "Round robin"
-        case .pools: "Pools"
-        case .poolsKnockout: "Pools, then a knockout"
-        case .singleElimination: "Single elimination"
-        case .doubleElimination: "Double elimination"
-        case .swiss: "Swiss"
+        case .roundRobin: words(.deskSetupFormatRoundRobin)
+        case .pools: words(.deskSetupFormatPools)
+        case .poolsKnockout: words(.deskSetupFormatPoolsKnockout)
+        case .singleElimination: words(.deskSetupFormatSingle)
+        case .doubleElimination: words(.deskSetupFormatDouble)
+        case .swiss: words(.deskSetupFormatSwiss)
         }
     }
 }
@@ -181,7 +189,10 @@ struct DeskSetupPage {
 /// The Setup page's preview (`desk-setup-preview`): each division's pools and knockout, the day's
 /// grid and figures, and the sentence that asks to publish, with the draft's token.
 struct DeskSetupPreviewPage {
-    var title = "Courtside: setup preview"
+    var lang: String
+    var title: String
+    var t: [String: String]
+    var picker: LanguagePicker.Picker
     /// The daemon's refusal of an earlier confirmation, or why it was not sent: an alert.
     var refusal: String?
     var summary: String
@@ -195,14 +206,22 @@ struct DeskSetupPreviewPage {
     /// The form again, as it was filled.
     var back: String
 
-    init(_ draft: SetupDraft, token: String, refusal: String? = nil) {
+    /// The preview of `draft`, every word in `words`' language but the plan's figures.
+    init(_ draft: SetupDraft, token: String, refusal: String? = nil, words: Words = .english) {
+        (lang, title, t) = (words.language.code, words(.deskSetupPreviewTitle), DeskWords.table(words))
+        // Back to the form as it was filled: the preview itself is a POST's answer.
+        picker = LanguagePicker.picker(words, back: "/desk/setup?draft=\(token)")
         self.refusal = refusal
-        summary = draft.summary
+        summary = draft.summary(words)
         figures = draft.figures
-        seed = draft.draw.randomSeed == nil ? "\(draft.seed) (not used: every division is dealt by seed)" : String(draft.seed)
-        divisions = draft.preview.divisions
-        courts = draft.preview.courts
-        rows = draft.preview.rows
+        seed =
+            draft.draw.randomSeed == nil
+            ? words(.deskSetupSeedUnused, ["seed": String(draft.seed)]) : String(draft.seed)
+        let preview =
+            words.language == .english ? draft.preview : SetupPreview(draft.draw.schedule, clubs: draft.clubs, words: words)
+        divisions = preview.divisions
+        courts = preview.courts
+        rows = preview.rows
         self.token = token
         back = "/desk/setup?draft=\(token)"
     }
@@ -210,6 +229,16 @@ struct DeskSetupPreviewPage {
 
 /// The answer to a confirmed draw: published, with where to look next.
 struct DeskSetupDonePage {
-    var title = "Courtside: published"
+    var lang: String
+    var title: String
     var message: String
+    var t: [String: String]
+    var picker: LanguagePicker.Picker
+
+    /// The page saying `message`, every word in `words`' language.
+    init(message: String, words: Words = .english) {
+        (lang, title, t) = (words.language.code, words(.deskSetupDoneTitle), DeskWords.table(words))
+        picker = LanguagePicker.picker(words, back: "/desk/setup")
+        self.message = message
+    }
 }

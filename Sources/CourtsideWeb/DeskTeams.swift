@@ -7,8 +7,8 @@ import Hummingbird
 extension DeskGateway {
     /// Adds `/desk/teams`, `POST /desk/teams/review` and `POST /desk/teams/confirm`.
     func addTeamRoutes(to router: RouteCollection<GatewayRequestContext>) {
-        addChangePage(.teams, to: router) { tournament, notice in
-            Pages.render("desk-teams", DeskTeamsPage(tournament, notice: notice))
+        addChangePage(.teams, to: router) { tournament, notice, words in
+            Pages.render("desk-teams", DeskTeamsPage(tournament, notice: notice, words: words))
         }
     }
 }

@@ -1,4 +1,5 @@
 import CourtsideEvent
+import CourtsideLocalization
 import CourtsideModel
 import CourtsidePlanning
 import CourtsideViewModels
@@ -10,12 +11,40 @@ struct SetupDraft: Sendable {
     /// The draw as planned, its event file's text (with the CSV) for the audit.
     var draw: PublishedDraw
     var preview: SetupPreview
+    /// The teams' clubs as registered, for the preview in another language.
+    var clubs: [TeamID: String]
     /// The plan's figures in words (``PlannedEvent/figureLines``).
     var figures: [String]
     /// The seed the draw was made with, shown so the same draw can be made again.
     var seed: UInt64
+    /// What the sentence that asks to publish counts: the divisions' names, the teams, the
+    /// games and the courts, and the day's first start and last end.
+    var divisions: [String]
+    var teams: Int
+    var games: Int
+    var courts: Int
+    var start: String
+    var end: String
+
     /// "Publish the draw of Open and Women: 24 teams, 47 games on 4 courts, 09:00 to 12:22."
-    var summary: String
+    var summary: String { summary(.english) }
+
+    /// The sentence that asks to publish the draw, in `words`' language.
+    func summary(_ words: Words) -> String {
+        let named =
+            divisions.count > 1
+            ? words(
+                .deskSetupListAnd,
+                ["list": divisions.dropLast().joined(separator: words(.deskSetupListSeparator)), "last": divisions.last ?? ""])
+            : (divisions.first ?? words(.deskSetupWholeTournament))
+        return words(
+            .deskSetupSummary,
+            [
+                "divisions": named, "teams": words.plural(.deskSetupTeamsCount, count: teams),
+                "games": words.plural(.deskSetupGamesCount, count: games),
+                "courts": words.plural(.deskSetupCourtsCount, count: courts), "start": start, "end": end,
+            ])
+    }
 
     /// The form read as `courtside tournament plan` reads an event file, its teams from the
     /// pasted CSV, drawn with the form's seed (or `newSeed`) and planned; or the first problem,
@@ -46,19 +75,13 @@ struct SetupDraft: Sendable {
             for registered in teams.values.joined() { clubs[registered.team.id] = registered.club }
             let schedule = planned.schedule
             let draw = PublishedDraw(schedule: schedule, randomSeed: planned.draft.randomSeed, event: text)
-            let names = schedule.divisions.map(\.name)
-            let named =
-                names.count > 1
-                ? names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "") : (names.first ?? "the tournament")
-            let courts = event.courts.count
-            let summary =
-                "Publish the draw of \(named): \(schedule.teams.count) teams, \(schedule.games.count) games on \(courts) court\(courts == 1 ? "" : "s"), "
-                + "\(planned.figures.start) to \(planned.figures.end)."
             return .success(
                 SetupDraft(
-                    form: form, draw: draw, preview: SetupPreview(schedule, clubs: clubs), figures: planned.figureLines,
-                    seed: seed,
-                    summary: summary))
+                    form: form, draw: draw, preview: SetupPreview(schedule, clubs: clubs), clubs: clubs,
+                    figures: planned.figureLines,
+                    seed: seed, divisions: schedule.divisions.map(\.name), teams: schedule.teams.count,
+                    games: schedule.games.count, courts: event.courts.count, start: "\(planned.figures.start)",
+                    end: "\(planned.figures.end)"))
         } catch {
             return .failure(error)
         }

@@ -1,4 +1,5 @@
 import CourtsideEvent
+import CourtsideLocalization
 import CourtsideModel
 import Foundation
 
@@ -38,7 +39,42 @@ struct SetupForm: Equatable, Sendable {
     /// what is wrong, in words.
     struct Problem: Error, Equatable {
         var field: String?
+        /// In English, as the log and the tests read it.
         var message: String
+        /// The form's own problems in the catalog's words; nil for the planner's, which stay English.
+        var worded: Worded?
+
+        /// A problem's key and values, and the label of the field it names (with its division's number).
+        struct Worded: Sendable, Equatable {
+            var key: MessageKey
+            var values: [String: String] = [:]
+            var label: MessageKey?
+            var division = 0
+
+            func text(_ words: Words) -> String {
+                var values = values
+                if let label {
+                    let number = ["number": words.number(division)]
+                    values["label"] = words(label, number.merging(["division": words(.deskSetupDivision, number)]) { $1 })
+                }
+                return words(key, values)
+            }
+        }
+
+        init(field: String? = nil, message: String) { (self.field, self.message, worded) = (field, message, nil) }
+
+        init(field: String?, _ worded: Worded) {
+            (self.field, self.worded) = (field, worded)
+            message = worded.text(.english)
+        }
+
+        /// The problem in `words`' language.
+        func text(_ words: Words) -> String { worded?.text(words) ?? message }
+
+        /// The same problem: the same field and the same English words.
+        static func == (first: Problem, second: Problem) -> Bool {
+            first.field == second.field && first.message == second.message
+        }
     }
 
     /// Division blocks on the page; blank ones are ignored.
@@ -123,32 +159,35 @@ struct SetupForm: Equatable, Sendable {
     /// The seed typed, if any; a problem if it is no whole number.
     func typedSeed() throws(Problem) -> UInt64? {
         guard !seed.isEmpty else { return nil }
-        guard let value = UInt64(seed) else { throw Problem(field: "seed", message: "Seed: a whole number, as 7, or blank") }
+        guard let value = UInt64(seed) else { throw Problem(field: "seed", .init(key: .deskSetupProblemSeed)) }
         return value
     }
 
     /// The event file this form stands for, with the pasted CSV below it as comments (for the
     /// audit: the draw's `event` keeps it); or the first field that cannot be one.
     func eventFile() throws(Problem) -> String {
-        func number(_ value: String, _ field: String, _ label: String) throws(Problem) -> Int {
+        func number(_ value: String, _ field: String, _ label: MessageKey) throws(Problem) -> Int {
             guard let number = Int(value), number >= 0 else {
-                throw Problem(field: field, message: "\(label): a whole number of minutes, as 10")
+                throw Problem(field: field, .init(key: .deskSetupProblemMinutes, label: label))
             }
             return number
         }
-        func count(_ value: String, _ field: String, _ label: String, _ example: Int) throws(Problem) -> Int {
+        func count(_ value: String, _ field: String, _ label: MessageKey, division: Int, _ example: Int) throws(Problem) -> Int {
             guard let number = Int(value), number >= 0 else {
-                throw Problem(field: field, message: "\(label): a whole number, as \(example)")
+                throw Problem(
+                    field: field,
+                    .init(key: .deskSetupProblemCount, values: ["example": "\(example)"], label: label, division: division))
             }
             return number
         }
-        guard !tournament.isEmpty else { throw Problem(field: "tournament", message: "Tournament: give its name") }
-        guard !courtNames.isEmpty else { throw Problem(field: "courts", message: "Courts: name at least one, one a line") }
-        guard !start.isEmpty else { throw Problem(field: "start", message: "Start: when the first game may start, as 09:00") }
+        guard !tournament.isEmpty else { throw Problem(field: "tournament", .init(key: .deskSetupProblemTournament)) }
+        guard !courtNames.isEmpty else { throw Problem(field: "courts", .init(key: .deskSetupProblemCourts)) }
+        guard !start.isEmpty else { throw Problem(field: "start", .init(key: .deskSetupProblemStart)) }
         let breakers = tieBreakers.split(whereSeparator: { $0 == "," || $0.isWhitespace }).map(String.init)
         if let unknown = breakers.first(where: { TieBreaker(rawValue: $0) == nil }) {
             let known = TieBreaker.allCases.map(\.rawValue).joined(separator: ", ")
-            throw Problem(field: "tie_breakers", message: "Tie-breakers: \(unknown) is none of \(known)")
+            throw Problem(
+                field: "tie_breakers", .init(key: .deskSetupProblemTieBreakers, values: ["unknown": unknown, "known": known]))
         }
         var lines = [
             "# The event as entered on the desk's Setup page; \(Self.csvName), as pasted, is below.",
@@ -157,9 +196,10 @@ struct SetupForm: Equatable, Sendable {
             "start: \(Self.quoted(start))",
         ]
         if !end.isEmpty { lines.append("end: \(Self.quoted(end))") }
-        lines.append("game_minutes: \(try number(gameMinutes, "game_minutes", "Game minutes"))")
-        lines.append("changeover_minutes: \(try number(changeoverMinutes, "changeover_minutes", "Changeover minutes"))")
-        lines.append("rest_minutes: \(try number(restMinutes, "rest_minutes", "Rest minutes"))")
+        lines.append("game_minutes: \(try number(gameMinutes, "game_minutes", .deskSetupLabelGameMinutes))")
+        lines.append(
+            "changeover_minutes: \(try number(changeoverMinutes, "changeover_minutes", .deskSetupLabelChangeoverMinutes))")
+        lines.append("rest_minutes: \(try number(restMinutes, "rest_minutes", .deskSetupLabelRestMinutes))")
         if !rules.isEmpty { lines.append("rules: \(Self.quoted(rules))") }
         if !breakers.isEmpty { lines.append("tie_breakers: [\(breakers.joined(separator: ", "))]") }
         if let seed = try typedSeed() { lines.append("seed: \(seed)") }
@@ -167,26 +207,31 @@ struct SetupForm: Equatable, Sendable {
         var described = 0
         for (index, block) in blocks.enumerated() where !block.isBlank {
             let field = { (name: String) in Self.blockField(index, name) }
-            let label = "Division \(index + 1)"
-            guard !block.id.isEmpty else { throw Problem(field: field("id"), message: "\(label): give it an id, as open") }
+            let division = index + 1
+            guard !block.id.isEmpty else {
+                throw Problem(field: field("id"), .init(key: .deskSetupProblemID, label: .deskSetupDivision, division: division))
+            }
             guard let kind = FormatDescription.Kind(rawValue: block.format) else {
-                throw Problem(field: field("format"), message: "\(label): choose a format")
+                throw Problem(
+                    field: field("format"), .init(key: .deskSetupProblemFormat, label: .deskSetupDivision, division: division))
             }
             var format = ["type: \(kind.rawValue)"]
             switch kind {
             case .roundRobin:
-                format.append("legs: \(try count(block.legs, field("legs"), "\(label) legs", 1))")
+                format.append("legs: \(try count(block.legs, field("legs"), .deskSetupLabelLegs, division: division, 1))")
             case .pools:
-                format.append("pools: \(try count(block.pools, field("pools"), "\(label) pools", 4))")
-                format.append("legs: \(try count(block.legs, field("legs"), "\(label) legs", 1))")
+                format.append("pools: \(try count(block.pools, field("pools"), .deskSetupLabelPools, division: division, 4))")
+                format.append("legs: \(try count(block.legs, field("legs"), .deskSetupLabelLegs, division: division, 1))")
                 format += Self.dealing(block)
             case .poolsKnockout:
-                format.append("pools: \(try count(block.pools, field("pools"), "\(label) pools", 4))")
+                format.append("pools: \(try count(block.pools, field("pools"), .deskSetupLabelPools, division: division, 4))")
                 format += Self.dealing(block)
-                format.append("qualifiers: \(try count(block.qualifiers, field("qualifiers"), "\(label) qualifiers", 2))")
+                format.append(
+                    "qualifiers: \(try count(block.qualifiers, field("qualifiers"), .deskSetupLabelQualifiers, division: division, 2))"
+                )
                 if !block.bestOfNext.isEmpty {
                     format.append(
-                        "best_of_next: \(try count(block.bestOfNext, field("best_of_next"), "\(label) best of the next rank", 0))"
+                        "best_of_next: \(try count(block.bestOfNext, field("best_of_next"), .deskSetupLabelBestOfNext, division: division, 0))"
                     )
                 }
                 format.append("third_place: \(block.thirdPlace)")
@@ -197,7 +242,7 @@ struct SetupForm: Equatable, Sendable {
             case .doubleElimination:
                 format.append("reset: \(block.reset)")
             case .swiss:
-                format.append("rounds: \(try count(block.rounds, field("rounds"), "\(label) rounds", 1))")
+                format.append("rounds: \(try count(block.rounds, field("rounds"), .deskSetupLabelRounds, division: division, 1))")
                 if block.randomDeal { format.append("deal: random") }
             }
             lines.append("  - id: \(Self.quoted(block.id))")

@@ -31,7 +31,15 @@ struct PseudoLanguageTests {
 
     /// What the tournament's data puts on a page: names, courts and ids, never translated; and
     /// the shape of a PIN, shown as an example in the PIN's field.
-    static let data: [String] = ["Lions", "Tigers", "Ann", "Di", "Court 1", "Court 2", "g1", "g2", "g3", "Courtside", "K7M-4PX", "device-1"]
+    static let data: [String] =
+        ["Lions", "Tigers", "Ann", "Di", "Court 1", "Court 2", "g1", "g2", "g3", "Courtside", "K7M-4PX", "device-1"]
+        // The desk's fixtures (DeskChangesTests.setup, the Setup form's config/event.yaml).
+        + [
+            "Owls", "Bo", "Ola", "lions", "tigers", "owls", "ann", "bo", "di", "ola", "Group A", "A", "Group stage", "Final",
+            "Annex",
+        ]
+        + ["friendly", "Court 3", "Court 4", "Courtside Summer 3x3", "Open", "Women", "open", "women", "ACD-EFH"]
+        + RulePresets.builtIn.keys.sorted()
 
     /// The texts of `html` a person reads (text nodes, and `aria-label`, `title`, `alt` and
     /// `placeholder`) that hold letters outside the catalog's marks and the tournament's data.
@@ -104,6 +112,14 @@ struct PseudoLanguageTests {
             ("a team", try #require(Pages.team(view, team: "lions", words: Self.words))),
         ]
         for (name, page) in pages {
+            #expect(page.contains("⟦"), "\(name): \(page)")
+            #expect(Self.unmarked(page).isEmpty, "\(name): \(Self.unmarked(page))")
+        }
+    }
+
+    @Test("the desk: sign-in, the courts' games, confirm, audit, schedule, teams, join codes and the Setup form")
+    func desk() throws {
+        for (name, page) in try DeskWordsTests.pages(Self.words, setupPreview: false) {
             #expect(page.contains("⟦"), "\(name): \(page)")
             #expect(Self.unmarked(page).isEmpty, "\(name): \(Self.unmarked(page))")
         }
