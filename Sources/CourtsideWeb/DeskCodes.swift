@@ -28,7 +28,7 @@ extension DeskGateway {
             for code in try await self.store.codes() where !codes.contains(where: { $0.court == code.court }) {
                 codes.append(code)
             }
-            return WebGateway.html(try JoinSheet.html(codes, baseURL: base, tournament: "Courtside"))
+            return WebGateway.html(try JoinSheet.html(codes, baseURL: base, tournament: "Courtside", words: context.words))
         }
         router.post("/desk/codes/review") { request, context -> Response in
             _ = try context.requireDesk()

@@ -82,6 +82,9 @@ struct DeskRoutesTests {
             #expect(page.status == .ok && String(buffer: page.body).contains(code.printedPIN))
             let sheet = try await client.get("/desk/codes/sheet?base=http%3A%2F%2F192.168.1.20%3A8080", cookie: cookie)
             #expect(sheet.status == .ok && String(buffer: sheet.body).contains(code.printedPIN))
+            // Printed in the desk's language.
+            let japanese = try await client.get("/desk/codes/sheet?base=http%3A%2F%2F192.168.1.20%3A8080&lang=ja", cookie: cookie)
+            #expect(String(buffer: japanese.body).contains(#"<html lang="ja">"#))
             let wrongBase = try await client.get("/desk/codes/sheet?base=ftp%3A%2F%2Fx", cookie: cookie)
             #expect(wrongBase.status == .seeOther && wrongBase.headers[.location]?.hasPrefix("/desk/codes?done=") == true)
             let renew = ["action": "new_code", "court": "Court 1", "replacing": "\(code.generation)"]
