@@ -391,7 +391,8 @@ def main():
                 token = reviewed
                 check("a draw reviewed", token is not None)
                 audit.open("/desk/setup")
-                audit.post("/desk/setup/confirm", [("token", token), ("reason", "the draw")])
+                # In English, whichever language the audit left the desk in: the answer is read for its word.
+                audit.post("/desk/setup/confirm?lang=en", [("token", token), ("reason", "the draw")])
                 check("the draw published",
                       wait(lambda: "Published" in audit.browser.find_element(By.ID, "setup-done").text, 60))
                 game, team = first_game_and_team(args)
