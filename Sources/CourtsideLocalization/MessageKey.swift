@@ -138,6 +138,7 @@ public enum MessageKey: String, CaseIterable, Sendable {
     case keeperButtonFoul = "keeper.button.foul"
     case keeperRefusalNotJoined = "keeper.refusal.not_joined"
     case keeperRefusalRevoked = "keeper.refusal.revoked"
+    case keeperRefusalDeviceRevoked = "keeper.refusal.device_revoked"
     case keeperRefusalWrongCode = "keeper.refusal.wrong_code"
     case keeperRefusalTooManyAttempts = "keeper.refusal.too_many_attempts"
     case keeperRefusalSlowDown = "keeper.refusal.slow_down"

@@ -33,7 +33,7 @@ public enum DeviceRefusal: Sendable, Equatable {
                 .revoked, "\(court) has a new code since this device joined: join again with the new code", status: .unauthorized)
         case .revoked(let court):
             KeeperGateway.error(
-                .revoked, "the organiser revoked this device: ask at the desk, then join \(court) again with its PIN",
+                .deviceRevoked, "the organiser revoked this device: ask at the desk, then join \(court) again with its PIN",
                 status: .unauthorized)
         case .unknownDevice:
             KeeperGateway.error(

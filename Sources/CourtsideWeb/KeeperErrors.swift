@@ -5,8 +5,10 @@ public import CourtsideModel
 extension CourtsideError.Code {
     /// No session, or one the gateway does not know (expired, forged): join the court first.
     public static let notJoined = CourtsideError.Code(rawValue: "not_joined")
-    /// The court has a new join code since this device joined, or the device was revoked.
+    /// The court has a new join code since this device joined: join again with it.
     public static let revoked = CourtsideError.Code(rawValue: "revoked")
+    /// The organiser revoked this device alone: the volunteer asks at the desk before joining again.
+    public static let deviceRevoked = CourtsideError.Code(rawValue: "device_revoked")
     /// The PIN or the link is no court's current one.
     public static let wrongCode = CourtsideError.Code(rawValue: "wrong_code")
     /// Too many wrong PINs from this address lately: wait as `Retry-After` says.

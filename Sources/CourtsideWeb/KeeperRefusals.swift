@@ -11,7 +11,8 @@ import CourtsideProtocol
 enum KeeperRefusals {
     /// Each code a keeper can meet and its words' key.
     static let keys: [(code: CourtsideError.Code, key: MessageKey)] = [
-        (.notJoined, .keeperRefusalNotJoined), (.revoked, .keeperRefusalRevoked), (.wrongCode, .keeperRefusalWrongCode),
+        (.notJoined, .keeperRefusalNotJoined), (.revoked, .keeperRefusalRevoked),
+        (.deviceRevoked, .keeperRefusalDeviceRevoked), (.wrongCode, .keeperRefusalWrongCode),
         (.tooManyAttempts, .keeperRefusalTooManyAttempts), (.slowDown, .keeperRefusalSlowDown),
         (.forbidden, .keeperRefusalForbidden), (.badRequest, .keeperRefusalBadRequest),
         (.badFrames, .keeperRefusalBadFrames), (.unknownOperation, .keeperRefusalUnknownOperation),

@@ -312,7 +312,7 @@ struct DeskTests {
         let revoked = try await post("/desk/codes/confirm", Self.hiddenFields(confirm), [:])
         #expect((revoked.headers["Location"] as? String ?? "").removingPercentEncoding?.contains("\(device) revoked") == true)
         let refused = try await phone.move("g1", "ann")
-        #expect(refused.status == 401 && refused.json.code == "revoked", "\(refused)")
+        #expect(refused.status == 401 && refused.json.code == "device_revoked", "\(refused)")
         let (_, after) = try await Self.getHTML(desk, "/desk/codes")
         #expect(!after.contains(#"name="device" value="\#(device)""#), "a revoked device has no revoke form")
 

@@ -101,7 +101,7 @@ struct DeskRoutesTests {
             let (device, keeper) = try await KeeperRoutesTests.join(client, pin: renewed.pin)
             let revoke = try await client.post("/desk/codes/confirm", ["action": "revoke", "device": device], cookie: cookie)
             #expect(revoke.headers[.location]?.hasPrefix("/desk/codes?done=\(DeskGateway.query(device))%20revoked") == true)
-            #expect(Gateway.refusal(try await client.get("/api/keep/session", cookie: keeper)).code == "revoked")
+            #expect(Gateway.refusal(try await client.get("/api/keep/session", cookie: keeper)).code == "device_revoked")
             let nobody = try await client.post("/desk/codes/confirm", ["action": "revoke", "device": "nobody"], cookie: cookie)
             #expect(nobody.headers[.location] == "/desk/codes?done=No%20device%20is%20named%20nobody%2E")
         }

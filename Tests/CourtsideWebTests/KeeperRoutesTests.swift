@@ -113,7 +113,7 @@ struct KeeperRoutesTests {
         }
     }
 
-    @Test("a court's new code, or the device revoked alone: its session is refused as revoked, each saying why")
+    @Test("a court's new code, or the device revoked alone: its session is refused as revoked or device_revoked, each saying why")
     func revoked() async throws {
         let gateway = try Gateway()
         let first = try await gateway.store.code(for: "Court 1")
@@ -128,7 +128,8 @@ struct KeeperRoutesTests {
             _ = try await gateway.store.revoke(device: id)
             let byDesk = Gateway.refusal(try await client.get("/api/keep/games/g1", cookie: alone))
             #expect(
-                byDesk.status == 401 && byDesk.code == "revoked" && byDesk.message.contains("the organiser revoked this device"))
+                byDesk.status == 401 && byDesk.code == "device_revoked"
+                    && byDesk.message.contains("the organiser revoked this device"))
             // Its /keep is the join page again.
             let page = try await client.get("/keep", cookie: alone)
             #expect(page.headers[HTTPField.Name("X-Courtside-Page")!] == "join")

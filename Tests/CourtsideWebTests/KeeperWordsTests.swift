@@ -171,7 +171,7 @@ struct KeeperWordsTests {
     /// Every code a keeper can meet (docs/PROTOCOL.md): the keeper API's, and the daemon's for
     /// the moves, retractions, clock and time-outs a keeper sends.
     static let keeperCodes: [CourtsideError.Code] = [
-        .notJoined, .revoked, .wrongCode, .tooManyAttempts, .slowDown, .forbidden, .badRequest, .messageTooLarge,
+        .notJoined, .revoked, .deviceRevoked, .wrongCode, .tooManyAttempts, .slowDown, .forbidden, .badRequest, .messageTooLarge,
         .overloaded, .unreachable, .notActive, CourtsideError.Code(rawValue: "internal_error"), .unknownGame,
         .unknownPlayer, .playerNotInGame, .playerInactive, .gameFinished, .unknownEvent, .notAMove,
         .alreadyRetracted, .clockRunning, .clockNotRunning, .noTimeoutsLeft, .bracketLocked, .bracketPending,

@@ -174,7 +174,7 @@ def main():
         check("the desk shows it revoked", "revoked" in row().text and not row().find_elements(By.CSS_SELECTOR, "button"))
         status, refused = phone.send("/api/keep/session")
         check("the phone's next request is refused: revoked",
-              status == 401 and refused.get("error", {}).get("code") == "revoked", "%s %s" % (status, refused))
+              status == 401 and refused.get("error", {}).get("code") == "device_revoked", "%s %s" % (status, refused))
         browser.get(args.web + "/desk/codes/sheet")
         check("the printable sheet holds Court 1's PIN",
               pin in [e.text for e in browser.find_elements(By.CSS_SELECTOR, '.card[data-court="Court 1"] .pin')])
