@@ -199,7 +199,9 @@ public final class DeskGateway: Sendable {
             if let game {
                 switch await self.read(.log(game: game), session) {
                 case .success(let reply):
-                    page.rows = AuditTrail(reply.events ?? []).filtered(origin: page.origin, kind: page.kind).reversed()
+                    page.rows = AuditTrail(reply.events ?? [], words: context.words).filtered(
+                        origin: page.origin, kind: page.kind
+                    ).reversed()
                 case .failure(let error): page.message = error.description
                 }
             }
