@@ -563,4 +563,11 @@ public enum MessageKey: String, CaseIterable, Sendable {
     case auditSwissBye = "audit.swiss.bye"
     case auditDrawPublished = "audit.draw.published"
     case auditRandomSeed = "audit.random.seed"
+
+    // The desk's Setup preview: the plan's figures.
+    case planDay = "plan.day"
+    case planWait = "plan.wait"
+    case planRest = "plan.rest"
+    case planCourts = "plan.courts"
+    case planDivisionEnds = "plan.division.ends"
 }

@@ -206,14 +206,14 @@ struct DeskSetupPreviewPage {
     /// The form again, as it was filled.
     var back: String
 
-    /// The preview of `draft`, every word in `words`' language but the plan's figures.
+    /// The preview of `draft`, every word in `words`' language.
     init(_ draft: SetupDraft, token: String, refusal: String? = nil, words: Words = .english) {
         (lang, title, t) = (words.language.code, words(.deskSetupPreviewTitle), DeskWords.table(words))
         // Back to the form as it was filled: the preview itself is a POST's answer.
         picker = LanguagePicker.picker(words, back: "/desk/setup?draft=\(token)")
         self.refusal = refusal
         summary = draft.summary(words)
-        figures = draft.figures
+        figures = draft.figures(words)
         seed =
             draft.draw.randomSeed == nil
             ? words(.deskSetupSeedUnused, ["seed": String(draft.seed)]) : String(draft.seed)

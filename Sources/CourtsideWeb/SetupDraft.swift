@@ -13,8 +13,11 @@ struct SetupDraft: Sendable {
     var preview: SetupPreview
     /// The teams' clubs as registered, for the preview in another language.
     var clubs: [TeamID: String]
-    /// The plan's figures in words (``PlannedEvent/figureLines``).
-    var figures: [String]
+    /// The plan's figures, worded per request (``figures(_:)``), with the rest the venue asked
+    /// for and each division's name.
+    var plan: PlanFigures
+    var restMinutes: Int
+    var divisionNames: [String: String]
     /// The seed the draw was made with, shown so the same draw can be made again.
     var seed: UInt64
     /// What the sentence that asks to publish counts: the divisions' names, the teams, the
@@ -78,7 +81,9 @@ struct SetupDraft: Sendable {
             return .success(
                 SetupDraft(
                     form: form, draw: draw, preview: SetupPreview(schedule, clubs: clubs), clubs: clubs,
-                    figures: planned.figureLines,
+                    plan: planned.figures, restMinutes: planned.venue.restMinutes,
+                    divisionNames: Dictionary(
+                        schedule.divisions.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first }),
                     seed: seed, divisions: schedule.divisions.map(\.name), teams: schedule.teams.count,
                     games: schedule.games.count, courts: event.courts.count, start: "\(planned.figures.start)",
                     end: "\(planned.figures.end)"))

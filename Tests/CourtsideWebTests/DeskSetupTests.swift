@@ -1,4 +1,5 @@
 import CourtsideEvent
+import CourtsideLocalization
 import CourtsideModel
 import Foundation
 import Testing
@@ -50,7 +51,11 @@ struct DeskSetupTests {
         #expect(draft.draw.schedule == planned.schedule)
         #expect(draft.draw.schedule.games.count == 47 && draft.draw.schedule.teams.count == 24)
         #expect(draft.seed == 7)
-        #expect(draft.figures == planned.figureLines)
+        #expect(draft.figures(.english) == planned.figureLines)
+        // The same figures in the page's language: Japanese, each line from the catalog.
+        let japanese = draft.figures(Words(Language(tag: "ja")!))
+        #expect(japanese.count == planned.figureLines.count && japanese[0].hasPrefix("一日: 09:00〜"), "\(japanese)")
+        #expect(japanese.contains { $0.hasPrefix("1チームが同じコートで行う最多試合数: ") }, "\(japanese)")
         #expect(
             draft.summary.hasPrefix("Publish the draw of Open and Women: 24 teams, 47 games on 4 courts, 09:00 to "),
             "\(draft.summary)")
