@@ -67,12 +67,9 @@ struct BalancerTests {
         #expect(gateways == ["home", "screens1"], "\(gateways)")
 
         // A phone joins with the home gateway's PIN and scores, every request through the proxy.
-        let shown = try ChildProcess.run(
-            WebProcess.executable, ["codes", "show", "--state-dir", home.stateDirectory, "--court", "Court 1"]
-        ).output
-        let pin = try #require(shown.components(separatedBy: "PIN ").dropFirst().first?.split(separator: " ").first)
+        let pin = try home.pin()
         let phone = Phone(base)
-        #expect(try await phone.join(pin: String(pin)) != nil)
+        #expect(try await phone.join(pin: pin) != nil)
         let moved = try await phone.move("g1", "ann")
         #expect(moved.json["ok"] as? Bool == true, "\(moved)")
 

@@ -18,19 +18,15 @@ struct KeeperLanguageTests {
         let daemon = try DaemonProcess(schedule: Self.courtGames)
         let web = try WebProcess(daemon)
         #expect(await web.waitInSync(), "\(web.log())")
-        let shown = try ChildProcess(
-            WebProcess.executable, ["codes", "show", "--state-dir", web.stateDirectory, "--court", "Court 1"], output: .capture)
-        let line = shown.readOutput(seconds: 30)
-        let pin = try #require(line.components(separatedBy: "PIN ").dropFirst().first?.split(separator: " ").first, "\(line)")
+        let pin = try web.pin()
         // The screenshots for the README land next to the build.
-        let shots = DaemonProcess.executable.deletingLastPathComponent().appendingPathComponent("keeper-screenshots")
-        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        let shots = try WebProcess.screenshots("keeper-screenshots")
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("python/keeper_lang_check.py")
         let check = try ChildProcess(
             "/usr/bin/python3",
             [
-                script.path, "--web", web.base, "--command", daemon.commandEndpoint, "--pin", String(pin), "--lang", language,
+                script.path, "--web", web.base, "--command", daemon.commandEndpoint, "--pin", pin, "--lang", language,
                 "--web-bin", WebProcess.executable, "--state-dir", web.stateDirectory, "--shots", shots.path,
             ], output: .capture, error: .capture)
         let output = await check.output(within: 120)

@@ -34,19 +34,15 @@ struct KeeperPageTests {
         let daemon = try DaemonProcess(schedule: Self.courtGames)
         let web = try WebProcess(daemon)
         #expect(await web.waitInSync(), "\(web.log())")
-        let shown = try ChildProcess(
-            WebProcess.executable, ["codes", "show", "--state-dir", web.stateDirectory, "--court", "Court 1"], output: .capture)
-        let line = shown.readOutput(seconds: 30)
-        let pin = try #require(line.components(separatedBy: "PIN ").dropFirst().first?.split(separator: " ").first, "\(line)")
+        let pin = try web.pin()
         // Screenshots land next to the build, for a person to look at after the run.
-        let shots = DaemonProcess.executable.deletingLastPathComponent().appendingPathComponent("keeper-screenshots")
-        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        let shots = try WebProcess.screenshots("keeper-screenshots")
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("python/keeper_check.py")
         let check = try ChildProcess(
             "/usr/bin/python3",
             [
-                script.path, "--web", web.base, "--command", daemon.commandEndpoint, "--pin", String(pin), "--web-bin",
+                script.path, "--web", web.base, "--command", daemon.commandEndpoint, "--pin", pin, "--web-bin",
                 WebProcess.executable, "--state-dir", web.stateDirectory, "--offline-seconds", Self.offlineSeconds, "--shots",
                 shots.path, "--daemon-pid", String(daemon.processIdentifier),
             ], output: .capture, error: .capture)

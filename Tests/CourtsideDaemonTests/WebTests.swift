@@ -66,6 +66,23 @@ final class WebProcess {
 
     func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
+    /// `court`'s PIN as `courtside-web codes show` prints it from this gateway's state (a code is
+    /// made for a court that has none).
+    func pin(court: String = "Court 1") throws -> String {
+        let (_, line) = try ChildProcess.run(
+            Self.executable, ["codes", "show", "--state-dir", stateDirectory, "--court", court], seconds: 30)
+        let pin = line.components(separatedBy: "PIN ").dropFirst().first?.split(separator: " ").first
+        guard let pin else { throw DaemonError("no PIN for \(court) in: \(line)") }
+        return String(pin)
+    }
+
+    /// A folder next to the build for a browser check's screenshots, for a person to look at after the run.
+    static func screenshots(_ name: String) throws -> URL {
+        let folder = DaemonProcess.executable.deletingLastPathComponent().appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
     deinit {
         process.signal(SIGTERM)
         if process.wait(seconds: 5) == nil { process.signal(SIGKILL) }
