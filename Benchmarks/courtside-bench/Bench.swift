@@ -443,6 +443,9 @@ struct DaemonBench: AsyncParsableCommand {
         // The hand-overs a move makes between threads (I/O thread, game actors, log writer):
         // each blocked thread is a voluntary switch, whichever futex or poll it waited on.
         print("context switches per acknowledged move in courtsided: \(switches.perMove(latencies.count))")
+        // Which thread spends the CPU and blocks: the pool (game actors, command service,
+        // publisher), the log writer, the checkpoint writer, the I/O thread, libzmq's own.
+        print("courtsided per acknowledged move, by thread (CPU, voluntary switches): \(switches.byRole(latencies.count))")
         let echo = try RawEcho.throughput(
             keepers: keepers, window: window, messages: min(total, 50_000), requestSize: MachineLimits.requestSize,
             replySize: MachineLimits.replySize)
