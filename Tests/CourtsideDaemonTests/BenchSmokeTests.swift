@@ -39,7 +39,9 @@ struct BenchSmokeTests {
             Run(arguments: ["library", "--keepers", "1,16", "--log", "sqlite,flat"], figures: ["\nsqlite ", "\nflat "]),
             Run(
                 arguments: ["daemon", "--keepers", "1,4", "--window", "4", "--security", "plaintext,curve"],
-                figures: ["acknowledged moves/s:", "events/s at one subscriber:"]),
+                figures: [
+                    "acknowledged moves/s:", "events/s at one subscriber:", "by thread (CPU, voluntary switches): ",
+                ]),
             Run(arguments: ["log"], figures: ["commit us: p50", "commit over fdatasync:"]),
             Run(arguments: ["fanout", "--subscribers", "1,10"], figures: ["summary (delivered per second"]),
             Run(arguments: ["reads"], figures: ["resync storm of", "while the same storm was served"]),
