@@ -284,7 +284,12 @@ def figures(args):
             return 1
         game = keeper.js("return document.getElementById('game').value")
         keeper.browser.set_script_timeout(max(60, args.figures))
+        keeper.js("performance.clearResourceTimings(); performance.setResourceTimingBufferSize(100000)")
         page = keeper.browser.execute_async_script(TIMED_TAPS, args.figures)
+        # The POSTs alone, as the browser timed them: what of a tap is the gateway's and the daemon's.
+        posts = keeper.js("""
+            return performance.getEntriesByType("resource")
+              .filter((e) => e.name.endsWith("/api/keep/commands")).map((e) => e.duration);""")
         player = keeper.js("return document.querySelector('button[data-player]').dataset.player")
         dealer = zmq.Context.instance().socket(zmq.DEALER)
         dealer.setsockopt(zmq.LINGER, 0)
@@ -305,6 +310,9 @@ def figures(args):
             return entries.map((e) => [new URL(e.name).pathname, e.encodedBodySize]);""")
         print("tap to confirmed on the page, %d taps in %s: p50 %.1f ms, p99 %.1f ms" % (
             len(page), game, percentile(page, 50), percentile(page, 99)))
+        if posts:
+            print("their POSTs through the gateway, as the browser timed them, %d: p50 %.1f ms, p99 %.1f ms" % (
+                len(posts), percentile(posts, 50), percentile(posts, 99)))
         print("the daemon's own round trip (ZeroMQ, same run), %d moves: p50 %.2f ms, p99 %.2f ms" % (
             len(daemon), percentile(daemon, 50), percentile(daemon, 99)))
         print("page weight: %d bytes (%s), uncompressed" % (

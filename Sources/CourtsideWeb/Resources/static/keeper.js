@@ -196,12 +196,23 @@
   function pollSoon() { setTimeout(poll, 0); }
 
   // ---- Taps.
+  // The tap is sent while IndexedDB writes it, not after: a page that dies before the write has
+  // landed loses a move the daemon has (its plays list shows it, with its undo) or one never
+  // confirmed; either way nothing shown as confirmed is lost. The writes of one entry still
+  // land in order (keeper-store.js).
   async function queue(entry) {
     entries.push(entry);
     if (entry.command.op === "move") announce(entry);
-    await put(entry);
+    const written = keep(entry);
     draw();
     pump();
+    await written;
+  }
+  // A write of the outbox, not waited for by the sending: a reload finds each entry as of its
+  // last write, and a sent entry found unconfirmed is sent again under its command id, which
+  // the daemon answers once.
+  function keep(entry) {
+    return put(entry).catch((e) => console.warn("the outbox could not be saved on this device", e));
   }
   // `label`: what the outbox lists, the undo's own words ("undo Ann +2").
   function retraction(game, version, label) {
@@ -232,7 +243,7 @@
     adopt(entry, after);
     if (outbox.shown(entry) !== was && entry.command.op === "move") announce(entry);
     for (const effect of effects) {
-      if (effect === "store") await put(entry);
+      if (effect === "store") keep(entry);
       else if (effect === "drop") { entries.splice(entries.indexOf(entry), 1); await drop(entry); }
       else if (effect === "retract") await queue(retraction(entry.command.game, entry.version, say(words.undo, { what: entry.label })));
       else if (effect === "undid") {
