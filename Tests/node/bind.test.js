@@ -28,12 +28,59 @@ test("a full state is a new table, with the daemon's time minus ours", () => {
   assert.equal(live.offset, 500);
 });
 
-test("the stream and a view's fetch ask in the page's language; the keeper's asks for pings", () => {
+test("the stream and a view's fetch ask in the page's language, the stream for pings when asked", () => {
   assert.equal(bind.eventsPath("fr", 2), "/api/events?ping=2&lang=fr");
   assert.equal(bind.eventsPath("ja"), "/api/events?lang=ja");
   assert.equal(bind.eventsPath(""), "/api/events?lang=en");
   assert.equal(bind.langQuery("pt-BR"), "lang=pt-BR");
   assert.equal(bind.langQuery("a&b"), "lang=a%26b");
+});
+
+// The hearing machine, played from `initial(0)` with the screens' limits: each `[type, now, extra]`.
+const limits = { silentAfter: 6000, reopenAfter: 6000 };
+function hear(...events) {
+  return events.reduce((h, [type, now, extra]) => bind.hearing.next(h, Object.assign({ type, now }, extra)), bind.hearing.initial(0, limits));
+}
+
+test("hearing: a stream heard (pings every 2 s) is not silent; 6 s of nothing is, and a new stream is due", () => {
+  let h = hear(["heard", 1000, { full: true }], ["heard", 3000], ["tick", 9000]);
+  assert.deepEqual(bind.hearing.derive(h, 9000), { silent: false, reopen: false }, "6 s since the last ping, not more");
+  h = bind.hearing.next(h, { type: "tick", now: 9100 });
+  assert.deepEqual(bind.hearing.derive(h, 9100), { silent: true, reopen: true });
+  h = bind.hearing.next(h, { type: "opened", now: 9100 });
+  assert.deepEqual(bind.hearing.derive(h, 9100), { silent: true, reopen: false }, "not again at once");
+  assert.equal(bind.hearing.derive(h, 15000).reopen, false);
+  assert.equal(bind.hearing.derive(h, 15200).reopen, true, "the new one heard nothing either: another");
+  // The new stream's first message, a full state: heard again.
+  h = bind.hearing.next(h, { type: "heard", now: 16000, full: true });
+  assert.deepEqual(bind.hearing.derive(h, 16000), { silent: false, reopen: false });
+  h = bind.hearing.next(h, { type: "tick", now: 21000 });
+  assert.equal(bind.hearing.derive(h, 21000).silent, false, "silence counts from the state");
+});
+
+test("hearing: silent, the held stream let go is not enough; only a full state is", () => {
+  let h = hear(["heard", 1000, { full: true }], ["tick", 7100]);
+  assert.equal(h.silent, true);
+  h = hear(["heard", 1000, { full: true }], ["tick", 7100], ["heard", 7500], ["heard", 8000, { full: false }]);
+  assert.equal(bind.hearing.derive(h, 8000).silent, true, "an event or a ping of the stream held up");
+  assert.equal(bind.hearing.derive(h, 8000).reopen, true, "still due a new stream: the pings of the old one do not put it off");
+  h = bind.hearing.next(h, { type: "heard", now: 8200, full: true });
+  assert.equal(bind.hearing.derive(h, 8200).silent, false);
+});
+
+test("hearing: an EventSource that failed is silent at once, until a state", () => {
+  let h = hear(["heard", 1000, { full: true }], ["failed", 1200]);
+  assert.deepEqual(bind.hearing.derive(h, 1200), { silent: true, reopen: false }, "EventSource retries by itself first");
+  assert.equal(bind.hearing.derive(h, 7100).reopen, true);
+  h = bind.hearing.next(h, { type: "heard", now: 4200, full: true });
+  assert.equal(bind.hearing.derive(h, 4200).silent, false);
+});
+
+test("hearing: next leaves the state it was given as it was", () => {
+  const h = bind.hearing.initial(0, limits), copy = Object.assign({}, h);
+  bind.hearing.next(h, { type: "failed", now: 1 });
+  bind.hearing.next(h, { type: "tick", now: 99999 });
+  assert.deepEqual(h, copy);
 });
 
 // A page with no browser: an EventSource that the test speaks for, and a body to mark.
@@ -52,7 +99,7 @@ function page() {
 test("following: a state and an event fill the table and mark the sequence; each message is heard", () => {
   const sources = page(), live = { games: { old: {} }, offset: 0 }, calls = [];
   const on = {
-    opened: () => calls.push(["opened"]), heard: (inSync) => calls.push(["heard", inSync]),
+    opened: () => calls.push(["opened"]), heard: (inSync, full) => calls.push(["heard", inSync, full]),
     state: (s) => calls.push(["state", s.sequence]), event: (m) => calls.push(["event", m.game]),
     courts: (c) => calls.push(["courts", c.length]), tables: () => calls.push(["tables"]), error: () => calls.push(["error"]),
   };
@@ -71,12 +118,12 @@ test("following: a state and an event fill the table and mark the sequence; each
   s.listeners.tables({});
   s.onerror();
   assert.deepEqual(calls, [
-    ["opened"], ["heard", true], ["state", 5], ["heard", undefined], ["event", "g1"], ["heard", false],
-    ["heard", undefined], ["courts", 1], ["heard", undefined], ["tables"], ["error"],
+    ["opened"], ["heard", true, true], ["state", 5], ["heard", undefined, false], ["event", "g1"], ["heard", false, false],
+    ["heard", undefined, false], ["courts", 1], ["heard", undefined, false], ["tables"], ["error"],
   ]);
 });
 
-test("opening again closes the stream before; the screens' stream asks for no pings", () => {
+test("opening again closes the stream before; a stream asked for without pings", () => {
   const sources = page();
   const open = bind.follow({ games: {}, offset: 0 }, {});
   assert.equal(sources[0].url, "/api/events?lang=ko");

@@ -12,14 +12,14 @@ function play(...events) {
 
 test("a page that hears its stream and whose requests are answered shows no banner", () => {
   const s = play(["heard", 1000, { inSync: true }], ["answered", 1500], ["tick", 3000]);
-  assert.deepEqual(link.derive(s, 3000), { banner: null, controls: "ok", poll: false, reopen: false });
+  assert.deepEqual(link.derive(s, 3000), { banner: null, controls: "ok", poll: false, reopen: false, retryAt: null, retry: false });
 });
 
 test("silence over 5 s, requests still answered: the silent banner, a fetch of the state, then a new stream", () => {
   let s = play(["heard", 1000], ["tick", 5900]);
   assert.equal(link.derive(s, 5900).banner, null, "under 5 s is a quiet game");
   s = link.next(s, { type: "tick", now: 6100 });
-  assert.deepEqual(link.derive(s, 6100), { banner: "silent", controls: "silent", poll: true, reopen: false });
+  assert.deepEqual(link.derive(s, 6100), { banner: "silent", controls: "silent", poll: true, reopen: false, retryAt: null, retry: false });
   // A fetched state lets clock and time-outs go for a while.
   s = link.next(s, { type: "fetched", now: 7000, inSync: true });
   assert.equal(link.derive(s, 7000).controls, "ok");
@@ -27,13 +27,13 @@ test("silence over 5 s, requests still answered: the silent banner, a fetch of t
   assert.equal(link.derive(s, 11500).reopen, true, "silent 10 s: open the stream again");
   s = link.next(s, { type: "opened", now: 11500 });
   assert.equal(link.derive(s, 12000).reopen, false, "not again at once");
-  // The stream is heard again: the banner goes, the fetching stops.
-  s = link.next(s, { type: "heard", now: 13000, inSync: true });
-  assert.deepEqual(link.derive(s, 13000), { banner: null, controls: "ok", poll: false, reopen: false });
+  // The new stream's state is heard: the banner goes, the fetching stops.
+  s = link.next(s, { type: "heard", now: 13000, inSync: true, full: true });
+  assert.deepEqual(link.derive(s, 13000), { banner: null, controls: "ok", poll: false, reopen: false, retryAt: null, retry: false });
 });
 
 test("an EventSource error is silence at once", () => {
-  const s = play(["heard", 1000], ["streamError", 1200]);
+  const s = play(["heard", 1000], ["failed", 1200]);
   assert.equal(link.derive(s, 1200).banner, "silent");
   assert.equal(link.derive(s, 1200).poll, true);
 });
@@ -64,8 +64,56 @@ test("the gateway out of sync with the daemon shows the server's words, and in s
 });
 
 test("halted outranks everything and stops the fetching", () => {
-  const s = play(["unreachable", 100], ["streamError", 200], ["halt", 300, { message: "join again" }]);
-  assert.deepEqual(link.derive(s, 300), { banner: "halted", controls: "offline", poll: false, reopen: false });
+  const s = play(["unreachable", 100], ["failed", 200], ["halt", 300, { message: "join again" }]);
+  assert.deepEqual(link.derive(s, 300), { banner: "halted", controls: "offline", poll: false, reopen: false, retryAt: null, retry: false });
+});
+
+test("offline: a try 1.5 s after the failure, then twice as long after each try, at most 5 s", () => {
+  let s = play(["unreachable", 1000]);
+  assert.deepEqual([link.derive(s, 2499).retry, link.derive(s, 2500).retry], [false, true]);
+  const waits = [];
+  let now = 2500;
+  for (let i = 0; i < 6; i++) {
+    // The try: its move and its look at the gateway both fail; the next try is scheduled once.
+    s = link.next(s, { type: "retrying", now });
+    s = link.next(s, { type: "unreachable", now: now + 100 });
+    s = link.next(s, { type: "unreachable", now: now + 200 });
+    waits.push(link.derive(s, now + 200).retryAt - now);
+    now = link.derive(s, now).retryAt;
+  }
+  assert.deepEqual(waits, [3000, 5000, 5000, 5000, 5000, 5000]);
+  assert.equal(link.derive(s, now).banner, "offline");
+});
+
+test("a try that meets no answer still gets the next; the daemon's answer ends the tries and starts the schedule again", () => {
+  let s = play(["unavailable", 0], ["unavailable", 700]);
+  assert.equal(link.derive(s, 700).retryAt, 1500, "one try for both");
+  // The server down, the gateway reached: no word from the daemon yet, the next try all the same.
+  s = link.next(s, { type: "retrying", now: 1500 });
+  s = link.next(s, { type: "reached", now: 1600 });
+  assert.equal(link.derive(s, 1600).retryAt, 4500);
+  assert.equal(link.derive(s, 1600).banner, "server");
+  s = link.next(s, { type: "answered", now: 4600 });
+  assert.deepEqual([link.derive(s, 4600).retryAt, link.derive(s, 99999).retry], [null, false]);
+  s = link.next(s, { type: "unreachable", now: 8000 });
+  assert.equal(link.derive(s, 8000).retryAt, 9500, "from the start again");
+});
+
+test("offline, the gateway heard from (a request of its own, the stream): a try at once, and none after it on the link", () => {
+  for (const [type, extra] of [["reached"], ["heard", { full: true }], ["fetched"]]) {
+    let s = play(["unreachable", 0], ["retrying", 1500], ["unreachable", 1600], [type, 2000, extra]);
+    assert.equal(link.derive(s, 2000).banner, null, type);
+    assert.deepEqual([link.derive(s, 2000).retryAt, link.derive(s, 2000).retry], [2000, true], type);
+    s = link.next(s, { type: "retrying", now: 2000 });
+    assert.deepEqual([link.derive(s, 2000).retryAt, link.derive(s, 99999).retry], [null, false], type);
+  }
+  // The server down, the gateway's stream heard: the daemon is not back for that.
+  assert.equal(link.derive(play(["unavailable", 0], ["heard", 500]), 500).retryAt, 1500);
+});
+
+test("halted, no try is due", () => {
+  const s = play(["unreachable", 0], ["halt", 100, { message: "join again" }]);
+  assert.deepEqual([link.derive(s, 5000).retryAt, link.derive(s, 5000).retry], [null, false]);
 });
 
 test("next leaves the state it was given as it was", () => {

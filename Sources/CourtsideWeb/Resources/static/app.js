@@ -112,10 +112,23 @@
     } finally { refreshing = false; }
   }
   const draw = () => kind === "court" || kind === "overlay" ? drawCourt() : kind === "all" ? drawAll() : refresh();
-  const stale = (yes) => body.classList.toggle("stale", yes);
+  // Whether the page can vouch for what it shows: the gateway in sync with the daemon (the
+  // stream's in_sync), and the stream heard (bind.js's hearing: a `sync` asked for every 2 s;
+  // silent 6 s, or its EventSource failed, a new stream is opened, and only its full state clears
+  // the mark). Stale, the page is greyed and the banner says it is reconnecting.
+  let inSync = !body.classList.contains("stale");
+  let hearing = bind.hearing.initial(Date.now(), { silentAfter: 6000, reopenAfter: 6000 });
+  function hear(type, extra) {
+    hearing = bind.hearing.next(hearing, Object.assign({ type, now: Date.now() }, extra));
+    body.classList.toggle("stale", !inSync || hearing.silent);
+  }
   // The views in the page's own language (<html lang>), which the server chose for it.
-  bind.follow(live, {
-    heard: (inSync) => { if (inSync !== undefined) stale(!inSync); },
+  const reopen = bind.follow(live, {
+    opened: () => hear("opened"),
+    heard: (sync, full) => {
+      if (sync !== undefined) inSync = sync;
+      hear("heard", { full });
+    },
     state: (s) => { draw(); drawCourts(s.courts); },
     event: (m) => {
       if (kind === "all" || m.game === only) draw();
@@ -137,7 +150,11 @@
     // drawn again.
     tables: () => { if (kind === "results" || kind === "team" || kind === "teams" || kind === "all") refresh(); },
     // A lost connection shows nothing it cannot vouch for until the next full state.
-    error: () => stale(true),
-  });
+    error: () => hear("failed"),
+  }, 2);
+  setInterval(() => {
+    hear("tick");
+    if (bind.hearing.derive(hearing, Date.now()).reopen) reopen();
+  }, 1000);
   setInterval(() => { if (!body.classList.contains("stale")) tick(); }, 100);
 })();

@@ -2,7 +2,7 @@
 // games' views followed on /api/events, asked for in the page's language (its <html lang>), kept
 // in one table, and their words written into the page's `[data-field]` elements. The views are
 // the server's (GameViewModel, CourtNow), words included: this script composes none. Its pure
-// parts (`take`, `fromState`, `eventsPath`) are played by Tests/node/bind.test.js.
+// parts (`take`, `fromState`, `eventsPath`, `hearing`) are played by Tests/node/bind.test.js.
 (function (exports) {
   "use strict";
 
@@ -28,6 +28,31 @@
   // means the stream is down, not a quiet game.
   const eventsPath = (lang, ping) => "/api/events?" + (ping ? "ping=" + ping + "&" : "") + langQuery(lang);
 
+  // ---- Hearing the stream: one state and pure transitions, fed by both pages (keeper-link.js
+  // for the keeper's, app.js for the screens'), which do what `derive` says. A page asks for a
+  // `sync` every 2 s; one that heard nothing for `silentAfter` ms, or whose EventSource failed, is
+  // silent: moves may be passing it by. Silent, only a full `state` (a new stream's first message)
+  // says it hears everything again, and a new stream is due once it has heard nothing whole for
+  // `reopenAfter` ms and opened none for as long (a stream held up on its way never recovers).
+  // Events: {type: "opened" | "heard" (with `full` for a state) | "failed" | "tick", now}.
+  const hearing = {
+    initial: (now, limits) => ({ silent: false, liveAt: now, openedAt: now, limits }),
+    // The next state; the state given is left as it was.
+    next(h, event) {
+      const s = Object.assign({}, h), now = event.now;
+      if (event.type === "opened") s.openedAt = now;
+      else if (event.type === "heard" && (event.full || !s.silent)) { s.silent = false; s.liveAt = now; }
+      else if (event.type === "failed") s.silent = true;
+      else if (event.type === "tick" && now - s.liveAt > s.limits.silentAfter) s.silent = true;
+      return s;
+    },
+    // Whether the page hears nothing now, and whether to open a new stream now.
+    derive: (h, now) => ({
+      silent: h.silent,
+      reopen: h.silent && now - h.liveAt > h.limits.reopenAfter && now - h.openedAt > h.limits.reopenAfter,
+    }),
+  };
+
   // ---- In the page.
   const pageLang = () => langQuery(document.documentElement.lang);
   const field = (name) => document.querySelector('[data-field="' + name + '"]');
@@ -42,14 +67,14 @@
   };
 
   // Follows the stream into `live` ({games, offset}): a `state` replaces the table, an `event`
-  // takes its game; each also marks the body with its sequence. Then `on.heard(inSync)` (any
-  // message; in_sync from a `state` or `sync`, else undefined), and `on.state(s)`,
-  // `on.event(m)`, `on.courts(courts)`, `on.tables()` or `on.error()` as they come;
-  // `on.opened()` each time a stream opens. Returns `open()`, which opens the stream again
+  // takes its game; each also marks the body with its sequence. Then `on.heard(inSync, full)`
+  // (any message; in_sync from a `state` or `sync`, else undefined; `full` for a `state`), and
+  // `on.state(s)`, `on.event(m)`, `on.courts(courts)`, `on.tables()` or `on.error()` as they
+  // come; `on.opened()` each time a stream opens. Returns `open()`, which opens the stream again
   // (the one before closed: a stalled one never recovers by itself).
   function follow(live, on, ping) {
     let source = null;
-    const heard = (inSync) => { if (on.heard) on.heard(inSync); };
+    const heard = (inSync, full) => { if (on.heard) on.heard(inSync, full === true); };
     function open() {
       if (source) source.close();
       source = new EventSource(eventsPath(document.documentElement.lang, ping));
@@ -58,7 +83,7 @@
         const s = JSON.parse(e.data);
         Object.assign(live, fromState(s, Date.now()));
         document.body.dataset.sequence = s.sequence;
-        heard(s.in_sync);
+        heard(s.in_sync, true);
         if (on.state) on.state(s);
       });
       source.addEventListener("event", (e) => {
@@ -93,4 +118,5 @@
   exports.fields = fields;
   exports.el = el;
   exports.follow = follow;
+  exports.hearing = hearing;
 })(typeof module === "object" && module.exports ? module.exports : (window.courtsideBind = {}));

@@ -86,14 +86,25 @@
     }
   }
 
-  let pumping = false, retryTimer = null;
-  function retryLater() { if (!retryTimer) retryTimer = setTimeout(() => { retryTimer = null; pump(); probe(); }, 1500); }
+  let pumping = false;
 
-  // The connection's events (keeper-link.js): the page draws what follows from them.
+  // The connection's events (keeper-link.js): the page draws what follows from them, and keeps
+  // the try the machine asks for.
   function feel(type, extra) {
     const before = link;
     link = machine.next(link, Object.assign({ type, now: Date.now() }, extra));
-    if (link.link !== before.link || link.halted !== before.halted || link.silent !== before.silent || link.inSync !== before.inSync) draw();
+    if (link.link !== before.link || link.halted !== before.halted || link.hearing.silent !== before.hearing.silent || link.inSync !== before.inSync) draw();
+    schedule();
+  }
+  // Off the link, a try at the time the machine says: the queued moves sent again, and a look at
+  // whether the gateway answers.
+  let retryTimer = null, retryFor = null;
+  function schedule() {
+    const at = machine.derive(link, Date.now()).retryAt;
+    if (at === retryFor) return;
+    clearTimeout(retryTimer);
+    retryFor = at;
+    retryTimer = at === null ? null : setTimeout(() => { retryFor = null; feel("retrying"); pump(); probe(); }, Math.max(0, at - Date.now()));
   }
   const online = () => link.link === "ok" && !link.halted;
 
@@ -107,14 +118,14 @@
         await apply(next, { type: "sending", device });
         const result = await post(next.command);
         if (result.kind === "retry" || result.kind === "halt") await apply(next, { type: "failed" });
-        if (result.kind === "retry") { feel(result.why); retryLater(); break; }
+        if (result.kind === "retry") { feel(result.why); break; }
         if (result.kind === "halt") { halt(result.message); break; }
         feel("answered");
         // The daemon's ok is the confirmation: its event, when it comes, changes nothing more.
         if (result.kind === "ok") await apply(next, { type: "ok", version: result.reply.version });
         else await apply(next, { type: "refused", message: result.message });
         // Not hearing the stream: the score comes from a fetch, at once.
-        if (result.kind === "ok" && link.silent) pollSoon();
+        if (result.kind === "ok" && link.hearing.silent) pollSoon();
         draw();
       }
       await prune();
@@ -129,7 +140,7 @@
   // While requests fail, a light request tells when the gateway answers again.
   let probing = false;
   // Offline, it tells when the gateway answers again; with the server down, the queued moves'
-  // own retries tell when the daemon does.
+  // own tries tell when the daemon does.
   async function probe() {
     if (probing || online() || link.halted) return;
     probing = true;
@@ -137,9 +148,10 @@
       const response = await fetch("/api/keep/session?" + bind.pageLang(), { credentials: "same-origin", cache: "no-store" });
       const reply = await response.json();
       if (response.status === 401) { halt(refusal(reply.error.code)); return; }
-      if (response.ok) { feel("reached"); session(reply); pump(); if (online()) return; }
-    } catch (e) { /* still offline */ } finally { probing = false; }
-    retryLater();
+      if (response.ok) { feel("reached"); session(reply); }
+    } catch (e) {
+      feel("unreachable");
+    } finally { probing = false; }
   }
 
   function halt(message) { feel("halt", { message }); }
@@ -190,7 +202,6 @@
       }
     } catch (e) {
       feel("unreachable");
-      retryLater();
     } finally { polling = false; }
   }
   function pollSoon() { setTimeout(poll, 0); }
@@ -280,12 +291,11 @@
       feel(result.why);
       const words = field("controls-why").dataset;
       notice = result.why === "unavailable" ? words.notSentServer : words.notSentOffline;
-      retryLater();
     } else if (result.kind === "halt") halt(result.message);
     else {
       feel("answered");
       if (result.kind === "refused") notice = say(words.refused, { message: result.message });
-      else if (link.silent) pollSoon();
+      else if (link.hearing.silent) pollSoon();
     }
     draw();
   }
@@ -362,7 +372,7 @@
   function follow() {
     return bind.follow(live, {
       opened: () => feel("opened"),
-      heard: (inSync) => feel("heard", { inSync }),
+      heard: (inSync, full) => feel("heard", { inSync, full }),
       state: () => { keepGames(); draw(); },
       event: (m) => {
         const origin = m.origin || {};
@@ -378,7 +388,7 @@
         if (m.view.court === court && (kind === "game_created" || kind === "teams_assigned")) refreshSession().catch(() => {});
         draw();
       },
-      error: () => feel("streamError"),
+      error: () => feel("failed"),
     }, 2);
   }
 
@@ -427,7 +437,7 @@
     pump();
   });
   refreshSession()
-    .catch(() => { const s = saved("session:" + court, null); if (s) device = s.device; feel("unreachable"); retryLater(); });
+    .catch(() => { const s = saved("session:" + court, null); if (s) device = s.device; feel("unreachable"); });
   draw();
   const reopen = follow();
 })();
