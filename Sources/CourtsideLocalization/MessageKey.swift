@@ -586,6 +586,8 @@ public enum MessageKey: String, CaseIterable, Sendable {
     case refusalGameStarted = "refusal.game_started"
     case refusalStageStarted = "refusal.stage_started"
     case deskRefusalMissing = "desk.refusal.missing"
+    // A game's rules: the shot clock's value (a board shows it; the daemon does not run it).
+    case gameShotClock = "game.shot.clock"
 
     // The desk's Setup preview: the registration CSV's and the planner's problems.
     case setupProblemCSVLine = "setup.problem.csv.line"
