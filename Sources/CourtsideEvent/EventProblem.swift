@@ -9,6 +9,18 @@ public enum EventProblem: Hashable, Sendable {
     /// available all day (nil: no number is enough), or until `until` on the courts given (nil:
     /// the courts' closing hours leave some game no room).
     case doesNotFit(games: Int, courts: Int, end: TimeOfDay, courtsNeeded: Int?, until: TimeOfDay?)
+    /// The format of the division named `division` cannot draw its `teams` teams.
+    case format(division: String, teams: Int, FormatProblem)
+}
+
+/// Why a division's format cannot draw its teams.
+public enum FormatProblem: Hashable, Sendable {
+    /// Too few teams for the format (`too_few_teams`).
+    case tooFewTeams
+    /// More teams than the format can draw (`too_many_teams`).
+    case tooManyTeams
+    /// Options that do not suit the teams (pools, qualifiers, rounds): the message details them.
+    case options
 }
 
 /// What is wrong with a line of a registration CSV.

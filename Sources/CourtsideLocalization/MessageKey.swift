@@ -615,4 +615,7 @@ public enum MessageKey: String, CaseIterable, Sendable {
     case setupProblemFitCourts = "setup.problem.fit.courts"
     case setupProblemFitUntil = "setup.problem.fit.until"
     case setupProblemFitNever = "setup.problem.fit.never"
+    case setupProblemFormatTooFew = "setup.problem.format.too.few"
+    case setupProblemFormatTooMany = "setup.problem.format.too.many"
+    case setupProblemFormatOptions = "setup.problem.format.options"
 }

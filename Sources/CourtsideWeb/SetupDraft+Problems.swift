@@ -23,6 +23,14 @@ extension EventProblem {
                 case (nil, nil): .setupProblemFitNever
                 }
             return words.plural(key, count: games, values)
+        case .format(let division, let teams, let problem):
+            let key: MessageKey =
+                switch problem {
+                case .tooFewTeams: .setupProblemFormatTooFew
+                case .tooManyTeams: .setupProblemFormatTooMany
+                case .options: .setupProblemFormatOptions
+                }
+            return words.plural(key, count: teams, ["division": division])
         }
     }
 }

@@ -114,6 +114,16 @@ struct DeskRefusalTests {
                 games: 1, courts: 1, end: TimeOfDay(minutes: 600), courtsNeeded: 2, until: TimeOfDay(minutes: 660)
             ).text(.english) == "1 game does not fit on 1 court by 10:00: it needs 2 courts, or until 11:00")
 
+        // A format that needs more teams than the division has: its name and its teams' count.
+        var pools = DeskSetupTests.fields(csv: csv)
+        pools["division-1-pools"] = "5"
+        let few = try #require(DeskSetupTests.review(pools).failure)
+        guard case .format("Women", let teams, .tooFewTeams) = few.event else {
+            Issue.record("\(few)")
+            return
+        }
+        #expect(few.text(Self.ko) == "Women: \(teams)팀으로는 이 방식에 부족합니다(조마다 2팀, 토너먼트는 진출 2팀이 필요합니다)")
+
         var lines = csv.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         lines[3] = "open,\"Broken\" Team,Ann,Bo,Cy,,100,Club"
         let broken = try #require(DeskSetupTests.review(DeskSetupTests.fields(csv: lines.joined(separator: "\n"))).failure)
