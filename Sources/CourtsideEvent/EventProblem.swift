@@ -53,6 +53,14 @@ public enum CSVProblem: Hashable, Sendable {
     case idTwice(id: String, firstLine: Int)
     /// Another team, on `firstLine`, has this `name`.
     case nameTwice(name: String, firstLine: Int)
+    /// The `team`'s division cell names none of the event's `divisions` (listed by id and name).
+    case unknownDivision(team: String, divisions: String)
+    /// The `team`'s division cell names more than one of `divisions`.
+    case severalDivisions(team: String, divisions: String)
+    /// The `team`'s division takes its teams from another file or its list.
+    case divisionElsewhere(team: String, division: String)
+    /// The `team` names no division, and the `divisions` listed read the file.
+    case noDivision(team: String, divisions: String)
 }
 
 /// A cell of a registration CSV's row a problem is about.

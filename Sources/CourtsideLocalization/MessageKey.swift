@@ -618,4 +618,8 @@ public enum MessageKey: String, CaseIterable, Sendable {
     case setupProblemFormatTooFew = "setup.problem.format.too.few"
     case setupProblemFormatTooMany = "setup.problem.format.too.many"
     case setupProblemFormatOptions = "setup.problem.format.options"
+    case setupProblemCSVDivisionUnknown = "setup.problem.csv.division.unknown"
+    case setupProblemCSVDivisionSeveral = "setup.problem.csv.division.several"
+    case setupProblemCSVDivisionElsewhere = "setup.problem.csv.division.elsewhere"
+    case setupProblemCSVDivisionNone = "setup.problem.csv.division.none"
 }

@@ -57,6 +57,14 @@ extension CSVProblem {
             words(.setupProblemCSVIDTwice, ["id": id, "first": words.number(line)])
         case .nameTwice(let name, let line):
             words(.setupProblemCSVNameTwice, ["name": name, "first": words.number(line)])
+        case .unknownDivision(let team, let divisions):
+            words(.setupProblemCSVDivisionUnknown, ["team": team, "divisions": divisions])
+        case .severalDivisions(let team, let divisions):
+            words(.setupProblemCSVDivisionSeveral, ["team": team, "divisions": divisions])
+        case .divisionElsewhere(let team, let division):
+            words(.setupProblemCSVDivisionElsewhere, ["team": team, "division": division])
+        case .noDivision(let team, let divisions):
+            words(.setupProblemCSVDivisionNone, ["team": team, "divisions": divisions])
         }
     }
 }

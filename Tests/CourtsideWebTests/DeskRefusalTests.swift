@@ -133,6 +133,14 @@ struct DeskRefusalTests {
         // The page shows it in its language, at the top and on the CSV's field.
         let html = Pages.render("desk-setup", DeskSetupPage(SetupForm(fields), problem: broken, words: Self.ko))
         #expect(html.contains("따옴표 칸의 닫는 따옴표 뒤에 글자가 있습니다") && !html.contains("closing quote"))
+        // A division cell that names none of the event's: the team and the divisions, in Japanese.
+        lines = csv.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines[1] = lines[1].replacingOccurrences(of: "open,", with: "opne,")
+        let astray = try #require(DeskSetupTests.review(DeskSetupTests.fields(csv: lines.joined(separator: "\n"))).failure)
+        #expect(
+            astray.text(Self.ja)
+                == "ファイルregistration.csv: チームHarbour Hawks: 部門が大会のどの部門（open (Open), women (Women)）でもありません",
+            "\(astray.text(Self.ja))")
         #expect(
             CSVProblem.idTwice(id: "owls", firstLine: 3).text(Self.ja) == "別のチーム（3行目）が同じID「owls」です"
                 && CSVProblem.unusableText(.player(2)).text(Self.ko).hasPrefix("선수 2을(를) 쓸 수 없습니다."))
