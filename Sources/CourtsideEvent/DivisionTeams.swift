@@ -15,8 +15,9 @@ extension EventPlanner {
         from rows: [RegisteredTeam], file: String, for division: DivisionDescription, of event: EventDescription
     ) throws(EventError) -> [RegisteredTeam] {
         let readers = event.divisions.filter { $0.id == division.id || $0.teams == .csv(path: file) }
-        func failure(_ row: RegisteredTeam, _ message: String) -> EventError {
-            EventError(.invalidCSV, "\(file): team \(row.team.name): \(message)")
+        func failure(_ row: RegisteredTeam, _ message: String, _ problem: CSVProblem) -> EventError {
+            EventError(
+                .invalidCSV, "\(file): team \(row.team.name): \(message)", problem: .csv(file: file, line: nil, problem))
         }
         func listed(_ divisions: [DivisionDescription]) -> String {
             divisions.map { $0.name == $0.id ? $0.id : "\($0.id) (\($0.name))" }.joined(separator: ", ")
@@ -29,10 +30,13 @@ extension EventPlanner {
                 let named = event.divisions.filter { $0.id.lowercased() == key || $0.name.lowercased() == key }
                 guard let only = named.first else {
                     throw failure(
-                        row, "division\(TeamsCSV.shown(cell)) is none of the event's divisions (\(listed(event.divisions)))")
+                        row, "division\(TeamsCSV.shown(cell)) is none of the event's divisions (\(listed(event.divisions)))",
+                        .unknownDivision(team: row.team.name, divisions: listed(event.divisions)))
                 }
                 guard named.count == 1 else {
-                    throw failure(row, "division\(TeamsCSV.shown(cell)) names divisions \(listed(named)): give its id")
+                    throw failure(
+                        row, "division\(TeamsCSV.shown(cell)) names divisions \(listed(named)): give its id",
+                        .severalDivisions(team: row.team.name, divisions: listed(named)))
                 }
                 guard readers.contains(where: { $0.id == only.id }) else {
                     let source =
@@ -40,13 +44,16 @@ extension EventPlanner {
                         case .csv(let path): "from \(path)"
                         case .list: "from its list in the event's description"
                         }
-                    throw failure(row, "division \(only.id) takes its teams \(source), not from \(file)")
+                    throw failure(
+                        row, "division \(only.id) takes its teams \(source), not from \(file)",
+                        .divisionElsewhere(team: row.team.name, division: only.name))
                 }
                 target = only
             } else {
                 guard readers.count == 1 else {
                     throw failure(
-                        row, "no division, and divisions \(listed(readers)) read \(file): give the team's in its division column")
+                        row, "no division, and divisions \(listed(readers)) read \(file): give the team's in its division column",
+                        .noDivision(team: row.team.name, divisions: listed(readers)))
                 }
                 target = division
             }

@@ -69,7 +69,15 @@ public enum EventPlanner {
             do {
                 draw = try Self.draw(entrants, format: division.format, prefix: division.id, seed: seed)
             } catch {
-                throw EventError(error.code, "division \(division.id): \(error.message)")
+                let problem: FormatProblem =
+                    switch error.code {
+                    case .tooFewTeams: .tooFewTeams
+                    case .tooManyTeams: .tooManyTeams
+                    default: .options
+                    }
+                throw EventError(
+                    error.code, "division \(division.id): \(error.message)",
+                    problem: .format(division: division.name, teams: entrants.count, problem))
             }
             if division.format.deal == .random { usedRandom = true }
             if several { draw = prefixingGroups(draw, with: division.id) }

@@ -1,8 +1,24 @@
 public import CourtsideModel
 
-/// Why an event cannot be read or drawn: the model's own error, a stable code (the event's are
-/// below) and a message for people; a struct of our own would repeat it field for field.
-public typealias EventError = CourtsideError
+/// Why an event cannot be read or drawn: a stable code (the model's, and the event's below), a
+/// message for people in English (what `courtside tournament plan` prints), and, for what an
+/// organiser meets at the desk (a registration CSV's line, a day the games do not fit), the
+/// same problem typed with its values, so a page can word it in its own language.
+public struct EventError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The model's stable error codes, with the event's own (below).
+    public typealias Code = CourtsideError.Code
+
+    public let code: Code
+    public let message: String
+    /// The problem with its values; nil for one only said in ``message``.
+    public let problem: EventProblem?
+
+    public init(_ code: Code, _ message: String, problem: EventProblem? = nil) {
+        (self.code, self.message, self.problem) = (code, message, problem)
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+}
 
 /// The event's error codes; new ones may be added.
 extension CourtsideError.Code {

@@ -43,7 +43,12 @@ extension EventPlanner {
         do {
             plan = try Planning.plan(games, venue: venue, effort: effort)
         } catch {
-            throw EventError(error.code, error.message)
+            let problem =
+                error.code == .doesNotFit
+                ? EventProblem.doesNotFit(
+                    games: games.count, courts: venue.courts.count, end: venue.end, courtsNeeded: error.courtsNeeded,
+                    until: error.endWithCourtsGiven) : nil
+            throw EventError(error.code, error.message, problem: problem)
         }
         var schedule = draft.schedule
         let placed = plan.applied(to: schedule.games)

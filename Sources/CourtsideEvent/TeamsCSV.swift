@@ -62,7 +62,9 @@ public enum TeamsCSV {
         if scalars.first == "\u{FEFF}" { scalars.removeFirst() }
         let separator = separator(of: scalars)
         let records = try records(of: Array(scalars), separator: separator, file: file).filter { !$0.isBlank }
-        guard let header = records.first else { throw EventError(.invalidCSV, "\(file): the file is empty") }
+        guard let header = records.first else {
+            throw EventError(.invalidCSV, "\(file): the file is empty", problem: .csv(file: file, line: nil, .empty))
+        }
         let columns = try Columns(header, file: file)
 
         var entries: [Entry] = []
@@ -71,14 +73,19 @@ public enum TeamsCSV {
         for record in records.dropFirst() {
             let entry = try Entry(record, columns, decimalComma: separator == ";", file: file)
             if let id = entry.id {
-                if let first = lineOfID[id] { throw failure(file, entry.line, "another team (line \(first)) has the id '\(id)'") }
+                if let first = lineOfID[id] {
+                    throw failure(
+                        file, entry.line, "another team (line \(first)) has the id '\(id)'", .idTwice(id: id, firstLine: first))
+                }
                 lineOfID[id] = entry.line
             }
             // Case aside, two teams of one name are one team registered twice, or two that no
             // scoreboard could tell apart.
             let key = entry.name.lowercased()
             if let first = lineOfName[key] {
-                throw failure(file, entry.line, "another team (line \(first)) has the name '\(entry.name)'")
+                throw failure(
+                    file, entry.line, "another team (line \(first)) has the name '\(entry.name)'",
+                    .nameTwice(name: entry.name, firstLine: first))
             }
             lineOfName[key] = entry.line
             entries.append(entry)
@@ -136,8 +143,8 @@ extension TeamsCSV {
         return "\(base)-\(suffix)"
     }
 
-    fileprivate static func failure(_ file: String, _ line: Int, _ message: String) -> EventError {
-        EventError(.invalidCSV, "\(file) line \(line): \(message)")
+    fileprivate static func failure(_ file: String, _ line: Int, _ message: String, _ problem: CSVProblem) -> EventError {
+        EventError(.invalidCSV, "\(file) line \(line): \(message)", problem: .csv(file: file, line: line, problem))
     }
 
     /// A value as a message may show it: quoted, or left out when it breaks the text rule (it
@@ -247,11 +254,11 @@ extension TeamsCSV {
             case " " where closed, "\t" where closed:
                 break
             default:
-                if closed { throw failure(file, line, "text after the closing quote of a quoted field") }
+                if closed { throw failure(file, line, "text after the closing quote of a quoted field", .textAfterQuote) }
                 field.append(scalar)
             }
         }
-        if let quoteLine { throw failure(file, quoteLine, "a quoted field is never closed") }
+        if let quoteLine { throw failure(file, quoteLine, "a quoted field is never closed", .quoteNeverClosed) }
         // The last line, when the file does not end with a line break.
         if !cells.isEmpty || !field.isEmpty || closed {
             endField()
@@ -328,18 +335,21 @@ extension TeamsCSV {
                 // Two columns for one field: which to read would be a guess.
                 if let other = index[field] {
                     throw TeamsCSV.failure(
-                        file, header.line, "columns \(other + 1) and \(column + 1) both hold \(field.label)")
+                        file, header.line, "columns \(other + 1) and \(column + 1) both hold \(field.label)",
+                        .columnTwice(first: other + 1, second: column + 1))
                 }
                 index[field] = column
                 if case .player(let number) = field { playerNumbers.append(number) }
             }
             playerNumbers.sort()
             guard index[.name] != nil else {
-                throw TeamsCSV.failure(file, header.line, "the header has no name column (name, team or team name)")
+                throw TeamsCSV.failure(
+                    file, header.line, "the header has no name column (name, team or team name)", .noNameColumn)
             }
             if index[.players] != nil, !playerNumbers.isEmpty {
                 throw TeamsCSV.failure(
-                    file, header.line, "the header has both a players column and player 1, player 2, ... columns; keep one")
+                    file, header.line, "the header has both a players column and player 1, player 2, ... columns; keep one",
+                    .playersTwice)
             }
         }
     }
@@ -362,7 +372,7 @@ extension TeamsCSV {
 
         init(_ record: Record, _ columns: Columns, decimalComma: Bool, file: String) throws(EventError) {
             let line = record.line
-            func fail(_ message: String) -> EventError { TeamsCSV.failure(file, line, message) }
+            func fail(_ message: String, _ problem: CSVProblem) -> EventError { TeamsCSV.failure(file, line, message, problem) }
             // A cell, trimmed; nil when blank or beyond the row's end (short rows are read as
             // if their last cells were blank).
             func value(_ field: Field) -> String? {
@@ -370,21 +380,23 @@ extension TeamsCSV {
                 let value = TeamsCSV.trimmed(record.cells[column])
                 return value.isEmpty ? nil : value
             }
-            func text(_ field: Field, _ label: String) throws(EventError) -> String? {
+            func text(_ field: Field, _ label: String, _ cell: CSVField) throws(EventError) -> String? {
                 guard let text = value(field) else { return nil }
-                if let problem = TextRule.problem(text, as: .line) { throw fail("\(label): \(problem)") }
+                if let problem = TextRule.problem(text, as: .line) { throw fail("\(label): \(problem)", .unusableText(cell)) }
                 return text
             }
 
             guard record.cells.count <= columns.count else {
-                throw fail("\(record.cells.count) cells, but the header has \(columns.count) columns")
+                throw fail(
+                    "\(record.cells.count) cells, but the header has \(columns.count) columns",
+                    .tooManyCells(cells: record.cells.count, columns: columns.count))
             }
             self.line = line
-            guard let name = try text(.name, "name") else { throw fail("the team has no name") }
+            guard let name = try text(.name, "name", .name) else { throw fail("the team has no name", .noName) }
             self.name = name
 
             if let id = value(.id), let problem = GameSetup.problem(withID: id) {
-                throw fail("id: \(problem) (team ids follow the rule for game ids)")
+                throw fail("id: \(problem) (team ids follow the rule for game ids)", .unusableID)
             }
             id = value(.id)
 
@@ -392,30 +404,32 @@ extension TeamsCSV {
             if let cell = value(.players) {
                 let names = cell.split(whereSeparator: { $0 == ";" || $0 == "|" || $0 == "\n" }).map(TeamsCSV.trimmed)
                 for (offset, name) in names.filter({ !$0.isEmpty }).enumerated() {
-                    if let problem = TextRule.problem(name, as: .line) { throw fail("player \(offset + 1): \(problem)") }
+                    if let problem = TextRule.problem(name, as: .line) {
+                        throw fail("player \(offset + 1): \(problem)", .unusableText(.player(offset + 1)))
+                    }
                     players.append(name)
                 }
             }
             for number in columns.playerNumbers {
-                if let name = try text(.player(number), "player \(number)") { players.append(name) }
+                if let name = try text(.player(number), "player \(number)", .player(number)) { players.append(name) }
             }
 
             if let text = value(.seed) {
                 guard text.allSatisfy({ $0.isASCII && $0.isWholeNumber }), let seed = Int(text), seed >= 1 else {
-                    throw fail("seed\(TeamsCSV.shown(text)) is not a whole number of 1 or more")
+                    throw fail("seed\(TeamsCSV.shown(text)) is not a whole number of 1 or more", .badSeed)
                 }
                 self.seed = seed
             }
 
             if let text = value(.rankingPoints) {
                 guard let points = Self.number(text, decimalComma: decimalComma) else {
-                    throw fail("ranking points\(TeamsCSV.shown(text)) are not a number of 0 or more")
+                    throw fail("ranking points\(TeamsCSV.shown(text)) are not a number of 0 or more", .badPoints)
                 }
                 rankingPoints = points
             }
 
-            club = try text(.club, "club")
-            division = try text(.division, "division")
+            club = try text(.club, "club", .club)
+            division = try text(.division, "division", .division)
         }
 
         /// Digits with at most one decimal point (or comma, in a `;` file), nothing else:

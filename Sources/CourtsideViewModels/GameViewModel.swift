@@ -108,7 +108,7 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
     public var winner: String?
     /// The most recent plays, newest first.
     public var plays: [PlayLine]
-    /// The rules' shot clock, shown as a value: "shot clock 12".
+    /// The rules' shot clock, shown as a value: "shot clock 12", in the catalog's words.
     public var shotClock: String?
     /// The rule set's preset name, if it came from one.
     public var rules: String?
@@ -162,7 +162,7 @@ public struct GameViewModel: Hashable, Sendable, Encodable {
         let winner = live.winner.map { setup.team($0).name }
         self.winner = winner
         statusText = Self.statusText(statusLabel, winner: winner, endReason: live.endReason, words: words)
-        shotClock = setup.rules.shotClockSeconds.map { "shot clock \($0)" }
+        shotClock = setup.rules.shotClockSeconds.map { words(.gameShotClock, ["seconds": words.number($0)]) }
         rules = setup.rules.preset
         plays = state.plays.suffix(count).reversed().map { play in
             let team = setup.team(play.side)

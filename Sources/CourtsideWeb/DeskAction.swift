@@ -13,24 +13,26 @@ struct DeskAction: Equatable {
     /// The action a form stands for, or why it is none.
     /// What the organiser can mend is said in `words`' language.
     static func parse(_ fields: [String: String], words: Words = .english) -> Result<DeskAction, CourtsideError> {
-        guard let game = fields["game"], !game.isEmpty else { return .failure(CourtsideError(.badRequest, "which game?")) }
+        guard let game = fields["game"], !game.isEmpty else {
+            return .failure(CourtsideError(.badRequest, words(.deskRefusalMissing)))
+        }
         let id = GameID(game)
         let reason = fields["reason"].map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         let operation: Request.Operation
         switch fields["action"] {
         case "forfeit":
             guard let side = fields["side"].flatMap(Side.init(rawValue:)) else {
-                return .failure(CourtsideError(.badRequest, "which team forfeits: home or away?"))
+                return .failure(CourtsideError(.badRequest, Refusals.text(.badRequest, words: words)))
             }
             operation = .forfeit(game: id, side: side, reason: reason.flatMap { $0.isEmpty ? nil : $0 })
         case "end_game":
             guard let result = fields["result"].flatMap(EarlyResult.init(rawValue:)) else {
-                return .failure(CourtsideError(.badRequest, "end it as it stands, or with no result?"))
+                return .failure(CourtsideError(.badRequest, Refusals.text(.badRequest, words: words)))
             }
             operation = .endGame(game: id, result: result, reason: reason ?? "")
         case "retract":
             guard let version = fields["version"].flatMap({ Int($0) }), version > 0 else {
-                return .failure(CourtsideError(.badRequest, "which move (its version)?"))
+                return .failure(CourtsideError(.badRequest, Refusals.text(.badRequest, words: words)))
             }
             // A correction at the desk always says why: the log keeps it beside the retraction.
             guard let reason, !reason.isEmpty else {
@@ -38,7 +40,7 @@ struct DeskAction: Equatable {
             }
             operation = .retract(game: id, version: version, reason: reason)
         default:
-            return .failure(CourtsideError(.badRequest, "the desk records a forfeit, an early end or a correction"))
+            return .failure(CourtsideError(.badRequest, Refusals.text(.badRequest, words: words)))
         }
         // The model's text rule, so the page says what is wrong with the reason before the daemon does.
         if let reason, !reason.isEmpty {

@@ -25,7 +25,7 @@ struct DeskChange: Equatable {
     static func parse(_ fields: [String: String], on page: Page, words: Words = .english) -> Result<
         DeskChange, CourtsideError
     > {
-        let form = Form(fields)
+        let form = Form(fields, words: words)
         // Names, courts, rounds, start times and the reason are held to the model's text rule here,
         // so the page names the field at once; the daemon holds them to it again, and judges the ids.
         let reason = form.optional("reason")
@@ -34,29 +34,29 @@ struct DeskChange: Equatable {
             switch (page, fields["action"]) {
             case (.teams, "add_player"):
                 let player = Player(
-                    id: PlayerID(try form.required("player", "the new player's id")),
-                    name: try form.required("name", "the player's name"))
+                    id: PlayerID(try form.required("player")),
+                    name: try form.required("name"))
                 operation = .changeTournament(
-                    .playerAdded(team: TeamID(try form.required("team", "which team?")), player: player), reason: reason)
+                    .playerAdded(team: TeamID(try form.required("team")), player: player), reason: reason)
             case (.teams, "rename_player"):
                 operation = .changeTournament(
                     .playerRenamed(
-                        team: TeamID(try form.required("team", "which team?")),
-                        player: PlayerID(try form.required("player", "which player?")),
-                        name: try form.required("name", "the player's new name")),
+                        team: TeamID(try form.required("team")),
+                        player: PlayerID(try form.required("player")),
+                        name: try form.required("name")),
                     reason: reason)
             case (.teams, "set_player_active"):
                 guard let active = fields["active"].flatMap(Bool.init) else {
-                    throw CourtsideError(.badRequest, "mark the player active (true) or inactive (false)?")
+                    throw CourtsideError(.badRequest, Refusals.text(.badRequest, words: words))
                 }
                 operation = .changeTournament(
                     .playerActive(
-                        team: TeamID(try form.required("team", "which team?")),
-                        player: PlayerID(try form.required("player", "which player?")), active: active),
+                        team: TeamID(try form.required("team")),
+                        player: PlayerID(try form.required("player")), active: active),
                     reason: reason)
             case (.teams, "register_team"):
                 let team = Team(
-                    id: TeamID(try form.required("team", "the team's id")), name: try form.required("name", "the team's name"),
+                    id: TeamID(try form.required("team")), name: try form.required("name"),
                     players: try players(form.optional("players") ?? "", words: words))
                 operation = .changeTournament(
                     .teamRegistered(team, group: form.optional("group"), division: form.optional("division")), reason: reason)
@@ -64,16 +64,15 @@ struct DeskChange: Equatable {
                 operation = .changeTournament(.gameEdited(try edit(form, words: words)), reason: reason)
             case (.schedule, "schedule_game"):
                 operation = .scheduleGame(
-                    game: GameID(try form.required("game", "the new game's id")),
-                    home: TeamID(try form.required("home", "the home team")),
-                    away: TeamID(try form.required("away", "the away team")), court: form.optional("court"),
+                    game: GameID(try form.required("game")),
+                    home: TeamID(try form.required("home")),
+                    away: TeamID(try form.required("away")), court: form.optional("court"),
                     start: form.optional("start"),
                     round: form.optional("round"), group: form.optional("group"), rules: nil, reason: reason)
             case (.teams, _):
-                throw CourtsideError(
-                    .badRequest, "the teams page registers a team, or adds, renames or marks (in)active a player")
+                throw CourtsideError(.badRequest, Refusals.text(.badRequest, words: words))
             case (.schedule, _):
-                throw CourtsideError(.badRequest, "the schedule page moves a game or adds one")
+                throw CourtsideError(.badRequest, Refusals.text(.badRequest, words: words))
             }
             try checkText(operation)
         } catch {
@@ -121,7 +120,7 @@ struct DeskChange: Equatable {
     private static func edit(_ form: Form, words: Words) throws(CourtsideError) -> GameEdit {
         let changed = { (name: String) in form.optional(name).flatMap { $0 == form.optional("was_" + name) ? nil : $0 } }
         let edit = GameEdit(
-            game: GameID(try form.required("game", "which game?")), court: changed("court"), start: changed("start"),
+            game: GameID(try form.required("game")), court: changed("court"), start: changed("start"),
             home: changed("home").map { .team(TeamID($0)) }, away: changed("away").map { .team(TeamID($0)) },
             preset: form.optional("preset"))
         if edit.isEmpty {
@@ -226,20 +225,21 @@ struct DeskChange: Equatable {
         return fields + [("reason", reason ?? "")]
     }
 
-    /// A form's fields, trimmed.
+    /// A form's fields, trimmed; a refusal in `words`' language.
     private struct Form {
         let fields: [String: String]
+        let words: Words
 
-        init(_ fields: [String: String]) { self.fields = fields }
+        init(_ fields: [String: String], words: Words) { (self.fields, self.words) = (fields, words) }
 
         /// The field, or nil when it is missing or blank.
         func optional(_ name: String) -> String? {
             fields[name].map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
         }
 
-        /// The field, or a refusal that asks for it in `question`'s words.
-        func required(_ name: String, _ question: String) throws(CourtsideError) -> String {
-            guard let value = optional(name) else { throw CourtsideError(.badRequest, question) }
+        /// The field, or a refusal that asks for it.
+        func required(_ name: String) throws(CourtsideError) -> String {
+            guard let value = optional(name) else { throw CourtsideError(.badRequest, words(.deskRefusalMissing)) }
             return value
         }
     }

@@ -17,15 +17,19 @@ extension DeskGateway {
     ) {
         router.get(RouterPath(page.path)) { request, context -> Response in
             let session = try context.requireDesk()
-            return WebGateway.html(
-                draw(await self.tournament(session), DeskNotice(query: request.uri.queryParameters), context.words))
+            let tournament = await self.tournament(session)
+            if case .failure(let error) = tournament {
+                DeskRefusal.log(error, as: "the desk could not read the tournament", logger: context.logger)
+            }
+            return WebGateway.html(draw(tournament, DeskNotice(query: request.uri.queryParameters), context.words))
         }
         router.post(RouterPath("\(page.path)/review")) { request, context -> Response in
             _ = try context.requireDesk()
             let change: DeskChange
             switch try await Self.change(request, on: page, words: context.words) {
             case .success(let found): change = found
-            case .failure(let error): return Self.refused(error.message, on: page)
+            case .failure(let error):
+                return Self.refused(DeskRefusal.form(error, words: context.words, logger: context.logger), on: page)
             }
             // The id is made now, once: a confirmation sent twice is one command to the daemon.
             let confirm = ConfirmPage(
@@ -41,7 +45,8 @@ extension DeskGateway {
             let change: DeskChange
             switch try await Self.change(request, on: page, words: context.words) {
             case .success(let found): change = found
-            case .failure(let error): return Self.refused(error.message, on: page)
+            case .failure(let error):
+                return Self.refused(DeskRefusal.form(error, words: context.words, logger: context.logger), on: page)
             }
             let words = context.words
             guard let commandID = change.commandID else { return Self.refused(words(.deskOwnPage), on: page) }
@@ -52,11 +57,15 @@ extension DeskGateway {
                 // The schedule page shows which games have started from the gateway's view: let it see this change.
                 if let sequence = reply.sequence { await self.live.catchUp(to: sequence) }
                 notice =
-                    reply.error.map { DeskNotice(text: Self.refusal($0.code, $0.message, words: words), refused: true) }
-                    ?? DeskNotice(text: words(.deskDone, ["summary": change.summary(words)]), refused: false)
+                    reply.error.map {
+                        DeskNotice(
+                            text: DeskRefusal.refused(
+                                CourtsideError($0.code, $0.message), summary: change.summary(words), words: words,
+                                logger: context.logger),
+                            refused: true)
+                    } ?? DeskNotice(text: words(.deskDone, ["summary": change.summary(words)]), refused: false)
             } catch {
-                notice = DeskNotice(
-                    text: words(.deskNotSent, ["code": error.code.rawValue, "message": error.message]), refused: true)
+                notice = DeskNotice(text: DeskRefusal.notSent(error, words: words, logger: context.logger), refused: true)
             }
             return KeeperGateway.redirect(to: notice.location(page.path))
         }
@@ -103,8 +112,9 @@ extension DeskGateway {
 }
 
 extension Result<TournamentSetup, CourtsideError> {
-    /// Why the tournament could not be read, in words ("unreachable: ..."); nil when it was.
-    var unreadable: String? {
-        if case .failure(let error) = self { error.description } else { nil }
+    /// Why the tournament could not be read, in `words`' language (its refusal's words by its
+    /// code: the daemon's English is in the log); nil when it was.
+    func unreadable(_ words: Words) -> String? {
+        if case .failure(let error) = self { Refusals.text(error.code, words: words) } else { nil }
     }
 }

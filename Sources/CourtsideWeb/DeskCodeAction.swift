@@ -10,24 +10,24 @@ enum DeskCodeAction: Equatable {
     /// One device revoked, by its name (the desk's pages never show a device's id).
     case revoke(device: String)
 
-    /// The action a form stands for, or why it is none.
-    static func parse(_ fields: [String: String]) -> Result<DeskCodeAction, CourtsideError> {
+    /// The action a form stands for, or why it is none (in `words`' language).
+    static func parse(_ fields: [String: String], words: Words = .english) -> Result<DeskCodeAction, CourtsideError> {
         switch fields["action"] {
         case "new_code":
             guard let court = fields["court"], !court.isEmpty, court.count <= 200 else {
-                return .failure(CourtsideError(.badRequest, "which court?"))
+                return .failure(CourtsideError(.badRequest, Refusals.text(.badRequest, words: words)))
             }
             guard let generation = fields["replacing"].flatMap(Int.init), generation >= 0 else {
-                return .failure(CourtsideError(.badRequest, "which of the court's codes does the new one replace?"))
+                return .failure(CourtsideError(.badRequest, Refusals.text(.badRequest, words: words)))
             }
             return .success(.newCode(court: court, replacing: generation))
         case "revoke":
             guard let device = fields["device"], !device.isEmpty, device.count <= 200 else {
-                return .failure(CourtsideError(.badRequest, "which device?"))
+                return .failure(CourtsideError(.badRequest, Refusals.text(.badRequest, words: words)))
             }
             return .success(.revoke(device: device))
         default:
-            return .failure(CourtsideError(.badRequest, "the desk's codes page makes a new code or revokes a device"))
+            return .failure(CourtsideError(.badRequest, Refusals.text(.badRequest, words: words)))
         }
     }
 

@@ -33,9 +33,9 @@ extension DeskGateway {
         router.post("/desk/codes/review") { request, context -> Response in
             _ = try context.requireDesk()
             let action: DeskCodeAction
-            switch try await Self.codeAction(request) {
+            switch try await Self.codeAction(request, words: context.words) {
             case .success(let found): action = found
-            case .failure(let error): return Self.codesDone(error.message)
+            case .failure(let error): return Self.codesDone(DeskRefusal.form(error, words: context.words, logger: context.logger))
             }
             // The page shows the confirmation alone.
             var page = DeskCodesPage(
@@ -47,9 +47,9 @@ extension DeskGateway {
         }
         router.post("/desk/codes/confirm") { request, context -> Response in
             _ = try context.requireDesk()
-            switch try await Self.codeAction(request) {
+            switch try await Self.codeAction(request, words: context.words) {
             case .success(let action): return Self.codesDone(try await self.perform(action, words: context.words))
-            case .failure(let error): return Self.codesDone(error.message)
+            case .failure(let error): return Self.codesDone(DeskRefusal.form(error, words: context.words, logger: context.logger))
             }
         }
     }
@@ -88,12 +88,12 @@ extension DeskGateway {
             typed: request.uri.queryParameters["base"].map(String.init), host: request.head.authority, secure: secureCookies)
     }
 
-    private static func codeAction(_ request: Request) async throws -> Result<DeskCodeAction, CourtsideError> {
+    private static func codeAction(_ request: Request, words: Words) async throws -> Result<DeskCodeAction, CourtsideError> {
         let body = try await BodyReading.collect(request, upTo: 4096)
         guard let fields = FormFields.parse(Array(buffer: body)) else {
-            return .failure(CourtsideError(.badRequest, "the form could not be read"))
+            return .failure(CourtsideError(.badRequest, words(.deskFormUnreadable)))
         }
-        return DeskCodeAction.parse(fields)
+        return DeskCodeAction.parse(fields, words: words)
     }
 
     private static func codesDone(_ message: String) -> Response {

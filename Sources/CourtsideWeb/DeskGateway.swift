@@ -148,7 +148,9 @@ public final class DeskGateway: Sendable {
             let action: DeskAction
             switch try await Self.action(request, words: context.words) {
             case .success(let found): action = found
-            case .failure(let error): return KeeperGateway.redirect(to: "/desk?done=\(Self.query(error.message))")
+            case .failure(let error):
+                let message = DeskRefusal.form(error, words: context.words, logger: context.logger)
+                return KeeperGateway.redirect(to: "/desk?done=\(Self.query(message))")
             }
             let words = context.words
             guard let game = self.live.current.games[action.game] else {
@@ -168,20 +170,31 @@ public final class DeskGateway: Sendable {
             let action: DeskAction
             switch try await Self.action(request, words: context.words) {
             case .success(let found): action = found
-            case .failure(let error): return KeeperGateway.redirect(to: "/desk?done=\(Self.query(error.message))")
+            case .failure(let error):
+                let message = DeskRefusal.form(error, words: context.words, logger: context.logger)
+                return KeeperGateway.redirect(to: "/desk?done=\(Self.query(message))")
             }
             let words = context.words
             guard let commandID = action.commandID else {
                 return KeeperGateway.redirect(to: "/desk?done=\(Self.query(words(.deskOwnPage)))")
             }
             let origin = CommandOrigin(clientID: self.clientID(session), commandID: commandID)
+            // Which game it was, as the desk sent it: the daemon's message is for the log.
+            let summary =
+                self.live.current.games[action.game].map {
+                    action.summary(home: $0.setup.home.name, away: $0.setup.away.name, words: words)
+                } ?? action.game.rawValue
             let message: String
             do throws(CourtsideError) {
                 let reply = try await self.relay.send(action.operation, origin: origin, court: Self.lane)
                 if let sequence = reply.sequence { await self.live.catchUp(to: sequence) }
-                message = reply.error.map { Self.refusal($0.code, $0.message, words: words) } ?? action.done(words)
+                message =
+                    reply.error.map {
+                        DeskRefusal.refused(
+                            CourtsideError($0.code, $0.message), summary: summary, words: words, logger: context.logger)
+                    } ?? action.done(words)
             } catch {
-                message = words(.deskNotSent, ["code": error.code.rawValue, "message": error.message])
+                message = DeskRefusal.notSent(error, words: words, logger: context.logger)
             }
             return KeeperGateway.redirect(to: "/desk?done=\(Self.query(message))")
         }
@@ -202,7 +215,8 @@ public final class DeskGateway: Sendable {
                     page.rows = AuditTrail(reply.events ?? [], words: context.words).filtered(
                         origin: page.origin, kind: page.kind
                     ).reversed()
-                case .failure(let error): page.message = error.description
+                case .failure(let error):
+                    page.message = DeskRefusal.unreadable(error, words: context.words, logger: context.logger)
                 }
             }
             return WebGateway.html(Pages.render("desk-audit", page))
@@ -254,11 +268,6 @@ public final class DeskGateway: Sendable {
                             home: model?.home.name ?? "", away: model?.away.name ?? "")
                     })
             }, words: words)
-    }
-
-    /// The daemon's refusal of a change, in words: its code and its (English) message.
-    static func refusal(_ code: CourtsideError.Code, _ message: String, words: Words) -> String {
-        words(.deskRefused, ["code": code.rawValue, "message": message])
     }
 
     private static func action(_ request: Request, words: Words) async throws -> Result<DeskAction, CourtsideError> {

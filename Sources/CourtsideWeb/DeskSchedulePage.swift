@@ -75,7 +75,7 @@ struct DeskSchedulePage {
         (lang, title, t) = (words.language.code, words(.deskScheduleTitle), DeskWords.table(words))
         picker = LanguagePicker.picker(words, back: "/desk/schedule")
         self.notice = notice
-        unreadable = tournament.unreadable
+        unreadable = tournament.unreadable(words)
         unreadableText = unreadable.map { words(.deskUnreadable, ["reason": $0]) }
         guard case .success(let setup) = tournament else { return }
         let names = Dictionary(setup.teams.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })

@@ -80,12 +80,12 @@ extension DeskGateway {
             }
             let reason = fields["reason"]?.trimmingCharacters(in: .whitespacesAndNewlines).nonEmpty
             if let reason, let problem = TextRule.problem(reason, as: .reason) {
+                DeskRefusal.log(
+                    CourtsideError(.invalidReason, "reason: \(problem)"), as: "the desk refused a form", logger: context.logger)
+                let refusal = words(.deskSetupRefusalReason, ["problem": Refusals.text(.invalidReason, words: words)])
                 return WebGateway.html(
                     Pages.render(
-                        "desk-setup-preview",
-                        DeskSetupPreviewPage(
-                            entry.draft, token: token, refusal: words(.deskSetupRefusalReason, ["problem": "\(problem)"]),
-                            words: words)))
+                        "desk-setup-preview", DeskSetupPreviewPage(entry.draft, token: token, refusal: refusal, words: words)))
             }
             let draw: PublishedDraw
             switch entry.stage {
@@ -97,7 +97,8 @@ extension DeskGateway {
                 // confirmation sent again is the very same command.
                 switch await self.gamesOutsideSchedule(session) {
                 case .failure(let error):
-                    let refusal = words(.deskSetupNotSent, ["code": error.code.rawValue, "message": error.message])
+                    DeskRefusal.log(error, as: "the desk could not read the games", logger: context.logger)
+                    let refusal = words(.deskSetupNotSent, ["reason": Refusals.text(error.code, words: words)])
                     return WebGateway.html(
                         Pages.render(
                             "desk-setup-preview", DeskSetupPreviewPage(entry.draft, token: token, refusal: refusal, words: words))
@@ -119,9 +120,11 @@ extension DeskGateway {
                     let message = words.plural(.deskSetupPublished, count: draw.schedule.games.count)
                     return WebGateway.html(Pages.render("desk-setup-done", DeskSetupDonePage(message: message, words: words)))
                 }
-                refusal = words(.deskSetupRefused, ["code": error.code.rawValue, "message": error.message])
+                DeskRefusal.log(
+                    CourtsideError(error.code, error.message), as: "the daemon refused the desk's draw", logger: context.logger)
+                refusal = words(.deskSetupRefused, ["reason": Refusals.text(error.code, words: words)])
             } catch {
-                refusal = words(.deskNotSent, ["code": error.code.rawValue, "message": error.message])
+                refusal = DeskRefusal.notSent(error, words: words, logger: context.logger)
             }
             return WebGateway.html(
                 Pages.render(

@@ -66,7 +66,7 @@ struct DeskTeamsPage {
         (lang, title, t) = (words.language.code, words(.deskTeamsTitle), DeskWords.table(words))
         picker = LanguagePicker.picker(words, back: "/desk/teams")
         self.notice = notice
-        unreadable = tournament.unreadable
+        unreadable = tournament.unreadable(words)
         unreadableText = unreadable.map { words(.deskUnreadable, ["reason": $0]) }
         guard case .success(let setup) = tournament else { return }
         teams = setup.teams.map { team in

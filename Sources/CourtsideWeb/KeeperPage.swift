@@ -86,7 +86,7 @@ extension KeeperGateway {
         var playsHeading: String
         var leaveText: String
         /// Each refusal a keeper can meet, by its code; ``refusalOtherText`` for any other.
-        var refusals: [KeeperRefusals.Refusal]
+        var refusals: [Refusals.Refusal]
         var refusalOtherText: String
         /// Points first, then the rest, as a keeper reaches for them.
         var moves: [Move]
@@ -122,8 +122,8 @@ extension KeeperGateway {
             (clockStartText, timeoutText) = (words(.keeperClockStart), words(.keeperTimeout))
             (movesLabel, controlsLabel) = (words(.keeperMoves), words(.keeperControls))
             (tapsHeading, playsHeading, leaveText) = (words(.keeperTaps), words(.keeperPlays), words(.keeperLeave))
-            refusals = KeeperRefusals.all(words)
-            refusalOtherText = words(KeeperRefusals.other)
+            refusals = Refusals.all(words)
+            refusalOtherText = words(Refusals.other)
             moves = [MoveKind.onePoint, .twoPoints, .freeThrow, .assist, .rebound, .foul].map {
                 Move(
                     move: $0.rawValue, button: KeeperWords.button($0, words: words),

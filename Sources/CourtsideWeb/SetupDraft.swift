@@ -55,6 +55,12 @@ struct SetupDraft: Sendable {
     static func review(_ form: SetupForm, newSeed: UInt64, effort: Planning.Effort = .standard) -> Result<
         SetupDraft, SetupForm.Problem
     > {
+        // Its English for the log and the tests; its values, when it has them, to word per request.
+        func problem(_ error: EventError) -> SetupForm.Problem {
+            var problem = SetupForm.Problem(field: form.field(of: error), message: error.description)
+            problem.event = error.problem
+            return problem
+        }
         do throws(SetupForm.Problem) {
             let text = try form.eventFile()
             let event: EventDescription
@@ -63,7 +69,7 @@ struct SetupDraft: Sendable {
                 event = try EventDescription(yaml: text)
                 teams = try EventPlanner.teams(of: event) { _ in form.csv }
             } catch let error as EventError {
-                throw SetupForm.Problem(field: form.field(of: error), message: error.description)
+                throw problem(error)
             } catch {
                 throw SetupForm.Problem(field: nil, message: "\(error)")
             }
@@ -72,7 +78,7 @@ struct SetupDraft: Sendable {
             do {
                 planned = try EventPlanner.planned(event, teams: teams, seed: seed, effort: effort)
             } catch {
-                throw SetupForm.Problem(field: form.field(of: error), message: error.description)
+                throw problem(error)
             }
             var clubs: [TeamID: String] = [:]
             for registered in teams.values.joined() { clubs[registered.team.id] = registered.club }

@@ -41,8 +41,11 @@ struct SetupForm: Equatable, Sendable {
         var field: String?
         /// In English, as the log and the tests read it.
         var message: String
-        /// The form's own problems in the catalog's words; nil for the planner's, which stay English.
+        /// The form's own problems in the catalog's words; nil for the planner's.
         var worded: Worded?
+        /// The planner's or the CSV reader's problem with its values, worded per request; nil
+        /// for one said only in English (``message``).
+        var event: EventProblem?
 
         /// A problem's key and values, and the label of the field it names (with its division's number).
         struct Worded: Sendable, Equatable {
@@ -69,7 +72,7 @@ struct SetupForm: Equatable, Sendable {
         }
 
         /// The problem in `words`' language.
-        func text(_ words: Words) -> String { worded?.text(words) ?? message }
+        func text(_ words: Words) -> String { worded?.text(words) ?? event?.text(words) ?? message }
 
         /// The same problem: the same field and the same English words.
         static func == (first: Problem, second: Problem) -> Bool {

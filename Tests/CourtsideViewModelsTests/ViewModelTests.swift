@@ -1,4 +1,5 @@
 import CourtsideClient
+import CourtsideLocalization
 import CourtsideModel
 import CourtsideProtocol
 import CourtsideTerminal
@@ -122,6 +123,8 @@ struct FibaViewModelTests {
         #expect(view.homeTimeouts == "time-outs left 0")
         #expect(view.awayTimeouts == "time-outs left 1")
         #expect(view.shotClock == "shot clock 12")
+        let korean = GameViewModel(table.state, now: table.now, words: Words(Language(tag: "ko")!))
+        #expect(korean.shotClock == "샷 클록 12초")
         #expect(view.rules == "fiba3x3")
         #expect(view.score == "1 - 0")
         #expect(view.lastPlays.first == "v10  Ann  free throw")

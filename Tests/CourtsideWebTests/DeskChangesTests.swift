@@ -190,7 +190,9 @@ struct DeskChangesTests {
         let refused = DeskTeamsPage(.failure(unreachable), notice: DeskNotice(text: "Refused (team_exists): x", refused: true))
         let alert = Pages.render("desk-teams", refused)
         #expect(alert.contains(#"class="message refused" role="alert" id="teams-message">Refused (team_exists): x"#))
-        #expect(alert.contains("could not be read: unreachable: no answer") && !alert.contains(#"id="register""#))
+        #expect(
+            alert.contains("could not be read: The scoring server did not answer in time: try again.")
+                && !alert.contains("no answer") && !alert.contains(#"id="register""#))
     }
 
     @Test(
@@ -237,7 +239,7 @@ struct DeskChangesTests {
 
         let unread = DeskSchedulePage(
             .failure(CourtsideError(.init(rawValue: "unreachable"), "no answer")), games: games, notice: nil)
-        #expect(unread.rounds.isEmpty && unread.unreadable == "unreachable: no answer")
+        #expect(unread.rounds.isEmpty && unread.unreadable == "The scoring server did not answer in time: try again.")
         #expect(!Pages.render("desk-schedule", unread).contains(#"id="add-game""#))
         var loose = Self.setup
         loose.rounds = []

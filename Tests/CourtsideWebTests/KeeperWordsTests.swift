@@ -180,21 +180,21 @@ struct KeeperWordsTests {
 
     @Test("every refusal a keeper can meet has its words in every language; an unknown code reads as a refusal, not a code")
     func refusals() throws {
-        let listed = Set(KeeperRefusals.keys.map(\.code))
+        let listed = Set(Refusals.keys.map(\.code))
         for code in Self.keeperCodes { #expect(listed.contains(code), "\(code) has no words") }
         for language in Catalogs.languages {
             let catalog = try #require(Catalogs.catalog(language))
-            for (code, key) in KeeperRefusals.keys + [(CourtsideError.Code(rawValue: "?"), KeeperRefusals.other)] {
+            for (code, key) in Refusals.keys + [(CourtsideError.Code(rawValue: "?"), Refusals.other)] {
                 #expect(catalog.has(key), "\(language) lacks the words of \(code)")
             }
         }
-        #expect(KeeperRefusals.text(.gameFinished) == "The game is over: no more moves or clock changes.")
-        #expect(KeeperRefusals.text(.playerInactive, words: Self.ko) == "그 선수는 비활성 상태입니다. 더 이상 기록할 수 없습니다.")
+        #expect(Refusals.text(.gameFinished) == "The game is over: no more moves or clock changes.")
+        #expect(Refusals.text(.playerInactive, words: Self.ko) == "그 선수는 비활성 상태입니다. 더 이상 기록할 수 없습니다.")
         let unknown = CourtsideError.Code(rawValue: "made_up_code")
-        #expect(KeeperRefusals.text(unknown, words: Self.ja) == "記録サーバーに受け付けられませんでした。")
+        #expect(Refusals.text(unknown, words: Self.ja) == "記録サーバーに受け付けられませんでした。")
         // The page carries each listed code once, and the words for any other.
         let page = Self.page(Self.ja)
-        for (code, key) in KeeperRefusals.keys {
+        for (code, key) in Refusals.keys {
             #expect(page.contains(#"<span data-code="\#(code.rawValue)">\#(Self.escaped(Self.ja(key)))</span>"#))
         }
         #expect(page.contains(#"data-refusal-other="記録サーバーに受け付けられませんでした。""#))

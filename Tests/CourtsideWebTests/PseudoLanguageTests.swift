@@ -1,3 +1,4 @@
+import CourtsideEvent
 import CourtsideLocalization
 import CourtsideModel
 import CourtsideViewModels
@@ -43,7 +44,7 @@ struct PseudoLanguageTests {
 
     /// The texts of `html` a person reads (text nodes, and `aria-label`, `title`, `alt` and
     /// `placeholder`) that hold letters outside the catalog's marks and the tournament's data.
-    static func unmarked(_ html: String) -> [String] {
+    static func unmarked(_ html: String, data more: [String] = []) -> [String] {
         var page = html
         for block in [#"<script\b[^>]*>[\s\S]*?</script>"#, #"<style\b[^>]*>[\s\S]*?</style>"#, #"<!--[\s\S]*?-->"#] {
             page = page.replacingOccurrences(of: block, with: " ", options: .regularExpression)
@@ -56,8 +57,14 @@ struct PseudoLanguageTests {
         // Each shipped language's own name, in its own words: the picker offers them so.
         let names = Catalogs.languages.map { Words.of($0)(.languageName) }
         return texts.filter { text in
-            var rest = text.replacingOccurrences(of: #"⟦[^⟧]*⟧"#, with: " ", options: .regularExpression)
-            for name in (data + names).sorted(by: { $0.count > $1.count }) {
+            // A catalog's text may hold another's (a slot's words in a game's title): the
+            // innermost marks first. A box cut short ends its text with an ellipsis, not a mark.
+            var rest = text
+            while rest.range(of: #"⟦[^⟦⟧]*⟧"#, options: .regularExpression) != nil {
+                rest = rest.replacingOccurrences(of: #"⟦[^⟦⟧]*⟧"#, with: " ", options: .regularExpression)
+            }
+            rest = rest.replacingOccurrences(of: #"⟦[^⟦⟧]*…"#, with: " ", options: .regularExpression)
+            for name in (data + more + names).sorted(by: { $0.count > $1.count }) {
                 rest = rest.replacingOccurrences(of: name, with: " ")
             }
             return rest.unicodeScalars.contains { $0.properties.isAlphabetic }
@@ -123,5 +130,45 @@ struct PseudoLanguageTests {
             #expect(page.contains("⟦"), "\(name): \(page)")
             #expect(Self.unmarked(page).isEmpty, "\(name): \(Self.unmarked(page))")
         }
+    }
+
+    @Test("the desk's audit of a game, each kind of event a row, and the Setup preview of config/teams.csv")
+    func deskRowsAndPreview() throws {
+        let view = Self.view
+        let setup = try #require(view.games["g1"]).setup
+        let origin = CommandOrigin(clientID: "court-1", commandID: "c1")
+        let kinds: [GameEvent.Kind] = [
+            .gameCreated(setup), .move(player: "ann", move: .twoPoints), .move(player: "di", move: .foul),
+            .retraction(targetVersion: 2, reason: nil), .clockStarted, .clockPaused, .timeout(side: .home),
+        ]
+        let events = kinds.enumerated().map { index, kind in
+            GameEvent(gameID: "g1", version: index + 1, at: Timestamp(milliseconds: 0), origin: origin, kind: kind)
+        }
+        let audit = Pages.render(
+            "desk-audit",
+            DeskGateway.AuditPage(
+                games: [.init(value: "g1", selected: true)], origin: "", kind: "",
+                rows: AuditTrail(events, words: Self.words).rows, words: Self.words))
+        // A row's time, origin and wire type are the log's own (what the filters take), not words.
+        let wire =
+            ["court-1/c1", "1970-01-01T00:00:00.000Z"]
+            + ["game_created", "move", "retraction", "clock_started", "clock_paused", "timeout"]
+        let words = Self.unmarked(audit).filter { !wire.contains($0.trimmingCharacters(in: .whitespaces)) }
+        #expect(audit.contains("⟦") && words.isEmpty, "\(words)")
+
+        // The preview names config/teams.csv's teams, players and clubs: the tournament's data.
+        // The draw's games, groups and rounds are named by the formats as the schedule stores
+        // them ("Pool A", "Semi-finals"): the tournament's data, published as they are.
+        let registered = try TeamsCSV.read(try DeskSetupTests.teamsCSV())
+        let draft = try DeskSetupTests.review(DeskSetupTests.fields(csv: try DeskSetupTests.teamsCSV())).get()
+        let schedule = draft.draw.schedule
+        let names =
+            registered.flatMap { [$0.team.name] + $0.team.players.map(\.name) + [$0.club].compactMap { $0 } }
+            + schedule.games.flatMap { [$0.id.rawValue, $0.round, $0.group].compactMap { $0 } }
+            + schedule.groups.map(\.name)
+        let preview = try #require(try DeskWordsTests.pages(Self.words).last { $0.name == "setup, preview" }).html
+        // A group's place in a bracket's box ("B2") is the group's letter and a number.
+        let left = Self.unmarked(preview, data: names).filter { $0.wholeMatch(of: /\s*[A-Z][0-9]+\s*/) == nil }
+        #expect(preview.contains("⟦") && left.isEmpty, "\(left)")
     }
 }

@@ -3,13 +3,14 @@ import CourtsideLocalization
 import CourtsideModel
 import CourtsideProtocol
 
-/// The words of each refusal a keeper can meet, by its stable code (docs/PROTOCOL.md): the
-/// gateway's own, the protocol's, and the model's for the moves, clock and time-outs a keeper
-/// sends. The keeper page carries them in its language and shows them in place of the daemon's
-/// English message, which stays in the log and the API; a code not listed here reads as
-/// ``other``, never as the code itself.
-enum KeeperRefusals {
-    /// Each code a keeper can meet and its words' key.
+/// The words of each refusal a page can meet, by its stable code (docs/PROTOCOL.md): the
+/// gateway's own, the protocol's, the relay's, and the model's for what a keeper or the desk
+/// sends. A page shows them in its language in place of the daemon's English message, which
+/// stays in the log and the API; a code not listed here reads as ``other``, never as the code
+/// itself.
+enum Refusals {
+    /// Each code a keeper or the desk can meet and its words' key: one table for both, so a
+    /// code reads the same on every page.
     static let keys: [(code: CourtsideError.Code, key: MessageKey)] = [
         (.notJoined, .keeperRefusalNotJoined), (.revoked, .keeperRefusalRevoked),
         (.deviceRevoked, .keeperRefusalDeviceRevoked), (.wrongCode, .keeperRefusalWrongCode),
@@ -27,12 +28,19 @@ enum KeeperRefusals {
         (.clockRunning, .keeperRefusalClockRunning), (.clockNotRunning, .keeperRefusalClockNotRunning),
         (.noTimeoutsLeft, .keeperRefusalNoTimeoutsLeft), (.bracketLocked, .keeperRefusalBracketLocked),
         (.bracketPending, .keeperRefusalBracketPending),
+        // What only the desk's changes, decisions and draws meet.
+        (.notSignedIn, .refusalNotSignedIn), (.protocolViolation, .refusalProtocolViolation),
+        (.badKey, .refusalBadKey), (.gameExists, .refusalGameExists), (.invalidGame, .refusalInvalidGame),
+        (.invalidReason, .refusalInvalidReason), (.invalidText, .refusalInvalidText),
+        (.unknownTeam, .refusalUnknownTeam), (.teamExists, .refusalTeamExists),
+        (.playerExists, .refusalPlayerExists), (.gameStarted, .refusalGameStarted),
+        (.stageStarted, .refusalStageStarted),
     ]
 
     /// The words of a refusal whose code is not listed.
     static let other = MessageKey.keeperRefusalOther
 
-    /// One refusal's words as the page carries them.
+    /// One refusal's words as the keeper page carries them.
     struct Refusal {
         var code: String
         var text: String
