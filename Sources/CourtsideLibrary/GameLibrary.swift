@@ -73,8 +73,6 @@ public final class GameLibrary: Sendable {
         self.actors = shared
         registry.withLock { registry in
             registry.games.reserveCapacity(games.count)
-            // Sized once for a roster of six a game: growing it through its sizes rehashed every player.
-            registry.players.reserveCapacity(6 * games.count)
             for (id, game) in games {
                 registry.games[id] = GameActor(game: game, shared: shared)
                 registry.players.formUnion(game.counts.keys)

@@ -1,6 +1,5 @@
 import CourtsideModel
 import Dispatch
-import Foundation
 import Synchronization
 
 /// A checkpoint's game states as read from the file, each game's bytes one after the other,
@@ -8,17 +7,18 @@ import Synchronization
 ///
 /// A start decodes every game before it serves: at 10,000 games of 100 plays that is most of
 /// its time, and each game's bytes decode on their own. The bytes are gathered first (a copy of
-/// a few megabytes, while SQLite reads them), then decoded in as many parts as the machine has
-/// cores, up to four; the start's other work waits for them anyway (docs/FIGURES.md, "Memory
-/// and restart").
+/// a few megabytes, while SQLite reads them), then decoded in small parts that the machine's
+/// cores take in turn (Dispatch's `concurrentPerform`, the calling thread among them): on a
+/// shared machine a core taken by another process holds up one small part, not half the games
+/// (docs/FIGURES.md, "Memory and restart").
 struct CheckpointStates {
     private var ids: [String] = []
     private var bytes: [UInt8] = []
     /// Where each game's bytes end in `bytes`.
     private var ends: [Int] = []
 
-    /// Games decoded by one thread at least: fewer are not worth a hand-over.
-    static let gamesPerPart = 500
+    /// Games in a part: a millisecond or two of decoding, worth a hand-over.
+    static let gamesPerPart = 250
 
     init(expected: Int) {
         ids.reserveCapacity(expected)
@@ -36,8 +36,7 @@ struct CheckpointStates {
 
     /// Every game, in the order they were added, each checked against the id its row gave.
     func decoded() throws(CheckpointError) -> [Game] {
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        let parts = max(1, min(cores, 4, count / Self.gamesPerPart))
+        let parts = max(1, count / Self.gamesPerPart)
         let results = Mutex<[Result<[Game], CheckpointError>?]>(Array(repeating: nil, count: parts))
         DispatchQueue.concurrentPerform(iterations: parts) { part in
             let range = (count * part / parts)..<(count * (part + 1) / parts)
