@@ -13,14 +13,25 @@ final class BracketGate: Sendable {
     private struct State {
         var schedule: Schedule?
         /// Every game as last decided in a way that matters to the bracket: created, started,
-        /// finished or reopened, re-assigned, or changed by a retraction. Scores of games still
-        /// in play may lag; no bracket slot reads them.
+        /// finished or reopened, re-assigned, or changed by a retraction, without its players'
+        /// counts (see ``bracketState(_:)``). Scores of games still in play may lag; no bracket
+        /// slot reads them.
         var games: [GameID: Game]
     }
 
     private let state: Mutex<State>
 
-    init(games: [GameID: Game]) { state = Mutex(State(games: games)) }
+    init(games: [GameID: Game]) { state = Mutex(State(games: games.mapValues(Self.bracketState))) }
+
+    /// A game as the bracket reads it: everything but its players' counts, which no slot, lock
+    /// or lineup reads. A state kept here outlives the game's next move, which copies the
+    /// counts: kept whole, each game's would cost a copy of them for nothing (about 320 bytes
+    /// a game at 10,000 games; docs/FIGURES.md, "Memory and restart").
+    static func bracketState(_ game: Game) -> Game {
+        var kept = game
+        kept.counts = [:]
+        return kept
+    }
 
     /// The tournament schedule in force, if any.
     var schedule: Schedule? { state.withLock { $0.schedule } }
@@ -34,7 +45,10 @@ final class BracketGate: Sendable {
     }
 
     /// Records a state that nothing refuses: a game created, or its time run out.
-    func record(_ game: Game) { state.withLock { $0.games[game.id] = game } }
+    func record(_ game: Game) {
+        let kept = Self.bracketState(game)
+        state.withLock { $0.games[game.id] = kept }
+    }
 
     /// Lets the decision that turns `current` into `next` through, and records it, or returns
     /// why the bracket refuses it. Most decisions never take the lock.
@@ -60,7 +74,7 @@ final class BracketGate: Sendable {
                     }
                 }
             }
-            state.games[next.id] = next
+            state.games[next.id] = Self.bracketState(next)
             return nil
         }
     }

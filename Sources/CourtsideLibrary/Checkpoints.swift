@@ -1,6 +1,9 @@
 import CourtsideModel
 import CourtsideStorage
+import CourtsideThreads
+import Dispatch
 import Logging
+import Synchronization
 
 /// When the library writes checkpoints of its games' state into the log, and whether a start
 /// uses them.
@@ -68,8 +71,17 @@ struct RestoredGames {
         if policy.restore {
             // Whatever goes wrong with a checkpoint, the events are all there: replay them all.
             do {
-                if let checkpoint = try log.readCheckpoint() {
-                    return try RestoredGames(checkpoint, tail: try log.readEvents(after: checkpoint.sequence))
+                // The events after the checkpoint are read beside its games, on a thread of their
+                // own, when the log can tell its sequence first: a start waits for both.
+                let tail = (try? log.checkpointSequence()).map { TailRead(log, after: $0) }
+                let checkpoint = Result { try log.readCheckpoint() }
+                let read = tail?.wait()
+                if let checkpoint = try checkpoint.get() {
+                    let events =
+                        if let read, tail?.sequence == checkpoint.sequence { try read.get() } else {
+                            try log.readEvents(after: checkpoint.sequence)
+                        }
+                    return try RestoredGames(checkpoint, tail: events)
                 }
             } catch {
                 logger.warning(
@@ -127,5 +139,27 @@ struct RestoredGames {
         lastSequence = event.sequence
         lastEventAt = event.at
         replayed += 1
+    }
+}
+
+/// The events after a checkpoint's sequence, read on a thread of their own.
+private final class TailRead: Sendable {
+    let sequence: Int64
+    private let result = Mutex<Result<[GameEvent], any Error>?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ log: any EventLog, after sequence: Int64) {
+        self.sequence = sequence
+        startThread(named: "courtside.tail") { [self] in
+            let events = Result { try log.readEvents(after: sequence) }
+            result.withLock { $0 = events }
+            done.signal()
+        }
+    }
+
+    /// Waits for the events (once).
+    func wait() -> Result<[GameEvent], any Error> {
+        done.wait()
+        return result.withLock { $0 } ?? .success([])
     }
 }

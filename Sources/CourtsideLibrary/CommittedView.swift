@@ -35,7 +35,8 @@ final class CommittedView: Sendable {
         var expiries: [GameID: Timestamp] = [:]
         var statusCounts: [GameStatus: Int] = [:]
         for (id, game) in games {
-            expiries[id] = game.expiryTime()
+            // Most games have no clock running toward a limit: nothing to remove, no look-up.
+            if let expiry = game.expiryTime() { expiries[id] = expiry }
             statusCounts[game.status, default: 0] += 1
         }
         committed = Mutex(

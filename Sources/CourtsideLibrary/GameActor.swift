@@ -9,37 +9,46 @@ actor GameActor {
     /// The origin the library gives the events it makes itself (time running out).
     static let systemClientID = "courtside"
 
+    /// What every game's actor works with: one object for all of them, so that each of the
+    /// thousands of actors holds a reference to it rather than four (with the clock's
+    /// existential, 56 bytes a game more).
+    final class Shared: Sendable {
+        /// Answers by origin, within the retry window.
+        let memory: RetryMemory
+        let writer: CommitWriter
+        let clock: any TimeSource
+        /// Where decisions that settle a bracket game's teams are checked against every game's.
+        let gate: BracketGate
+
+        init(memory: RetryMemory, writer: CommitWriter, clock: any TimeSource, gate: BracketGate) {
+            self.memory = memory
+            self.writer = writer
+            self.clock = clock
+            self.gate = gate
+        }
+    }
+
     let id: GameID
     private var game: Game
-    /// Answers by origin, within the retry window.
-    private let memory: RetryMemory
-    private let writer: CommitWriter
-    private let clock: any TimeSource
-    /// Where decisions that settle a bracket game's teams are checked against every game's.
-    private let gate: BracketGate
+    private let shared: Shared
+    private var memory: RetryMemory { shared.memory }
+    private var writer: CommitWriter { shared.writer }
+    private var clock: any TimeSource { shared.clock }
+    private var gate: BracketGate { shared.gate }
 
     /// A game rebuilt from the log.
-    init(game: Game, memory: RetryMemory, writer: CommitWriter, clock: any TimeSource, gate: BracketGate) {
+    init(game: Game, shared: Shared) {
         id = game.id
         self.game = game
-        self.memory = memory
-        self.writer = writer
-        self.clock = clock
-        self.gate = gate
+        self.shared = shared
     }
 
     /// A new game whose creation is queued (and remembered) under `ticket`.
-    init(
-        created game: Game, by origin: CommandOrigin, ticket: CommitTicket, memory: RetryMemory, writer: CommitWriter,
-        clock: any TimeSource, gate: BracketGate
-    ) {
+    init(created game: Game, by origin: CommandOrigin, ticket: CommitTicket, shared: Shared) {
         id = game.id
         self.game = game
-        self.memory = memory
-        memory.remember(origin, ticket, at: clock.now())
-        self.writer = writer
-        self.clock = clock
-        self.gate = gate
+        self.shared = shared
+        shared.memory.remember(origin, ticket, at: shared.clock.now())
     }
 
     /// The original result of a command within the retry window, or nil for a new command.

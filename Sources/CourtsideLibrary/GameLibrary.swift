@@ -27,6 +27,8 @@ public final class GameLibrary: Sendable {
     /// What is committed, for every read and subscription (``CommittedView``).
     let view: CommittedView
     let memory: RetryMemory
+    /// What every game's actor shares (the memory, the writer, the clock and the gate).
+    let actors: GameActor.Shared
     let log: any EventLog
     let clock: any TimeSource
     let logger: Logger
@@ -67,10 +69,12 @@ public final class GameLibrary: Sendable {
         self.log = log
         self.clock = clock
         self.logger = logger
+        let shared = GameActor.Shared(memory: memory, writer: writer, clock: clock, gate: gate)
+        self.actors = shared
         registry.withLock { registry in
             registry.games.reserveCapacity(games.count)
             for (id, game) in games {
-                registry.games[id] = GameActor(game: game, memory: memory, writer: writer, clock: clock, gate: gate)
+                registry.games[id] = GameActor(game: game, shared: shared)
                 registry.players.formUnion(game.counts.keys)
             }
         }
@@ -95,7 +99,9 @@ public final class GameLibrary: Sendable {
                 metadata: ["clock.behind_ms": "\(moved)"])
         }
         let now = clock.now()
-        for (id, game) in games.sorted(by: { $0.key < $1.key }) where game.clock.isRunning && !game.isFinished {
+        // The running clocks first, then in order: sorting every game took a start of 10,000 games 12 ms.
+        let running = games.filter { $0.value.clock.isRunning && !$0.value.isFinished }
+        for (id, game) in running.sorted(by: { $0.key < $1.key }) {
             logger.notice(
                 "a game clock was running when courtsided stopped: the time since its last event counts as game time",
                 metadata: [
@@ -127,6 +133,7 @@ public final class GameLibrary: Sendable {
         let clock = self.clock
         let writer = self.writer
         let gate = self.gate
+        let actors = self.actors
         enum Placement {
             case created(CommitTicket)
             case existing(GameActor)
@@ -142,8 +149,7 @@ public final class GameLibrary: Sendable {
                 let ticket = try writer.enqueue(
                     [event], games: [game], essential: CommandOrigin.isReserved(clientID: origin.clientID), commit: commit)
                 gate.record(game)
-                registry.games[setup.id] = GameActor(
-                    created: game, by: origin, ticket: ticket, memory: memory, writer: writer, clock: clock, gate: gate)
+                registry.games[setup.id] = GameActor(created: game, by: origin, ticket: ticket, shared: actors)
                 registry.players.formUnion(game.counts.keys)
                 return .created(ticket)
             }

@@ -1,7 +1,6 @@
 import CourtsideModel
 import CourtsideStorage
 import CourtsideThreads
-import DequeModule
 import Foundation
 import Logging
 import Synchronization
@@ -44,143 +43,6 @@ public struct RetryWindow: Sendable, Equatable {
 /// (``waitUntilLoaded()``). The answers remembered meanwhile are then replayed after the
 /// log's, so the memory ends as if it had been rebuilt before the first command.
 final class RetryMemory: Sendable {
-    /// What a retry is answered with: the ticket of a command still in flight (or answered since
-    /// the start), or a settled result from the log, which costs no object.
-    private enum Answer {
-        case ticket(CommitTicket)
-        case settled(Result<Receipt, CourtsideError>)
-
-        var isSettled: Bool {
-            switch self {
-            case .ticket(let ticket): ticket.isSettled
-            case .settled: true
-            }
-        }
-    }
-
-    private struct Entry {
-        var answer: Answer
-        var serial: UInt64
-        var at: Timestamp
-    }
-
-    private struct Remembered {
-        var commandID: String
-        var serial: UInt64
-        var at: Timestamp
-    }
-
-    private struct State {
-        let window: RetryWindow
-        var entries: [CommandOrigin: Entry] = [:]
-        var clients: [String: Deque<Remembered>] = [:]
-        /// Every answer in the order it was remembered, for the total bound; entries forgotten
-        /// through their client's bound stay here until they reach the front (their serial no
-        /// longer matches) or a compaction drops them: it holds at most twice the live ones.
-        var order: Deque<(origin: CommandOrigin, serial: UInt64)> = []
-        var nextSerial: UInt64 = 0
-        /// The commands whose answers were forgotten: a miss that it may hold must ask the log
-        /// whether the command is new.
-        var forgotten: ForgottenCommands
-
-        init(window: RetryWindow, forgottenCapacity: Int) {
-            self.window = window
-            forgotten = ForgottenCommands(firstCapacity: forgottenCapacity)
-        }
-
-        /// Remembers a command's answer (a retry of it will get the same answer) and forgets
-        /// what the window no longer covers.
-        mutating func remember(_ origin: CommandOrigin, _ answer: Answer, at now: Timestamp) {
-            let serial = nextSerial
-            // One look-up for a new command, the usual case (each hashes both ids).
-            if let existing = entries.updateValue(Entry(answer: answer, serial: serial, at: now), forKey: origin) {
-                entries[origin] = Entry(answer: answer, serial: existing.serial, at: existing.at)
-                return
-            }
-            nextSerial += 1
-            order.append((origin, serial))
-            add(Remembered(commandID: origin.commandID, serial: serial, at: now), client: origin.clientID)
-            while entries.count > window.maximumTotal, let (oldest, serial) = order.first {
-                guard let entry = entries[oldest], entry.serial == serial else {
-                    order.removeFirst()
-                    continue
-                }
-                // As below: pending answers stay until they are settled.
-                guard entry.answer.isSettled else { break }
-                order.removeFirst()
-                forget(oldest)
-                // It is its client's oldest, since a client's answers arrive in order too.
-                if var remembered = clients.removeValue(forKey: oldest.clientID) {
-                    _ = remembered.popFirst()
-                    if !remembered.isEmpty { clients[oldest.clientID] = remembered }
-                }
-            }
-            // Forgotten entries linger in `order` until they reach its front; keep it bounded.
-            if order.count > 2 * entries.count + 1024 {
-                order = Deque(order.filter { entries[$0.origin]?.serial == $0.serial })
-            }
-        }
-
-        /// Adds a client's newest answer and forgets its answers beyond the window.
-        private mutating func add(_ newest: Remembered, client: String) {
-            // Taken out of the dictionary while it changes, and put back once: any other copy alive
-            // meanwhile would make each change copy it whole.
-            var remembered = clients.removeValue(forKey: client) ?? []
-            remembered.append(newest)
-            if remembered.count > Self.ticketsKept {
-                settle(CommandOrigin(clientID: client, commandID: remembered[remembered.count - 1 - Self.ticketsKept].commandID))
-            }
-            let cutoff = newest.at.rawValue - Int64(window.maximumAge.inMilliseconds)
-            while remembered.count > window.maximumPerClient
-                || (remembered.count > window.recentPerClient && (remembered.first?.at.rawValue ?? .max) < cutoff)
-            {
-                // An answer still waiting for its commit is kept whatever the window says: the log does
-                // not hold it yet, so a retry could not be told from a new command.
-                guard let oldest = remembered.first,
-                    entries[CommandOrigin(clientID: client, commandID: oldest.commandID)]?.answer.isSettled ?? true
-                else { break }
-                remembered.removeFirst()
-                forget(CommandOrigin(clientID: client, commandID: oldest.commandID))
-            }
-            clients[client] = remembered
-        }
-
-        /// A client's answers further back than this keep their result, not the ticket: a ticket
-        /// is an object of its own (about 64 bytes of a remembered answer's 300), and only a
-        /// command still in flight, among a client's last few, needs one.
-        static let ticketsKept = 256
-
-        /// Keeps a settled ticket's result in its place: each answer gets this once, as its client's
-        /// answers pass it by ``ticketsKept``. One still in flight (a stuck disk) stays a ticket.
-        private mutating func settle(_ origin: CommandOrigin) {
-            guard let index = entries.index(forKey: origin), case .ticket(let ticket) = entries.values[index].answer,
-                let result = ticket.result
-            else { return }
-            entries.values[index].answer = .settled(result)
-        }
-
-        /// Whether the answer is kept as a result rather than a ticket.
-        func isSettledInPlace(_ origin: CommandOrigin) -> Bool {
-            if case .settled = entries[origin]?.answer { return true }
-            return false
-        }
-
-        private mutating func forget(_ origin: CommandOrigin) {
-            entries[origin] = nil
-            forgotten.insert(ForgottenCommands.Hashes(origin))
-        }
-
-        /// The answers of `live`, in the order it took them, after this memory's own.
-        mutating func append(_ live: State) {
-            for (origin, serial) in live.order {
-                guard let entry = live.entries[origin], entry.serial == serial else { continue }
-                remember(origin, entry.answer, at: entry.at)
-            }
-            // Either may have started more filters than the other: see `formUnion`.
-            forgotten.formUnion(live.forgotten)
-        }
-    }
-
     private enum Loading {
         case loading(waiters: [CheckedContinuation<Bool, Never>])
         case loaded
@@ -188,7 +50,7 @@ final class RetryMemory: Sendable {
     }
 
     private struct Shared {
-        var state: State
+        var state: RetryAnswers
         var loading: Loading
     }
 
@@ -208,7 +70,7 @@ final class RetryMemory: Sendable {
         self.forgottenCapacity = forgottenCapacity
         shared = Mutex(
             Shared(
-                state: State(window: window, forgottenCapacity: forgottenCapacity),
+                state: RetryAnswers(window: window, forgottenCapacity: forgottenCapacity),
                 loading: loading ? .loading(waiters: []) : .loaded))
     }
 
@@ -218,10 +80,9 @@ final class RetryMemory: Sendable {
     func load(from log: any EventLog, expected: Int, logger: Logger) {
         startThread(named: "courtside.retry") { [self] in
             let started = ContinuousClock.now
-            var loaded = State(window: window, forgottenCapacity: forgottenCapacity)
-            // Sized once: growing a table of many answers holds the old and the new one at once.
-            loaded.entries.reserveCapacity(min(expected, window.maximumTotal))
-            loaded.order.reserveCapacity(min(expected, window.maximumTotal))
+            var loaded = RetryAnswers(window: window, forgottenCapacity: forgottenCapacity)
+            // Sized once: growing a list of many answers holds the old and the new one at once.
+            loaded.reserveCapacity(min(expected, window.maximumTotal))
             var count = 0
             do {
                 try log.forEachAnswer { answer in
@@ -250,7 +111,7 @@ final class RetryMemory: Sendable {
                 fail()
                 return
             }
-            let remembered = loaded.entries.count
+            let remembered = loaded.count
             let live = finish(consume loaded)
             // The start is over: what it freed (the games read, the answers streamed, this
             // thread's malloc arena) goes back to the system rather than stay in the RSS.
@@ -267,12 +128,12 @@ final class RetryMemory: Sendable {
 
     /// Puts the loaded answers in force, followed by those remembered meanwhile, and wakes the
     /// waiters. Returns how many answers were remembered meanwhile.
-    private func finish(_ loaded: consuming State) -> Int {
+    private func finish(_ loaded: consuming RetryAnswers) -> Int {
         // Moved, never copied: a copy of a million answers would take as long as reading them.
         var state = consume loaded
         let (waiters, live) = shared.withLock { shared -> ([CheckedContinuation<Bool, Never>], Int) in
             guard case .loading(let waiters) = shared.loading else { return ([], 0) }
-            let live = shared.state.entries.count
+            let live = shared.state.count
             state.append(shared.state)
             swap(&shared.state, &state)
             shared.loading = .loaded
@@ -325,7 +186,7 @@ final class RetryMemory: Sendable {
 
     /// The answer remembered for a command, if it is within the window.
     func answer(to origin: CommandOrigin) -> CommitTicket? {
-        let answer = shared.withLock { $0.state.entries[origin]?.answer }
+        let answer = shared.withLock { $0.state.answer(to: origin) }
         switch answer {
         case .ticket(let ticket): return ticket
         case .settled(let result): return CommitTicket(settled: result)
@@ -350,7 +211,7 @@ final class RetryMemory: Sendable {
     func recall(_ origin: CommandOrigin) -> Recall {
         let hashes = ForgottenCommands.Hashes(origin)
         return shared.withLock { shared in
-            if shared.state.entries[origin] != nil { return .remembered }
+            if shared.state.answer(to: origin) != nil { return .remembered }
             if case .loaded = shared.loading {
                 return shared.state.forgotten.mayContain(hashes) ? .askLog(loading: false) : .new
             }
@@ -362,7 +223,7 @@ final class RetryMemory: Sendable {
     func keepsResultOnly(_ origin: CommandOrigin) -> Bool { shared.withLock { $0.state.isSettledInPlace(origin) } }
 
     /// How many answers are remembered now.
-    var count: Int { shared.withLock { $0.state.entries.count } }
+    var count: Int { shared.withLock { $0.state.count } }
 
     /// How many filters of forgotten commands there are (none until one is forgotten).
     var forgottenGenerations: Int { shared.withLock { $0.state.forgotten.generations } }

@@ -32,6 +32,10 @@ public protocol EventLog: Sendable {
     /// The latest checkpoint; nil when the log has none. Throws ``CheckpointError`` when one
     /// exists but cannot be used: the caller then replays the whole log, which loses nothing.
     func readCheckpoint() throws -> Checkpoint?
+    /// The sequence of the checkpoint ``readCheckpoint()`` would read, without its games; nil
+    /// when there is none, or when the log cannot tell without reading them. A start reads the
+    /// events after it while the checkpoint's games are read and decoded.
+    func checkpointSequence() throws -> Int64?
     /// Writes a part of a checkpoint in a transaction of its own. The library calls it from a
     /// thread of its own while appends go on: a log must not make either wait for the other
     /// (the SQLite log keeps its checkpoints in a file of their own for this).
@@ -54,6 +58,8 @@ extension EventLog {
     }
 
     public func readCheckpoint() throws -> Checkpoint? { nil }
+
+    public func checkpointSequence() throws -> Int64? { nil }
 
     public func writeCheckpoint(_ part: CheckpointPart) throws {}
 

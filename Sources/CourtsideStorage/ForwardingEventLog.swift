@@ -27,5 +27,6 @@ extension ForwardingEventLog {
     public func readEvents(ofGame game: GameID) throws -> [GameEvent] { try base.readEvents(ofGame: game) }
     public func forEachAnswer(_ body: (LoggedAnswer) throws -> Void) throws { try base.forEachAnswer(body) }
     public func readCheckpoint() throws -> Checkpoint? { try base.readCheckpoint() }
+    public func checkpointSequence() throws -> Int64? { try base.checkpointSequence() }
     public func writeCheckpoint(_ part: CheckpointPart) throws { try base.writeCheckpoint(part) }
 }

@@ -49,10 +49,20 @@ final class SQLiteCheckpointFile: Sendable {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 10000")
+            // A part writes each game's row once and a start reads them once: beyond the index's
+            // upper pages, pages kept for reuse would only cost RSS (SQLite's default is 2 MB).
+            try db.execute(sql: "PRAGMA cache_size = -512")
         }
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         try migrator.migrate(queue)
         return queue
+    }
+
+    /// The sequence of the checkpoint in force, if one taken from the log `logID` is.
+    func sequence(logID: String) throws -> Int64? {
+        try queue.read { db in
+            try Int64.fetchOne(db, sql: "SELECT sequence FROM checkpoint WHERE log_id = ?", arguments: [logID])
+        }
     }
 
     /// The checkpoint in force, taken from the log `logID`: its sequence and its games, checked
@@ -71,8 +81,7 @@ final class SQLiteCheckpointFile: Sendable {
             guard header[3] as String == logID else {
                 throw CheckpointError("the checkpoint was taken from another event log (\(header[3] as String), not \(logID))")
             }
-            var games: [Game] = []
-            games.reserveCapacity(count)
+            var states = CheckpointStates(expected: count)
             // Each game's newest row as of the checkpoint (SQLite takes the bare column from the
             // row with the maximum); rows of a checkpoint still being written are newer, and left out.
             let rows = try Row.fetchCursor(
@@ -80,16 +89,14 @@ final class SQLiteCheckpointFile: Sendable {
                 sql: "SELECT game_id, MAX(sequence), state FROM checkpoint_games WHERE sequence <= ? GROUP BY game_id",
                 arguments: [sequence])
             while let row = try rows.next() {
-                let id = GameID(row[0] as String)
-                // The blob is decoded in place, without a copy.
-                let decoded = try row.withUnsafeData(atIndex: 2) { state in
-                    state?.withUnsafeBytes { bytes in Result { () throws(CheckpointError) in try CheckpointCoding.decode(bytes) }
-                    }
+                let id: String = row[0]
+                // The blob is copied from SQLite's page in place, without a `Data` of its own.
+                let found = try row.withUnsafeData(atIndex: 2) { state in
+                    state.map { data in data.withUnsafeBytes { states.append(id: id, state: $0) } } != nil
                 }
-                guard let game = try decoded?.get() else { throw CheckpointError("game \(id) has no state") }
-                guard game.id == id else { throw CheckpointError("the state of game \(id) is game \(game.id)'s") }
-                games.append(game)
+                guard found else { throw CheckpointError("game \(id) has no state") }
             }
+            let games = try states.decoded()
             guard games.count == count else {
                 throw CheckpointError("the checkpoint holds \(games.count) games; it should hold \(count)")
             }

@@ -37,7 +37,10 @@ public final class SQLiteEventLog: EventLog {
         configuration.prepareDatabase { db in
             // Readers look up one command or read one game's events (a start reads everything
             // once): SQLite's default 2 MB page cache each, up to six of them, would only cost RSS.
-            if db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -256") }
+            // The writer appends at the end of `events` and files a run of keys every 4,096
+            // events (about 1 MB of rows, read once): 1 MB holds that, where the default 2 MB
+            // only kept pages no commit reads again in the RSS (docs/FIGURES.md, "Memory and restart").
+            try db.execute(sql: db.configuration.readonly ? "PRAGMA cache_size = -256" : "PRAGMA cache_size = -1024")
         }
         pool = try DatabasePool(path: path, configuration: configuration)
         // GRDB opens WAL databases with synchronous=NORMAL, which may lose the last commits on
@@ -184,6 +187,10 @@ public final class SQLiteEventLog: EventLog {
     /// it must have been taken from this log (a file left beside a log started again is not),
     /// the log must hold its sequence's event, and that event's game must be at that event's
     /// version in it.
+    public func checkpointSequence() throws -> Int64? {
+        checkpoints.resetBecause == nil ? try checkpoints.sequence(logID: identity) : nil
+    }
+
     public func readCheckpoint() throws -> Checkpoint? {
         if let reason = checkpoints.resetBecause {
             throw CheckpointError("the checkpoint file could not be opened, and was made again: \(reason)")

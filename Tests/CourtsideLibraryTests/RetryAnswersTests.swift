@@ -1,0 +1,78 @@
+import CourtsideModel
+import Testing
+
+@testable import CourtsideLibrary
+
+/// The retry memory's answers kept per client: each bound forgets the right answer, whatever
+/// the other bounds forgot before it, and a client forgotten whole and heard from again is
+/// told apart from what it sent before.
+@Suite("the retry memory's answers, kept per client")
+struct RetryAnswersTests {
+    static func origin(_ client: String, _ command: Int) -> CommandOrigin {
+        CommandOrigin(clientID: client, commandID: "\(client)\(command)")
+    }
+
+    /// Remembers `client`'s command `command` with a receipt whose version is `command`.
+    static func remember(_ answers: inout RetryAnswers, _ client: String, _ command: Int, at time: Int64) {
+        let receipt = Receipt(gameID: GameID("g-\(client)"), version: command, sequence: time)
+        answers.remember(origin(client, command), .settled(.success(receipt)), at: Timestamp(milliseconds: time))
+    }
+
+    static func version(_ answers: RetryAnswers, _ client: String, _ command: Int) -> Int? {
+        guard case .settled(.success(let receipt)) = answers.answer(to: origin(client, command)) else { return nil }
+        #expect(receipt.gameID == GameID("g-\(client)"))
+        return receipt.version
+    }
+
+    @Test("the total bound skips what a client's own bound forgot, and forgets the oldest answer still held")
+    func boundsMeet() {
+        let window = RetryWindow(recentPerClient: 1, maximumAge: .seconds(3600), maximumPerClient: 2, maximumTotal: 4)
+        var answers = RetryAnswers(window: window, forgottenCapacity: 64)
+        var time: Int64 = 1_000
+        func send(_ client: String, _ command: Int) {
+            time += 1
+            Self.remember(&answers, client, command, at: time)
+        }
+        // a1 leaves through a's own bound; b1 through b's; then c1 passes the total bound, which
+        // meets a1's place first (forgotten already) and forgets a2, the oldest still held.
+        for (client, command) in [("a", 1), ("a", 2), ("a", 3), ("b", 1), ("b", 2), ("b", 3), ("c", 1)] {
+            send(client, command)
+        }
+        #expect(answers.count == 4)
+        for (client, command) in [("a", 1), ("a", 2), ("b", 1)] {
+            #expect(answers.answer(to: Self.origin(client, command)) == nil, "\(client)\(command)")
+            #expect(answers.forgotten.mayContain(.init(Self.origin(client, command))))
+        }
+        for (client, command) in [("a", 3), ("b", 2), ("b", 3), ("c", 1)] {
+            #expect(Self.version(answers, client, command) == command, "\(client)\(command)")
+        }
+        // a3 leaves by the total bound, and a with it; a's next command starts it again.
+        send("c", 2)
+        #expect(answers.answer(to: Self.origin("a", 3)) == nil)
+        send("a", 4)
+        // The total bound met b1's forgotten place, then forgot b2: a4 is held, as are b3, c1, c2.
+        #expect(answers.count == 4)
+        #expect(answers.answer(to: Self.origin("b", 2)) == nil)
+        for (client, command) in [("b", 3), ("c", 1), ("c", 2), ("a", 4)] {
+            #expect(Self.version(answers, client, command) == command, "\(client)\(command)")
+        }
+        // The same command again keeps its place: it is not a second answer.
+        send("a", 4)
+        #expect(answers.count == 4)
+        #expect(Self.version(answers, "b", 3) == 3)
+    }
+
+    @Test("answers merged after a load keep their order: the total bound then forgets the loaded ones first")
+    func mergeKeepsOrder() {
+        let window = RetryWindow(recentPerClient: 100, maximumAge: .seconds(3600), maximumPerClient: 100, maximumTotal: 5)
+        var loaded = RetryAnswers(window: window, forgottenCapacity: 64)
+        for command in 1...3 { Self.remember(&loaded, "log", command, at: Int64(1_000 + command)) }
+        var live = RetryAnswers(window: window, forgottenCapacity: 64)
+        for command in 1...3 { Self.remember(&live, "live", command, at: Int64(2_000 + command)) }
+        loaded.append(live)
+        #expect(loaded.count == 5)
+        #expect(loaded.answer(to: Self.origin("log", 1)) == nil)
+        for command in 2...3 { #expect(Self.version(loaded, "log", command) == command) }
+        for command in 1...3 { #expect(Self.version(loaded, "live", command) == command) }
+    }
+}
