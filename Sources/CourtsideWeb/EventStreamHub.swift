@@ -62,12 +62,12 @@ final class EventStreamHub: Sendable {
     }
 
     /// How long a broadcast waits for the next ones before a loop with `streams` streams writes
-    /// them: none for a few hundred screens, so a court's TV shows a move at once; 20 µs a
-    /// stream past that, at most 100 ms (5,000 streams), about what writing to every stream
-    /// costs, so a loop busy with thousands of browsers writes several events at a time to each
-    /// rather than spending every moment on one write per browser per event.
+    /// them: none for a few hundred screens, so a court's TV shows a move at once; 50 µs a
+    /// stream past that, at most 250 ms (5,000 streams), so a loop with thousands of browsers
+    /// writes several events at a time to each (its cost, and their readers', is mostly per
+    /// write) rather than spending every moment on one write per browser per event.
     static func window(streams: Int) -> Duration {
-        streams < 500 ? .zero : min(.microseconds(20 * streams), .milliseconds(100))
+        streams < 500 ? .zero : min(.microseconds(50 * streams), .milliseconds(250))
     }
 
     /// Starts writing to `channel`, on the loop: `state` first, then each broadcast after
