@@ -2,17 +2,25 @@
 """How many /api/events clients one courtside-web holds at a given event rate, none falling behind.
 
     scripts/web-fanout.py --web http://127.0.0.1:8080 --command tcp://127.0.0.1:5555 \
-        --game g1 --player ann --clients 50,200,500 --rate 100 --seconds 10
+        --game g1 --player ann --clients 50,200,500 --rate 100 --seconds 10 [--gateway-pid PID]
 
-For each client count: opens that many Server-Sent Events streams (asyncio, one process), then
-sends rebounds (they score nothing, so the game never ends) at --rate per second for --seconds
-over ZeroMQ, and counts the `event` messages each client received for that game. A client
-"kept up" if it got every one within 2 s of the last move. Prints one line per count. The readers
-run on the same machine as the gateway: the figures are a lower bound. Needs python3-zmq.
+For each client count: opens that many Server-Sent Events streams, spread over --processes
+reader processes (asyncio in each: one Python process cannot parse 10,000 streams at 50 events/s,
+and the figure would measure the reader), waits until every stream has had its first `state`,
+then sends rebounds (they score nothing, so the game never ends) at --rate per second for
+--seconds over ZeroMQ, and counts the `event` messages each client received for that game. A
+client "kept up" if it got every one within 2 s of the last move. Prints one line per count with
+the readers' CPU from the first move, and with --gateway-pid the gateway's peak and current RSS
+(VmHWM, VmRSS) and its CPU from the first move, also per event received (a figure a busy machine
+disturbs less than "kept up"). The readers run on the same machine as the gateway: the figures
+are a lower bound. Needs python3-zmq.
 """
 import argparse
 import asyncio
 import json
+import multiprocessing
+import os
+import resource
 import time
 import urllib.parse
 import uuid
@@ -21,34 +29,122 @@ import zmq
 import zmq.asyncio
 
 
-async def reader(host, port, game, counts, index, ready):
-    stream_reader, writer = await asyncio.open_connection(host, port)
-    writer.write(b"GET /api/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
-    await writer.drain()
-    ready.append(index)
-    name = None
+class Streams:
+    """One reader process's share of the clients: their counts, and which have had their state."""
+
+    def __init__(self, clients, game):
+        self.counts = [0] * clients
+        self.started = [False] * clients
+        self.settled = [False] * clients
+        self.refused = 0
+        self.waiting = clients
+        self.game = b'"game":"%s"' % game.encode()
+
+    def settle(self, index):
+        """The stream at `index` has had its state, or never will."""
+        if not self.settled[index]:
+            self.settled[index] = True
+            self.waiting -= 1
+
+    def count(self, index, whole):
+        """Counts the events of the game in `whole`, whole messages only: found by bytes.find, the
+        game's id looked for just after each `event: event` line (the protocol's fields come
+        before the view), never a Python loop over lines."""
+        events, at = 0, whole.find(EVENT)
+        while at >= 0:
+            if whole.find(self.game, at, at + 400) >= 0:
+                events += 1
+            at = whole.find(EVENT, at + len(EVENT))
+        self.counts[index] += events
+
+
+EVENT = b"event: event\ndata: "
+
+
+class Reader(asyncio.Protocol):
+    """One /api/events stream, read as it comes (a Protocol: no stream reader's copies)."""
+
+    def __init__(self, streams, index):
+        self.streams, self.index = streams, index
+        self.head, self.pending = b"", b""
+        self.transport = None
+
+    def connection_made(self, transport):
+        self.transport = transport
+        transport.write(b"GET /api/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+
+    def data_received(self, data):
+        streams = self.streams
+        if self.head is not None:
+            self.head += data
+            end = self.head.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            if not self.head.startswith(b"HTTP/1.1 200"):
+                streams.refused += 1
+                streams.settle(self.index)
+                self.transport.close()
+                return
+            data, self.head = self.head[end + 4 :], None
+        # A message may straddle two reads: only whole ones (ended by a blank line) are counted.
+        data = self.pending + data if self.pending else data
+        end = data.rfind(b"\n\n")
+        if end < 0:
+            self.pending = data
+            return
+        whole, self.pending = data[: end + 2], data[end + 2 :]
+        if not streams.started[self.index]:
+            if b"event: state\n" in whole:
+                streams.started[self.index] = True
+                streams.settle(self.index)
+        streams.count(self.index, whole)
+
+    def connection_lost(self, exc):
+        self.streams.settle(self.index)
+
+
+async def reader(host, port, streams, index):
     try:
-        while True:
-            line = await stream_reader.readline()
-            if not line:
-                break
-            if line.startswith(b"event:"):
-                name = line[6:].strip()
-            elif line.startswith(b"data:") and name == b"event" and (b'"game":"%s"' % game.encode()) in line:
-                counts[index] += 1
-    except (asyncio.CancelledError, ConnectionError):
-        pass
-    finally:
-        writer.close()
+        await asyncio.get_running_loop().create_connection(lambda: Reader(streams, index), host, port)
+    except OSError:
+        streams.refused += 1
+        streams.settle(index)
 
 
-async def run(args, clients):
-    url = urllib.parse.urlparse(args.web)
-    counts, ready = [0] * clients, []
-    tasks = [asyncio.create_task(reader(url.hostname, url.port, args.game, counts, i, ready)) for i in range(clients)]
-    while len(ready) < clients:
+async def serve_share(url, game, clients, pipe):
+    """A reader process: opens `clients` streams, says when each has had its state (or was
+    refused), then reports how many received `target` events by the deadline the parent sends."""
+    streams = Streams(clients, game)
+    for i in range(clients):
+        asyncio.create_task(reader(url.hostname, url.port, streams, i))
+    # A stream that has neither its state nor an end after a minute counts as not started.
+    give_up = time.monotonic() + 60
+    while streams.waiting > 0 and time.monotonic() < give_up:
         await asyncio.sleep(0.05)
-    await asyncio.sleep(1)  # every stream has had its state
+    pipe.send(("ready", sum(streams.started), streams.refused))
+    loop = asyncio.get_running_loop()
+    orders = asyncio.Queue()
+    loop.add_reader(pipe.fileno(), lambda: orders.put_nowait(pipe.recv()))
+    await orders.get()
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    pipe.send(("usage", usage.ru_utime + usage.ru_stime))
+    target, deadline = await orders.get()
+    while time.time() < deadline and min(streams.counts) < target:
+        await asyncio.sleep(0.05)
+    loop.remove_reader(pipe.fileno())
+    kept = sum(1 for c in streams.counts if c >= target)
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    pipe.send(("result", kept, min(streams.counts), time.time(), usage.ru_utime + usage.ru_stime, sum(streams.counts)))
+
+
+def share_process(url, game, clients, pipe):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    asyncio.run(serve_share(url, game, clients, pipe))
+
+
+async def send_moves(args):
+    """Sends --rate rebounds a second for --seconds; returns how many the daemon acknowledged."""
     context = zmq.asyncio.Context.instance()
     dealer = context.socket(zmq.DEALER)
     dealer.setsockopt(zmq.LINGER, 0)
@@ -60,19 +156,67 @@ async def run(args, clients):
         await dealer.send(json.dumps({"op": "move", "client_id": "fanout", "command_id": uuid.uuid4().hex,
                                       "game": args.game, "player": args.player, "move": "rebound"}).encode())
         acknowledged += json.loads(await dealer.recv()).get("ok", False)
-    deadline = time.monotonic() + 2
-    while time.monotonic() < deadline and min(counts) < acknowledged:
-        await asyncio.sleep(0.05)
-    kept = sum(1 for c in counts if c >= acknowledged)
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
     dealer.close()
-    return acknowledged, kept, min(counts)
+    return acknowledged
+
+
+def run(args, clients):
+    url = urllib.parse.urlparse(args.web)
+    processes = max(1, min(args.processes, clients))
+    shares = [clients // processes + (1 if i < clients % processes else 0) for i in range(processes)]
+    pipes, workers = [], []
+    began = time.monotonic()
+    for share in shares:
+        parent, child = multiprocessing.Pipe()
+        worker = multiprocessing.Process(target=share_process, args=(url, args.game, share, child), daemon=True)
+        worker.start()
+        pipes.append(parent)
+        workers.append(worker)
+    readies = [pipe.recv() for pipe in pipes]
+    # The readers' CPU so far (their connecting), taken from their total at the end.
+    for pipe in pipes:
+        pipe.send(("usage",))
+    connecting = sum(pipe.recv()[1] for pipe in pipes)
+    started, refused = sum(r[1] for r in readies), sum(r[2] for r in readies)
+    connected = time.monotonic() - began
+    time.sleep(1)  # every change before the first move has reached its streams
+    gateway_before = cpu_seconds(args.gateway_pid)
+    acknowledged = asyncio.run(send_moves(args))
+    last_move = time.time()
+    for pipe in pipes:
+        pipe.send((acknowledged, last_move + 2))
+    results = [pipe.recv() for pipe in pipes]
+    for worker in workers:
+        worker.join()
+    gateway = cpu_seconds(args.gateway_pid) - gateway_before
+    kept, slowest = sum(r[1] for r in results), min(r[2] for r in results)
+    caught_up = max(r[3] for r in results) - last_move if kept == clients else None
+    readers, received = sum(r[4] for r in results) - connecting, sum(r[5] for r in results)
+    return acknowledged, kept, slowest, started, refused, connected, caught_up, gateway, readers, received
+
+
+def cpu_seconds(pid):
+    """The process's user and system CPU so far, in seconds, from /proc (0 without a pid)."""
+    if not pid:
+        return 0.0
+    with open("/proc/%d/stat" % pid) as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def memory(pid):
+    """The process's peak and current resident memory, in MB, from /proc."""
+    fields = {}
+    with open("/proc/%d/status" % pid) as status:
+        for line in status:
+            name, _, value = line.partition(":")
+            if name in ("VmHWM", "VmRSS"):
+                fields[name] = int(value.split()[0]) // 1024
+    return fields.get("VmHWM", 0), fields.get("VmRSS", 0)
 
 
 def main():
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--web", required=True)
     parser.add_argument("--command", required=True)
     parser.add_argument("--game", default="g1")
@@ -80,11 +224,23 @@ def main():
     parser.add_argument("--clients", default="50,200,500")
     parser.add_argument("--rate", type=float, default=100)
     parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--processes", type=int, default=os.cpu_count() or 1,
+                        help="reader processes the clients are spread over (default: one a core)")
+    parser.add_argument("--gateway-pid", type=int, help="courtside-web's pid: print its peak RSS after each count")
     args = parser.parse_args()
     for clients in [int(c) for c in args.clients.split(",")]:
-        moves, kept, slowest = asyncio.run(run(args, clients))
-        print("clients %d at %.0f events/s: %d of %d kept up (%d moves; the slowest got %d)" % (
-            clients, args.rate, kept, clients, moves, slowest), flush=True)
+        moves, kept, slowest, started, refused, connected, caught_up, gateway, readers, received = run(args, clients)
+        line = "clients %d at %.0f events/s: %d of %d kept up (%d moves; the slowest got %d)" % (
+            clients, args.rate, kept, clients, moves, slowest)
+        line += "; %d had their state within %.1f s, %d refused" % (started, connected, refused)
+        if caught_up is not None:
+            line += "; all current %.0f ms after the last move" % max(0, caught_up * 1000)
+        line += "; readers' CPU %.1f s" % readers
+        if args.gateway_pid:
+            line += "; gateway peak RSS %d MB, now %d MB" % memory(args.gateway_pid)
+            line += ", its CPU from the first move %.1f s, %.1f us an event received" % (
+                gateway, gateway * 1e6 / max(1, received))
+        print(line, flush=True)
 
 
 if __name__ == "__main__":

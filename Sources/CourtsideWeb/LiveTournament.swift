@@ -7,6 +7,7 @@ public import CourtsideViewModels
 import Foundation
 public import Logging
 import Metrics
+import NIOCore
 import Synchronization
 
 /// What the gateway knows of the daemon: a display of every game, through the reference
@@ -60,38 +61,8 @@ public final class LiveTournament: Sendable {
     }
 
     private let view = Mutex(View())
-    /// Each browser's stream, and the language its page asked for.
-    private let subscribers = Mutex(Subscribers())
-    private struct Subscriber {
-        var language: Language
-        var continuation: AsyncStream<EventStreamMessage>.Continuation
-    }
-    /// The streams, and how many follow in each language: a broadcast encodes once for each
-    /// language that has a stream, without walking thousands of streams to find them.
-    private struct Subscribers {
-        var next = 0
-        private(set) var all: [Int: Subscriber] = [:]
-        private(set) var languages: [Language: Int] = [:]
-
-        mutating func add(_ subscriber: Subscriber) -> Int {
-            defer { next += 1 }
-            all[next] = subscriber
-            languages[subscriber.language, default: 0] += 1
-            return next
-        }
-
-        mutating func remove(_ id: Int) {
-            guard let gone = all.removeValue(forKey: id) else { return }
-            languages[gone.language, default: 1] -= 1
-            if languages[gone.language] == 0 { languages[gone.language] = nil }
-        }
-
-        /// Every stream's continuation, the streams forgotten.
-        mutating func removeAll() -> [AsyncStream<EventStreamMessage>.Continuation] {
-            defer { (all, languages) = ([:], [:]) }
-            return all.values.map(\.continuation)
-        }
-    }
+    /// Every stream that follows the changes (``EventStreamSubscribers``).
+    private let subscribers = Mutex(EventStreamSubscribers())
     private let stopping = Atomic(false)
     // Made once: a handle per call would look the metric up in the registry every time.
     private let browsers = Gauge(label: "courtside_web_browsers")
@@ -128,21 +99,21 @@ public final class LiveTournament: Sendable {
     }
 
     /// How many browsers follow the updates now.
-    public var followers: Int { subscribers.withLock { $0.all.count } }
+    public var followers: Int { subscribers.withLock { $0.count } }
 
-    /// The current view, then every change. The stream of a browser too slow to take 1,000
-    /// changes ends; its EventSource reconnects and starts again from a full state.
+    /// The current view, then every change, for a program in this process (browsers get theirs
+    /// through ``stream(to:words:syncEvery:)``). A stream too slow to take 1,000 changes ends.
     ///
-    /// Each change is encoded once per language, however many browsers follow it; `words` is
-    /// the language of the views this stream carries (the page's).
+    /// Each change is encoded once per language, however many streams follow it; `words` is
+    /// the language of the views this stream carries.
     func updates(words: Words = .english) -> AsyncStream<EventStreamMessage> {
         let (stream, continuation) = AsyncStream.makeStream(
             of: EventStreamMessage.self, bufferingPolicy: .bufferingOldest(1000))
         let id = subscribers.withLock { subscribers in
             // Registered and seeded under one lock, so no change falls between the two.
-            let id = subscribers.add(Subscriber(language: words.language, continuation: continuation))
+            let id = subscribers.add(.init(language: words.language, continuation: continuation))
             if let state = EventStreamMessage(.state(current), words: words) { continuation.yield(state) }
-            browsers.record(subscribers.all.count)
+            browsers.record(subscribers.count)
             return id
         }
         // Stopping: the stream ends at once, so no response waits on it.
@@ -150,10 +121,68 @@ public final class LiveTournament: Sendable {
         continuation.onTermination = { [weak self] _ in
             self?.subscribers.withLock { subscribers in
                 subscribers.remove(id)
-                self?.browsers.record(subscribers.all.count)
+                self?.browsers.record(subscribers.count)
             }
         }
         return stream
+    }
+
+    /// Writes a browser's `/api/events` stream from its channel's event loop (``EventStreamHub``):
+    /// the current view, then every change in `words`' language, and a `sync` event every
+    /// `syncEvery`; returns when the stream ends (the browser left, fell 1,000 changes behind, or
+    /// the gateway stops). The response's head must have been written to `channel` before.
+    func stream(to channel: any Channel, words: Words, syncEvery: Duration? = nil) async {
+        let loop = channel.eventLoop
+        let hub = subscribers.withLock { subscribers in
+            subscribers.hub(for: loop) {
+                EventStreamHub(eventLoop: loop) { [weak self] language in
+                    self?.subscribers.withLock { subscribers in
+                        subscribers.left(language)
+                        self?.browsers.record(subscribers.count)
+                    }
+                }
+            }
+        }
+        // A response cancelled (the server stopping) closes its connection, which ends the stream.
+        await withTaskCancellationHandler {
+            await join(hub, channel: channel, words: words, syncEvery: syncEvery)
+        } onCancel: {
+            channel.close(promise: nil)
+        }
+    }
+
+    private func join(_ hub: EventStreamHub, channel: any Channel, words: Words, syncEvery: Duration?) async {
+        await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
+            // On the loop, behind the hops that carried the response's head and first line.
+            channel.eventLoop.execute { [self] in
+                // Registered at a generation, and seeded with the view of that generation, under
+                // one lock, so no change falls between the two; encoded outside it, once for
+                // the many streams that join together (EventStreamStates).
+                let now = ContinuousClock.now
+                let joined = subscribers.withLock { subscribers -> (Int, UInt64, EventStreamMessage??, View)? in
+                    guard !stopping.load(ordering: .relaxed) else { return nil }
+                    subscribers.joined(words.language)
+                    browsers.record(subscribers.count)
+                    let generation = subscribers.generation
+                    let made = subscribers.states.state(words.language, generation: generation, now: now)
+                    return (subscribers.newID(), generation, made, made == nil ? current : View())
+                }
+                guard case let (id, generation, made, view)? = joined else {
+                    ended.resume()
+                    return
+                }
+                let state: EventStreamMessage?
+                if let made {
+                    state = made
+                } else {
+                    state = EventStreamMessage(.state(view), words: words)
+                    subscribers.withLock { $0.states.keep(state, words.language, generation: generation, now: now) }
+                }
+                hub.join(
+                    id, channel: channel, language: words.language, generation: generation, state: state,
+                    syncEvery: syncEvery, inSync: { [weak self] in self?.current.inSync ?? false }, ended: { ended.resume() })
+            }
+        }
     }
 
     /// Starts following the daemon on a thread of its own; returns at once.
@@ -166,8 +195,9 @@ public final class LiveTournament: Sendable {
     public func stop() {
         stopping.store(true, ordering: .relaxed)
         // Finished outside the lock: finishing runs onTermination, which takes the lock.
-        let all = subscribers.withLock { $0.removeAll() }
-        for continuation in all { continuation.finish() }
+        let (streams, hubs) = subscribers.withLock { ($0.removeAll(), Array($0.hubs.values)) }
+        for continuation in streams { continuation.finish() }
+        for hub in hubs { hub.endAll() }
     }
 
     private func run() {
@@ -300,33 +330,34 @@ public final class LiveTournament: Sendable {
     private func broadcast(_ updates: [Update]) {
         let relayed = updates.reduce(0) { count, update in if case .event = update { count + 1 } else { count } }
         if relayed > 0 { relayedEvents.increment(by: relayed) }
-        // One buffer for the whole batch: each browser's stream wakes and writes once per pump,
-        // not once per event (1,000 streams x 600 events were 600,000 wake-ups and writes).
         send { language in
             let words = Words.of(language)
-            let messages = updates.compactMap { EventStreamMessage($0, words: words) }
-            return messages.count > 1 ? [EventStreamMessage(joining: messages)] : messages
+            return updates.compactMap { EventStreamMessage($0, words: words) }
         }
     }
 
-    /// Sends each stream the messages of its language, made once per language that has a stream.
+    /// Sends every stream the messages of its language, made once per language that has a stream:
+    /// one post to each event loop's hub, and one buffer for the whole batch to each in-process
+    /// stream, so that each wakes and writes once per pump, not once per event.
     private func send(_ messages: (Language) -> [EventStreamMessage]) {
         // Encoded outside the lock, which every new stream takes; a language that gained its first
         // stream meanwhile is encoded under it.
         let languages = subscribers.withLock { Array($0.languages.keys) }
         var made = Dictionary(uniqueKeysWithValues: languages.map { ($0, messages($0)) })
+        var joined: [Language: EventStreamMessage] = [:]
         let behind = subscribers.withLock { subscribers in
+            for language in subscribers.languages.keys where made[language] == nil { made[language] = messages(language) }
+            let batch = EventStreamBatch(generation: subscribers.advance(), messages: made)
+            for hub in subscribers.hubs.values { hub.post(batch) }
             var behind: [AsyncStream<EventStreamMessage>.Continuation] = []
-            for (id, subscriber) in subscribers.all {
-                let continuation = subscriber.continuation
-                let language = subscriber.language
-                if made[language] == nil { made[language] = messages(language) }
-                for message in made[language] ?? [] {
-                    if case .dropped = continuation.yield(message) {
-                        behind.append(continuation)
-                        subscribers.remove(id)
-                        break
-                    }
+            for (id, stream) in subscribers.streams {
+                guard let messages = made[stream.language], !messages.isEmpty else { continue }
+                if joined[stream.language] == nil {
+                    joined[stream.language] = messages.count == 1 ? messages[0] : EventStreamMessage(joining: messages)
+                }
+                if let message = joined[stream.language], case .dropped = stream.continuation.yield(message) {
+                    behind.append(stream.continuation)
+                    subscribers.remove(id)
                 }
             }
             return behind

@@ -87,15 +87,12 @@ public enum WebGateway {
                     Words.of($0)
                 }
                 ?? .english
-            let updates =
-                EventStreamPings.interval(request.uri.queryParameters["ping"]).map { interval in
-                    EventStreamPings.merge(live.updates(words: words), every: interval) { live.current.inSync }
-                } ?? live.updates(words: words)
+            let syncEvery = EventStreamPings.interval(request.uri.queryParameters["ping"])
             let channel = context.channel
             let stall = TimeAmount(limits.stalledWriteTimeout)
-            // A small send buffer: a browser that stops reading holds its writer up within a few
-            // events (and is let go when the write stalls), rather than after megabytes that the
-            // kernel would otherwise buffer for it, every event costing a write meanwhile.
+            // A small send buffer: a browser that stops reading fills it within a few events, and
+            // its stream counts as behind from then on (EventStreamRoster; let go when the write
+            // stalls), rather than after megabytes that the kernel would otherwise buffer for it.
             channel.setOption(ChannelOptions.socketOption(.so_sndbuf), value: SocketOptionValue(limits.eventSendBuffer))
                 .whenFailure { _ in }
             // A browser that stopped reading is let go: its socket's buffer is full, and the
@@ -109,7 +106,9 @@ public enum WebGateway {
                 body: ResponseBody { writer in
                     // Browsers reconnect after this long when the stream ends.
                     try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
-                    for await message in updates { try await writer.write(message.buffer) }
+                    // From here the channel's event loop writes the stream (EventStreamHub),
+                    // behind the head and the line above, until the stream ends.
+                    await live.stream(to: channel, words: words, syncEvery: syncEvery)
                     try await writer.finish(nil)
                 })
         }
@@ -259,7 +258,8 @@ struct EventStreamMessage: Sendable {
     /// write to a browser that vanished fails and its stream is released.
     static let ping = EventStreamMessage(buffer: ByteBuffer(string: ": ping\n\n"))
 
-    private init(buffer: ByteBuffer) { self.buffer = buffer }
+    /// A message of these bytes as they are (a comment, or a test's own).
+    init(buffer: ByteBuffer) { self.buffer = buffer }
 
     /// Several messages as one write, in order.
     init(joining messages: [EventStreamMessage]) {
