@@ -22,9 +22,10 @@ struct BenchSmokeTests {
     /// Runs `arguments` with `--smoke` (at most `seconds`); its output, once it has exited 0 and
     /// printed each of `figures`.
     @discardableResult
-    static func smoke(_ arguments: [String], figures: [String], seconds: Double = 60) throws -> String {
+    static func smoke(_ arguments: [String], figures: [String], seconds: Double = 60) async throws -> String {
         let started = ContinuousClock.now
-        let (status, output) = try ChildProcess.run(bench, arguments + ["--smoke"], mergeError: true, seconds: seconds)
+        let (status, output) = try await ChildProcess.outcome(
+            of: bench, arguments + ["--smoke"], mergeError: true, seconds: seconds)
         let took = ContinuousClock.now - started
         #expect(status == 0, "\(arguments.joined(separator: " ")) --smoke exited \(status) after \(took):\n\(output)")
         for figure in figures {
@@ -50,15 +51,15 @@ struct BenchSmokeTests {
             Run(arguments: ["abuse"], figures: ["keepers' p99 during the flood / quiet:"]),
             Run(arguments: ["plan"], figures: ["teams courts games", "\n    8      2"]),
         ])
-    func subcommand(_ run: Run) throws {
-        try Self.smoke(run.arguments, figures: run.figures)
+    func subcommand(_ run: Run) async throws {
+        try await Self.smoke(run.arguments, figures: run.figures)
     }
 
     @Test(
         "the daemon bench on PostgreSQL, alone and with a synchronous standby, with a takeover each",
         .enabled(if: TestPostgresServer.isInstalled, "\(TestPostgresServer.notInstalled)"))
-    func daemonOnPostgres() throws {
-        try Self.smoke(
+    func daemonOnPostgres() async throws {
+        try await Self.smoke(
             ["daemon", "--keepers", "1", "--security", "plaintext", "--storage", "postgresql,postgresql-pair"],
             figures: ["storage=postgresql-pair", "takeover (postgresql, two daemons", "takeover (postgresql-pair, two daemons"])
     }
@@ -66,17 +67,17 @@ struct BenchSmokeTests {
     @Test(
         "replication-trials: one synchronous trial and one asynchronous",
         .enabled(if: TestPostgresServer.isInstalled, "\(TestPostgresServer.notInstalled)"))
-    func replicationTrials() throws {
-        try Self.smoke(["replication-trials"], figures: ["synchronous: 1 trials", "asynchronous: 1 trials"])
+    func replicationTrials() async throws {
+        try await Self.smoke(["replication-trials"], figures: ["synchronous: 1 trials", "asynchronous: 1 trials"])
     }
 
     @Test("scripts/goals.sh --smoke prints a row of every goal")
-    func goals() throws {
+    func goals() async throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("scripts/goals.sh")
         let started = ContinuousClock.now
-        let (status, output) = try ChildProcess.run(
-            "/bin/bash", [script.path, "--smoke", "--bin", DaemonProcess.executable.deletingLastPathComponent().path],
+        let (status, output) = try await ChildProcess.outcome(
+            of: "/bin/bash", [script.path, "--smoke", "--bin", DaemonProcess.executable.deletingLastPathComponent().path],
             mergeError: true, seconds: 90)
         #expect(status == 0, "goals.sh --smoke exited \(status) after \(ContinuousClock.now - started):\n\(output)")
         // The table: a row for each goal, each figure found in its benchmark's output ("?" is one

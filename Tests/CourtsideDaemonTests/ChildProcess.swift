@@ -221,6 +221,18 @@ final class ChildProcess: Sendable {
         return (status, output)
     }
 
+    /// ``run(_:_:environment:mergeError:seconds:)`` awaited on a thread of its own: a test that
+    /// runs a long command (a benchmark, a script) leaves the pool's two threads to the others.
+    static func outcome(
+        of executable: String, _ arguments: [String], environment: [String: String]? = nil, mergeError: Bool = false,
+        seconds: Double = 60
+    ) async throws -> (status: Int32, output: String) {
+        let result = await offPool {
+            Result { try run(executable, arguments, environment: environment, mergeError: mergeError, seconds: seconds) }
+        }
+        return try result.get()
+    }
+
     deinit {
         if isRunning {
             kill(-processIdentifier, SIGKILL)
