@@ -32,7 +32,10 @@ while [ $# -gt 0 ]; do
 done
 
 command -v perf > /dev/null || { apt-get install -y --no-install-recommends linux-perf > /dev/null; }
-[ "$build" = 1 ] && swift build -c release --product courtsided --product courtside-bench
+# One product a build: given two --product flags, swift build builds the last alone.
+if [ "$build" = 1 ]; then
+    for product in courtsided courtside-bench; do swift build -c release --product "$product"; done
+fi
 bin=$(swift build -c release --show-bin-path)
 work=$(mktemp -d)
 mkdir -p "$(dirname "$output")"
