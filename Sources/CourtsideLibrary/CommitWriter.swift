@@ -177,7 +177,7 @@ final class CommitWriter: Sendable {
     /// Writes `batch` to the log, then publishes it. Only the holder of the writer's role calls it.
     private func commit(_ batch: [CommitEntry]) {
         let started = ContinuousClock.now
-        let events = batch.flatMap(\.events)
+        let events = Self.events(of: batch)
         let refusals = batch.compactMap(\.refusal)
         do {
             try log.append(events, refusals: refusals)
@@ -196,9 +196,8 @@ final class CommitWriter: Sendable {
         for entry in batch.indices {
             if let refusal = batch[entry].refusal {
                 batch[entry].ticket.complete(.failure(refusal.error))
-            } else if let last = batch[entry].events.last {
-                batch[entry].ticket.complete(
-                    .success(Receipt(gameID: last.gameID, version: last.version, sequence: last.sequence)))
+            } else if let receipt = batch[entry].events.withUnsafeBufferPointer(Self.receipt) {
+                batch[entry].ticket.complete(.success(receipt))
             }
         }
         // The tournament's changes, rare, are no game's update: only the commits' subscribers take them.
@@ -206,6 +205,22 @@ final class CommitWriter: Sendable {
         let changes = tournament.isEmpty ? [] : Array(tournament)
         for subscriber in published.subscribers { subscriber.yield(published.updates, tournament: changes) }
         checkpointer.committed(events)
+    }
+
+    /// The batch's events in order. A lone command's are its own array, shared rather than copied.
+    private static func events(of batch: [CommitEntry]) -> [GameEvent] {
+        if batch.count == 1 { return batch[0].events }
+        var events: [GameEvent] = []
+        events.reserveCapacity(batch.reduce(0) { $0 + $1.events.count })
+        for entry in batch.indices { events.append(contentsOf: batch[entry].events) }
+        return events
+    }
+
+    /// The receipt of a command whose events these are: its last event's, read in place rather
+    /// than through a copy of the event.
+    private static func receipt(_ events: UnsafeBufferPointer<GameEvent>) -> Receipt? {
+        guard let last = events.indices.last else { return nil }
+        return Receipt(gameID: events[last].gameID, version: events[last].version, sequence: events[last].sequence)
     }
 
     /// A failed commit leaves the in-memory games ahead of the log, so the library refuses

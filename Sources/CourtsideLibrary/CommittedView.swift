@@ -26,6 +26,28 @@ final class CommittedView: Sendable {
         /// Registered under the same lock as the games are read, so "subscribe, then snapshot"
         /// misses nothing.
         var subscribers = CommitSubscribers.open([:], next: 0)
+
+        /// Takes `game` as the committed state of game `id`.
+        mutating func update(_ game: borrowing Game, id: GameID) {
+            let status = game.status
+            let old = games.updateValue(copy game, forKey: id)?.status
+            if old == nil { sortedIDs.insertInOrder(id) }
+            // Most events leave the status as it was: only a change touches the counts.
+            if old != status {
+                if let was = old {
+                    // A status no game has any more leaves the counts.
+                    statusCounts[was] = statusCounts[was].flatMap { $0 > 1 ? $0 - 1 : nil }
+                }
+                statusCounts[status, default: 0] += 1
+            }
+            // Most games have no clock running toward a limit, and most tournaments none: then
+            // there is nothing to look up.
+            if let expiry = game.expiryTime() {
+                expiries[id] = expiry
+            } else if !expiries.isEmpty {
+                expiries[id] = nil
+            }
+        }
     }
 
     private let committed: Mutex<Committed>
@@ -54,29 +76,23 @@ final class CommittedView: Sendable {
         committed.withLock { committed in
             var updates: [GameUpdate] = []
             updates.reserveCapacity(eventCount)
-            // Indices rather than elements: a loop over the entries, or a zip of an entry's
-            // events and states, copies each (a game's state, every string of an event), and
-            // this runs for every event under load.
+            // Through buffer pointers: a loop over the entries, a zip of an entry's events and
+            // states, or an array's subscript handing an element to a call, copies each (a game's
+            // state, every string of an event), and this runs for every event under load.
             for entry in batch.indices where !batch[entry].games.isEmpty {
-                for index in batch[entry].events.indices {
-                    let id = batch[entry].events[index].gameID
-                    let status = batch[entry].games[index].status
-                    let old = committed.games.updateValue(batch[entry].games[index], forKey: id)?.status
-                    if old == nil { committed.sortedIDs.insertInOrder(id) }
-                    // Most events leave the status as it was: only a change touches the counts.
-                    if old != status {
-                        if let was = old {
-                            // A status no game has any more leaves the counts.
-                            committed.statusCounts[was] = committed.statusCounts[was].flatMap { $0 > 1 ? $0 - 1 : nil }
+                batch[entry].events.withUnsafeBufferPointer { events in
+                    batch[entry].games.withUnsafeBufferPointer { games in
+                        for index in events.indices {
+                            committed.update(games[index], id: events[index].gameID)
+                            updates.append(GameUpdate(event: events[index], game: games[index]))
                         }
-                        committed.statusCounts[status, default: 0] += 1
                     }
-                    committed.expiries[id] = batch[entry].games[index].expiryTime()
-                    updates.append(GameUpdate(event: batch[entry].events[index], game: batch[entry].games[index]))
                 }
             }
             // The batch's last event, a tournament change's too: the view reflects it.
-            if let last = batch.last(where: { !$0.events.isEmpty })?.events.last { committed.sequence = last.sequence }
+            if let entry = batch.lastIndex(where: { !$0.events.isEmpty }) {
+                committed.sequence = batch[entry].events.withUnsafeBufferPointer { $0[$0.count - 1].sequence }
+            }
             return (updates, committed.subscribers.all)
         }
     }

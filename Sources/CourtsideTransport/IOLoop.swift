@@ -153,10 +153,8 @@ final class IOLoop: @unchecked Sendable {
                 send(handed.messages, router: router, publisher: publisher)
                 // A send may take the socket's signal of a message that came meanwhile. (Jobs
                 // send replies on the command socket themselves.)
-                if !handed.jobs.isEmpty || handed.messages.contains(where: { $0.0 == .command }) {
-                    poller.used(routerIndex)
-                }
-                if handed.messages.contains(where: { $0.0 == .event }) { poller.used(publisherIndex) }
+                if !handed.jobs.isEmpty || handed.messages.contains(where: \.isReply) { poller.used(routerIndex) }
+                if handed.messages.contains(where: { !$0.isReply }) { poller.used(publisherIndex) }
                 if let onStop = handed.onStop {
                     // Nothing is posted once stopping; jobs still to come run elsewhere (loopEnded).
                     onStop.resume()
@@ -170,19 +168,14 @@ final class IOLoop: @unchecked Sendable {
     /// Rounds of handed-over work a cycle runs before it reads the sockets again.
     static let roundsPerCycle = 8
 
-    private func send(_ messages: [(ZMQTransport.Outbox.Destination, [[UInt8]])], router: ZMQSocket, publisher: ZMQSocket) {
-        for (destination, frames) in messages {
-            Self.send(frames, on: destination == .command ? router : publisher, logger: logger)
-        }
-    }
-
-    static func send(_ frames: [[UInt8]], on socket: ZMQSocket, logger: Logger) {
-        do {
-            try socket.send(frames, flags: .dontWait)
-        } catch {
-            // PUB never blocks; a ROUTER peer over its high-water mark loses the reply and
-            // retries, which the library answers from its record.
-            logger.warning("dropped an outgoing message", metadata: ["error": "\(error)"])
+    private func send(_ messages: [OutgoingMessage], router: ZMQSocket, publisher: ZMQSocket) {
+        for message in messages {
+            switch message {
+            case .reply(let envelope, let body):
+                OutgoingMessage.send(envelope: envelope, body: body, on: router, logger: logger)
+            case .event(let topic, let body):
+                OutgoingMessage.send(topic: topic, body: body, on: publisher, logger: logger)
+            }
         }
     }
 
@@ -211,32 +204,50 @@ final class IOLoop: @unchecked Sendable {
         }
         // Bounded per round so that a flood of requests cannot starve outgoing replies.
         for _ in 0..<1000 {
-            let message: [[UInt8]]
-            let userID: String?
-            do {
-                (message, userID) = try router.receiveMessage(flags: .dontWait)
-            } catch {
-                if !error.wouldBlock { logger.warning("receive failed", metadata: ["error": "\(error)"]) }
-                return
-            }
-            guard let peer = message.first else { continue }
-            var envelope = [peer]
-            var rest = message.dropFirst()
-            if rest.count >= 2, rest.first?.isEmpty == true {
-                envelope.append([])
-                rest = rest.dropFirst()
-            }
-            let frames = Array(rest)
+            guard let (envelope, frames, userID) = receiveRequest(from: router) else { return }
+            guard !envelope.isEmpty else { continue }
             guard room > 0 else {
                 // Answered here and now, so the queue never grows and the client knows why.
                 overloaded += 1
                 if let body = configuration.overloadedReply?(frames) {
-                    try? router.send(envelope + [body], flags: .dontWait)
+                    OutgoingMessage.send(envelope: envelope, body: body, on: router, logger: logger)
                 }
                 continue
             }
             room -= 1
             batch.append(IncomingRequest(envelope: envelope, frames: frames, userID: userID))
+        }
+    }
+
+    /// One request, split as it is read: the ROUTER envelope (the peer's routing id, and the empty
+    /// delimiter when a frame follows it), then the frames after it. Nil when none is queued.
+    ///
+    /// Each frame is copied once, into the array it belongs to, rather than into one array of
+    /// every frame and again into the split ones: the I/O thread reads every request.
+    private func receiveRequest(from router: ZMQSocket) -> (envelope: [[UInt8]], frames: [[UInt8]], userID: String?)? {
+        var envelope: [[UInt8]] = []
+        envelope.reserveCapacity(2)
+        var frames: [[UInt8]] = []
+        // An empty frame right after the routing id: the delimiter, if another frame follows.
+        var delimiter = false
+        do {
+            let userID = try router.receiveFrames(flags: .dontWait, userID: configuration.security != nil) { frame in
+                if envelope.isEmpty {
+                    envelope.append(Array(frame))
+                } else if envelope.count == 1, frames.isEmpty, !delimiter, frame.isEmpty {
+                    delimiter = true
+                } else {
+                    frames.append(Array(frame))
+                }
+            }
+            if delimiter {
+                // The empty frame was the delimiter only if a frame followed it; alone, it is the request.
+                if frames.isEmpty { frames.append([]) } else { envelope.append([]) }
+            }
+            return (envelope, frames, userID)
+        } catch {
+            if !error.wouldBlock { logger.warning("receive failed", metadata: ["error": "\(error)"]) }
+            return nil
         }
     }
 }

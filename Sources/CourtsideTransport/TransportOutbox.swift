@@ -6,12 +6,6 @@
 /// and the stop's waiter (`UnownedJob` and a continuation in the transport), so that a test can
 /// drive it with plain values.
 struct TransportOutbox<Job: Sendable, Waiter: Sendable>: Sendable {
-    /// The socket a message goes out on.
-    enum Destination {
-        case command
-        case event
-    }
-
     /// Where the I/O thread is in its life.
     enum Lifecycle {
         /// Serving. `polling`: the thread found nothing to do and is about to poll (or polls), so
@@ -47,7 +41,7 @@ struct TransportOutbox<Job: Sendable, Waiter: Sendable>: Sendable {
 
     /// What the I/O thread has been handed since it last looked.
     struct Handed {
-        var messages: [(Destination, [[UInt8]])] = []
+        var messages: [OutgoingMessage] = []
         var jobs: [Job] = []
         var cut: Set<String> = []
         /// Set when the thread is to stop once it has sent the messages.
@@ -62,7 +56,7 @@ struct TransportOutbox<Job: Sendable, Waiter: Sendable>: Sendable {
     private var pending = Handed()
 
     /// Adds messages to send; returns whether to wake the thread. Refused (false) once stopping.
-    mutating func post(_ messages: some Collection<(Destination, [[UInt8]])>) -> Bool {
+    mutating func post(_ messages: some Collection<OutgoingMessage>) -> Bool {
         guard case .serving = lifecycle else { return false }
         pending.messages.append(contentsOf: messages)
         return takeWake()

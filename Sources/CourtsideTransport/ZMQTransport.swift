@@ -120,15 +120,15 @@ public final class ZMQTransport: TaskExecutor, Sendable {
     /// different commands have no order on the wire anyway.
     public func reply(to request: IncomingRequest, body: [UInt8]) {
         if isIOThread, let router = ioThreadRouter.router {
-            IOLoop.send(request.envelope + [body], on: router, logger: logger)
+            OutgoingMessage.send(envelope: request.envelope, body: body, on: router, logger: logger)
         } else {
-            post(.command, request.envelope + [body])
+            post(CollectionOfOne(.reply(envelope: request.envelope, body: body)))
         }
     }
 
     /// Publishes a two-frame message, topic then body, on the event socket.
     public func publish(topic: [UInt8], body: [UInt8]) {
-        post(.event, [topic, body])
+        post(CollectionOfOne(.event(topic: topic, body: body)))
     }
 
     /// Cuts the event connections of these ZAP user ids (keys a reload removed): ZAP checks a key
@@ -141,14 +141,10 @@ public final class ZMQTransport: TaskExecutor, Sendable {
 
     /// Publishes two-frame messages, in order, with one hand-over to the I/O thread.
     public func publish(_ messages: [(topic: [UInt8], body: [UInt8])]) {
-        post(messages.map { (.event, [$0.topic, $0.body]) })
+        post(messages.lazy.map { .event(topic: $0.topic, body: $0.body) })
     }
 
-    private func post(_ destination: Outbox.Destination, _ frames: [[UInt8]]) {
-        post(CollectionOfOne((destination, frames)))
-    }
-
-    private func post(_ messages: some Collection<(Outbox.Destination, [[UInt8]])>) {
+    private func post(_ messages: some Collection<OutgoingMessage>) {
         guard !messages.isEmpty else { return }
         if outbox.withLock({ $0.post(messages) }) { signal() }
     }

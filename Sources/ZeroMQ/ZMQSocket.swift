@@ -151,24 +151,27 @@ public final class ZMQSocket {
 
     /// Sends a multipart message atomically: all frames or none.
     public func send(_ frames: [[UInt8]], flags: ZMQFlags = []) throws(ZMQError) {
-        // libzmq may have freed a closed socket: never hand it the handle again.
-        guard !closed else { throw ZMQError(code: ENOTSOCK, operation: "zmq_send on a closed socket") }
         // Indices rather than `enumerated()`, whose iterator the profile showed unspecialized
         // here, copying each frame through value witnesses on every reply.
         for index in frames.indices {
-            let frame = frames[index]
-            let more = index < frames.count - 1 ? ZMQ_SNDMORE : 0
-            if frame.count >= Self.zeroCopyBytes {
-                try sendWithoutCopy(frame, flags: flags.rawValue | more)
-                continue
-            }
-            while true {
-                let sent = frame.withUnsafeBytes { zmq_send(handle, $0.baseAddress, $0.count, flags.rawValue | more) }
-                if sent >= 0 { break }
-                let error = ZMQError.last("zmq_send")
-                if error.interrupted { continue }
-                throw error
-            }
+            try send(frame: frames[index], more: index < frames.count - 1, flags: flags)
+        }
+    }
+
+    /// Sends one frame of a multipart message; `more` says that frames follow. libzmq queues the
+    /// message, all frames or none, once its last frame is sent: a caller sends a message's frames
+    /// one after the other without building an array of them (the I/O thread does, per reply).
+    public func send(frame: [UInt8], more: Bool, flags: ZMQFlags = []) throws(ZMQError) {
+        // libzmq may have freed a closed socket: never hand it the handle again.
+        guard !closed else { throw ZMQError(code: ENOTSOCK, operation: "zmq_send on a closed socket") }
+        let flags = flags.rawValue | (more ? ZMQ_SNDMORE : 0)
+        if frame.count >= Self.zeroCopyBytes { return try sendWithoutCopy(frame, flags: flags) }
+        while true {
+            let sent = frame.withUnsafeBytes { zmq_send(handle, $0.baseAddress, $0.count, flags) }
+            if sent >= 0 { return }
+            let error = ZMQError.last("zmq_send")
+            if error.interrupted { continue }
+            throw error
         }
     }
 
@@ -211,8 +214,20 @@ public final class ZMQSocket {
     /// Receives one multipart message with the connection's authenticated user id: the one the
     /// ZAP handler gave the peer, or nil on a connection ZAP did not authenticate.
     public func receiveMessage(flags: ZMQFlags = []) throws(ZMQError) -> (frames: [[UInt8]], userID: String?) {
-        let received = try receive(flags: flags, source: false)
-        return (received.frames, received.userID)
+        var frames: [[UInt8]] = []
+        let (userID, _) = try receive(flags: flags, userID: true, source: false) { frames.append(Array($0)) }
+        return (frames, userID)
+    }
+
+    /// Receives one multipart message and hands `frame` each of its frames in order, in place: the
+    /// bytes are valid only during the call. A reader copies only what it keeps, into arrays of its
+    /// own shape (the I/O thread reads every request so). Returns the connection's user id as
+    /// ``receiveMessage(flags:)`` does when `userID` asks for it, nil otherwise: the look-up is one
+    /// of libzmq's metadata maps a frame.
+    public func receiveFrames(
+        flags: ZMQFlags = [], userID: Bool, _ frame: (UnsafeRawBufferPointer) -> Void
+    ) throws(ZMQError) -> String? {
+        try receive(flags: flags, userID: userID, source: false, frame).userID
     }
 
     /// As ``receiveMessage(flags:)``, with the file descriptor of the connection it came over
@@ -220,28 +235,33 @@ public final class ZMQSocket {
     public func receiveWithSource(flags: ZMQFlags = []) throws(ZMQError) -> (
         frames: [[UInt8]], userID: String?, sourceFD: Int32?
     ) {
-        try receive(flags: flags, source: true)
+        var frames: [[UInt8]] = []
+        let (userID, sourceFD) = try receive(flags: flags, userID: true, source: true) { frames.append(Array($0)) }
+        return (frames, userID, sourceFD)
     }
 
-    /// Asks for the source descriptor only when `source` says so: requests need none.
-    private func receive(flags: ZMQFlags, source: Bool) throws(ZMQError) -> (
-        frames: [[UInt8]], userID: String?, sourceFD: Int32?
-    ) {
+    /// Asks for the user id and the source descriptor only when told to: requests need no descriptor.
+    private func receive(
+        flags: ZMQFlags, userID wantsUserID: Bool, source: Bool, _ frame: (UnsafeRawBufferPointer) -> Void
+    ) throws(ZMQError) -> (userID: String?, sourceFD: Int32?) {
         guard !closed else { throw ZMQError(code: ENOTSOCK, operation: "zmq_msg_recv on a closed socket") }
-        var frames: [[UInt8]] = []
         var userID: String?
+        var userIDRead = !wantsUserID
         var sourceFD: Int32?
+        var first = true
         var message = zmq_msg_t()
         zmq_msg_init(&message)
         defer { zmq_msg_close(&message) }
         repeat {
-            while zmq_msg_recv(&message, handle, frames.isEmpty ? flags.rawValue : 0) < 0 {
+            while zmq_msg_recv(&message, handle, first ? flags.rawValue : 0) < 0 {
                 let error = ZMQError.last("zmq_msg_recv")
                 if error.interrupted { continue }
                 throw error
             }
-            // A ROUTER's routing-id frame is its own and carries no metadata, so ask every frame.
-            if userID == nil, let value = zmq_msg_gets(&message, "User-Id") {
+            first = false
+            // A ROUTER's routing-id frame is its own and carries no metadata, so ask until a frame has it.
+            if !userIDRead, let value = zmq_msg_gets(&message, "User-Id") {
+                userIDRead = true
                 // libzmq sets an empty User-Id on connections that no ZAP handler saw.
                 let text = String(cString: value)
                 userID = text.isEmpty ? nil : text
@@ -250,10 +270,8 @@ public final class ZMQSocket {
                 let fd = zmq_msg_get(&message, ZMQ_SRCFD)
                 if fd >= 0 { sourceFD = fd }
             }
-            let size = zmq_msg_size(&message)
-            let data = zmq_msg_data(&message)
-            frames.append(size == 0 ? [] : Array(UnsafeRawBufferPointer(start: data, count: size)))
+            frame(UnsafeRawBufferPointer(start: zmq_msg_data(&message), count: zmq_msg_size(&message)))
         } while zmq_msg_more(&message) == 1
-        return (frames, userID, sourceFD)
+        return (userID, sourceFD)
     }
 }

@@ -28,6 +28,21 @@ struct ZeroMQTests {
         #expect(try dealer.receive() == [Array("back".utf8)])
     }
 
+    @Test("frames sent one at a time make one message; a reader is handed each frame in place")
+    func frameAtATime() throws {
+        let (router, dealer) = try connectedPair("inproc://frames")
+        try dealer.send(frame: [], more: true)
+        try dealer.send(frame: Array("one".utf8), more: true)
+        try dealer.send(frame: Array("two".utf8), more: false)
+        var frames: [[UInt8]] = []
+        let userID = try router.receiveFrames(userID: true) { frames.append(Array($0)) }
+        #expect(frames == [Array("d1".utf8), [], Array("one".utf8), Array("two".utf8)])
+        #expect(userID == nil)
+        try router.send(frame: Array("d1".utf8), more: true)
+        try router.send(frame: Array("back".utf8), more: false)
+        #expect(try dealer.receive() == [Array("back".utf8)])
+    }
+
     @Test("frames too large to copy are lent to libzmq and arrive intact, over TCP too, after the sender let go")
     func largeFrames() throws {
         let pull = try context.socket(.pull)
