@@ -65,16 +65,19 @@ final class CommitWriter: Sendable {
     /// woken: the caller commits, or hands the commit over, with ``commitQueued(here:)``.
     /// `essential` entries (the daemon's own: time running out, the bracket) pass a full queue.
     func enqueue(
-        _ events: [GameEvent], games: [Game], refusal: CommandRefusal? = nil, essential: Bool = false,
+        _ events: consuming [GameEvent], games: [Game], refusal: CommandRefusal? = nil, essential: Bool = false,
         commit: CommitPolicy = .logWriter
     ) throws(CourtsideError) -> CommitTicket {
         let ticket = CommitTicket()
         let now = ContinuousClock.now
+        // Taken, not copied: a caller whose last use this is hands over the array itself, which
+        // the numbering then changes in place. A copy of every event took half of this call's
+        // time under 16 keepers.
+        var events = events
         let action = state.withLock { state in
             state.enqueue(
                 eventCount: events.count, essential: essential, wakesWriter: !commit.leavesCommitToCaller, at: now
             ) { first in
-                var events = events
                 for index in events.indices { events[index].sequence = first + Int64(index) }
                 return CommitEntry(events: events, games: games, refusal: refusal, ticket: ticket)
             }

@@ -202,6 +202,8 @@ final class IOLoop: @unchecked Sendable {
             }
             reportOverload()
         }
+        // One reading of the clock for the round: its requests were read within microseconds.
+        let received = ContinuousClock.now
         // Bounded per round so that a flood of requests cannot starve outgoing replies.
         for _ in 0..<1000 {
             guard let (envelope, frames, userID) = receiveRequest(from: router) else { return }
@@ -215,39 +217,41 @@ final class IOLoop: @unchecked Sendable {
                 continue
             }
             room -= 1
-            batch.append(IncomingRequest(envelope: envelope, frames: frames, userID: userID))
+            batch.append(IncomingRequest(envelope: envelope, frames: frames, userID: userID, received: received))
         }
     }
 
     /// One request, split as it is read: the ROUTER envelope (the peer's routing id, and the empty
     /// delimiter when a frame follows it), then the frames after it. Nil when none is queued.
     ///
-    /// Each frame is copied once, into the array it belongs to, rather than into one array of
-    /// every frame and again into the split ones: the I/O thread reads every request.
+    /// Only the frames after the envelope are copied, each once into the array it belongs to; the
+    /// envelope is the peer's, kept from its earlier requests.
     private func receiveRequest(from router: ZMQSocket) -> (envelope: [[UInt8]], frames: [[UInt8]], userID: String?)? {
-        var envelope: [[UInt8]] = []
-        envelope.reserveCapacity(2)
+        var peer: Int?
         var frames: [[UInt8]] = []
         // An empty frame right after the routing id: the delimiter, if another frame follows.
         var delimiter = false
         do {
             let userID = try router.receiveFrames(flags: .dontWait, userID: configuration.security != nil) { frame in
-                if envelope.isEmpty {
-                    envelope.append(Array(frame))
-                } else if envelope.count == 1, frames.isEmpty, !delimiter, frame.isEmpty {
+                if peer == nil {
+                    peer = envelopes.index(of: frame)
+                } else if frames.isEmpty, !delimiter, frame.isEmpty {
                     delimiter = true
                 } else {
                     frames.append(Array(frame))
                 }
             }
-            if delimiter {
-                // The empty frame was the delimiter only if a frame followed it; alone, it is the request.
-                if frames.isEmpty { frames.append([]) } else { envelope.append([]) }
-            }
-            return (envelope, frames, userID)
+            guard let peer else { return ([], [], userID) }
+            // The empty frame was the delimiter only if a frame followed it; alone, it is the request.
+            let delimited = delimiter && !frames.isEmpty
+            if delimiter, frames.isEmpty { frames.append([]) }
+            return (envelopes.envelope(at: peer, delimited: delimited), frames, userID)
         } catch {
             if !error.wouldBlock { logger.warning("receive failed", metadata: ["error": "\(error)"]) }
             return nil
         }
     }
+
+    /// The envelopes of the peers that sent requests lately.
+    private var envelopes = RecentEnvelopes()
 }

@@ -10,10 +10,12 @@ public struct IncomingRequest: Sendable {
     /// When the I/O thread read it, for the time a request spends inside the daemon.
     public let received: ContinuousClock.Instant
 
-    public init(envelope: [[UInt8]], frames: [[UInt8]], userID: String? = nil) {
+    public init(
+        envelope: [[UInt8]], frames: [[UInt8]], userID: String? = nil, received: ContinuousClock.Instant = .now
+    ) {
         self.envelope = envelope
         self.frames = frames
         self.userID = userID
-        received = .now
+        self.received = received
     }
 }
