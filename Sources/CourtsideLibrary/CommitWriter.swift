@@ -59,27 +59,22 @@ final class CommitWriter: Sendable {
 
     // MARK: - Commands
 
-    /// Numbers `events` with the next sequence numbers and queues them, with the command's
-    /// refusal if it was refused, for the next commit. Never blocks on I/O; callers await the
-    /// returned ticket. Under a ``CommitPolicy/callersThread(when:)`` policy the writer is not
-    /// woken: the caller commits, or hands the commit over, with ``commitQueued(here:)``.
-    /// `essential` entries (the daemon's own: time running out, the bracket) pass a full queue.
+    /// Gives `events` the next sequence numbers and queues them, with the command's refusal if it
+    /// was refused, for the next commit. Never blocks on I/O; callers await the returned ticket.
+    /// Under a ``CommitPolicy/callersThread(when:)`` policy the writer is not woken: the caller
+    /// commits, or hands the commit over, with ``commitQueued(here:)``. `essential` entries (the
+    /// daemon's own: time running out, the bracket) pass a full queue.
     func enqueue(
-        _ events: consuming [GameEvent], games: [Game], refusal: CommandRefusal? = nil, essential: Bool = false,
+        _ events: [GameEvent], games: [Game], refusal: CommandRefusal? = nil, essential: Bool = false,
         commit: CommitPolicy = .logWriter
     ) throws(CourtsideError) -> CommitTicket {
         let ticket = CommitTicket()
         let now = ContinuousClock.now
-        // Taken, not copied: a caller whose last use this is hands over the array itself, which
-        // the numbering then changes in place. A copy of every event took half of this call's
-        // time under 16 keepers.
-        var events = events
         let action = state.withLock { state in
             state.enqueue(
                 eventCount: events.count, essential: essential, wakesWriter: !commit.leavesCommitToCaller, at: now
             ) { first in
-                for index in events.indices { events[index].sequence = first + Int64(index) }
-                return CommitEntry(events: events, games: games, refusal: refusal, ticket: ticket)
+                CommitEntry(events: events, first: first, games: games, refusal: refusal, ticket: ticket)
             }
         }
         switch action {
@@ -180,7 +175,7 @@ final class CommitWriter: Sendable {
     /// Writes `batch` to the log, then publishes it. Only the holder of the writer's role calls it.
     private func commit(_ batch: [CommitEntry]) {
         let started = ContinuousClock.now
-        let events = Self.events(of: batch)
+        let events = Self.numberedEvents(of: batch)
         let refusals = batch.compactMap(\.refusal)
         do {
             try log.append(events, refusals: refusals)
@@ -193,37 +188,59 @@ final class CommitWriter: Sendable {
         }
         // Durable now: no longer pending, before anyone hears of it.
         state.withLock { $0.batchWritten() }
-        let published = view.apply(batch, eventCount: events.count)
+        let published = view.apply(batch, events: events)
         // The waiting commands first: a keeper's answer is what the round trip waits for, and
-        // the committed view (what every read sees) already has its events.
+        // the committed view (what every read sees) already has its events. An entry's events
+        // are `events[offset...]`, in the batch's order.
+        var offset = 0
         for entry in batch.indices {
+            let count = batch[entry].events.count
+            defer { offset += count }
             if let refusal = batch[entry].refusal {
                 batch[entry].ticket.complete(.failure(refusal.error))
-            } else if let receipt = batch[entry].events.withUnsafeBufferPointer(Self.receipt) {
-                batch[entry].ticket.complete(.success(receipt))
+            } else if count > 0 {
+                batch[entry].ticket.complete(.success(Self.receipt(of: events, at: offset + count - 1)))
             }
         }
         // The tournament's changes, rare, are no game's update: only the commits' subscribers take them.
-        let tournament = batch.indices.lazy.filter { batch[$0].games.isEmpty }.flatMap { batch[$0].events }
-        let changes = tournament.isEmpty ? [] : Array(tournament)
+        let changes = batch.contains { $0.games.isEmpty } ? Self.tournamentChanges(in: batch, events: events) : []
         for subscriber in published.subscribers { subscriber.yield(published.updates, tournament: changes) }
         checkpointer.committed(events)
     }
 
-    /// The batch's events in order. A lone command's are its own array, shared rather than copied.
-    private static func events(of batch: [CommitEntry]) -> [GameEvent] {
-        if batch.count == 1 { return batch[0].events }
+    /// The batch's events in order, each numbered from its entry's first sequence number.
+    ///
+    /// Numbered here, in the array the log is handed, rather than as each command is queued: there
+    /// the caller still held its array, so numbering copied it (half of a queueing's time on the
+    /// pool under 16 keepers), where this array is new and numbered in place.
+    static func numberedEvents(of batch: [CommitEntry]) -> [GameEvent] {
         var events: [GameEvent] = []
         events.reserveCapacity(batch.reduce(0) { $0 + $1.events.count })
-        for entry in batch.indices { events.append(contentsOf: batch[entry].events) }
+        for entry in batch.indices {
+            let start = events.count
+            events.append(contentsOf: batch[entry].events)
+            for index in start..<events.count { events[index].sequence = batch[entry].first + Int64(index - start) }
+        }
         return events
     }
 
-    /// The receipt of a command whose events these are: its last event's, read in place rather
-    /// than through a copy of the event.
-    private static func receipt(_ events: UnsafeBufferPointer<GameEvent>) -> Receipt? {
-        guard let last = events.indices.last else { return nil }
-        return Receipt(gameID: events[last].gameID, version: events[last].version, sequence: events[last].sequence)
+    /// The receipt of the event at `index`: read in place rather than through a copy of the event.
+    private static func receipt(of events: [GameEvent], at index: Int) -> Receipt {
+        events.withUnsafeBufferPointer { events in
+            Receipt(gameID: events[index].gameID, version: events[index].version, sequence: events[index].sequence)
+        }
+    }
+
+    /// The events of the tournament's stream among `events`, the batch's numbered events.
+    private static func tournamentChanges(in batch: [CommitEntry], events: [GameEvent]) -> [GameEvent] {
+        var changes: [GameEvent] = []
+        var offset = 0
+        for entry in batch.indices {
+            let count = batch[entry].events.count
+            if batch[entry].games.isEmpty { changes += events[offset..<offset + count] }
+            offset += count
+        }
+        return changes
     }
 
     /// A failed commit leaves the in-memory games ahead of the log, so the library refuses

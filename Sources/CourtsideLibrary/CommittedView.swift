@@ -67,31 +67,36 @@ final class CommittedView: Sendable {
                 statusCounts: statusCounts))
     }
 
-    /// Applies a durable batch, whose events number `eventCount`: returns its updates, and the
-    /// subscribers to hand them to once the waiting commands are answered.
+    /// Applies a durable batch, whose numbered events are `events` (each entry's in turn, in the
+    /// batch's order): returns its updates, and the subscribers to hand them to once the waiting
+    /// commands are answered.
     ///
     /// Updates go out after the lock: a subscriber that registers meanwhile finds them in its
     /// snapshot instead, so "subscribe, then snapshot" still misses nothing.
-    func apply(_ batch: [CommitEntry], eventCount: Int) -> (updates: [GameUpdate], subscribers: [any CommitSubscriber]) {
+    func apply(_ batch: [CommitEntry], events: [GameEvent]) -> (
+        updates: [GameUpdate], subscribers: [any CommitSubscriber]
+    ) {
         committed.withLock { committed in
             var updates: [GameUpdate] = []
-            updates.reserveCapacity(eventCount)
+            updates.reserveCapacity(events.count)
             // Through buffer pointers: a loop over the entries, a zip of an entry's events and
             // states, or an array's subscript handing an element to a call, copies each (a game's
             // state, every string of an event), and this runs for every event under load.
-            for entry in batch.indices where !batch[entry].games.isEmpty {
-                batch[entry].events.withUnsafeBufferPointer { events in
+            events.withUnsafeBufferPointer { events in
+                var offset = 0
+                for entry in batch.indices {
+                    defer { offset += batch[entry].events.count }
+                    // The tournament's stream changes no game.
+                    guard !batch[entry].games.isEmpty else { continue }
                     batch[entry].games.withUnsafeBufferPointer { games in
-                        for index in events.indices {
-                            committed.update(games[index], id: events[index].gameID)
-                            updates.append(GameUpdate(event: events[index], game: games[index]))
+                        for index in games.indices {
+                            committed.update(games[index], id: events[offset + index].gameID)
+                            updates.append(GameUpdate(event: events[offset + index], game: games[index]))
                         }
                     }
                 }
-            }
-            // The batch's last event, a tournament change's too: the view reflects it.
-            if let entry = batch.lastIndex(where: { !$0.events.isEmpty }) {
-                committed.sequence = batch[entry].events.withUnsafeBufferPointer { $0[$0.count - 1].sequence }
+                // The batch's last event, a tournament change's too: the view reflects it.
+                if let last = events.indices.last { committed.sequence = events[last].sequence }
             }
             return (updates, committed.subscribers.all)
         }
