@@ -203,7 +203,8 @@ final class CommitWriter: Sendable {
             }
         }
         // The tournament's changes, rare, are no game's update: only the commits' subscribers take them.
-        let changes = batch.contains { $0.games.isEmpty } ? Self.tournamentChanges(in: batch, events: events) : []
+        let changes =
+            batch.indices.contains { batch[$0].games.isEmpty } ? Self.tournamentChanges(in: batch, events: events) : []
         for subscriber in published.subscribers { subscriber.yield(published.updates, tournament: changes) }
         checkpointer.committed(events)
     }
