@@ -55,14 +55,12 @@ struct CommandService: Service {
             group.addTask { await reads.run() }
             // Nothing on the command path blocks but a lone command's commit, on the I/O thread
             // itself while quiet (see decide(_:)); any other waits on the log writer's thread.
-            await withTaskExecutorPreference(transport) {
-                // Not cancelOnGracefulShutdown(): its merge reads the requests on a pool task,
-                // one more hop each way.
-                await withGracefulShutdownHandler {
-                    await decide(transport.requests)
-                } onGracefulShutdown: {
-                    transport.requests.finish()
-                }
+            // Not cancelOnGracefulShutdown(): its merge reads the requests on a pool task, one
+            // more hop each way.
+            await withGracefulShutdownHandler {
+                await decide(transport.requests)
+            } onGracefulShutdown: {
+                transport.requests.finish()
             }
             // Shutting down: the group now answers the queued reads.
             reads.finish()
@@ -89,33 +87,41 @@ struct CommandService: Service {
     /// long way, through the pool and the log writer.
     private func decide(_ requests: RequestBatches) async {
         var batches = requests.makeAsyncIterator()
-        var pending = await batches.next().map(commands(in:))
-        while let commands = pending {
-            if isQuiet(commands) {
-                // A lone command is committed here too while the I/O thread is ours: a lone
-                // keeper's move then crosses no thread between its request and its reply. (With
-                // more, an early one would wait for the commit while a later one suspends.)
-                if commands.count == 1 {
-                    await library.committing(commitOnIOThread) { policy in
-                        await submit(commands[0], commit: policy)
+        // An empty batch is quiet: the loop starts on the I/O thread.
+        var pending: [Command]? = []
+        while let quiet = pending {
+            // Returns the commands of the first batch met at a busy moment, to be decided on the
+            // pool, or nil at the end.
+            pending = await withTaskExecutorPreference(transport) { () async -> [Command]? in
+                var commands = quiet
+                while isQuiet(commands) {
+                    // A lone command is committed here too while the I/O thread is ours: a lone
+                    // keeper's move then crosses no thread between its request and its reply.
+                    // (With more, an early one would wait for the commit while a later one
+                    // suspends.)
+                    if commands.count == 1 {
+                        await library.committing(commitOnIOThread) { policy in
+                            await submit(commands[0], commit: policy)
+                        }
+                    } else {
+                        for command in commands { await submit(command) }
                     }
-                } else {
-                    for command in commands { await submit(command) }
-                }
-                pending = await batches.next().map(commands(in:))
-                continue
-            }
-            // Returns the commands of the first batch met at a quiet moment, to be decided back
-            // on the I/O thread, or nil at the end.
-            pending = await withTaskExecutorPreference(globalConcurrentExecutor) { () async -> [Command]? in
-                var commands = commands
-                while true {
-                    for command in commands { await submit(command) }
                     guard let next = await batches.next() else { return nil }
                     commands = self.commands(in: next)
-                    if isQuiet(commands) { return commands }
                 }
+                return commands
             }
+            // On the pool, outside any executor preference: a task that prefers an executor,
+            // even the pool's own, is enqueued at every hop to a game's actor and back, where
+            // one without steps onto a free actor on its own thread (docs/FIGURES.md has what
+            // that saves a move).
+            guard var commands = pending else { return }
+            while !isQuiet(commands) {
+                for command in commands { await submit(command) }
+                guard let next = await batches.next() else { return }
+                commands = self.commands(in: next)
+            }
+            pending = commands
         }
     }
 
