@@ -21,6 +21,8 @@ struct CommandService: Service {
     let epoch: String
     let logger: Logger
     let responder: Responder
+    /// What answers each command once its commit is done.
+    private let answers: CommandAnswers
     let reads: ReadService
     /// The I/O thread commits a lone command itself while the log writer is idle (see
     /// ``decide(_:)``): asked where the command's task runs, which is the I/O thread only while
@@ -40,6 +42,7 @@ struct CommandService: Service {
         self.logger = logger
         responder = Responder(
             transport: transport, epoch: epoch, metrics: CommandMetrics(), isActive: isActive, logger: logger)
+        answers = CommandAnswers(responder: responder, logger: logger)
         commitOnIOThread = .callersThread { [transport] in transport.isIOThread }
         reads = ReadService(
             library: library, responder: responder, limit: readQueueLimit, pace: tournamentReadsPace,
@@ -253,8 +256,8 @@ struct CommandService: Service {
         case .listGames, .snapshot, .schedule, .standings, .log, .tournament:
             preconditionFailure("\(op) is a read, handed to the read service")
         }
-        pending.whenSettled { [responder, logger, origin] result in
-            Self.answer(incoming, origin: origin, result: result, op: op, responder: responder, logger: logger)
+        pending.whenSettled { [answers, origin] result in
+            answers.answer(incoming, origin: origin, result: result, op: op)
         }
     }
 
@@ -263,46 +266,20 @@ struct CommandService: Service {
     /// Its commits go to the log writer (``CommitPolicy/logWriter``): no caller waits to commit them.
     private func changeTournament(_ change: TournamentChange, reason: String?, _ command: Command) {
         let (incoming, origin, op) = (command.incoming, command.origin, command.op)
-        Task.detached { [library, responder, logger] in
+        Task.detached { [library, answers] in
             let result: Result<Receipt, CourtsideError>
             do throws(CourtsideError) {
                 result = .success(try await library.change(change, reason: reason, origin: origin))
             } catch {
                 result = .failure(error)
             }
-            Self.answer(incoming, origin: origin, result: result, op: op, responder: responder, logger: logger)
+            answers.answer(incoming, origin: origin, result: result, op: op)
         }
     }
 
     /// The court a game is played on: the committed game's, or the schedule's before it exists.
     private func court(of game: GameID) -> String? {
         (try? library.snapshot(of: game))?.value.setup.court ?? tournament.configuration.schedule.game(game)?.court
-    }
-
-    /// Answers a command once its result is known: on the committing thread (the log writer's,
-    /// or the I/O thread's) right after the commit, so the reply needs no trip through the pool.
-    private static func answer(
-        _ incoming: IncomingRequest, origin: CommandOrigin, result: Result<Receipt, CourtsideError>, op: String,
-        responder: Responder, logger: Logger
-    ) {
-        // Metadata is written inline: the logger builds it only when the level is enabled.
-        switch result {
-        case .success(let receipt):
-            var answer = Reply(commandID: origin.commandID, epoch: responder.epoch)
-            (answer.game, answer.version, answer.sequence) = (receipt.gameID, receipt.version, receipt.sequence)
-            logger.debug(
-                "command applied",
-                metadata: [
-                    "client": "\(origin.clientID)", "command": "\(origin.commandID)", "game": "\(receipt.gameID)",
-                    "sequence": "\(receipt.sequence)",
-                ])
-            responder.send(incoming, answer, op: op)
-        case .failure(let error):
-            logger.info(
-                "command refused: \(error.message)",
-                metadata: ["client": "\(origin.clientID)", "command": "\(origin.commandID)", "error.code": "\(error.code)"])
-            responder.fail(incoming, error, commandID: origin.commandID, op: op)
-        }
     }
 
     /// The command id of a request that could not be decoded, if it has a readable one.
