@@ -146,7 +146,12 @@ struct CommandService: Service {
     /// bad or forbidden requests answered on the way.
     private func commands(in batch: [IncomingRequest]) -> [Command] {
         var batchReads: [ReadService.Read] = []
-        let commands = batch.compactMap { command(in: $0, reads: &batchReads) }
+        // Sized once: grown from empty, it would copy a busy batch's commands at each doubling.
+        var commands: [Command] = []
+        commands.reserveCapacity(batch.count)
+        for incoming in batch {
+            if let command = command(in: incoming, reads: &batchReads) { commands.append(command) }
+        }
         if !batchReads.isEmpty { reads.submit(batchReads) }
         return commands
     }

@@ -137,31 +137,25 @@ final class EventPublisher: Service {
         var messages: [(topic: [UInt8], body: [UInt8])] = []
         messages.reserveCapacity(fresh.count)
         let dropped = drills ? published.withLock { $0.drops.move(in: commit, fresh) } : nil
-        // Through a buffer pointer, whose elements are lent where the array's subscript copied
-        // each update (a game's state: a tenth of the publisher's time went to such copies).
-        commit.withUnsafeBufferPointer { commit in
-            var writer = JSONWriter()
-            for index in fresh where index != dropped {
-                // Written straight from the event and the game, without building an EventMessage.
-                let body = EventMessage.json(
-                    epoch: epoch, event: commit[index].event, game: commit[index].game, using: &writer)
-                messages.append((Topic.events(of: commit[index].event.gameID), body))
-            }
+        // One writer's buffer for the commit's events.
+        var writer = JSONWriter()
+        for index in fresh where index != dropped {
+            // Written straight from the event and the game, without building an EventMessage.
+            let body = EventMessage.json(epoch: epoch, event: commit[index].event, game: commit[index].game, using: &writer)
+            messages.append((Topic.events(of: commit[index].event.gameID), body))
         }
         transport.publish(messages)
         publishedEvents.increment(by: Int64(messages.count))
         let tablesMayMove = published.withLock { published in
-            commit.withUnsafeBufferPointer { commit in
-                published.sequence = commit[last].event.sequence
-                var moves = false
-                for index in fresh {
-                    let (game, version) = (commit[index].event.gameID, commit[index].event.version)
-                    if published.versions.updateValue(version, forKey: game) == nil { published.order.append(game) }
-                    published.changed[game] = ProtocolVersion.beatsAfterChange
-                    moves = self.movesTournament(commit[index], started: &published.started) || moves
-                }
-                return moves
+            published.sequence = commit[last].event.sequence
+            var moves = false
+            for index in fresh {
+                let (game, version) = (commit[index].event.gameID, commit[index].event.version)
+                if published.versions.updateValue(version, forKey: game) == nil { published.order.append(game) }
+                published.changed[game] = ProtocolVersion.beatsAfterChange
+                moves = self.movesTournament(commit[index], started: &published.started) || moves
             }
+            return moves
         }
         if tablesMayMove { publishTournament() }
     }
