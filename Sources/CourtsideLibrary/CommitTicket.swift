@@ -13,13 +13,15 @@ final class CommitTicket: Sendable {
     }
 
     private enum State {
-        case waiting([Waiter])
+        /// The first waiter apart: nearly every ticket has one (its command's reply), for which
+        /// an array would be allocated.
+        case waiting(first: Waiter?, more: [Waiter])
         case done(Result<Receipt, CourtsideError>)
     }
 
     private let state: Mutex<State>
 
-    init() { state = Mutex(.waiting([])) }
+    init() { state = Mutex(.waiting(first: nil, more: [])) }
 
     /// A ticket that is already settled (a command replayed from the log).
     init(settled result: Result<Receipt, CourtsideError>) { state = Mutex(.done(result)) }
@@ -41,46 +43,49 @@ final class CommitTicket: Sendable {
     }
 
     func complete(_ result: Result<Receipt, CourtsideError>) {
-        let waiters: [Waiter] = state.withLock { state in
-            guard case .waiting(let waiters) = state else { return [] }
+        let (first, more): (Waiter?, [Waiter]) = state.withLock { state in
+            guard case .waiting(let first, let more) = state else { return (nil, []) }
             state = .done(result)
-            return waiters
+            return (first, more)
         }
-        for waiter in waiters {
-            switch waiter {
-            case .task(let continuation): continuation.resume(returning: result)
-            case .callback(let callback): callback(result)
+        if let first { Self.answer(first, result) }
+        for waiter in more { Self.answer(waiter, result) }
+    }
+
+    private static func answer(_ waiter: Waiter, _ result: Result<Receipt, CourtsideError>) {
+        switch waiter {
+        case .task(let continuation): continuation.resume(returning: result)
+        case .callback(let callback): callback(result)
+        }
+    }
+
+    /// Adds `waiter`, or returns the result when it is known already.
+    private func add(_ waiter: Waiter) -> Result<Receipt, CourtsideError>? {
+        state.withLock { state in
+            switch state {
+            case .done(let result):
+                return result
+            case .waiting(nil, let more):
+                state = .waiting(first: waiter, more: more)
+            case .waiting(let first, var more):
+                // Emptied first, so that the array is not shared while it grows.
+                state = .waiting(first: nil, more: [])
+                more.append(waiter)
+                state = .waiting(first: first, more: more)
             }
+            return nil
         }
     }
 
     /// Calls `callback` with the result on the thread that settles the ticket (the committing one),
     /// or at once if it is settled already.
     func whenSettled(_ callback: @escaping Callback) {
-        let settled: Result<Receipt, CourtsideError>? = state.withLock { state in
-            switch state {
-            case .done(let result): return result
-            case .waiting(var waiters):
-                waiters.append(.callback(callback))
-                state = .waiting(waiters)
-                return nil
-            }
-        }
-        if let settled { callback(settled) }
+        if let settled = add(.callback(callback)) { callback(settled) }
     }
 
     func wait() async throws(CourtsideError) -> Receipt {
         let result = await withCheckedContinuation { continuation in
-            let settled: Result<Receipt, CourtsideError>? = state.withLock { state in
-                switch state {
-                case .done(let result): return result
-                case .waiting(var waiters):
-                    waiters.append(.task(continuation))
-                    state = .waiting(waiters)
-                    return nil
-                }
-            }
-            if let settled { continuation.resume(returning: settled) }
+            if let settled = add(.task(continuation)) { continuation.resume(returning: settled) }
         }
         return try result.get()
     }

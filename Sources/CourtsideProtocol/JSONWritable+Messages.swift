@@ -79,6 +79,15 @@ extension EventMessage: JSONWritable {
     /// would copy every string of the event and the game's counts, only to drop them.
     public static func json(epoch: String, event: borrowing GameEvent, game: borrowing Game) -> [UInt8] {
         var writer = JSONWriter()
+        return json(epoch: epoch, event: event, game: game, using: &writer)
+    }
+
+    /// As ``json(epoch:event:game:)``, written in `writer`'s buffer, which it empties first:
+    /// a publisher that writes a commit's events one after another allocates one buffer for them.
+    public static func json(
+        epoch: String, event: borrowing GameEvent, game: borrowing Game, using writer: inout JSONWriter
+    ) -> [UInt8] {
+        writer.reset()
         write(
             at: event.at, epoch: epoch, kind: event.kind, game: event.gameID, origin: event.origin,
             sequence: event.sequence, type: "event", version: event.version, to: &writer

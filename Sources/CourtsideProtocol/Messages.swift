@@ -276,11 +276,22 @@ public struct Reply: Hashable, Codable, Sendable {
 /// Topics of the event endpoint.
 public enum Topic {
     /// The topic of a game's events: its id and a slash, so that "g1/" never matches "g10".
-    public static func events(of game: GameID) -> [UInt8] { Array("\(game.rawValue)/event".utf8) }
+    public static func events(of game: GameID) -> [UInt8] { topic(game, "/event") }
     /// The prefix that subscribes to one game's events.
-    public static func prefix(of game: GameID) -> [UInt8] { Array("\(game.rawValue)/".utf8) }
+    public static func prefix(of game: GameID) -> [UInt8] { topic(game, "/") }
     /// The topic of a game's beats; `prefix(of:)` subscribes to them with its events.
-    public static func beat(of game: GameID) -> [UInt8] { Array("\(game.rawValue)/beat".utf8) }
+    public static func beat(of game: GameID) -> [UInt8] { topic(game, "/beat") }
+
+    /// A game's id and `suffix`, copied into an array of their size: the publisher makes one per
+    /// event, and an interpolated string would build a string first, then the array from it.
+    private static func topic(_ game: GameID, _ suffix: StaticString) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(game.rawValue.utf8.count + suffix.utf8CodeUnitCount)
+        bytes.append(contentsOf: game.rawValue.utf8)
+        suffix.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        return bytes
+    }
+
     /// The heartbeat's topic; no game id starts with an underscore.
     public static let heartbeat = Array("_heartbeat".utf8)
     /// The standings' topic.

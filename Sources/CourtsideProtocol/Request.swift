@@ -51,7 +51,7 @@ public struct Request: Sendable {
         }
         // Nearly every request is a flat object of plain strings and integers: read those without
         // Foundation, and leave everything else (and every error's explanation) to JSONDecoder.
-        if let wire = FlatRequestReader.read(body) { return try wire.checked() }
+        if let request = try FlatRequestReader.request(body) { return request }
         return try wire(body).checked()
     }
 
@@ -190,7 +190,9 @@ struct WireRequest: Codable {
         case commandID = "command_id"
     }
 
-    func checked() throws(ProtocolError) -> Request {
+    /// The origin of a request, checked: both ids given, neither with a control character, and
+    /// not the daemon's own.
+    static func origin(clientID: String, commandID: String) throws(ProtocolError) -> CommandOrigin {
         guard !clientID.isEmpty, !commandID.isEmpty else {
             throw ProtocolError(.badRequest, "client_id and command_id must not be empty")
         }
@@ -204,6 +206,11 @@ struct WireRequest: Codable {
             throw ProtocolError(
                 .badRequest, "client_id \(clientID) is reserved for the daemon's own commands (courtside and courtside.*)")
         }
+        return CommandOrigin(clientID: clientID, commandID: commandID)
+    }
+
+    func checked() throws(ProtocolError) -> Request {
+        let origin = try Self.origin(clientID: clientID, commandID: commandID)
         func require<T>(_ value: T?, _ key: String) throws(ProtocolError) -> T {
             guard let value else { throw ProtocolError(.badRequest, "operation \(op) needs the field \(key)") }
             return value
@@ -274,7 +281,7 @@ struct WireRequest: Codable {
                     + "register_team, add_player, rename_player, set_player_active, schedule_game, edit_game, publish_draw, withdraw_team, "
                     + "list_games, snapshot, schedule, standings, log or tournament")
         }
-        return Request(origin: CommandOrigin(clientID: clientID, commandID: commandID), operation: operation)
+        return Request(origin: origin, operation: operation)
     }
 }
 

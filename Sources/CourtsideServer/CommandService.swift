@@ -21,6 +21,8 @@ struct CommandService: Service {
     let epoch: String
     let logger: Logger
     let responder: Responder
+    /// What answers each command once its commit is done.
+    private let answers: CommandAnswers
     let reads: ReadService
     /// The I/O thread commits a lone command itself while the log writer is idle (see
     /// ``decide(_:)``): asked where the command's task runs, which is the I/O thread only while
@@ -40,6 +42,7 @@ struct CommandService: Service {
         self.logger = logger
         responder = Responder(
             transport: transport, epoch: epoch, metrics: CommandMetrics(), isActive: isActive, logger: logger)
+        answers = CommandAnswers(responder: responder, logger: logger)
         commitOnIOThread = .callersThread { [transport] in transport.isIOThread }
         reads = ReadService(
             library: library, responder: responder, limit: readQueueLimit, pace: tournamentReadsPace,
@@ -55,14 +58,12 @@ struct CommandService: Service {
             group.addTask { await reads.run() }
             // Nothing on the command path blocks but a lone command's commit, on the I/O thread
             // itself while quiet (see decide(_:)); any other waits on the log writer's thread.
-            await withTaskExecutorPreference(transport) {
-                // Not cancelOnGracefulShutdown(): its merge reads the requests on a pool task,
-                // one more hop each way.
-                await withGracefulShutdownHandler {
-                    await decide(transport.requests)
-                } onGracefulShutdown: {
-                    transport.requests.finish()
-                }
+            // Not cancelOnGracefulShutdown(): its merge reads the requests on a pool task, one
+            // more hop each way.
+            await withGracefulShutdownHandler {
+                await decide(transport.requests)
+            } onGracefulShutdown: {
+                transport.requests.finish()
             }
             // Shutting down: the group now answers the queued reads.
             reads.finish()
@@ -89,33 +90,41 @@ struct CommandService: Service {
     /// long way, through the pool and the log writer.
     private func decide(_ requests: RequestBatches) async {
         var batches = requests.makeAsyncIterator()
-        var pending = await batches.next().map(commands(in:))
-        while let commands = pending {
-            if isQuiet(commands) {
-                // A lone command is committed here too while the I/O thread is ours: a lone
-                // keeper's move then crosses no thread between its request and its reply. (With
-                // more, an early one would wait for the commit while a later one suspends.)
-                if commands.count == 1 {
-                    await library.committing(commitOnIOThread) { policy in
-                        await submit(commands[0], commit: policy)
+        // An empty batch is quiet: the loop starts on the I/O thread.
+        var pending: [Command]? = []
+        while let quiet = pending {
+            // Returns the commands of the first batch met at a busy moment, to be decided on the
+            // pool, or nil at the end.
+            pending = await withTaskExecutorPreference(transport) { () async -> [Command]? in
+                var commands = quiet
+                while isQuiet(commands) {
+                    // A lone command is committed here too while the I/O thread is ours: a lone
+                    // keeper's move then crosses no thread between its request and its reply.
+                    // (With more, an early one would wait for the commit while a later one
+                    // suspends.)
+                    if commands.count == 1 {
+                        await library.committing(commitOnIOThread) { policy in
+                            await submit(commands[0], commit: policy)
+                        }
+                    } else {
+                        for command in commands { await submit(command) }
                     }
-                } else {
-                    for command in commands { await submit(command) }
-                }
-                pending = await batches.next().map(commands(in:))
-                continue
-            }
-            // Returns the commands of the first batch met at a quiet moment, to be decided back
-            // on the I/O thread, or nil at the end.
-            pending = await withTaskExecutorPreference(globalConcurrentExecutor) { () async -> [Command]? in
-                var commands = commands
-                while true {
-                    for command in commands { await submit(command) }
                     guard let next = await batches.next() else { return nil }
                     commands = self.commands(in: next)
-                    if isQuiet(commands) { return commands }
                 }
+                return commands
             }
+            // On the pool, outside any executor preference: a task that prefers an executor,
+            // even the pool's own, is enqueued at every hop to a game's actor and back, where
+            // one without steps onto a free actor on its own thread (docs/FIGURES.md has what
+            // that saves a move).
+            guard var commands = pending else { return }
+            while !isQuiet(commands) {
+                for command in commands { await submit(command) }
+                guard let next = await batches.next() else { return }
+                commands = self.commands(in: next)
+            }
+            pending = commands
         }
     }
 
@@ -137,7 +146,12 @@ struct CommandService: Service {
     /// bad or forbidden requests answered on the way.
     private func commands(in batch: [IncomingRequest]) -> [Command] {
         var batchReads: [ReadService.Read] = []
-        let commands = batch.compactMap { command(in: $0, reads: &batchReads) }
+        // Sized once: grown from empty, it would copy a busy batch's commands at each doubling.
+        var commands: [Command] = []
+        commands.reserveCapacity(batch.count)
+        for incoming in batch {
+            if let command = command(in: incoming, reads: &batchReads) { commands.append(command) }
+        }
         if !batchReads.isEmpty { reads.submit(batchReads) }
         return commands
     }
@@ -247,8 +261,8 @@ struct CommandService: Service {
         case .listGames, .snapshot, .schedule, .standings, .log, .tournament:
             preconditionFailure("\(op) is a read, handed to the read service")
         }
-        pending.whenSettled { [responder, logger, origin] result in
-            Self.answer(incoming, origin: origin, result: result, op: op, responder: responder, logger: logger)
+        pending.whenSettled { [answers, origin] result in
+            answers.answer(incoming, origin: origin, result: result, op: op)
         }
     }
 
@@ -257,46 +271,20 @@ struct CommandService: Service {
     /// Its commits go to the log writer (``CommitPolicy/logWriter``): no caller waits to commit them.
     private func changeTournament(_ change: TournamentChange, reason: String?, _ command: Command) {
         let (incoming, origin, op) = (command.incoming, command.origin, command.op)
-        Task.detached { [library, responder, logger] in
+        Task.detached { [library, answers] in
             let result: Result<Receipt, CourtsideError>
             do throws(CourtsideError) {
                 result = .success(try await library.change(change, reason: reason, origin: origin))
             } catch {
                 result = .failure(error)
             }
-            Self.answer(incoming, origin: origin, result: result, op: op, responder: responder, logger: logger)
+            answers.answer(incoming, origin: origin, result: result, op: op)
         }
     }
 
     /// The court a game is played on: the committed game's, or the schedule's before it exists.
     private func court(of game: GameID) -> String? {
         (try? library.snapshot(of: game))?.value.setup.court ?? tournament.configuration.schedule.game(game)?.court
-    }
-
-    /// Answers a command once its result is known: on the committing thread (the log writer's,
-    /// or the I/O thread's) right after the commit, so the reply needs no trip through the pool.
-    private static func answer(
-        _ incoming: IncomingRequest, origin: CommandOrigin, result: Result<Receipt, CourtsideError>, op: String,
-        responder: Responder, logger: Logger
-    ) {
-        // Metadata is written inline: the logger builds it only when the level is enabled.
-        switch result {
-        case .success(let receipt):
-            var answer = Reply(commandID: origin.commandID, epoch: responder.epoch)
-            (answer.game, answer.version, answer.sequence) = (receipt.gameID, receipt.version, receipt.sequence)
-            logger.debug(
-                "command applied",
-                metadata: [
-                    "client": "\(origin.clientID)", "command": "\(origin.commandID)", "game": "\(receipt.gameID)",
-                    "sequence": "\(receipt.sequence)",
-                ])
-            responder.send(incoming, answer, op: op)
-        case .failure(let error):
-            logger.info(
-                "command refused: \(error.message)",
-                metadata: ["client": "\(origin.clientID)", "command": "\(origin.commandID)", "error.code": "\(error.code)"])
-            responder.fail(incoming, error, commandID: origin.commandID, op: op)
-        }
     }
 
     /// The command id of a request that could not be decoded, if it has a readable one.

@@ -137,9 +137,11 @@ final class EventPublisher: Service {
         var messages: [(topic: [UInt8], body: [UInt8])] = []
         messages.reserveCapacity(fresh.count)
         let dropped = drills ? published.withLock { $0.drops.move(in: commit, fresh) } : nil
+        // One writer's buffer for the commit's events.
+        var writer = JSONWriter()
         for index in fresh where index != dropped {
             // Written straight from the event and the game, without building an EventMessage.
-            let body = EventMessage.json(epoch: epoch, event: commit[index].event, game: commit[index].game)
+            let body = EventMessage.json(epoch: epoch, event: commit[index].event, game: commit[index].game, using: &writer)
             messages.append((Topic.events(of: commit[index].event.gameID), body))
         }
         transport.publish(messages)
