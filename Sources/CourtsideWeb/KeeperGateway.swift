@@ -27,6 +27,8 @@ public final class KeeperGateway: Sendable {
     /// How long a joined device stays joined without a new code: a tournament weekend.
     static let sessionLifetime: Duration = .seconds(3 * 24 * 3600)
     static let cookieName = "courtside_keeper"
+    /// What a keeper's session key in the store starts with (the cookie's value follows).
+    static let sessionKeyPrefix = "keeper."
     /// Names the browser for good, across joins: its device keeps its name, so its queued
     /// commands keep their client id (the daemon's retry memory is per client id).
     static let installCookie = "courtside_install"
@@ -49,8 +51,8 @@ public final class KeeperGateway: Sendable {
             SQLitePersistDriver(store),
             configuration: .init(
                 sessionCookieParameters: .init(name: Self.cookieName, path: "/", secure: secureCookies, sameSite: .strict),
-                keyPrefix: "keeper."))
-        authenticator = KeeperAuthenticator(sessions: sessions, store: store)
+                keyPrefix: Self.sessionKeyPrefix))
+        authenticator = KeeperAuthenticator(store: store)
     }
 
     /// Adds the keeper's routes (``routes``) to `router`.
