@@ -14,19 +14,21 @@ struct KeeperSession: Codable, Sendable {
 /// for the whole context; the keeper and the desk keep theirs under their own cookies.
 struct KeeperAuthenticator: AuthenticatorMiddleware {
     typealias Context = GatewayRequestContext
-    let sessions: SessionStorage<KeeperSession>
     let store: GatewayStore
 
     func authenticate(request: Request, context: GatewayRequestContext) async throws -> GatewayIdentity? {
         try await identity(of: request)
     }
 
-    /// The identity a request's keeper cookie stands for; nil when it has none.
+    /// The identity a request's keeper cookie stands for; nil when it has none. The session and
+    /// its device are read in one read of the store, under the key the keeper's `SessionStorage`
+    /// saved it by.
     func identity(of request: Request) async throws -> GatewayIdentity? {
-        guard let session = try? await sessions.load(request: request) else {
-            return request.cookies[KeeperGateway.cookieName] == nil ? nil : .endedDevice(.sessionEnded)
+        guard let cookie = request.cookies[KeeperGateway.cookieName] else { return nil }
+        guard let standing = try await store.standing(ofSession: KeeperGateway.sessionKeyPrefix + cookie.value) else {
+            return .endedDevice(.sessionEnded)
         }
-        return switch try await store.standing(ofDevice: session.device) {
+        return switch standing {
         case .joined(let device): .device(device)
         case .revoked(let court): .endedDevice(.newCode(court: court))
         case .revokedAlone(let court): .endedDevice(.revoked(court: court))

@@ -27,6 +27,11 @@ public final class KeeperGateway: Sendable {
     /// How long a joined device stays joined without a new code: a tournament weekend.
     static let sessionLifetime: Duration = .seconds(3 * 24 * 3600)
     static let cookieName = "courtside_keeper"
+    /// The header of a command's answer that names the version of the daemon's ok (none for a
+    /// refusal): the same as the body's `version`.
+    static let versionField = HTTPField.Name("X-Courtside-Version")!
+    /// What a keeper's session key in the store starts with (the cookie's value follows).
+    static let sessionKeyPrefix = "keeper."
     /// Names the browser for good, across joins: its device keeps its name, so its queued
     /// commands keep their client id (the daemon's retry memory is per client id).
     static let installCookie = "courtside_install"
@@ -49,8 +54,8 @@ public final class KeeperGateway: Sendable {
             SQLitePersistDriver(store),
             configuration: .init(
                 sessionCookieParameters: .init(name: Self.cookieName, path: "/", secure: secureCookies, sameSite: .strict),
-                keyPrefix: "keeper."))
-        authenticator = KeeperAuthenticator(sessions: sessions, store: store)
+                keyPrefix: Self.sessionKeyPrefix))
+        authenticator = KeeperAuthenticator(store: store)
     }
 
     /// Adds the keeper's routes (``routes``) to `router`.
@@ -256,7 +261,13 @@ public final class KeeperGateway: Sendable {
             // No daemon was active yet (a takeover under way): nothing was decided, so the page
             // keeps the command and sends it again, as when the daemon does not answer.
             if let error = reply.error, error.code == .notActive { throw CourtsideError(error.code, error.message) }
-            return WebGateway.json(reply)
+            var response = WebGateway.json(reply)
+            // The daemon's ok and the version it gave, in the head as well: the page confirms the
+            // tap when the answer's head arrives (reading the body took the page 1.6 ms p50).
+            if reply.ok, reply.error == nil, let version = reply.version {
+                response.headers[Self.versionField] = String(version)
+            }
+            return response
         } catch {
             // The page keeps the command and retries it with the same ids: the daemon applies it once.
             var response = Self.error(

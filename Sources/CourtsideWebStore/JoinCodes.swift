@@ -154,23 +154,57 @@ extension GatewayStore {
     /// Whether the device may keep score, noting that it was seen.
     public func standing(ofDevice id: String, now: Date = Date()) async throws -> Standing {
         // A read first: most requests come within seconds of the last, and need no write.
-        let standing = try await database.read { db in try Self.standing(ofDevice: id, in: db) }
+        let standing = try await database.read { db in
+            try Self.standing(
+                Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT d.id, d.court, d.generation, d.name, d.joined_at, d.last_seen, d.commanded, c.generation AS current
+                        FROM devices d LEFT JOIN join_codes c ON c.court = d.court WHERE d.id = ?
+                        """, arguments: [id]))
+        }
+        return try await seen(standing, now: now)
+    }
+
+    /// Whether the device that a keeper's session stands for may keep score, noting that it was
+    /// seen; nil when no such session is current (never saved, expired or removed). `key` is the
+    /// session's key in the store (``SQLitePersistDriver``). The session and its device are read
+    /// at once, in one read (the session's row names its device): a keeper's every command is
+    /// checked, and two reads were two trips to the store's queue on the way to the daemon.
+    public func standing(ofSession key: String, now: Date = Date()) async throws -> Standing? {
+        let found = try await database.read { db -> Standing? in
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT s.device AS session_device, d.id, d.court, d.generation, d.name, d.joined_at, d.last_seen,
+                            d.commanded, c.generation AS current
+                        FROM sessions s LEFT JOIN devices d ON d.id = s.device LEFT JOIN join_codes c ON c.court = d.court
+                        WHERE s.key = ? AND (s.expires_at IS NULL OR s.expires_at > ?)
+                        """, arguments: [key, now.timeIntervalSince1970])
+            else { return nil }
+            // A session that names no device is not a keeper's.
+            guard row["session_device"] as String? != nil else { return nil }
+            return try Self.standing(row["id"] as String? == nil ? nil : row)
+        }
+        guard let found else { return nil }
+        return try await seen(found, now: now)
+    }
+
+    /// `standing`, after noting that a joined device was seen: a write only when it was last seen
+    /// 10 s ago or more, since most requests come within seconds of the last.
+    private func seen(_ standing: Standing, now: Date) async throws -> Standing {
         guard case .joined(let device) = standing, now.timeIntervalSince(device.lastSeen) >= 10 else { return standing }
         try await database.write { db in
-            try db.execute(sql: "UPDATE devices SET last_seen = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, id])
+            try db.execute(
+                sql: "UPDATE devices SET last_seen = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, device.id])
         }
         return standing
     }
 
-    private static func standing(ofDevice id: String, in db: Database) throws -> Standing {
-        guard
-            let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT d.id, d.court, d.generation, d.name, d.joined_at, d.last_seen, d.commanded, c.generation AS current
-                    FROM devices d LEFT JOIN join_codes c ON c.court = d.court WHERE d.id = ?
-                    """, arguments: [id])
-        else { return .unknown }
+    /// The standing a device's row gives (its columns, and `current`, its court's code generation).
+    private static func standing(_ row: Row?) throws -> Standing {
+        guard let row else { return .unknown }
         let device = Self.device(row)
         if row["current"] as Int? == device.generation { return .joined(device) }
         // A device revoked alone has generation 0, which no code has.

@@ -143,6 +143,12 @@ struct KeeperAPITests {
         #expect(first.status == 200 && first.json["ok"] as? Bool == true, "\(first)")
         let retry = try await phone.move("g1", "ann", id: id)
         #expect(retry.json["version"] as? Int == first.json["version"] as? Int)
+        // The ok's version is in the answer's head too (the page confirms on it); a refusal has none.
+        let version = { (headers: [AnyHashable: Any]) in
+            headers.first { "\($0.key)".lowercased() == "x-courtside-version" }?.value as? String
+        }
+        #expect(version(first.headers) == (first.json["version"] as? Int).map(String.init), "\(first.headers)")
+        #expect(version(retry.headers) == version(first.headers))
         let keeper = try Keeper(daemon.commandEndpoint)
         #expect(try keeper.send(.snapshot(game: "g1")).snapshot?.first?.score.home == 2)
         let trail = try #require(try keeper.send(.log(game: "g1")).events)
@@ -151,7 +157,8 @@ struct KeeperAPITests {
         )
 
         // The daemon's own refusals come back as they are, and change nothing.
-        #expect(try await phone.move("g1", "nobody").json.code == "unknown_player")
+        let refused = try await phone.move("g1", "nobody")
+        #expect(refused.json.code == "unknown_player" && version(refused.headers) == nil, "\(refused)")
         #expect(try await phone.move("nope", "ann").json.code == "unknown_game")
         // Another court's game: on a plaintext daemon the gateway keeps the device to its court.
         let elsewhere = try await phone.move("g2", "gus")
@@ -343,7 +350,8 @@ struct KeeperSilenceTests {
         // HEAD as GET for the service worker and the files it keeps.
         for path in [
             "/keep/sw.js", "/static/keeper.js", "/static/keeper-link.js", "/static/keeper-outbox.js",
-            "/static/keeper-store.js", "/static/keeper-draw.js", "/static/bind.js", "/static/keeper.css",
+            "/static/keeper-store.js", "/static/keeper-draw.js", "/static/keeper-post.js", "/static/bind.js",
+            "/static/keeper.css",
         ] {
             let head = try await phone.send("HEAD", path)
             #expect(head.status == 200, "HEAD \(path): \(head.status)")

@@ -94,4 +94,32 @@ struct GatewayStoreTests {
         try await sessions.remove(key: "a")
         #expect(try await sessions.get(key: "a", as: [String: String].self) == nil)
     }
+
+    @Test(
+        "a session's device in one read: joined, then revoked with its court's new code; none for a session expired, removed, unknown or naming no device"
+    )
+    func sessionStanding() async throws {
+        let (store, directory) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sessions = SQLitePersistDriver(store)
+        let code = try await store.code(for: "Court 1")
+        let phone = try #require(try await store.join(pin: code.pin, name: "phone"))
+        try await sessions.create(key: "keeper.s1", value: ["device": phone.id], expires: .seconds(3600))
+        guard case .joined(let found) = try await store.standing(ofSession: "keeper.s1") else {
+            Issue.record("the session's device is not joined")
+            return
+        }
+        #expect(found.id == phone.id && found.court == "Court 1")
+        try await sessions.create(key: "keeper.ghost", value: ["device": "nobody"], expires: nil)
+        #expect(try await store.standing(ofSession: "keeper.ghost") == .unknown)
+        try await sessions.create(key: "keeper.old", value: ["device": phone.id], expires: .seconds(-1))
+        #expect(try await store.standing(ofSession: "keeper.old") == nil)
+        try await sessions.create(key: "desk.s", value: ["name": "organiser"], expires: nil)
+        #expect(try await store.standing(ofSession: "desk.s") == nil)
+        #expect(try await store.standing(ofSession: "keeper.never") == nil)
+        try await store.renewCode(for: "Court 1")
+        #expect(try await store.standing(ofSession: "keeper.s1") == .revoked(court: "Court 1"))
+        try await sessions.remove(key: "keeper.s1")
+        #expect(try await store.standing(ofSession: "keeper.s1") == nil)
+    }
 }

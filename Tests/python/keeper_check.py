@@ -19,8 +19,10 @@ keepers in g4 at once, and an undo on one page of the other's play; a revoked de
 for the court) keeps its unsent move. Ends with "N passed, N failed".
 
 With --figures N it only measures, in the court's current game: N taps, each timed in the page
-from the tap to its line turning "confirmed"; N moves over ZeroMQ, the daemon's own round trip,
-in the same run; and the page's weight in bytes.
+from the tap to its line turning "confirmed", and cut into steps by its POST's resource timing
+(the page's work before the fetch, the browser's before the request, the gateway and the daemon
+to the first byte, the body, the page's work after it); N moves over ZeroMQ, the daemon's own
+round trip, in the same run; and the page's weight in bytes.
 
 Needs Debian's chromium, chromium-driver, python3-selenium and python3-zmq.
 """
@@ -249,13 +251,14 @@ def applied(endpoint, game, device):
 # the tap to its line in the outbox turning "confirmed" (a MutationObserver, no polling).
 TIMED_TAPS = """
 const [n, done] = [arguments[0], arguments[arguments.length - 1]];
-const outbox = document.getElementById("outbox"), times = (window.keeperTimes = []);
+const outbox = document.getElementById("outbox"), times = (window.keeperTimes = []), starts = (window.keeperStarts = []);
 const player = document.querySelector("button[data-player]").dataset.player;
 (async () => {
   for (let i = 0; i < n; i++) {
     const before = new Set([...outbox.querySelectorAll("li")].map((li) => li.dataset.id));
     const confirmed = () => [...outbox.querySelectorAll('li[data-state="confirmed"]')].some((li) => !before.has(li.dataset.id));
     const start = performance.now();
+    starts.push(start);
     await new Promise((resolve) => {
       const observer = new MutationObserver(() => { if (confirmed()) { observer.disconnect(); resolve(); } });
       observer.observe(outbox, { childList: true, subtree: true, attributes: true });
@@ -266,6 +269,23 @@ const player = document.querySelector("button[data-player]").dataset.player;
   }
   return times;
 })().then(done, (e) => done(String(e)));
+"""
+
+
+# Each timed tap cut into steps by its POST's resource timing and the tap's own start and end:
+# the page's work before the fetch starts, the browser's before the request goes out, the
+# gateway's and the daemon's to the answer's first byte, the answer's body, and the page's work
+# after the answer until the line shows "confirmed".
+STEPS = ("page before fetch", "browser before request", "to first byte", "body", "page after answer")
+BREAKDOWN = """
+const posts = performance.getEntriesByType("resource").filter((e) => e.name.endsWith("/api/keep/commands"));
+const starts = window.keeperStarts || [], times = window.keeperTimes || [];
+return starts.map((start, i) => {
+  const end = start + times[i], p = posts.find((e) => e.startTime >= start && e.startTime <= end);
+  if (!p) return null;
+  const request = p.requestStart || p.fetchStart, first = p.responseStart || request;
+  return [p.startTime - start, request - p.startTime, first - request, p.responseEnd - first, end - p.responseEnd];
+}).filter((t) => t);
 """
 
 
@@ -290,6 +310,7 @@ def figures(args):
         posts = keeper.js("""
             return performance.getEntriesByType("resource")
               .filter((e) => e.name.endsWith("/api/keep/commands")).map((e) => e.duration);""")
+        steps = keeper.js(BREAKDOWN)
         player = keeper.js("return document.querySelector('button[data-player]').dataset.player")
         dealer = zmq.Context.instance().socket(zmq.DEALER)
         dealer.setsockopt(zmq.LINGER, 0)
@@ -313,6 +334,9 @@ def figures(args):
         if posts:
             print("their POSTs through the gateway, as the browser timed them, %d: p50 %.1f ms, p99 %.1f ms" % (
                 len(posts), percentile(posts, 50), percentile(posts, 99)))
+        if steps:
+            print("where a tap's time goes (p50 of each step, ms; %d taps): %s" % (len(steps), ", ".join(
+                "%s %.1f" % (name, percentile([t[i] for t in steps], 50)) for i, name in enumerate(STEPS))))
         print("the daemon's own round trip (ZeroMQ, same run), %d moves: p50 %.2f ms, p99 %.2f ms" % (
             len(daemon), percentile(daemon, 50), percentile(daemon, 99)))
         print("page weight: %d bytes (%s), uncompressed" % (

@@ -66,5 +66,26 @@ window.courtsideKeeperDraw = (function () {
     return li;
   }
 
-  return { players, tapItem, playItem };
+  // `items` ({key, drawn, make}) as `list`'s children, in their order. A line whose key and
+  // `drawn` (what it shows, as a string) are as before keeps its element: a draw then costs the
+  // lines that changed, not every line (80 outbox lines rebuilt at each draw took 4 ms a tap of
+  // the page's time in Chromium, and a finger on an Undo is never lost to a redraw).
+  function keyed(list, items) {
+    const before = drawnLines.get(list) || new Map(), after = new Map();
+    const nodes = items.map((item) => {
+      const old = before.get(item.key);
+      const node = old && old.drawn === item.drawn ? old.node : item.make();
+      after.set(item.key, { drawn: item.drawn, node });
+      return node;
+    });
+    drawnLines.set(list, after);
+    // The lines that go leave first, so that each new one is one insertion, not a move of every
+    // line after it.
+    const staying = new Set(nodes);
+    for (const child of [...list.children]) if (!staying.has(child)) child.remove();
+    nodes.forEach((node, i) => { if (list.children[i] !== node) list.insertBefore(node, list.children[i] || null); });
+  }
+  const drawnLines = new WeakMap();
+
+  return { players, tapItem, playItem, keyed };
 })();

@@ -17,14 +17,17 @@
   "use strict";
   const body = document.body, court = body.dataset.court;
   let device = body.dataset.device;
-  const bind = window.courtsideBind, field = bind.field, text = bind.text, el = bind.el;  // bind.js
+  const bind = window.courtsideBind, text = bind.text, el = bind.el;  // bind.js
+  // The page's `[data-field]` elements, each looked up once (they stay): a draw writes twenty,
+  // and a query of the whole page for each cost more than the rest of the draw.
+  const found = new Map();
+  const field = (name) => { if (!found.has(name)) found.set(name, bind.field(name)); return found.get(name); };
+  const fields = (values) => { for (const name of Object.keys(values)) text(field(name), values[name]); };
   const lists = window.courtsideKeeperDraw, stored = window.courtsideKeeperStore;
   const newID = () => (crypto.randomUUID ? crypto.randomUUID() : Date.now().toString(36) + Math.random().toString(36).slice(2));
 
-  // What the page last knew, kept for a reload while offline (the service worker serves the frame).
-  const saved = (key, fallback) => { try { return JSON.parse(localStorage.getItem("courtside." + key)) || fallback; } catch (e) { return fallback; } };
-  const save = (key, value) => { try { localStorage.setItem("courtside." + key, JSON.stringify(value)); } catch (e) { /* full: the live copy still works */ } };
-
+  // The outbox's IndexedDB, and what the page last knew, kept for a reload while offline.
+  const { put, drop, saved, save } = stored;  // keeper-store.js
   // Each game: {clock, view, version}, from the stream; the offset turns our time into the daemon's.
   const live = { games: saved("games:" + court, {}), offset: 0 };
   const picker = document.getElementById("game");
@@ -39,8 +42,10 @@
   let notice = "";           // the last refusal of a clock or time-out command
   // The page's words with placeholders ("undo {what}"): the script fills them, it composes none.
   const words = document.getElementById("words").dataset;
-  // A word by its attribute's name ("state-queued": data-state-queued, read as stateQueued).
-  const word = (name) => words[name.replace(/-(\w)/g, (all, letter) => letter.toUpperCase())];
+  // A word by its attribute's name ("state-queued": data-state-queued, read as stateQueued),
+  // looked up once: a draw asks for three a line of the outbox.
+  const looked = new Map();
+  const word = (name) => looked.get(name) ?? looked.set(name, words[name.replace(/-(\w)/g, (all, letter) => letter.toUpperCase())]).get(name);
   const say = (phrase, values) => phrase.replace(/\{(\w+)\}/g, (all, name) => (name in values ? String(values[name]) : all));
   // A refusal's words by its stable code, in the page's language (#refusals); never the code itself.
   const refusals = document.getElementById("refusals").content;
@@ -54,37 +59,18 @@
     text(document.getElementById("announce"), say(state === "refused" ? words.announceRefused : words.announce, values));
   }
 
-  const put = stored.put, drop = stored.drop;  // keeper-store.js
-
-  // Finished entries are kept a while to be seen, then forgotten; unsent ones never are.
-  async function prune() {
+  // Finished entries are kept a while to be seen, then forgotten; unsent ones never are. Their
+  // deletes are not waited for: the sending goes on meanwhile (one a tap, once 80 are kept).
+  function prune() {
     const done = entries.filter((e) => e.state === "confirmed" || e.state === "refused");
-    for (const e of done.slice(0, Math.max(0, done.length - 80))) { await drop(e); entries.splice(entries.indexOf(e), 1); }
-  }
-
-  // ---- Sending.
-  async function post(command) {
-    const abort = new AbortController(), timer = setTimeout(() => abort.abort(), 10000);
-    try {
-      const response = await fetch("/api/keep/commands", {
-        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(command),
-        credentials: "same-origin", cache: "no-store", signal: abort.signal });
-      let reply = null;
-      try { reply = await response.json(); } catch (e) { /* a proxy's page, say: not the gateway's answer */ }
-      const error = reply && reply.error;
-      if (response.status === 200 && reply && reply.ok) return { kind: "ok", reply };
-      if (response.status === 200 && error) return { kind: "refused", message: refusal(error.code) };
-      if (response.status === 401 && error) return { kind: "halt", message: refusal(error.code), code: error.code };
-      if ([400, 403, 413].includes(response.status) && error) return { kind: "refused", message: refusal(error.code) };
-      // The gateway's 503 (the daemon did not answer, or is being caught up with): the phone is online.
-      if (response.status === 503 && error) return { kind: "retry", why: "unavailable" };
-      return { kind: "retry", why: "unreachable" };
-    } catch (e) {
-      return { kind: "retry", why: "unreachable" };
-    } finally {
-      clearTimeout(timer);
+    for (const e of done.slice(0, Math.max(0, done.length - 80))) {
+      entries.splice(entries.indexOf(e), 1);
+      drop(e).catch((error) => console.warn("the outbox could not be saved on this device", error));
     }
   }
+
+  // ---- Sending (keeper-post.js: one command's request, its answer sorted).
+  const post = (command) => window.courtsideKeeperPost(command, refusal);
 
   let pumping = false;
 
@@ -115,20 +101,25 @@
       for (;;) {
         const next = entries.find(outbox.due);
         if (!next) break;
-        await apply(next, { type: "sending", device });
+        // "sending" has no effect to wait for: the fetch starts in the tap's own task, before
+        // the page draws the tap or IndexedDB is asked to write it.
+        adopt(next, outbox.next(next, { type: "sending", device }).entry);
         const result = await post(next.command);
         if (result.kind === "retry" || result.kind === "halt") await apply(next, { type: "failed" });
         if (result.kind === "retry") { feel(result.why); break; }
         if (result.kind === "halt") { halt(result.message); break; }
         feel("answered");
-        // The daemon's ok is the confirmation: its event, when it comes, changes nothing more.
-        if (result.kind === "ok") await apply(next, { type: "ok", version: result.reply.version });
-        else await apply(next, { type: "refused", message: result.message });
+        // The daemon's ok is the confirmation (its event, when it comes, changes nothing more),
+        // drawn at once: the write of the confirmed entry is started, not waited for (a reload
+        // before it lands sends the entry again under its id, and the daemon's answer is its ok).
+        const applied = result.kind === "ok"
+          ? apply(next, { type: "ok", version: result.reply.version }) : apply(next, { type: "refused", message: result.message });
+        draw();
+        await applied;
         // Not hearing the stream: the score comes from a fetch, at once.
         if (result.kind === "ok" && link.hearing.silent) pollSoon();
-        draw();
       }
-      await prune();
+      prune();
     } finally {
       pumping = false;
       draw();
@@ -207,16 +198,16 @@
   function pollSoon() { setTimeout(poll, 0); }
 
   // ---- Taps.
-  // The tap is sent while IndexedDB writes it, not after: a page that dies before the write has
-  // landed loses a move the daemon has (its plays list shows it, with its undo) or one never
-  // confirmed; either way nothing shown as confirmed is lost. The writes of one entry still
-  // land in order (keeper-store.js).
+  // The tap is sent first (the pump is idle between taps), then written to IndexedDB and drawn,
+  // not sent after the write: a page that dies before the write has landed loses a move the
+  // daemon has (its plays list shows it, with its undo) or one never confirmed; either way
+  // nothing shown as confirmed is lost. The writes of one entry still land in order (keeper-store.js).
   async function queue(entry) {
     entries.push(entry);
+    pump();
     if (entry.command.op === "move") announce(entry);
     const written = keep(entry);
     draw();
-    pump();
     await written;
   }
   // A write of the outbox, not waited for by the sending: a reload finds each entry as of its
@@ -276,10 +267,15 @@
 
   // A play may be undone once: not when the view shows it undone, nor while an undo of it is on
   // its way or done (one refused leaves it undoable).
-  function undoable(game, version) {
-    const g = live.games[game];
-    if (g && g.view.plays.some((p) => p.version === version && p.isUndone)) return false;
-    return !entries.some((e) => e.command.op === "retract" && e.game === game && e.command.version === version && e.state !== "refused");
+  const undoable = (game, version) => undoables()(game, version);
+  // The same question for every line of a draw, from one look at the outbox.
+  function undoables() {
+    const taken = new Set();
+    for (const e of entries) if (e.command.op === "retract" && e.state !== "refused") taken.add(e.game + "/" + e.command.version);
+    return (game, version) => {
+      const g = live.games[game];
+      return !taken.has(game + "/" + version) && !(g && g.view.plays.some((p) => p.version === version && p.isUndone));
+    };
   }
 
   // Clock and time-outs are sent now or not at all: late, they would be wrong.
@@ -303,33 +299,40 @@
   // ---- Drawing: the view's words as they are.
   const clock = (g) => window.courtsideClock(g, live.offset);  // clock.js
 
-  // An outbox entry's line, with the button the outbox machine offers (keeper-outbox.js).
-  function tapItem(e) {
-    const offered = outbox.offer(e, !!e.version && undoable(e.game, e.version));
-    const state = outbox.shown(e);
-    return lists.tapItem(e, state, word("state-" + state) || state, offered && {
-      text: word("button-" + offered), label: e.spoken && say(word(offered + "-label"), e.spoken), click: () => undo(e) });
+  // An outbox entry's line, with the button the outbox machine offers (keeper-outbox.js), as
+  // keeper-draw.js's `keyed` takes it.
+  function tapItem(e, may) {
+    const offered = outbox.offer(e, !!e.version && may(e.game, e.version));
+    const state = outbox.shown(e), stateWord = word("state-" + state) || state;
+    const button = offered && { text: word("button-" + offered), label: e.spoken && say(word(offered + "-label"), e.spoken), click: () => undo(e) };
+    return { key: e.id, drawn: JSON.stringify([state, stateWord, e.label, e.message, button]), make: () => lists.tapItem(e, state, stateWord, button) };
   }
 
   // A play of the shown game, with its undo while it may be undone.
-  function playItem(p) {
-    const offered = !p.isUndone && undoable(current, p.version);
-    return lists.playItem(p, offered && {
-      text: word("button-undo"), label: p.undoLabel, click: () => queue(retraction(current, p.version, p.undoText)) });
+  function playItem(p, may) {
+    const game = current, offered = !p.isUndone && may(game, p.version);
+    const button = offered && { text: word("button-undo"), label: p.undoLabel, click: () => queue(retraction(game, p.version, p.undoText)) };
+    return { key: game + "/" + p.version, drawn: JSON.stringify([p.side, p.isUndone, p.listText, p.teamName, button]), make: () => lists.playItem(p, button) };
+  }
+
+  // The players' buttons: all that a tap on a player changes.
+  function drawPlayers() {
+    const g = live.games[current];
+    if (g) for (const side of ["home", "away"]) lists.players(field("players-" + side), g.view[side].players, selected);
   }
 
   function draw() {
-    const g = live.games[current], v = g && g.view;
+    const g = live.games[current], v = g && g.view, may = undoables();
     if (v) {
-      bind.fields({ home: v.home.name, away: v.away.name, score: v.score, clock: clock(g), status: v.statusText });
+      fields({ home: v.home.name, away: v.away.name, score: v.score, clock: clock(g), status: v.statusText });
       for (const side of ["home", "away"]) {
         const team = v[side], board = team.board;
-        bind.fields({ [side + "-name"]: team.name, ["fouls-" + side]: board.foulsText,
+        fields({ [side + "-name"]: team.name, ["fouls-" + side]: board.foulsText,
           ["timeouts-" + side]: board.timeoutsText, ["timeout-" + side]: team.timeoutButtonText });
-        lists.players(field("players-" + side), team.players, selected);
       }
+      drawPlayers();
       text(field("clock-button"), v.clockActionText);
-      document.getElementById("plays").replaceChildren(...v.plays.map(playItem));
+      lists.keyed(document.getElementById("plays"), v.plays.map((p) => playItem(p, may)));
     }
     const waiting = entries.filter(outbox.waiting).length;
     const banner = document.getElementById("banner"), now = machine.derive(link, Date.now()), halted = link.halted;
@@ -359,14 +362,17 @@
     else if (now.controls === "silent") text(why, why.dataset.silent);
     else if (blocked) text(why, why.dataset.offline);
     const mine = entries.filter((e) => e.game === current).slice().reverse();
-    document.getElementById("outbox").replaceChildren(...mine.map(tapItem));
+    lists.keyed(document.getElementById("outbox"), mine.map((e) => tapItem(e, may)));
   }
 
   // ---- The stream (bind.js): a full state, then each event with the game's view right after it.
+  // The court's games, for a reload while offline: written soon, once for a burst of events.
   function keepGames() {
-    const mine = {};
-    for (const id of Object.keys(live.games)) if (live.games[id].view.court === court) mine[id] = live.games[id];
-    save("games:" + court, mine);
+    stored.saveSoon("games:" + court, () => {
+      const mine = {};
+      for (const id of Object.keys(live.games)) if (live.games[id].view.court === court) mine[id] = live.games[id];
+      return mine;
+    });
   }
   // `?ping=2`: a `sync` every 2 s, so that silence means the stream is down, not a quiet game.
   function follow() {
@@ -379,7 +385,7 @@
         const entry = entries.find((x) => x.id === origin.command_id);
         const who = origin.client_id || "";
         // Our move whose reply was lost: its event is the confirmation.
-        if (entry && (who === (entry.device || device) || who.endsWith("/" + (entry.device || device)))) {
+        if (entry && outbox.waiting(entry) && (who === (entry.device || device) || who.endsWith("/" + (entry.device || device)))) {
           apply(entry, { type: "seen", version: m.version }).then(draw);
         }
         if (m.view.court === court) keepGames();
@@ -394,7 +400,7 @@
 
   // Every second: is the stream still heard? Silent, the shown game's state is fetched; silent
   // long, the stream is opened again (one held up on its way never recovers by itself).
-  // Drawn again only when what the connection shows changed: a redraw replaces the Undo buttons.
+  // Drawn again only when what the connection shows changed.
   let shown = "";
   setInterval(() => {
     feel("tick");
@@ -410,7 +416,7 @@
     if (!b) return;
     selected = selected === b.dataset.player ? null : b.dataset.player;
     text(field("hint"), selected ? words.hintMove : words.hintTap);
-    draw();
+    drawPlayers();
   });
   for (const b of document.querySelectorAll("[data-move]")) b.addEventListener("click", () => { tapMove(b.dataset.move, b); text(field("hint"), words.hintTap); });
   field("clock-button").addEventListener("click", () => {

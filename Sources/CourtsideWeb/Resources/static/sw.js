@@ -2,10 +2,10 @@
 // script and style come from the network while it answers, and from this cache when it does
 // not, so a reload while offline brings the page back; its outbox lives in IndexedDB.
 // Live data (/api/...) never comes from a cache.
-const CACHE = "courtside-keeper-4";
+const CACHE = "courtside-keeper-5";
 const FILES = [
   "/static/clock.js", "/static/bind.js", "/static/keeper-link.js", "/static/keeper-outbox.js", "/static/keeper-store.js",
-  "/static/keeper-draw.js", "/static/keeper.js", "/static/keeper.css", "/static/language.css",
+  "/static/keeper-draw.js", "/static/keeper-post.js", "/static/keeper.js", "/static/keeper.css", "/static/language.css",
 ];
 
 // Only the keeper page is kept: the join page lives at /keep too (X-Courtside-Page says which).
@@ -20,7 +20,15 @@ async function fill() {
   }
 }
 
-self.addEventListener("install", (event) => { self.skipWaiting(); event.waitUntil(fill().catch(() => {})); });
+// Live data goes to the network without waking this worker (the Static Routing API, where the
+// browser has it; elsewhere the fetch handler below lets it pass): every command's POST went
+// through the worker's fetch event first, 0.5 ms of a tap in Chromium, for nothing.
+const live = self.URLPattern && [{ condition: { urlPattern: new URLPattern({ pathname: "/api/*" }) }, source: "network" }];
+self.addEventListener("install", (event) => {
+  self.skipWaiting();
+  if (event.addRoutes && live) event.waitUntil(event.addRoutes(live).catch(() => {}));
+  event.waitUntil(fill().catch(() => {}));
+});
 // An older page's cache goes: its files would never be asked for again.
 self.addEventListener("activate", (event) => event.waitUntil((async () => {
   for (const name of await caches.keys()) if (name !== CACHE) await caches.delete(name);
