@@ -75,4 +75,41 @@ struct RetryAnswersTests {
         for command in 2...3 { #expect(Self.version(loaded, "log", command) == command) }
         for command in 1...3 { #expect(Self.version(loaded, "live", command) == command) }
     }
+
+    @Test("a client's index finds every answer it holds and none it forgot, through growth and many removals")
+    func indexMatchesAList() {
+        // Each client keeps its last 40; ids of every length, some sent again while held.
+        let window = RetryWindow(recentPerClient: 40, maximumAge: .seconds(3600), maximumPerClient: 40, maximumTotal: 1_000)
+        var answers = RetryAnswers(window: window, forgottenCapacity: 1 << 12)
+        var expected: [String: [String]] = [:]
+        var sent: Set<CommandOrigin> = []
+        var random = SeededRandom(seed: 41)
+        for step in 0..<3_000 {
+            let client = "client-\(Int.random(in: 0..<3, using: &random))"
+            let held = expected[client, default: []]
+            let again = !held.isEmpty && Int.random(in: 0..<5, using: &random) == 0
+            let command =
+                again
+                ? held[Int.random(in: 0..<held.count, using: &random)]
+                : String(repeating: "x", count: Int.random(in: 0..<24, using: &random)) + "\(step)"
+            let origin = CommandOrigin(clientID: client, commandID: command)
+            let receipt = Receipt(gameID: GameID(command), version: step, sequence: Int64(step))
+            answers.remember(origin, .settled(.success(receipt)), at: Timestamp(milliseconds: 1_000 + Int64(step)))
+            sent.insert(origin)
+            if !again {
+                expected[client, default: []].append(command)
+                if expected[client]!.count > 40 { expected[client]!.removeFirst() }
+            }
+        }
+        #expect(answers.count == expected.values.map(\.count).reduce(0, +))
+        for origin in sent {
+            let kept = expected[origin.clientID]?.contains(origin.commandID) ?? false
+            guard case .settled(.success(let receipt)) = answers.answer(to: origin) else {
+                #expect(!kept, "\(origin) was forgotten")
+                continue
+            }
+            #expect(kept, "\(origin) is still held")
+            #expect(receipt.gameID == GameID(origin.commandID))
+        }
+    }
 }
