@@ -145,12 +145,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: swiftSettings,
-            // Linked at a fixed address: a position-independent courtsided had 1.6 MB of relocations
-            // that the loader reads, and 0.7 MB of pointers it writes, at every start; without them
-            // its RSS is about 1.2 MB smaller (docs/FIGURES.md, "Memory and restart"). Its libraries,
-            // heap and stacks are still placed at random; the executable's own code is not.
-            linkerSettings: [.unsafeFlags(["-Xlinker", "-no-pie"])]
+            swiftSettings: swiftSettings
         ),
         // An operator's tools for a stopped tournament's log: copy it between SQLite and PostgreSQL, compare two.
         .executableTarget(
