@@ -134,6 +134,18 @@ public struct Play: Hashable, Codable, Sendable {
     }
 }
 
+extension Play: CustomReflectable {
+    /// The fields, not the word they are packed in, in `dump`, test failures and the tests that
+    /// check every field is written.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "version": version, "at": at, "player": player, "side": side, "move": move, "retractedBy": retractedBy as Any,
+            ], displayStyle: .struct)
+    }
+}
+
 /// The state of one game, derived from its events alone by ``apply(_:)``.
 ///
 /// The fold knows the rules, so replaying the same events always yields the same game.

@@ -52,45 +52,13 @@ private struct IdentifierKey: CodingKey {
 }
 
 /// A value per side: the score, or the overtime targets.
-///
-/// Held as 32-bit values: a game holds four of these, and every copy of a game (its actor's,
-/// the committed one, the bracket gate's) is 32 bytes smaller for it (docs/FIGURES.md,
-/// "Memory and restart").
 public struct SideValues: Hashable, Codable, Sendable {
-    private var values: (home: Int32, away: Int32)
-
-    public var home: Int {
-        get { Int(values.home) }
-        set { values.home = Int32(newValue) }
-    }
-    public var away: Int {
-        get { Int(values.away) }
-        set { values.away = Int32(newValue) }
-    }
+    public var home: Int
+    public var away: Int
 
     public init(home: Int, away: Int) {
-        values = (Int32(home), Int32(away))
-    }
-
-    public static func == (lhs: SideValues, rhs: SideValues) -> Bool { lhs.values == rhs.values }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(home)
-        hasher.combine(away)
-    }
-
-    enum CodingKeys: String, CodingKey { case home, away }
-
-    public init(from decoder: any Decoder) throws {
-        // A value past 32 bits is an error, not a trap.
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        values = (try container.decode(Int32.self, forKey: .home), try container.decode(Int32.self, forKey: .away))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(home, forKey: .home)
-        try container.encode(away, forKey: .away)
+        self.home = home
+        self.away = away
     }
 
     public subscript(side: Side) -> Int {

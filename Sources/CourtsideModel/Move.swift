@@ -115,3 +115,16 @@ public struct MoveCounts: Hashable, Codable, Sendable {
         try container.encode(freeThrow, forKey: .freeThrow)
     }
 }
+
+extension MoveCounts: CustomReflectable {
+    /// The counts by name, not the tuple that holds them, in `dump`, test failures and the tests
+    /// that check every field is written.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "onePoint": onePoint, "twoPoints": twoPoints, "assist": assist, "rebound": rebound, "foul": foul,
+                "freeThrow": freeThrow,
+            ], displayStyle: .struct)
+    }
+}
