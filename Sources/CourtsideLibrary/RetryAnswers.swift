@@ -27,10 +27,39 @@ enum RetryAnswer {
 /// flat table keyed by both ids took 280 and a dictionary of numbers per client 140
 /// (docs/FIGURES.md, "Memory and restart").
 struct RetryAnswers {
+    /// One answer. Most are a settled receipt: its game in place, its version and sequence
+    /// packed in one word (48 bytes a slot; with the answer itself in place, 64). Any other (a
+    /// ticket, a refusal, numbers too large to pack) is in its client's `others`.
     private struct Slot {
         var commandID: String
-        var answer: RetryAnswer
         var at: Timestamp
+        var game: GameID
+        var packed: UInt64
+
+        /// `packed` of an answer kept in `others`: no packed receipt has a version of 2^24 - 1.
+        static let elsewhere = UInt64.max
+
+        init(commandID: String, at: Timestamp, answer: RetryAnswer) {
+            self.commandID = commandID
+            self.at = at
+            (game, packed) = Self.pack(answer) ?? (GameID(""), Self.elsewhere)
+        }
+
+        /// A settled receipt's game and packed numbers: its version below 2^24 - 1, its sequence
+        /// below 2^40.
+        static func pack(_ answer: RetryAnswer) -> (GameID, UInt64)? {
+            guard case .settled(.success(let receipt)) = answer, (0..<0xff_ffff).contains(receipt.version),
+                (0..<(1 << 40)).contains(receipt.sequence)
+            else { return nil }
+            return (receipt.gameID, UInt64(receipt.sequence) << 24 | UInt64(receipt.version))
+        }
+
+        /// The receipt packed here, if the answer is.
+        var receipt: RetryAnswer? {
+            packed == Self.elsewhere
+                ? nil
+                : .settled(.success(Receipt(gameID: game, version: Int(packed & 0xff_ffff), sequence: Int64(packed >> 24))))
+        }
     }
 
     /// One client's answers, oldest first, numbered from `first` without gaps.
@@ -39,6 +68,9 @@ struct RetryAnswers {
         var slots: Deque<Slot> = []
         /// Each remembered command's number, found by its id.
         var index = RetryAnswerIndex()
+        /// The answers that are not a packed receipt, by number: the client's last few, in flight
+        /// (``ticketsKept``), and its refusals.
+        var others: [UInt64: RetryAnswer] = [:]
         /// The number of the oldest slot. A client made again after it was forgotten whole
         /// numbers its answers from the memory's serial, beyond any number it had before, so a
         /// stale entry of `order` never matches one of its new answers.
@@ -70,14 +102,63 @@ struct RetryAnswers {
             slots[Int(low &- UInt32(truncatingIfNeeded: first))].commandID.hashValue
         }
 
+        /// The answer in slot `index`.
+        func answer(at index: Int) -> RetryAnswer {
+            slots[index].receipt ?? others[first &+ UInt64(index)]!
+        }
+
+        /// Puts `answer` in slot `index`, in place of the one there.
+        mutating func setAnswer(_ answer: RetryAnswer, at index: Int) {
+            let number = first &+ UInt64(index)
+            if let (game, packed) = Slot.pack(answer) {
+                (slots[index].game, slots[index].packed) = (game, packed)
+                others[number] = nil
+            } else {
+                (slots[index].game, slots[index].packed) = (GameID(""), Slot.elsewhere)
+                others[number] = answer
+            }
+        }
+
         /// Adds the newest answer; returns its number.
-        mutating func append(_ slot: Slot) -> UInt64 {
+        mutating func append(_ commandID: String, _ answer: RetryAnswer, at now: Timestamp) -> UInt64 {
             let number = first &+ UInt64(slots.count)
+            let slot = Slot(commandID: commandID, at: now, answer: answer)
+            if slot.packed == Slot.elsewhere { others[number] = answer }
             slots.append(slot)
             index.insert(UInt32(truncatingIfNeeded: number), hash: slot.commandID.hashValue) {
                 [slots, first] in Self.hash(slots, first, $0)
             }
             return number
+        }
+
+        /// The first number not yet passed by the client's last ``ticketsKept`` answers.
+        var unsettled: UInt64 = 0
+        /// Numbers passed by them while their command was still in flight, oldest first: tried
+        /// again from the front as commits land.
+        var inFlight: Deque<UInt64> = []
+
+        /// Keeps settled tickets' results in their place, once the client's answers pass them by
+        /// `kept`. One still in flight (a stuck disk, or many commands pipelined) is tried again
+        /// at the next answers, from the oldest, until it is settled or forgotten.
+        mutating func settle(olderThan kept: Int) {
+            while let number = inFlight.first, settle(number) { inFlight.removeFirst() }
+            let limit = first &+ UInt64(max(0, slots.count - kept))
+            unsettled = max(unsettled, first)
+            while unsettled < limit {
+                if !settle(unsettled) { inFlight.append(unsettled) }
+                unsettled &+= 1
+            }
+        }
+
+        /// Settles the answer numbered `number` in place if its ticket is settled; false while
+        /// the command is in flight.
+        private mutating func settle(_ number: UInt64) -> Bool {
+            guard number >= first, number &- first < UInt64(slots.count), slots[Int(number &- first)].packed == Slot.elsewhere,
+                case .ticket(let ticket) = others[number]
+            else { return true }
+            guard let result = ticket.result else { return false }
+            setAnswer(.settled(result), at: Int(number &- first))
+            return true
         }
 
         /// Drops the oldest answer, returning its command's id.
@@ -86,6 +167,7 @@ struct RetryAnswers {
             index.remove(UInt32(truncatingIfNeeded: first), hash: commandID.hashValue) {
                 [slots, first] in Self.hash(slots, first, $0)
             }
+            if slots[0].packed == Slot.elsewhere { others[first] = nil }
             slots.removeFirst()
             first &+= 1
             return commandID
@@ -138,7 +220,7 @@ struct RetryAnswers {
         guard let place = places[origin.clientID], let client = clients[Int(place)],
             let index = client.index(of: origin.commandID)
         else { return nil }
-        return client.slots[index].answer
+        return client.answer(at: index)
     }
 
     /// Whether the answer is kept as a result rather than a ticket.
@@ -171,15 +253,14 @@ struct RetryAnswers {
         // copy the client's answers whole.
         if let index = clients[place]!.index(of: origin.commandID) {
             // Known already: the new answer in its place, its time and place in the order kept.
-            clients[place]!.slots[index].answer = answer
+            clients[place]!.setAnswer(answer, at: index)
             return
         }
-        let number = clients[place]!.append(Slot(commandID: origin.commandID, answer: answer, at: now))
+        let number = clients[place]!.append(origin.commandID, answer, at: now)
         nextSerial = max(nextSerial, number) &+ 1
         count += 1
         order.append(Place(client: UInt32(place), number: UInt32(truncatingIfNeeded: number)))
-        let held = clients[place]!.slots.count
-        if held > Self.ticketsKept { Self.settle(&clients[place]!.slots[held - 1 - Self.ticketsKept]) }
+        clients[place]!.settle(olderThan: Self.ticketsKept)
         let cutoff = now.rawValue - Int64(window.maximumAge.inMilliseconds)
         while let oldest = clients[place]!.slots.first,
             clients[place]!.slots.count > window.maximumPerClient
@@ -187,14 +268,14 @@ struct RetryAnswers {
         {
             // An answer still waiting for its commit is kept whatever the window says: the log does
             // not hold it yet, so a retry could not be told from a new command.
-            guard oldest.answer.isSettled else { break }
+            guard clients[place]!.answer(at: 0).isSettled else { break }
             forget(CommandOrigin(clientID: origin.clientID, commandID: clients[place]!.dropOldest()))
         }
         while count > window.maximumTotal, let oldest = order.first {
             let owner = Int(oldest.client)
             // Read through a copy that ends here: one alive while the client changes would copy it.
             let front = clients[owner].flatMap { client in
-                client.slot(low: oldest.number) == 0 ? (id: client.id, settled: client.slots[0].answer.isSettled) : nil
+                client.slot(low: oldest.number) == 0 ? (id: client.id, settled: client.answer(at: 0).isSettled) : nil
             }
             guard let front else {
                 order.removeFirst()
@@ -217,13 +298,6 @@ struct RetryAnswers {
         }
     }
 
-    /// Keeps a settled ticket's result in its place: each answer gets this once, as its client's
-    /// answers pass it by ``ticketsKept``. One still in flight (a stuck disk) stays a ticket.
-    private static func settle(_ slot: inout Slot) {
-        guard case .ticket(let ticket) = slot.answer, let result = ticket.result else { return }
-        slot.answer = .settled(result)
-    }
-
     private mutating func forget(_ origin: CommandOrigin) {
         count -= 1
         forgotten.insert(ForgottenCommands.Hashes(origin))
@@ -236,7 +310,7 @@ struct RetryAnswers {
                 continue
             }
             let slot = owner.slots[index]
-            remember(CommandOrigin(clientID: owner.id, commandID: slot.commandID), slot.answer, at: slot.at)
+            remember(CommandOrigin(clientID: owner.id, commandID: slot.commandID), owner.answer(at: index), at: slot.at)
         }
         // Either may have started more filters than the other: see `formUnion`.
         forgotten.formUnion(live.forgotten)
