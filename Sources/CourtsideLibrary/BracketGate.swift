@@ -23,15 +23,22 @@ final class BracketGate: Sendable {
 
     init(games: [GameID: Game]) { state = Mutex(State(games: games.mapValues(Self.bracketState))) }
 
-    /// A game as the bracket reads it: everything but its players' counts, which no slot, lock
-    /// or lineup reads. A state kept here outlives the game's next move, which copies the
-    /// counts: kept whole, each game's would cost a copy of them for nothing (about 320 bytes
-    /// a game at 10,000 games; docs/FIGURES.md, "Memory and restart").
+    /// A game as the bracket reads it: everything but its players' counts and its plays, which
+    /// no slot, lock or lineup reads. A state kept here outlives the game's next move, which
+    /// copies the counts and the plays: kept whole, each game's would cost a copy of both for
+    /// nothing (about 320 and 100 bytes a game at 10,000 games; docs/FIGURES.md, "Memory and
+    /// restart"). Whether it has plays is read (``Game/hasStarted``): one shared play stands in.
     static func bracketState(_ game: Game) -> Game {
         var kept = game
         kept.counts = [:]
+        kept.plays = game.plays.isEmpty ? [] : played
         return kept
     }
+
+    /// The stand-in for a game's plays, shared by every game kept.
+    private static let played: PlayHistory = [
+        Play(version: 1, at: Timestamp(milliseconds: 0), player: PlayerID(""), side: .home, move: .assist)
+    ]
 
     /// The tournament schedule in force, if any.
     var schedule: Schedule? { state.withLock { $0.schedule } }

@@ -20,54 +20,179 @@ enum RetryAnswer {
 ///
 /// Kept per client, in the order the client's commands came: a client's answers leave from its
 /// oldest, through its own bounds or the total one, so each client's are one run that a
-/// number finds. A command's answer is found by its client, then its command id: the client's
-/// id is held once per client, not once per command (a flat table keyed by both ids, with the
-/// order of every answer beside it, took about 280 bytes a command; this, about 140 at 60,000
-/// commands: docs/FIGURES.md, "Memory and restart").
+/// number finds. A command's answer is found by its client, then its command id, through the
+/// client's ``RetryAnswerIndex``: the client's id is held once per client, and the command's
+/// once, in its answer. The order of every answer, for the total bound, names its client by a
+/// place in a list rather than by its id. About 70 bytes a command at 60,000 commands, where a
+/// flat table keyed by both ids took 280 and a dictionary of numbers per client 140
+/// (docs/FIGURES.md, "Memory and restart").
 struct RetryAnswers {
+    /// One answer. Most are a settled receipt: its game in place, its version and sequence
+    /// packed in one word (48 bytes a slot; with the answer itself in place, 64). Any other (a
+    /// ticket, a refusal, numbers too large to pack) is in its client's `others`.
     private struct Slot {
         var commandID: String
-        var answer: RetryAnswer
         var at: Timestamp
+        var game: GameID
+        var packed: UInt64
+
+        /// `packed` of an answer kept in `others`: no packed receipt has a version of 2^24 - 1.
+        static let elsewhere = UInt64.max
+
+        init(commandID: String, at: Timestamp, answer: RetryAnswer) {
+            self.commandID = commandID
+            self.at = at
+            (game, packed) = Self.pack(answer) ?? (GameID(""), Self.elsewhere)
+        }
+
+        /// A settled receipt's game and packed numbers: its version below 2^24 - 1, its sequence
+        /// below 2^40.
+        static func pack(_ answer: RetryAnswer) -> (GameID, UInt64)? {
+            guard case .settled(.success(let receipt)) = answer, (0..<0xff_ffff).contains(receipt.version),
+                (0..<(1 << 40)).contains(receipt.sequence)
+            else { return nil }
+            return (receipt.gameID, UInt64(receipt.sequence) << 24 | UInt64(receipt.version))
+        }
+
+        /// The receipt packed here, if the answer is.
+        var receipt: RetryAnswer? {
+            packed == Self.elsewhere
+                ? nil
+                : .settled(.success(Receipt(gameID: game, version: Int(packed & 0xff_ffff), sequence: Int64(packed >> 24))))
+        }
     }
 
     /// One client's answers, oldest first, numbered from `first` without gaps.
     private struct Client {
+        let id: String
         var slots: Deque<Slot> = []
-        /// Each remembered command's number, by its id.
-        var numbers: [String: UInt64] = [:]
+        /// Each remembered command's number, found by its id.
+        var index = RetryAnswerIndex()
+        /// The answers that are not a packed receipt, by number: the client's last few, in flight
+        /// (``ticketsKept``), and its refusals.
+        var others: [UInt64: RetryAnswer] = [:]
         /// The number of the oldest slot. A client made again after it was forgotten whole
         /// numbers its answers from the memory's serial, beyond any number it had before, so a
         /// stale entry of `order` never matches one of its new answers.
         var first: UInt64
 
-        init(first: UInt64) { self.first = first }
-
-        func slot(_ number: UInt64) -> Int? {
-            let offset = number &- first
-            return offset < UInt64(slots.count) ? Int(offset) : nil
+        init(id: String, first: UInt64) {
+            self.id = id
+            self.first = first
         }
 
+        /// The slot of the answer whose number ends in `low`, if it is held.
+        func slot(low: UInt32) -> Int? { Self.slot(slots, first, low) }
+
         func index(of commandID: String) -> Int? {
-            numbers[commandID].flatMap(slot)
+            let slots = self.slots
+            let found = index.find(hash: commandID.hashValue) { low in
+                Self.slot(slots, first, low).map { slots[$0].commandID == commandID } ?? false
+            }
+            return found.flatMap { slot(low: $0) }
+        }
+
+        private static func slot(_ slots: Deque<Slot>, _ first: UInt64, _ low: UInt32) -> Int? {
+            let offset = low &- UInt32(truncatingIfNeeded: first)
+            return offset < UInt32(slots.count) ? Int(offset) : nil
+        }
+
+        /// The hash of the command whose number ends in `low`: what the index needs to move it.
+        private static func hash(_ slots: Deque<Slot>, _ first: UInt64, _ low: UInt32) -> Int {
+            slots[Int(low &- UInt32(truncatingIfNeeded: first))].commandID.hashValue
+        }
+
+        /// The answer in slot `index`.
+        func answer(at index: Int) -> RetryAnswer {
+            slots[index].receipt ?? others[first &+ UInt64(index)]!
+        }
+
+        /// Puts `answer` in slot `index`, in place of the one there.
+        mutating func setAnswer(_ answer: RetryAnswer, at index: Int) {
+            let number = first &+ UInt64(index)
+            if let (game, packed) = Slot.pack(answer) {
+                (slots[index].game, slots[index].packed) = (game, packed)
+                others[number] = nil
+            } else {
+                (slots[index].game, slots[index].packed) = (GameID(""), Slot.elsewhere)
+                others[number] = answer
+            }
+        }
+
+        /// Adds the newest answer; returns its number.
+        mutating func append(_ commandID: String, _ answer: RetryAnswer, at now: Timestamp) -> UInt64 {
+            let number = first &+ UInt64(slots.count)
+            let slot = Slot(commandID: commandID, at: now, answer: answer)
+            if slot.packed == Slot.elsewhere { others[number] = answer }
+            slots.append(slot)
+            index.insert(UInt32(truncatingIfNeeded: number), hash: slot.commandID.hashValue) {
+                [slots, first] in Self.hash(slots, first, $0)
+            }
+            return number
+        }
+
+        /// The first number not yet passed by the client's last ``ticketsKept`` answers.
+        var unsettled: UInt64 = 0
+        /// Numbers passed by them while their command was still in flight, oldest first: tried
+        /// again from the front as commits land.
+        var inFlight: Deque<UInt64> = []
+
+        /// Keeps settled tickets' results in their place, once the client's answers pass them by
+        /// `kept`. One still in flight (a stuck disk, or many commands pipelined) is tried again
+        /// at the next answers, from the oldest, until it is settled or forgotten.
+        mutating func settle(olderThan kept: Int) {
+            while let number = inFlight.first, settle(number) { inFlight.removeFirst() }
+            let limit = first &+ UInt64(max(0, slots.count - kept))
+            unsettled = max(unsettled, first)
+            while unsettled < limit {
+                if !settle(unsettled) { inFlight.append(unsettled) }
+                unsettled &+= 1
+            }
+        }
+
+        /// Settles the answer numbered `number` in place if its ticket is settled; false while
+        /// the command is in flight.
+        private mutating func settle(_ number: UInt64) -> Bool {
+            guard number >= first, number &- first < UInt64(slots.count), slots[Int(number &- first)].packed == Slot.elsewhere,
+                case .ticket(let ticket) = others[number]
+            else { return true }
+            guard let result = ticket.result else { return false }
+            setAnswer(.settled(result), at: Int(number &- first))
+            return true
         }
 
         /// Drops the oldest answer, returning its command's id.
         mutating func dropOldest() -> String {
-            let oldest = slots.removeFirst()
-            numbers[oldest.commandID] = nil
+            let commandID = slots[0].commandID
+            index.remove(UInt32(truncatingIfNeeded: first), hash: commandID.hashValue) {
+                [slots, first] in Self.hash(slots, first, $0)
+            }
+            if slots[0].packed == Slot.elsewhere { others[first] = nil }
+            slots.removeFirst()
             first &+= 1
-            return oldest.commandID
+            return commandID
         }
     }
 
+    /// An answer's place in the order of all: its client's place in `clients`, and the low 32
+    /// bits of its number. A stale entry could only be taken for a live one after 2^32 answers
+    /// more, and `order` is compacted before that (see ``remember(_:_:at:)``).
+    private struct Place {
+        var client: UInt32
+        var number: UInt32
+    }
+
     let window: RetryWindow
-    private var clients: [String: Client] = [:]
-    /// Every answer's client and number in the order it was remembered, for the total bound;
-    /// answers forgotten through their client's bound stay here until they reach the front (the
+    /// Each client's place in `clients`.
+    private var places: [String: UInt32] = [:]
+    /// The clients; nil where one was forgotten whole, a place `free` lists for the next one.
+    private var clients: [Client?] = []
+    private var free: [UInt32] = []
+    /// Every answer's place in the order it was remembered, for the total bound; answers
+    /// forgotten through their client's bound stay here until they reach the front (the
     /// client's numbers no longer hold them) or a compaction drops them: it holds at most twice
     /// the live ones.
-    private var order: Deque<(client: String, number: UInt64)> = []
+    private var order: Deque<Place> = []
     /// Numbers every answer remembered: what a new client's numbering starts from.
     private var nextSerial: UInt64 = 0
     /// How many answers are remembered.
@@ -92,8 +217,10 @@ struct RetryAnswers {
 
     /// The answer remembered for `origin`, if it is within the window.
     func answer(to origin: CommandOrigin) -> RetryAnswer? {
-        guard let client = clients[origin.clientID], let index = client.index(of: origin.commandID) else { return nil }
-        return client.slots[index].answer
+        guard let place = places[origin.clientID], let client = clients[Int(place)],
+            let index = client.index(of: origin.commandID)
+        else { return nil }
+        return client.answer(at: index)
     }
 
     /// Whether the answer is kept as a result rather than a ticket.
@@ -102,58 +229,73 @@ struct RetryAnswers {
         return false
     }
 
+    /// The place of `clientID`'s answers, made for it if it has none.
+    private mutating func place(of clientID: String) -> Int {
+        if let place = places[clientID] { return Int(place) }
+        let client = Client(id: clientID, first: nextSerial)
+        let place: Int
+        if let reused = free.popLast() {
+            place = Int(reused)
+            clients[place] = client
+        } else {
+            place = clients.count
+            clients.append(client)
+        }
+        places[clientID] = UInt32(place)
+        return place
+    }
+
     /// Remembers a command's answer (a retry of it will get the same answer) and forgets what
     /// the window no longer covers.
     mutating func remember(_ origin: CommandOrigin, _ answer: RetryAnswer, at now: Timestamp) {
-        // Taken out of the dictionary while it changes, and put back once: any other copy alive
-        // meanwhile would make each change copy it whole.
-        var client = clients.removeValue(forKey: origin.clientID) ?? Client(first: nextSerial)
-        if let index = client.index(of: origin.commandID) {
+        let place = place(of: origin.clientID)
+        // Changed in place through the optional: a copy alive meanwhile would make each change
+        // copy the client's answers whole.
+        if let index = clients[place]!.index(of: origin.commandID) {
             // Known already: the new answer in its place, its time and place in the order kept.
-            client.slots[index].answer = answer
-            clients[origin.clientID] = client
+            clients[place]!.setAnswer(answer, at: index)
             return
         }
-        let number = client.first &+ UInt64(client.slots.count)
-        client.slots.append(Slot(commandID: origin.commandID, answer: answer, at: now))
-        client.numbers[origin.commandID] = number
+        let number = clients[place]!.append(origin.commandID, answer, at: now)
         nextSerial = max(nextSerial, number) &+ 1
         count += 1
-        order.append((origin.clientID, number))
-        if client.slots.count > Self.ticketsKept { settle(&client.slots[client.slots.count - 1 - Self.ticketsKept]) }
+        order.append(Place(client: UInt32(place), number: UInt32(truncatingIfNeeded: number)))
+        clients[place]!.settle(olderThan: Self.ticketsKept)
         let cutoff = now.rawValue - Int64(window.maximumAge.inMilliseconds)
-        while client.slots.count > window.maximumPerClient
-            || (client.slots.count > window.recentPerClient && (client.slots.first?.at.rawValue ?? .max) < cutoff)
+        while let oldest = clients[place]!.slots.first,
+            clients[place]!.slots.count > window.maximumPerClient
+                || (clients[place]!.slots.count > window.recentPerClient && oldest.at.rawValue < cutoff)
         {
             // An answer still waiting for its commit is kept whatever the window says: the log does
             // not hold it yet, so a retry could not be told from a new command.
-            guard client.slots.first?.answer.isSettled ?? false else { break }
-            forget(CommandOrigin(clientID: origin.clientID, commandID: client.dropOldest()))
+            guard clients[place]!.answer(at: 0).isSettled else { break }
+            forget(CommandOrigin(clientID: origin.clientID, commandID: clients[place]!.dropOldest()))
         }
-        clients[origin.clientID] = client
-        while count > window.maximumTotal, let (oldest, number) = order.first {
-            guard var owner = clients[oldest], owner.slot(number) == 0 else {
+        while count > window.maximumTotal, let oldest = order.first {
+            let owner = Int(oldest.client)
+            // Read through a copy that ends here: one alive while the client changes would copy it.
+            let front = clients[owner].flatMap { client in
+                client.slot(low: oldest.number) == 0 ? (id: client.id, settled: client.answer(at: 0).isSettled) : nil
+            }
+            guard let front else {
                 order.removeFirst()
                 continue
             }
             // As above: pending answers stay until they are settled.
-            guard owner.slots[0].answer.isSettled else { break }
+            guard front.settled else { break }
             order.removeFirst()
-            clients[oldest] = nil
-            forget(CommandOrigin(clientID: oldest, commandID: owner.dropOldest()))
-            if !owner.slots.isEmpty { clients[oldest] = owner }
+            forget(CommandOrigin(clientID: front.id, commandID: clients[owner]!.dropOldest()))
+            if clients[owner]!.slots.isEmpty {
+                places[front.id] = nil
+                clients[owner] = nil
+                free.append(oldest.client)
+            }
         }
-        // Forgotten answers linger in `order` until they reach its front; keep it bounded.
-        if order.count > 2 * count + 1024 {
-            order = Deque(order.filter { clients[$0.client]?.slot($0.number) != nil })
+        // Forgotten answers linger in `order` until they reach its front; keep it bounded, and
+        // compacted once every 2^31 answers, so that no stale low number meets a live one.
+        if order.count > 2 * count + 1024 || nextSerial & 0x7fff_ffff == 0 {
+            order = Deque(order.filter { clients[Int($0.client)]?.slot(low: $0.number) != nil })
         }
-    }
-
-    /// Keeps a settled ticket's result in its place: each answer gets this once, as its client's
-    /// answers pass it by ``ticketsKept``. One still in flight (a stuck disk) stays a ticket.
-    private func settle(_ slot: inout Slot) {
-        guard case .ticket(let ticket) = slot.answer, let result = ticket.result else { return }
-        slot.answer = .settled(result)
     }
 
     private mutating func forget(_ origin: CommandOrigin) {
@@ -163,10 +305,12 @@ struct RetryAnswers {
 
     /// The answers of `live`, in the order it took them, after these.
     mutating func append(_ live: RetryAnswers) {
-        for (client, number) in live.order {
-            guard let owner = live.clients[client], let index = owner.slot(number) else { continue }
+        for place in live.order {
+            guard let owner = live.clients[Int(place.client)], let index = owner.slot(low: place.number) else {
+                continue
+            }
             let slot = owner.slots[index]
-            remember(CommandOrigin(clientID: client, commandID: slot.commandID), slot.answer, at: slot.at)
+            remember(CommandOrigin(clientID: owner.id, commandID: slot.commandID), owner.answer(at: index), at: slot.at)
         }
         // Either may have started more filters than the other: see `formUnion`.
         forgotten.formUnion(live.forgotten)

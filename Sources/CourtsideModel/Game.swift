@@ -41,20 +41,62 @@ public enum EarlyResult: String, Codable, Sendable, CaseIterable {
 }
 
 /// A recorded move in the play-by-play; retracted moves stay, marked.
+///
+/// Its side, move and retraction are packed in one word: 40 bytes a play rather than 56, in
+/// every game's history and every copy of it (docs/FIGURES.md, "Memory and restart").
 public struct Play: Hashable, Codable, Sendable {
     /// The version of the event that recorded the move.
     public var version: Int
     public var at: Timestamp
     public var player: PlayerID
-    public var side: Side
-    public var move: MoveKind
+    /// The retraction's version above 4 bits, the side in bit 3, the move below it. Versions
+    /// start at 1 (`game_created`), so 0 above the low bits says "not retracted".
+    private var packed: UInt64
+
+    public var side: Side {
+        get { packed & 0b1000 == 0 ? .home : .away }
+        set { packed = packed & ~0b1000 | (newValue == .home ? 0 : 0b1000) }
+    }
+
+    public var move: MoveKind {
+        get {
+            switch packed & 0b111 {
+            case 0: .onePoint
+            case 1: .twoPoints
+            case 2: .assist
+            case 3: .rebound
+            case 4: .foul
+            default: .freeThrow
+            }
+        }
+        set {
+            let code: UInt64 =
+                switch newValue {
+                case .onePoint: 0
+                case .twoPoints: 1
+                case .assist: 2
+                case .rebound: 3
+                case .foul: 4
+                case .freeThrow: 5
+                }
+            packed = packed & ~0b111 | code
+        }
+    }
+
     /// The version of the retraction that undid the move, if any.
-    public var retractedBy: Int?
+    public var retractedBy: Int? {
+        get { packed >> 4 == 0 ? nil : Int(packed >> 4) }
+        set {
+            precondition((newValue ?? 1) > 0, "a retraction's version is positive")
+            packed = packed & 0b1111 | UInt64(newValue ?? 0) << 4
+        }
+    }
 
     public init(version: Int, at: Timestamp, player: PlayerID, side: Side, move: MoveKind, retractedBy: Int? = nil) {
         self.version = version
         self.at = at
         self.player = player
+        packed = 0
         self.side = side
         self.move = move
         self.retractedBy = retractedBy
@@ -63,6 +105,44 @@ public struct Play: Hashable, Codable, Sendable {
     enum CodingKeys: String, CodingKey {
         case version, at, player, side, move
         case retractedBy = "retracted_by"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            version: try container.decode(Int.self, forKey: .version), at: try container.decode(Timestamp.self, forKey: .at),
+            player: try container.decode(PlayerID.self, forKey: .player), side: try container.decode(Side.self, forKey: .side),
+            move: try container.decode(MoveKind.self, forKey: .move),
+            retractedBy: nil)
+        if let retraction = try container.decodeIfPresent(Int.self, forKey: .retractedBy) {
+            guard retraction > 0 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .retractedBy, in: container, debugDescription: "a retraction's version is positive")
+            }
+            retractedBy = retraction
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(at, forKey: .at)
+        try container.encode(player, forKey: .player)
+        try container.encode(side, forKey: .side)
+        try container.encode(move, forKey: .move)
+        try container.encodeIfPresent(retractedBy, forKey: .retractedBy)
+    }
+}
+
+extension Play: CustomReflectable {
+    /// The fields, not the word they are packed in, in `dump`, test failures and the tests that
+    /// check every field is written.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "version": version, "at": at, "player": player, "side": side, "move": move, "retractedBy": retractedBy as Any,
+            ], displayStyle: .struct)
     }
 }
 

@@ -48,7 +48,7 @@ public struct GameSetup: Hashable, Codable, Sendable {
     }
 
     public init(id: GameID, home: Team, away: Team, rules: RuleSet = .standard, court: String? = nil) {
-        storage = Storage(Fields(id: id, home: home, away: away, rules: rules, court: court))
+        storage = Storage(Fields(id: id, home: home, away: away, rules: rules.shared(), court: court))
     }
 
     private mutating func change(_ body: (inout Fields) -> Void) {
@@ -58,7 +58,9 @@ public struct GameSetup: Hashable, Codable, Sendable {
     }
 
     public init(from decoder: any Decoder) throws {
-        storage = Storage(try Fields(from: decoder))
+        var fields = try Fields(from: decoder)
+        fields.rules = fields.rules.shared()
+        storage = Storage(fields)
     }
 
     public func encode(to encoder: any Encoder) throws {

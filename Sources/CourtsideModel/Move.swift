@@ -19,15 +19,45 @@ public enum MoveKind: String, Codable, Sendable, CaseIterable {
 }
 
 /// How often a player made each of the five moves (retracted moves excluded).
+///
+/// Held as 32-bit counts: 24 bytes a player rather than 48, in every game's counts and every
+/// copy of them (docs/FIGURES.md, "Memory and restart").
 public struct MoveCounts: Hashable, Codable, Sendable {
-    public var onePoint = 0
-    public var twoPoints = 0
-    public var assist = 0
-    public var rebound = 0
-    public var foul = 0
-    public var freeThrow = 0
+    private var counts: (onePoint: Int32, twoPoints: Int32, assist: Int32, rebound: Int32, foul: Int32, freeThrow: Int32) =
+        (0, 0, 0, 0, 0, 0)
+
+    public var onePoint: Int {
+        get { Int(counts.onePoint) }
+        set { counts.onePoint = Int32(newValue) }
+    }
+    public var twoPoints: Int {
+        get { Int(counts.twoPoints) }
+        set { counts.twoPoints = Int32(newValue) }
+    }
+    public var assist: Int {
+        get { Int(counts.assist) }
+        set { counts.assist = Int32(newValue) }
+    }
+    public var rebound: Int {
+        get { Int(counts.rebound) }
+        set { counts.rebound = Int32(newValue) }
+    }
+    public var foul: Int {
+        get { Int(counts.foul) }
+        set { counts.foul = Int32(newValue) }
+    }
+    public var freeThrow: Int {
+        get { Int(counts.freeThrow) }
+        set { counts.freeThrow = Int32(newValue) }
+    }
 
     public init() {}
+
+    public static func == (lhs: MoveCounts, rhs: MoveCounts) -> Bool { lhs.counts == rhs.counts }
+
+    public func hash(into hasher: inout Hasher) {
+        for kind in MoveKind.allCases { hasher.combine(self[kind]) }
+    }
 
     /// The count for one kind of move.
     public subscript(kind: MoveKind) -> Int {
@@ -64,13 +94,37 @@ public struct MoveCounts: Hashable, Codable, Sendable {
     }
 
     public init(from decoder: any Decoder) throws {
-        // Every count is optional on the wire, so that readers of older messages keep working.
+        // Every count is optional on the wire, so that readers of older messages keep working;
+        // one past 32 bits is an error, not a trap.
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        onePoint = try container.decodeIfPresent(Int.self, forKey: .onePoint) ?? 0
-        twoPoints = try container.decodeIfPresent(Int.self, forKey: .twoPoints) ?? 0
-        assist = try container.decodeIfPresent(Int.self, forKey: .assist) ?? 0
-        rebound = try container.decodeIfPresent(Int.self, forKey: .rebound) ?? 0
-        foul = try container.decodeIfPresent(Int.self, forKey: .foul) ?? 0
-        freeThrow = try container.decodeIfPresent(Int.self, forKey: .freeThrow) ?? 0
+        counts.onePoint = try container.decodeIfPresent(Int32.self, forKey: .onePoint) ?? 0
+        counts.twoPoints = try container.decodeIfPresent(Int32.self, forKey: .twoPoints) ?? 0
+        counts.assist = try container.decodeIfPresent(Int32.self, forKey: .assist) ?? 0
+        counts.rebound = try container.decodeIfPresent(Int32.self, forKey: .rebound) ?? 0
+        counts.foul = try container.decodeIfPresent(Int32.self, forKey: .foul) ?? 0
+        counts.freeThrow = try container.decodeIfPresent(Int32.self, forKey: .freeThrow) ?? 0
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(onePoint, forKey: .onePoint)
+        try container.encode(twoPoints, forKey: .twoPoints)
+        try container.encode(assist, forKey: .assist)
+        try container.encode(rebound, forKey: .rebound)
+        try container.encode(foul, forKey: .foul)
+        try container.encode(freeThrow, forKey: .freeThrow)
+    }
+}
+
+extension MoveCounts: CustomReflectable {
+    /// The counts by name, not the tuple that holds them, in `dump`, test failures and the tests
+    /// that check every field is written.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "onePoint": onePoint, "twoPoints": twoPoints, "assist": assist, "rebound": rebound, "foul": foul,
+                "freeThrow": freeThrow,
+            ], displayStyle: .struct)
     }
 }

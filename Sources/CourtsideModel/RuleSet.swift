@@ -1,38 +1,118 @@
+import Synchronization
+
 /// How a game is won. The defaults are the pickup game of DOMAIN.md: first to 15, win by 2.
+///
+/// Its fields are held in one shared object, copied only when one changes, and every game set
+/// up under the same rules shares one (``shared()``): inline, the rules were 152 of a game
+/// setup's 272 bytes (docs/FIGURES.md, "Memory and restart").
 public struct RuleSet: Hashable, Codable, Sendable {
+    /// The fields, as the struct held them before.
+    private struct Fields: Hashable, Sendable {
+        var targetScore: Int
+        var winBy: Int
+        var hardCap: Int?
+        var timeLimit: TimeLimit?
+        var teamFouls: TeamFoulRules?
+        var shotClockSeconds: Int?
+        var timeoutsPerTeam: Int?
+        var forfeitScore: Int?
+        var preset: String?
+    }
+
+    private final class Storage: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var storage: Storage
+
     /// Points a team needs to win, provided it also leads by ``winBy``.
-    public var targetScore: Int
+    public var targetScore: Int {
+        get { storage.fields.targetScore }
+        set { change { $0.targetScore = newValue } }
+    }
     /// The lead a team needs at or above ``targetScore``.
-    public var winBy: Int
+    public var winBy: Int {
+        get { storage.fields.winBy }
+        set { change { $0.winBy = newValue } }
+    }
     /// First team to reach this many points wins outright, whatever the lead.
-    public var hardCap: Int?
+    public var hardCap: Int? {
+        get { storage.fields.hardCap }
+        set { change { $0.hardCap = newValue } }
+    }
     /// An optional limit on the game clock and what happens when it runs out.
-    public var timeLimit: TimeLimit?
+    public var timeLimit: TimeLimit? {
+        get { storage.fields.timeLimit }
+        set { change { $0.timeLimit = newValue } }
+    }
     /// Team fouls and their penalty tiers, when the rules count them.
-    public var teamFouls: TeamFoulRules?
+    public var teamFouls: TeamFoulRules? {
+        get { storage.fields.teamFouls }
+        set { change { $0.teamFouls = newValue } }
+    }
     /// A shot clock, in seconds, shown by boards as a value (the daemon does not run it).
-    public var shotClockSeconds: Int?
+    public var shotClockSeconds: Int? {
+        get { storage.fields.shotClockSeconds }
+        set { change { $0.shotClockSeconds = newValue } }
+    }
     /// Time-outs each team may call; nil means they are not limited.
-    public var timeoutsPerTeam: Int?
+    public var timeoutsPerTeam: Int? {
+        get { storage.fields.timeoutsPerTeam }
+        set { change { $0.timeoutsPerTeam = newValue } }
+    }
     /// The winner's score when a team forfeits (the loser's is 0); nil is the target score.
-    public var forfeitScore: Int?
+    public var forfeitScore: Int? {
+        get { storage.fields.forfeitScore }
+        set { change { $0.forfeitScore = newValue } }
+    }
     /// The preset these rules came from, for display.
-    public var preset: String?
+    public var preset: String? {
+        get { storage.fields.preset }
+        set { change { $0.preset = newValue } }
+    }
 
     public init(
         targetScore: Int = 15, winBy: Int = 2, hardCap: Int? = nil, timeLimit: TimeLimit? = nil,
         teamFouls: TeamFoulRules? = nil, shotClockSeconds: Int? = nil, timeoutsPerTeam: Int? = nil,
         forfeitScore: Int? = nil, preset: String? = nil
     ) {
-        self.targetScore = targetScore
-        self.winBy = winBy
-        self.hardCap = hardCap
-        self.timeLimit = timeLimit
-        self.teamFouls = teamFouls
-        self.shotClockSeconds = shotClockSeconds
-        self.timeoutsPerTeam = timeoutsPerTeam
-        self.forfeitScore = forfeitScore
-        self.preset = preset
+        storage = Storage(
+            Fields(
+                targetScore: targetScore, winBy: winBy, hardCap: hardCap, timeLimit: timeLimit, teamFouls: teamFouls,
+                shotClockSeconds: shotClockSeconds, timeoutsPerTeam: timeoutsPerTeam, forfeitScore: forfeitScore,
+                preset: preset))
+    }
+
+    private mutating func change(_ body: (inout Fields) -> Void) {
+        var fields = storage.fields
+        body(&fields)
+        storage = Storage(fields)
+    }
+
+    public static func == (lhs: RuleSet, rhs: RuleSet) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+    }
+
+    public func hash(into hasher: inout Hasher) { storage.fields.hash(into: &hasher) }
+
+    /// The rules most recently shared, newest last: a tournament's games are set up under a few.
+    private static let recent = Mutex<[Storage]>([])
+
+    /// The same rules, holding the one object that other rules equal to them hold, if they were
+    /// shared lately: each game decoded from a checkpoint or the log decodes its own rules.
+    public func shared() -> RuleSet {
+        let found = Self.recent.withLock { recent -> Storage in
+            if let index = recent.lastIndex(where: { $0 === storage || $0.fields == storage.fields }) {
+                return recent[index]
+            }
+            if recent.count == 8 { recent.removeFirst() }
+            recent.append(storage)
+            return storage
+        }
+        var rules = self
+        rules.storage = found
+        return rules
     }
 
     /// A forfeit's final score: ``forfeitScore`` (the target score unless set) to 0.
@@ -78,6 +158,19 @@ public struct RuleSet: Hashable, Codable, Sendable {
     public init(from decoder: any Decoder) throws {
         // Every field is optional on the wire and in config files; missing ones take the defaults.
         try self.init(overriding: RuleSet(), from: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(targetScore, forKey: .targetScore)
+        try container.encode(winBy, forKey: .winBy)
+        try container.encodeIfPresent(hardCap, forKey: .hardCap)
+        try container.encodeIfPresent(timeLimit, forKey: .timeLimit)
+        try container.encodeIfPresent(teamFouls, forKey: .teamFouls)
+        try container.encodeIfPresent(shotClockSeconds, forKey: .shotClockSeconds)
+        try container.encodeIfPresent(timeoutsPerTeam, forKey: .timeoutsPerTeam)
+        try container.encodeIfPresent(forfeitScore, forKey: .forfeitScore)
+        try container.encodeIfPresent(preset, forKey: .preset)
     }
 
     /// Decodes the fields present in `decoder` over `base`: how a preset is inherited.
@@ -202,5 +295,13 @@ public struct TimeLimit: Hashable, Codable, Sendable {
         milliseconds = try container.decode(Int64.self, forKey: .milliseconds)
         atTime = try container.decodeIfPresent(AtTime.self, forKey: .atTime) ?? .leaderWins
         overtimePoints = try container.decodeIfPresent(Int.self, forKey: .overtimePoints) ?? 2
+    }
+}
+
+extension RuleSet: CustomReflectable {
+    /// The fields, not their shared storage, in `dump`, test failures and the tests that check
+    /// every stored field is written.
+    public var customMirror: Mirror {
+        Mirror(self, children: Mirror(reflecting: storage.fields).children, displayStyle: .struct)
     }
 }

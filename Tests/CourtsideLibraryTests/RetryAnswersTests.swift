@@ -75,4 +75,47 @@ struct RetryAnswersTests {
         for command in 2...3 { #expect(Self.version(loaded, "log", command) == command) }
         for command in 1...3 { #expect(Self.version(loaded, "live", command) == command) }
     }
+
+    @Test("a client's index finds every answer it holds and none it forgot, through growth and many removals")
+    func indexMatchesAList() {
+        // Each client keeps its last 40; ids of every length, some sent again while held (the
+        // new answer then replaces the old). Receipts, some with numbers too large to pack in
+        // place, and refusals.
+        let window = RetryWindow(recentPerClient: 40, maximumAge: .seconds(3600), maximumPerClient: 40, maximumTotal: 1_000)
+        var answers = RetryAnswers(window: window, forgottenCapacity: 1 << 12)
+        var expected: [String: [String]] = [:]
+        var given: [CommandOrigin: Result<Receipt, CourtsideError>] = [:]
+        var random = SeededRandom(seed: 41)
+        for step in 0..<3_000 {
+            let client = "client-\(Int.random(in: 0..<3, using: &random))"
+            let held = expected[client, default: []]
+            let again = !held.isEmpty && Int.random(in: 0..<5, using: &random) == 0
+            let command =
+                again
+                ? held[Int.random(in: 0..<held.count, using: &random)]
+                : String(repeating: "x", count: Int.random(in: 0..<24, using: &random)) + "\(step)"
+            let origin = CommandOrigin(clientID: client, commandID: command)
+            let large = step.isMultiple(of: 11) ? Int64(1) << 41 : 0
+            let answer: Result<Receipt, CourtsideError> =
+                step.isMultiple(of: 7)
+                ? .failure(CourtsideError(.gameFinished, "refused \(step)"))
+                : .success(Receipt(gameID: GameID(command), version: step + Int(large), sequence: Int64(step) + large))
+            answers.remember(origin, .settled(answer), at: Timestamp(milliseconds: 1_000 + Int64(step)))
+            given[origin] = answer
+            if !again {
+                expected[client, default: []].append(command)
+                if expected[client]!.count > 40 { expected[client]!.removeFirst() }
+            }
+        }
+        #expect(answers.count == expected.values.map(\.count).reduce(0, +))
+        for (origin, answer) in given {
+            let kept = expected[origin.clientID]?.contains(origin.commandID) ?? false
+            guard case .settled(let held) = answers.answer(to: origin) else {
+                #expect(!kept, "\(origin) was forgotten")
+                continue
+            }
+            #expect(kept, "\(origin) is still held")
+            #expect(held == answer, "\(origin)")
+        }
+    }
 }

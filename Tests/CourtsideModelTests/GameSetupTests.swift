@@ -34,6 +34,30 @@ struct GameSetupTests {
         #expect(copy == original && copy.hashValue == original.hashValue)
     }
 
+    @Test("rules are one reference; equal rules decoded apart share one once set up; a changed copy is apart")
+    func sharedRules() throws {
+        #expect(MemoryLayout<RuleSet>.size == MemoryLayout<AnyObject>.size)
+        let json = try JSONEncoder().encode(RulePresets.fiba3x3)
+        let (first, second) = (
+            try JSONDecoder().decode(RuleSet.self, from: json), try JSONDecoder().decode(RuleSet.self, from: json)
+        )
+        #expect(first == RulePresets.fiba3x3 && second == first)
+        func object(_ rules: RuleSet) -> UInt { unsafeBitCast(rules, to: UInt.self) }
+        #expect(object(first) != object(second))
+        let games = [first, second].map { GameSetup(id: "g1", home: Scorebook.home, away: Scorebook.away, rules: $0) }
+        #expect(object(games[0].rules) == object(games[1].rules))
+        // The JSON is the fields': every set one under its key, the unset optionals left out.
+        let sorted = JSONEncoder()
+        sorted.outputFormatting = .sortedKeys
+        #expect(try sorted.encode(games[1].rules) == sorted.encode(RulePresets.fiba3x3))
+        let keys = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(RuleSet(preset: "p"))) as? [String: Any]
+        #expect(Set(keys?.keys ?? [:].keys) == ["target_score", "win_by", "preset"])
+        var changed = games[0].rules
+        changed.targetScore = 21
+        #expect(changed.targetScore == 21 && games[1].rules.targetScore == RulePresets.fiba3x3.targetScore)
+        #expect(changed.winBy == first.winBy && changed.timeLimit == first.timeLimit)
+    }
+
     @Test("every field is in the shared storage: the setup itself is one reference")
     func oneReference() {
         // A field stored beside the storage would be missing from the JSON, ==, hash and mirror.

@@ -94,4 +94,30 @@ struct PlayHistoryTests {
         }
         #expect(states.last?.plays.filter { $0.retractedBy != nil }.count == 8)
     }
+
+    @Test("a play keeps its side, move and retraction, packed in one word, and its JSON is what the fields say")
+    func packedFields() throws {
+        for side in Side.allCases {
+            for move in MoveKind.allCases {
+                for retraction in [nil, 1, 2, 1 << 40] as [Int?] {
+                    var play = Play(
+                        version: 7, at: Timestamp(milliseconds: 9), player: "p1", side: side, move: move,
+                        retractedBy: retraction)
+                    #expect(play.side == side && play.move == move && play.retractedBy == retraction)
+                    let json = try JSONEncoder().encode(play)
+                    #expect(try JSONDecoder().decode(Play.self, from: json) == play)
+                    let fields = try JSONSerialization.jsonObject(with: json) as? [String: Any]
+                    #expect(fields?["side"] as? String == side.rawValue)
+                    #expect(fields?["move"] as? String == move.rawValue)
+                    #expect(fields?["retracted_by"] as? Int == retraction)
+                    // Each field changes alone.
+                    play.retractedBy = 3
+                    play.side = side.opponent
+                    #expect(play.move == move && play.retractedBy == 3 && play.side == side.opponent)
+                }
+            }
+        }
+        let zero = #"{"version":2,"at":1,"player":"p","side":"home","move":"foul","retracted_by":0}"#
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(Play.self, from: Data(zero.utf8)) }
+    }
 }
