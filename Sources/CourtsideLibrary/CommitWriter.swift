@@ -65,16 +65,22 @@ final class CommitWriter: Sendable {
     /// commits, or hands the commit over, with ``commitQueued(here:)``. `essential` entries (the
     /// daemon's own: time running out, the bracket) pass a full queue.
     func enqueue(
-        _ changes: CommitChanges, refusal: CommandRefusal? = nil, essential: Bool = false,
+        _ changes: consuming CommitChanges, refusal: CommandRefusal? = nil, essential: Bool = false,
         commit: CommitPolicy = .logWriter
     ) throws(CourtsideError) -> CommitTicket {
         let ticket = CommitTicket()
         let now = ContinuousClock.now
+        let eventCount = changes.eventCount
+        // Moved into the entry, not copied: a copy of a move's inline game retains each of its
+        // fields, and the caller's releases them.
+        var entry: CommitEntry? = CommitEntry(changes: changes, first: 0, refusal: refusal, ticket: ticket)
         let action = state.withLock { state in
             state.enqueue(
-                eventCount: changes.eventCount, essential: essential, wakesWriter: !commit.leavesCommitToCaller, at: now
+                eventCount: eventCount, essential: essential, wakesWriter: !commit.leavesCommitToCaller, at: now
             ) { first in
-                CommitEntry(changes: changes, first: first, refusal: refusal, ticket: ticket)
+                var queued = entry.take()!
+                queued.first = first
+                return queued
             }
         }
         switch action {

@@ -89,11 +89,15 @@ actor GameActor {
             refusal = CommandRefusal(gameID: id, origin: origin, at: now, error: error)
             if changes.eventCount > 0 { gate.record(next) }
         }
+        // Moved out of the variable `append` captures (which `consume` cannot take), so that the
+        // writer's entry takes it without a copy.
+        var queued = CommitChanges.none
+        swap(&queued, &changes)
         var ticket: CommitTicket
         do {
             // The daemon's own commands (the bracket) must not be lost to a full queue.
             ticket = try writer.enqueue(
-                changes, refusal: refusal, essential: CommandOrigin.isReserved(clientID: origin.clientID),
+                consume queued, refusal: refusal, essential: CommandOrigin.isReserved(clientID: origin.clientID),
                 commit: commit)
         } catch {
             // Not decided after all (closing, failed or overloaded): the bracket gate forgets what
