@@ -3,14 +3,12 @@ import CourtsideModel
 /// One command's share of a commit: its events and the sequence they are numbered from, the games' states after them, and the
 /// ticket that its caller awaits.
 struct CommitEntry {
-    /// The command's events as its game made them: the writer numbers them from `first` in the
-    /// batch it commits (``CommitWriter/numberedEvents(of:)``).
-    var events: [GameEvent]
+    /// The command's events as its game made them, with the game's state after each (for the
+    /// committed view and subscribers): the writer numbers the events from `first` in the batch
+    /// it commits (``CommitWriter/numberedEvents(of:)``).
+    var changes: CommitChanges
     /// The sequence number of the first event.
     var first: Int64
-    /// The game's state after each event, for the committed view and subscribers; empty for
-    /// the tournament's stream (``GameID/tournament``), whose events change no game.
-    var games: [Game]
     /// Set when the command was refused: the ticket then settles with this refusal once it
     /// is durable (with any events found on the way, such as time running out).
     var refusal: CommandRefusal?

@@ -59,22 +59,28 @@ final class CommitWriter: Sendable {
 
     // MARK: - Commands
 
-    /// Gives `events` the next sequence numbers and queues them, with the command's refusal if it
-    /// was refused, for the next commit. Never blocks on I/O; callers await the returned ticket.
+    /// Gives the events of `changes` the next sequence numbers and queues them, with the
+    /// command's refusal if it was refused, for the next commit. Never blocks on I/O; callers await the returned ticket.
     /// Under a ``CommitPolicy/callersThread(when:)`` policy the writer is not woken: the caller
     /// commits, or hands the commit over, with ``commitQueued(here:)``. `essential` entries (the
     /// daemon's own: time running out, the bracket) pass a full queue.
     func enqueue(
-        _ events: [GameEvent], games: [Game], refusal: CommandRefusal? = nil, essential: Bool = false,
+        _ changes: consuming CommitChanges, refusal: CommandRefusal? = nil, essential: Bool = false,
         commit: CommitPolicy = .logWriter
     ) throws(CourtsideError) -> CommitTicket {
         let ticket = CommitTicket()
         let now = ContinuousClock.now
+        let eventCount = changes.eventCount
+        // Moved into the entry, not copied: a copy of a move's inline game retains each of its
+        // fields, and the caller's releases them.
+        var entry: CommitEntry? = CommitEntry(changes: changes, first: 0, refusal: refusal, ticket: ticket)
         let action = state.withLock { state in
             state.enqueue(
-                eventCount: events.count, essential: essential, wakesWriter: !commit.leavesCommitToCaller, at: now
+                eventCount: eventCount, essential: essential, wakesWriter: !commit.leavesCommitToCaller, at: now
             ) { first in
-                CommitEntry(events: events, first: first, games: games, refusal: refusal, ticket: ticket)
+                var queued = entry.take()!
+                queued.first = first
+                return queued
             }
         }
         switch action {
@@ -194,7 +200,7 @@ final class CommitWriter: Sendable {
         // are `events[offset...]`, in the batch's order.
         var offset = 0
         for entry in batch.indices {
-            let count = batch[entry].events.count
+            let count = batch[entry].changes.eventCount
             defer { offset += count }
             if let refusal = batch[entry].refusal {
                 batch[entry].ticket.complete(.failure(refusal.error))
@@ -204,7 +210,7 @@ final class CommitWriter: Sendable {
         }
         // The tournament's changes, rare, are no game's update: only the commits' subscribers take them.
         let changes =
-            batch.indices.contains { batch[$0].games.isEmpty } ? Self.tournamentChanges(in: batch, events: events) : []
+            batch.indices.contains { batch[$0].changes.isTournament } ? Self.tournamentChanges(in: batch, events: events) : []
         for subscriber in published.subscribers { subscriber.yield(published.updates, tournament: changes) }
         checkpointer.committed(events)
     }
@@ -216,10 +222,10 @@ final class CommitWriter: Sendable {
     /// pool under 16 keepers), where this array is new and numbered in place.
     static func numberedEvents(of batch: [CommitEntry]) -> [GameEvent] {
         var events: [GameEvent] = []
-        events.reserveCapacity(batch.reduce(0) { $0 + $1.events.count })
+        events.reserveCapacity(batch.indices.reduce(0) { $0 + batch[$1].changes.eventCount })
         for entry in batch.indices {
             let start = events.count
-            events.append(contentsOf: batch[entry].events)
+            batch[entry].changes.appendEvents(to: &events)
             for index in start..<events.count { events[index].sequence = batch[entry].first + Int64(index - start) }
         }
         return events
@@ -237,8 +243,8 @@ final class CommitWriter: Sendable {
         var changes: [GameEvent] = []
         var offset = 0
         for entry in batch.indices {
-            let count = batch[entry].events.count
-            if batch[entry].games.isEmpty { changes += events[offset..<offset + count] }
+            let count = batch[entry].changes.eventCount
+            if batch[entry].changes.isTournament { changes += events[offset..<offset + count] }
             offset += count
         }
         return changes

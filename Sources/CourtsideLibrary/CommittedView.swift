@@ -85,13 +85,20 @@ final class CommittedView: Sendable {
             events.withUnsafeBufferPointer { events in
                 var offset = 0
                 for entry in batch.indices {
-                    defer { offset += batch[entry].events.count }
+                    defer { offset += batch[entry].changes.eventCount }
+                    switch batch[entry].changes {
                     // The tournament's stream changes no game.
-                    guard !batch[entry].games.isEmpty else { continue }
-                    batch[entry].games.withUnsafeBufferPointer { games in
-                        for index in games.indices {
-                            committed.update(games[index], id: events[offset + index].gameID)
-                            updates.append(GameUpdate(event: events[offset + index], game: games[index]))
+                    case .none, .tournament:
+                        continue
+                    case .one(_, let game):
+                        committed.update(game, id: events[offset].gameID)
+                        updates.append(GameUpdate(event: events[offset], game: game))
+                    case .many(_, let games):
+                        games.withUnsafeBufferPointer { games in
+                            for index in games.indices {
+                                committed.update(games[index], id: events[offset + index].gameID)
+                                updates.append(GameUpdate(event: events[offset + index], game: games[index]))
+                            }
                         }
                     }
                 }

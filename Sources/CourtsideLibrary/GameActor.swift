@@ -63,13 +63,11 @@ actor GameActor {
         if let known = outcome(of: origin) { return known }
         let now = clock.now()
         var next = game
-        var events: [GameEvent] = []
-        var states: [Game] = []
+        var changes = CommitChanges.none
         func append(_ kind: GameEvent.Kind, _ origin: CommandOrigin) {
             let event = GameEvent(gameID: id, version: next.version + 1, at: now, origin: origin, kind: kind)
             next.apply(event)
-            events.append(event)
-            states.append(next)
+            changes.append(event, next)
         }
         // Time that ran out before this command counts first, so nothing lands after the buzzer.
         if let expiry = next.expiry(at: now) { append(expiry, Self.expiryOrigin(id)) }
@@ -79,9 +77,8 @@ actor GameActor {
             if let refusal = gate.admit(command, from: game, to: next) {
                 // Undo what the command would do, keeping a time expiry found on the way.
                 decision = .failure(refusal)
-                events.removeLast(kinds.count)
-                states.removeLast(kinds.count)
-                next = states.last ?? game
+                changes.removeLast(kinds.count)
+                next = changes.lastGame ?? game
             }
         }
         // A refusal goes to the log too, with any expiry found on the way, so that the audit
@@ -90,13 +87,17 @@ actor GameActor {
         var refusal: CommandRefusal?
         if case .failure(let error) = decision {
             refusal = CommandRefusal(gameID: id, origin: origin, at: now, error: error)
-            if !events.isEmpty { gate.record(next) }
+            if changes.eventCount > 0 { gate.record(next) }
         }
+        // Moved out of the variable `append` captures (which `consume` cannot take), so that the
+        // writer's entry takes it without a copy.
+        var queued = CommitChanges.none
+        swap(&queued, &changes)
         var ticket: CommitTicket
         do {
             // The daemon's own commands (the bracket) must not be lost to a full queue.
             ticket = try writer.enqueue(
-                events, games: states, refusal: refusal, essential: CommandOrigin.isReserved(clientID: origin.clientID),
+                consume queued, refusal: refusal, essential: CommandOrigin.isReserved(clientID: origin.clientID),
                 commit: commit)
         } catch {
             // Not decided after all (closing, failed or overloaded): the bracket gate forgets what
@@ -119,7 +120,7 @@ actor GameActor {
         next.apply(event)
         gate.record(next)
         // A failure here means the library is closing or failed; the next command will retry.
-        if (try? writer.enqueue([event], games: [next], essential: true)) != nil {
+        if (try? writer.enqueue(.one(event, next), essential: true)) != nil {
             game = next
         } else {
             gate.record(game)

@@ -51,7 +51,7 @@ extension GameLibrary {
             let event = GameEvent(
                 gameID: .tournament, version: record.version + 1, at: clock.now(), origin: origin,
                 kind: .tournamentChanged(change, reason: reason))
-            let ticket = try writer.enqueue([event], games: [])
+            let ticket = try writer.enqueue(.tournament([event]))
             record.version += 1
             record.changes.append(change)
             if case .drawPublished = change { record.dropped.formUnion(TournamentRecord.dropped(from: current, to: next)) }

@@ -147,7 +147,7 @@ public final class GameLibrary: Sendable {
                     gameID: setup.id, version: 1, at: clock.now(), origin: origin, kind: .gameCreated(setup))
                 // Enqueued under the registry lock, so no command can reach the game before its creation.
                 let ticket = try writer.enqueue(
-                    [event], games: [game], essential: CommandOrigin.isReserved(clientID: origin.clientID), commit: commit)
+                    .one(event, game), essential: CommandOrigin.isReserved(clientID: origin.clientID), commit: commit)
                 gate.record(game)
                 registry.games[setup.id] = GameActor(created: game, by: origin, ticket: ticket, shared: actors)
                 registry.players.formUnion(game.counts.keys)

@@ -7,8 +7,11 @@ struct SignalsSubscriber: CommitSubscriber {
     let continuation: AsyncStream<Void>.Continuation
 
     func yield(_ updates: [GameUpdate], tournament: [GameEvent]) {
-        // By index: `contains(where:)` hands the predicate a copy of each update.
-        if updates.indices.contains(where: { matters(updates[$0]) }) { continuation.yield() }
+        // Through a buffer pointer: `contains(where:)`, and an array's subscript, hand the
+        // predicate a copy of each update (every string of the event and the game retained and
+        // released), about 3% of the log writer's time under 16 keepers.
+        let matched = updates.withUnsafeBufferPointer { updates in updates.indices.contains { matters(updates[$0]) } }
+        if matched { continuation.yield() }
     }
 
     func finish() { continuation.finish() }

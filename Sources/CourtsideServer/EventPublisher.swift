@@ -30,6 +30,16 @@ final class EventPublisher: Service {
         var bracketSequence: Int64
         /// What a failure drill still has to drop.
         var drops: PublishDrops
+        /// Each game's event topic, made once: a topic made per event was an allocation on the
+        /// pool and a free on the I/O thread for every move.
+        var topics: [GameID: [UInt8]] = [:]
+
+        mutating func topic(of game: GameID) -> [UInt8] {
+            if let known = topics[game] { return known }
+            let topic = Topic.events(of: game)
+            topics[game] = topic
+            return topic
+        }
 
         /// The games to beat now: the changed ones, and the round's next share of the rest.
         mutating func takeBeats() -> [(GameID, Int)] {
@@ -129,20 +139,29 @@ final class EventPublisher: Service {
     /// Publishes one commit's game events, handed to the transport together, then the tables if
     /// any of them moved the tournament.
     private func publish(_ commit: [GameUpdate]) {
-        let after = published.withLock { $0.sequence }
-        // A commit's events are in sequence order: those already published lead, if any. By
-        // index throughout: a loop over the updates would copy each (a game's whole state).
-        let fresh = commit.indices.drop { commit[$0].event.sequence <= after }
-        guard let last = fresh.last else { return }
+        // The messages' topics first, their bodies after the lock.
         var messages: [(topic: [UInt8], body: [UInt8])] = []
-        messages.reserveCapacity(fresh.count)
-        let dropped = drills ? published.withLock { $0.drops.move(in: commit, fresh) } : nil
+        let (fresh, dropped) = published.withLock { published in
+            // A commit's events are in sequence order: those already published lead, if any. By
+            // index throughout: a loop over the updates would copy each (a game's whole state).
+            let after = published.sequence
+            let fresh = commit.indices.drop { commit[$0].event.sequence <= after }
+            let dropped = drills ? published.drops.move(in: commit, fresh) : nil
+            messages.reserveCapacity(fresh.count)
+            for index in fresh where index != dropped {
+                messages.append((published.topic(of: commit[index].event.gameID), []))
+            }
+            return (fresh, dropped)
+        }
+        guard let last = fresh.last else { return }
         // One writer's buffer for the commit's events.
         var writer = JSONWriter()
+        var message = messages.startIndex
         for index in fresh where index != dropped {
             // Written straight from the event and the game, without building an EventMessage.
-            let body = EventMessage.json(epoch: epoch, event: commit[index].event, game: commit[index].game, using: &writer)
-            messages.append((Topic.events(of: commit[index].event.gameID), body))
+            messages[message].body = EventMessage.json(
+                epoch: epoch, event: commit[index].event, game: commit[index].game, using: &writer)
+            message += 1
         }
         transport.publish(messages)
         publishedEvents.increment(by: Int64(messages.count))

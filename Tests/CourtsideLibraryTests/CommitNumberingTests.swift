@@ -18,15 +18,19 @@ struct CommitNumberingTests {
         let first = [event("g1", 3), event("g1", 4)]
         let second = [event("g2", 7)]
         let batch = [
-            CommitEntry(events: first, first: 10, games: [], refusal: nil, ticket: CommitTicket()),
+            CommitEntry(changes: .tournament(first), first: 10, refusal: nil, ticket: CommitTicket()),
             // A refusal without events takes no number.
-            CommitEntry(events: [], first: 12, games: [], refusal: nil, ticket: CommitTicket()),
-            CommitEntry(events: second, first: 12, games: [], refusal: nil, ticket: CommitTicket()),
+            CommitEntry(changes: .none, first: 12, refusal: nil, ticket: CommitTicket()),
+            CommitEntry(changes: .tournament(second), first: 12, refusal: nil, ticket: CommitTicket()),
+            // A move's one event, held inline.
+            CommitEntry(
+                changes: .one(event("g3", 2), Game(setup: Tournament.setup("g3"))), first: 13, refusal: nil,
+                ticket: CommitTicket()),
         ]
         let numbered = CommitWriter.numberedEvents(of: batch)
-        #expect(numbered.map(\.sequence) == [10, 11, 12])
-        #expect(numbered.map(\.gameID) == ["g1", "g1", "g2"])
-        #expect(numbered.map(\.version) == [3, 4, 7])
+        #expect(numbered.map(\.sequence) == [10, 11, 12, 13])
+        #expect(numbered.map(\.gameID) == ["g1", "g1", "g2", "g3"])
+        #expect(numbered.map(\.version) == [3, 4, 7, 2])
         #expect(first.map(\.sequence) == [0, 0] && second.map(\.sequence) == [0])
     }
 }
