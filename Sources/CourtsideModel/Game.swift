@@ -59,28 +59,9 @@ public struct Play: Hashable, Codable, Sendable {
     }
 
     public var move: MoveKind {
-        get {
-            switch packed & 0b111 {
-            case 0: .onePoint
-            case 1: .twoPoints
-            case 2: .assist
-            case 3: .rebound
-            case 4: .foul
-            default: .freeThrow
-            }
-        }
-        set {
-            let code: UInt64 =
-                switch newValue {
-                case .onePoint: 0
-                case .twoPoints: 1
-                case .assist: 2
-                case .rebound: 3
-                case .foul: 4
-                case .freeThrow: 5
-                }
-            packed = packed & ~0b111 | code
-        }
+        // Only a move's own code is ever packed (the setter), so the fallback is never taken.
+        get { MoveKind(code: UInt8(packed & 0b111)) ?? .onePoint }
+        set { packed = packed & ~0b111 | UInt64(newValue.code) }
     }
 
     /// The version of the retraction that undid the move, if any.

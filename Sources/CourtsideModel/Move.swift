@@ -18,6 +18,34 @@ public enum MoveKind: String, Codable, Sendable, CaseIterable {
     }
 }
 
+extension MoveKind {
+    /// The move's number in the packed and binary forms that hold it (a play's word, a
+    /// checkpoint's bytes): fixed for good, since checkpoints on disk carry it.
+    public var code: UInt8 {
+        switch self {
+        case .onePoint: 0
+        case .twoPoints: 1
+        case .assist: 2
+        case .rebound: 3
+        case .foul: 4
+        case .freeThrow: 5
+        }
+    }
+
+    /// The move numbered `code` (``code``); nil for a number no move has.
+    public init?(code: UInt8) {
+        switch code {
+        case 0: self = .onePoint
+        case 1: self = .twoPoints
+        case 2: self = .assist
+        case 3: self = .rebound
+        case 4: self = .foul
+        case 5: self = .freeThrow
+        default: return nil
+        }
+    }
+}
+
 /// How often a player made each of the five moves (retracted moves excluded).
 ///
 /// Held as 32-bit counts: 24 bytes a player rather than 48, in every game's counts and every

@@ -213,18 +213,9 @@ private enum Tags {
         [.score, .cap, .time, .overtime, .forfeit, .abandoned, .noResult][safe: tag]
     }
 
-    static func move(_ move: MoveKind) -> UInt8 {
-        switch move {
-        case .onePoint: 0
-        case .twoPoints: 1
-        case .assist: 2
-        case .rebound: 3
-        case .foul: 4
-        case .freeThrow: 5
-        }
-    }
+    static func move(_ move: MoveKind) -> UInt8 { move.code }
 
-    static func move(_ tag: UInt8) -> MoveKind? { [.onePoint, .twoPoints, .assist, .rebound, .foul, .freeThrow][safe: tag] }
+    static func move(_ tag: UInt8) -> MoveKind? { MoveKind(code: tag) }
 
     static func atTime(_ atTime: TimeLimit.AtTime) -> UInt8 {
         switch atTime {
