@@ -224,16 +224,23 @@ public final class SQLiteEventLog: EventLog {
             var writer = JSONWriter(capacity: 256)
             for event in events {
                 try insertEvent.bind(event.sequence, at: 1)
-                try insertEvent.bind(event.gameID.rawValue, at: 2)
                 try insertEvent.bind(event.version, at: 3)
                 try insertEvent.bind(event.at.rawValue, at: 4)
-                try insertEvent.bind(event.origin.clientID, at: 5)
-                try insertEvent.bind(event.origin.commandID, at: 6)
-                try insertEvent.bind(event.kind.typeName, at: 7)
                 writer.reset()
                 event.kind.writeJSON(to: &writer)
-                try writer.withBytes { try insertEvent.bind(blob: $0, at: 8) }
-                try insertEvent.step()
+                // The texts and the payload stay bound, uncopied, until the row is stepped.
+                try insertEvent.with(event.gameID.rawValue, at: 2) {
+                    try insertEvent.with(event.origin.clientID, at: 5) {
+                        try insertEvent.with(event.origin.commandID, at: 6) {
+                            try insertEvent.with(event.kind.typeName, at: 7) {
+                                try writer.withBytes { payload in
+                                    try insertEvent.bind(blob: payload, at: 8)
+                                    try insertEvent.step()
+                                }
+                            }
+                        }
+                    }
+                }
             }
             if !refusals.isEmpty {
                 let insertRefusal = try db.cachedStatement(

@@ -30,33 +30,40 @@ struct SQLiteStatementBinding {
         try check(sqlite3_bind_int64(handle, index, Int64(value)))
     }
 
-    /// Binds the whole string. The protocol refuses ids with control characters, NUL included,
-    /// so what is bound is what GRDB, which binds up to the first NUL, reads back and looks up.
-    func bind(_ text: String, at index: Int32) throws {
+    /// Binds the whole of `text` while `body` runs, without SQLite copying it: `body` binds the
+    /// rest and steps (``step()``), which clears every binding, so no later step can read bytes
+    /// that are gone. SQLite's copy (`SQLITE_TRANSIENT`) was a malloc and a free a value, five an
+    /// event on the writer thread. The protocol refuses ids with control characters, NUL
+    /// included, so what is bound is what GRDB, which binds up to the first NUL, reads back and
+    /// looks up.
+    func with<Result>(_ text: String, at index: Int32, _ body: () throws -> Result) throws -> Result {
         var text = text
-        // SQLITE_TRANSIENT: SQLite copies the bytes, which live only inside withUTF8. A nil
-        // pointer would bind NULL, so an empty string binds an empty literal.
-        let code = text.withUTF8 { utf8 in
+        return try text.withUTF8 { utf8 in
+            // A nil pointer would bind NULL, so an empty string binds an empty literal.
             guard let base = utf8.baseAddress, !utf8.isEmpty else {
-                return sqlite3_bind_text(handle, index, "", 0, Self.transient)
+                try check(sqlite3_bind_text(handle, index, "", 0, Self.transient))
+                return try body()
             }
-            return sqlite3_bind_text(handle, index, base, Int32(utf8.count), Self.transient)
+            try check(sqlite3_bind_text(handle, index, base, Int32(utf8.count), Self.static))
+            return try body()
         }
-        try check(code)
     }
 
+    /// Binds `bytes`, which must stay valid until the next ``step()``, without SQLite copying them.
     func bind(blob bytes: UnsafeRawBufferPointer, at index: Int32) throws {
         // An empty blob is still a blob: a nil pointer would bind NULL.
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
             return try check(sqlite3_bind_zeroblob(handle, index, 0))
         }
-        try check(sqlite3_bind_blob(handle, index, base, Int32(bytes.count), Self.transient))
+        try check(sqlite3_bind_blob(handle, index, base, Int32(bytes.count), Self.static))
     }
 
-    /// Runs the statement once, resets it for the next row, and throws SQLite's error as GRDB
-    /// would (a full disk is `SQLITE_FULL` either way).
+    /// Runs the statement once, resets it and clears its bindings for the next row, and throws
+    /// SQLite's error as GRDB would (a full disk is `SQLITE_FULL` either way).
     func step() throws {
         let code = sqlite3_step(handle)
+        // Bound bytes that SQLite did not copy are gone once their caller returns.
+        defer { sqlite3_clear_bindings(handle) }
         guard code == SQLITE_DONE else {
             let error = self.error(code)
             sqlite3_reset(handle)
@@ -75,4 +82,6 @@ struct SQLiteStatementBinding {
     }
 
     private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+    /// SQLITE_STATIC: the bytes outlive their use, so SQLite need not copy them.
+    private static let `static`: sqlite3_destructor_type? = nil
 }
