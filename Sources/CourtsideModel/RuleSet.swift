@@ -6,7 +6,7 @@ import Synchronization
 /// up under the same rules shares one (``shared()``): inline, the rules were 152 of a game
 /// setup's 272 bytes (docs/FIGURES.md, "Memory and restart").
 public struct RuleSet: Hashable, Codable, Sendable {
-    /// The fields, as the struct held them before.
+    /// The rules' values, in the object that equal rules share.
     private struct Fields: Hashable, Sendable {
         var targetScore: Int
         var winBy: Int
