@@ -282,8 +282,8 @@ public enum Topic {
     /// The topic of a game's beats; `prefix(of:)` subscribes to them with its events.
     public static func beat(of game: GameID) -> [UInt8] { topic(game, "/beat") }
 
-    /// A game's id and `suffix`, copied into an array of their size: the publisher makes one per
-    /// event, and an interpolated string would build a string first, then the array from it.
+    /// A game's id and `suffix`, copied into an array of their size: an interpolated string
+    /// would build a string first, then the array from it.
     private static func topic(_ game: GameID, _ suffix: StaticString) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(game.rawValue.utf8.count + suffix.utf8CodeUnitCount)
