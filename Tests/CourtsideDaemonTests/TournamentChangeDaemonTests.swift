@@ -131,7 +131,11 @@ struct TournamentChangeDaemonTests {
         }
         #expect(try organiser.send(.changeTournament(.gameEdited(GameEdit(game: "final", start: "12:00")), reason: nil)).ok)
         let truth = try organiser.send(.snapshot(game: nil))
-        #expect(try display.pump(seconds: 10) { display.sequence >= truth.sequence ?? 0 })
+        // The tables go out after the events that moved them: waited for too.
+        #expect(
+            try display.pump(seconds: 10) {
+                display.sequence >= truth.sequence ?? 0 && display.bracket.first { $0.game == "final" }?.start == "12:00"
+            })
         #expect(display.resyncs == resyncs && display.tournamentChanges == 6)
         #expect(display.bracket.first { $0.game == "final" }?.start == "12:00")
         #expect(display.games["g2"]?.game.setup.home.players.count == 8)
