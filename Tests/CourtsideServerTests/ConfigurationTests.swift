@@ -319,11 +319,13 @@ struct ConfigurationTests {
     }
 }
 
-/// The security section, with real certificate files.
+/// The security section, with real certificate files in a directory of each test's own.
 @Suite("the security section")
-struct SecurityConfigurationTests {
+final class SecurityConfigurationTests {
     let directory: URL
     let organiser: CurveKeyPair
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("courtside-config-\(UUID().uuidString)")

@@ -24,7 +24,9 @@ struct DeskRoutesTests {
 
     @Test("sign-in: a Strict cookie for /desk, then the desk page under the desk's name; signing out ends it")
     func signInAndOut() async throws {
-        try await Gateway().app.test(.router) { client in
+        let gateway = try Gateway()
+        defer { gateway.removeDirectory() }
+        try await gateway.app.test(.router) { client in
             let signed = try await client.post("/desk/login", ["passphrase": Gateway.passphrase, "name": "Front Desk"])
             let line = try #require(Gateway.setCookie(signed, DeskGateway.cookieName))
             #expect(line.contains("Path=/desk") && line.contains("SameSite=Strict"), "\(line)")
@@ -44,7 +46,9 @@ struct DeskRoutesTests {
 
     @Test("a forfeit reviewed and confirmed: each form read, a game the view lacks named, a confirmation sent to the daemon")
     func decisions() async throws {
-        try await Gateway().app.test(.router) { client in
+        let gateway = try Gateway()
+        defer { gateway.removeDirectory() }
+        try await gateway.app.test(.router) { client in
             let cookie = try await Self.signIn(client)
             let forfeit = ["action": "forfeit", "game": "g1", "side": "home", "reason": "no show"]
             let review = try await client.post("/desk/review", forfeit, cookie: cookie)
@@ -66,7 +70,9 @@ struct DeskRoutesTests {
 
     @Test("the audit page: the tournament and the games to pick from; a game's log asked of the daemon, or why not")
     func audit() async throws {
-        try await Gateway().app.test(.router) { client in
+        let gateway = try Gateway()
+        defer { gateway.removeDirectory() }
+        try await gateway.app.test(.router) { client in
             let cookie = try await Self.signIn(client)
             let page = try await client.get("/desk/audit", cookie: cookie)
             #expect(
@@ -83,6 +89,7 @@ struct DeskRoutesTests {
     @Test("the join codes: each court's PIN, the sheet, a new code reviewed then made once, a device revoked")
     func codes() async throws {
         let gateway = try Gateway()
+        defer { gateway.removeDirectory() }
         let code = try await gateway.store.code(for: "Court 1")
         try await gateway.app.test(.router) { client in
             let cookie = try await Self.signIn(client)
@@ -127,7 +134,9 @@ struct DeskRoutesTests {
 
     @Test("the Setup page: the form, a draft reviewed and kept under its token, edited again, and confirmed to the daemon")
     func setup() async throws {
-        try await Gateway().app.test(.router) { client in
+        let gateway = try Gateway()
+        defer { gateway.removeDirectory() }
+        try await gateway.app.test(.router) { client in
             let cookie = try await Self.signIn(client)
             let form = try await client.get("/desk/setup", cookie: cookie)
             #expect(form.status == .ok && String(buffer: form.body).contains(#"name="csv""#))
@@ -151,7 +160,9 @@ struct DeskRoutesTests {
 
     @Test("the teams and schedule pages: drawn, a change reviewed with its command id, then confirmed to the daemon")
     func changes() async throws {
-        try await Gateway().app.test(.router) { client in
+        let gateway = try Gateway()
+        defer { gateway.removeDirectory() }
+        try await gateway.app.test(.router) { client in
             let cookie = try await Self.signIn(client)
             let changes: [(String, [String: String], String)] = [
                 (
@@ -191,7 +202,9 @@ struct DeskRoutesTests {
 
     @Test("the language picker keeps a device's choice in a cookie and goes back to the page")
     func languagePicker() async throws {
-        try await Gateway().app.test(.router) { client in
+        let gateway = try Gateway()
+        defer { gateway.removeDirectory() }
+        try await gateway.app.test(.router) { client in
             let language = try #require(Catalogs.languages.last)
             let picked = try await client.post("/lang", ["lang": language.code, "back": "/desk"])
             #expect(picked.status == .seeOther && picked.headers[.location] == "/desk")

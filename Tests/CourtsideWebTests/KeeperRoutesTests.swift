@@ -29,6 +29,7 @@ struct KeeperRoutesTests {
     @Test("join by PIN: the court and the device's name, a Strict session cookie and an install cookie")
     func joinByPIN() async throws {
         let gateway = try Gateway()
+        defer { gateway.removeDirectory() }
         let code = try await gateway.store.code(for: "Court 1")
         try await gateway.app.test(.router) { client in
             let joined = try await client.execute(
@@ -48,6 +49,7 @@ struct KeeperRoutesTests {
     @Test("join by the form's PIN and by the court's link: each sent to /keep with a session, which then gets the keeper page")
     func joinByFormAndLink() async throws {
         let gateway = try Gateway()
+        defer { gateway.removeDirectory() }
         let code = try await gateway.store.code(for: "Court 1")
         try await gateway.app.test(.router) { client in
             let byForm = try await client.post("/keep/join", ["pin": code.pin, "name": "Bo"])
@@ -69,6 +71,7 @@ struct KeeperRoutesTests {
     @Test("a joined device: its session names its court; its game and command routes let it through to the game and the relay")
     func joinedDevice() async throws {
         let gateway = try Gateway()
+        defer { gateway.removeDirectory() }
         let code = try await gateway.store.code(for: "Court 1")
         try await gateway.app.test(.router) { client in
             let (device, cookie) = try await Self.join(client, pin: code.pin)
@@ -100,6 +103,7 @@ struct KeeperRoutesTests {
     @Test("leaving ends the session: its cookie is expired, and the old cookie is then a session that ended")
     func leave() async throws {
         let gateway = try Gateway()
+        defer { gateway.removeDirectory() }
         let code = try await gateway.store.code(for: "Court 1")
         try await gateway.app.test(.router) { client in
             let (_, cookie) = try await Self.join(client, pin: code.pin)
@@ -116,6 +120,7 @@ struct KeeperRoutesTests {
     @Test("a court's new code, or the device revoked alone: its session is refused as revoked or device_revoked, each saying why")
     func revoked() async throws {
         let gateway = try Gateway()
+        defer { gateway.removeDirectory() }
         let first = try await gateway.store.code(for: "Court 1")
         let other = try await gateway.store.code(for: "Court 2")
         try await gateway.app.test(.router) { client in
@@ -139,6 +144,7 @@ struct KeeperRoutesTests {
     @Test("a session naming a device this gateway never had is refused as not_joined, saying so")
     func unknownDevice() async throws {
         let gateway = try Gateway()
+        defer { gateway.removeDirectory() }
         let cookie = try await gateway.keeper.sessions.save(session: KeeperSession(device: "ghost"), expiresIn: .seconds(60))
         try await gateway.app.test(.router) { client in
             let refusal = Gateway.refusal(try await client.get("/api/keep/session", cookie: "\(cookie.name)=\(cookie.value)"))
@@ -149,7 +155,9 @@ struct KeeperRoutesTests {
 
     @Test("the service worker and the keeper's files: GET and HEAD alike")
     func files() async throws {
-        try await Gateway().app.test(.router) { client in
+        let gateway = try Gateway()
+        defer { gateway.removeDirectory() }
+        try await gateway.app.test(.router) { client in
             for path in [
                 "/keep/sw.js", "/static/keeper.js", "/static/keeper-link.js", "/static/keeper-outbox.js",
                 "/static/keeper-store.js", "/static/keeper-draw.js", "/static/keeper-post.js", "/static/keeper.css",

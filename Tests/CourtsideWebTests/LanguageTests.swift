@@ -8,7 +8,6 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import Prometheus
 import Testing
 
 @testable import CourtsideWeb
@@ -19,21 +18,6 @@ import Testing
 struct LanguageTests {
     static let (ja, ko) = (Words(Language(tag: "ja")!), Words(Language(tag: "ko")!))
 
-    /// The gateway's router with the keeper's routes, over a live copy that has not started
-    /// (its view is empty) and a store in a fresh directory.
-    static func app(venue: Language = .english) throws -> some ApplicationProtocol {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courtside-lang-\(UUID())")
-        let logger = Logger(label: "test")
-        let live = LiveTournament(endpoints: Endpoints(), logger: logger)
-        let router = WebGateway.router(
-            live, metrics: PrometheusCollectorRegistry(), language: LanguageChoice(venue: venue), logger: logger)
-        KeeperGateway(
-            live: live, store: try GatewayStore(directory: directory),
-            relay: CommandRelay(endpoint: "tcp://127.0.0.1:9", courtKeys: nil), secureCookies: false
-        ).addRoutes(to: router)
-        return Application(router: router)
-    }
-
     static func get(_ client: some TestClientProtocol, _ uri: String, _ headers: HTTPFields = [:]) async throws -> (
         TestResponse, String
     ) {
@@ -43,7 +27,9 @@ struct LanguageTests {
 
     @Test("Accept-Language, the cookie and ?lang choose the join page's and the court TV's language, in that order")
     func negotiated() async throws {
-        try await Self.app().test(.router) { client in
+        let gateway = try RouteTestGateway()
+        defer { gateway.removeDirectory() }
+        try await gateway.app.test(.router) { client in
             let (english, englishPage) = try await Self.get(client, "/keep")
             #expect(englishPage.contains(#"<html lang="en">"#) && englishPage.contains("Court PIN"), "\(englishPage)")
             #expect(english.headers[.contentLanguage] == "en")
@@ -82,7 +68,9 @@ struct LanguageTests {
         let draft = try Catalog(
             Language(tag: "ko")!, po: "msgid \"\"\nmsgstr \"Language: ko\\nPlural-Forms: nplurals=1; plural=0;\\n\"\n")
         #expect(Words(catalog: draft)(.courtWaiting) == "waiting for its teams")
-        try await Self.app().test(.router) { client in
+        let gateway = try RouteTestGateway()
+        defer { gateway.removeDirectory() }
+        try await gateway.app.test(.router) { client in
             let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
             #expect(
                 metrics.contains(#"courtside_web_missing_messages{language="ko",key="court.waiting"}"#)
@@ -92,7 +80,9 @@ struct LanguageTests {
 
     @Test("the venue's default speaks when the request names no language it has")
     func venue() async throws {
-        try await Self.app(venue: Language(tag: "ja")!).test(.router) { client in
+        let gateway = try RouteTestGateway(venue: Language(tag: "ja")!)
+        defer { gateway.removeDirectory() }
+        try await gateway.app.test(.router) { client in
             let (_, page) = try await Self.get(client, "/keep")
             #expect(page.contains(#"<html lang="ja">"#) && page.contains("スコアを記録する"))
             let (_, asked) = try await Self.get(client, "/keep", [.acceptLanguage: "de, ko;q=0.4"])
@@ -102,7 +92,9 @@ struct LanguageTests {
 
     @Test("the picker keeps a device's choice in its lang cookie and sends it back, never elsewhere")
     func picker() async throws {
-        try await Self.app().test(.router) { client in
+        let gateway = try RouteTestGateway()
+        defer { gateway.removeDirectory() }
+        try await gateway.app.test(.router) { client in
             let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
             let chosen = try await client.execute(
                 uri: "/lang", method: .post, headers: form, body: ByteBuffer(string: "back=%2Fkeep%3Fpin%3Dwrong&lang=ja"))

@@ -16,8 +16,6 @@ import Testing
 /// it answers so without a daemon (the relay points at a closed port).
 @Suite("The keeper's and the desk's routes refuse what they must", .serialized)
 struct RouteRefusalsTests {
-    static func app() throws -> some ApplicationProtocol { try RouteTestGateway().app }
-
     /// The desk's routes that need its session, by method and path.
     static let deskRoutes: [(HTTPRequest.Method, String)] = [
         (.get, "/desk/codes"), (.get, "/desk/codes/sheet"), (.post, "/desk/codes/review"), (.post, "/desk/codes/confirm"),
@@ -48,7 +46,9 @@ struct RouteRefusalsTests {
 
     @Test("without a session, or with a forged one: the desk's routes say not_signed_in, the keeper's not_joined, all 401")
     func noSession() async throws {
-        try await Self.app().test(.router) { client in
+        let gateway = try RouteTestGateway()
+        defer { gateway.removeDirectory() }
+        try await gateway.app.test(.router) { client in
             for cookie in [nil, "courtside_desk=forged; courtside_keeper=forged"] as [String?] {
                 let headers: HTTPFields = cookie.map { [.cookie: $0] } ?? [:]
                 for (method, path) in Self.deskRoutes {
@@ -68,7 +68,9 @@ struct RouteRefusalsTests {
 
     @Test("a wrong PIN, a wrong passphrase, a join link that is no longer: each sent back to its page with why")
     func wrongCredentials() async throws {
-        try await Self.app().test(.router) { client in
+        let gateway = try RouteTestGateway()
+        defer { gateway.removeDirectory() }
+        try await gateway.app.test(.router) { client in
             for (method, path, location) in [
                 (HTTPRequest.Method.post, "/keep/join", "/keep?pin=wrong"), (.post, "/desk/login", "/desk?login=wrong"),
                 (.get, "/keep/join/nope", "/keep?link=expired"),
@@ -81,7 +83,9 @@ struct RouteRefusalsTests {
 
     @Test("another site's form: every POST refused with forbidden (403) before its route runs; a GET is not a change")
     func crossSite() async throws {
-        try await Self.app().test(.router) { client in
+        let gateway = try RouteTestGateway()
+        defer { gateway.removeDirectory() }
+        try await gateway.app.test(.router) { client in
             let posts =
                 (Self.deskRoutes + Self.keeperRoutes).filter { $0.0 == .post }
                 + [(.post, "/desk/login"), (.post, "/desk/logout"), (.post, "/keep/join"), (.post, "/keep/leave")]

@@ -12,22 +12,26 @@ import Prometheus
 
 /// The gateway's own router with the keeper's and the desk's routes, in process, and the store
 /// they keep devices and sessions in. No daemon: the relay points at a closed port and gives up
-/// after one short try, so a route that asks the daemon answers as when it is unreachable.
+/// after one short try, so a route that asks the daemon answers as when it is unreachable. A test
+/// calls ``removeDirectory()`` when done (the store's directory is fresh for each gateway).
 struct RouteTestGateway {
     static let passphrase = "correct horse battery"
     /// A hash made once for every suite (bcrypt at the desk's cost takes a moment).
     static let hash = DeskGateway.hash(passphrase: passphrase)
     static let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
 
+    let directory: URL
     let store: GatewayStore
     let keeper: KeeperGateway
     let app: Application<RouterResponder<GatewayRequestContext>>
 
-    init() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("courtside-routes-\(UUID())")
+    /// `venue`: the language a request that names none it has gets.
+    init(venue: Language = .english) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("courtside-routes-\(UUID())")
         let logger = Logger(label: "test")
         let live = LiveTournament(endpoints: Endpoints(), logger: logger)
-        let router = WebGateway.router(live, metrics: PrometheusCollectorRegistry(), language: LanguageChoice(), logger: logger)
+        let router = WebGateway.router(
+            live, metrics: PrometheusCollectorRegistry(), language: LanguageChoice(venue: venue), logger: logger)
         store = try GatewayStore(directory: directory)
         let relay = CommandRelay(endpoint: "tcp://127.0.0.1:9", courtKeys: nil, timeoutMilliseconds: 50, attempts: 1)
         keeper = KeeperGateway(live: live, store: store, relay: relay, secureCookies: false)
@@ -35,6 +39,9 @@ struct RouteTestGateway {
         DeskGateway(live: live, store: store, relay: relay, passphraseHash: Self.hash, secureCookies: false).addRoutes(to: router)
         app = Application(router: router)
     }
+
+    /// Removes the store's directory, which the gateway no longer uses.
+    func removeDirectory() { try? FileManager.default.removeItem(at: directory) }
 
     /// Each cookie a response sets, as `name=value` for a next request's `Cookie` header.
     static func cookies(_ response: TestResponse) -> [String: String] {
