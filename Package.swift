@@ -8,6 +8,14 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// The link of the two long-running services, the daemon and the gateway: LLVM's lld (shipped
+/// with Swift) packing their relative relocations (RELR; glibc 2.36 and later load it). Each
+/// start reads every relocation and keeps the pages resident: packed, the daemon's 1.6 MB of
+/// them are 0.4 MB, and its RSS is about 2.5 MB less (docs/FIGURES.md, "Memory and restart").
+let serviceLinkerSettings: [LinkerSetting] = [
+    .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])
+]
+
 let package = Package(
     name: "Courtside",
     platforms: [.macOS(.v15)],
@@ -145,7 +153,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            linkerSettings: serviceLinkerSettings
         ),
         // An operator's tools for a stopped tournament's log: copy it between SQLite and PostgreSQL, compare two.
         .executableTarget(
@@ -221,7 +230,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            linkerSettings: serviceLinkerSettings
         ),
         // Results, standings, box scores and play-by-play as CSV or JSON, derived from the log.
         .target(name: "CourtsideExport", dependencies: ["CourtsideModel"], swiftSettings: swiftSettings),
