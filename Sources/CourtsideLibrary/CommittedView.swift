@@ -30,7 +30,9 @@ final class CommittedView: Sendable {
         /// Takes `game` as the committed state of game `id`.
         mutating func update(_ game: borrowing Game, id: GameID) {
             let status = game.status
-            let old = games.updateValue(copy game, forKey: id)?.status
+            // In place: `updateValue(_:forKey:)` copies the new state once more inside, and the
+            // old one before it drops it, each copy retaining the state's references.
+            let old = games.replace(id, with: copy game)
             if old == nil { sortedIDs.insertInOrder(id) }
             // Most events leave the status as it was: only a change touches the counts.
             if old != status {
@@ -67,45 +69,21 @@ final class CommittedView: Sendable {
                 statusCounts: statusCounts))
     }
 
-    /// Applies a durable batch, whose numbered events are `events` (each entry's in turn, in the
-    /// batch's order): returns its updates, and the subscribers to hand them to once the waiting
-    /// commands are answered.
+    /// Applies a durable batch's games' updates, in order, and the batch's last sequence
+    /// (`through`, a tournament change's too: the view reflects it); returns the subscribers to
+    /// hand the updates to once the waiting commands are answered.
     ///
     /// Updates go out after the lock: a subscriber that registers meanwhile finds them in its
     /// snapshot instead, so "subscribe, then snapshot" still misses nothing.
-    func apply(_ batch: [CommitEntry], events: [GameEvent]) -> (
-        updates: [GameUpdate], subscribers: [any CommitSubscriber]
-    ) {
+    func apply(_ updates: [GameUpdate], through sequence: Int64?) -> [any CommitSubscriber] {
         committed.withLock { committed in
-            var updates: [GameUpdate] = []
-            updates.reserveCapacity(events.count)
-            // Through buffer pointers: a loop over the entries, a zip of an entry's events and
-            // states, or an array's subscript handing an element to a call, copies each (a game's
-            // state, every string of an event), and this runs for every event under load.
-            events.withUnsafeBufferPointer { events in
-                var offset = 0
-                for entry in batch.indices {
-                    defer { offset += batch[entry].changes.eventCount }
-                    switch batch[entry].changes {
-                    // The tournament's stream changes no game.
-                    case .none, .tournament:
-                        continue
-                    case .one(_, let game):
-                        committed.update(game, id: events[offset].gameID)
-                        updates.append(GameUpdate(event: events[offset], game: game))
-                    case .many(_, let games):
-                        games.withUnsafeBufferPointer { games in
-                            for index in games.indices {
-                                committed.update(games[index], id: events[offset + index].gameID)
-                                updates.append(GameUpdate(event: events[offset + index], game: games[index]))
-                            }
-                        }
-                    }
-                }
-                // The batch's last event, a tournament change's too: the view reflects it.
-                if let last = events.indices.last { committed.sequence = events[last].sequence }
+            // Through a buffer pointer: an array's subscript handing an element to a call copies
+            // it (a game's state, every string of an event), and this runs for every event under load.
+            updates.withUnsafeBufferPointer { updates in
+                for index in updates.indices { committed.update(updates[index].game, id: updates[index].event.gameID) }
             }
-            return (updates, committed.subscribers.all)
+            if let sequence { committed.sequence = sequence }
+            return committed.subscribers.all
         }
     }
 
@@ -146,6 +124,18 @@ final class CommittedView: Sendable {
     /// Ends every subscription: no commit follows.
     func close() {
         for subscriber in committed.withLock({ $0.subscribers.close() }) { subscriber.finish() }
+    }
+}
+
+extension TreeDictionary where Key == GameID, Value == Game {
+    /// Moves `game` into the slot of `id`; returns the status of the state it replaces, if any.
+    fileprivate mutating func replace(_ id: GameID, with game: consuming Game) -> GameStatus? {
+        var incoming: Game? = consume game
+        return updateValue(forKey: id) { slot in
+            let old = slot?.status
+            slot = incoming.take()
+            return old
+        }
     }
 }
 
