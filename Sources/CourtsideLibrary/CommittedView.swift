@@ -30,9 +30,7 @@ final class CommittedView: Sendable {
         /// Takes `game` as the committed state of game `id`.
         mutating func update(_ game: borrowing Game, id: GameID) {
             let status = game.status
-            // In place: `updateValue(_:forKey:)` copies the new state once more inside, and the
-            // old one before it drops it, each copy retaining the state's references.
-            let old = games.replace(id, with: copy game)
+            let old = games.updateValue(copy game, forKey: id)?.status
             if old == nil { sortedIDs.insertInOrder(id) }
             // Most events leave the status as it was: only a change touches the counts.
             if old != status {
@@ -124,18 +122,6 @@ final class CommittedView: Sendable {
     /// Ends every subscription: no commit follows.
     func close() {
         for subscriber in committed.withLock({ $0.subscribers.close() }) { subscriber.finish() }
-    }
-}
-
-extension TreeDictionary where Key == GameID, Value == Game {
-    /// Moves `game` into the slot of `id`; returns the status of the state it replaces, if any.
-    fileprivate mutating func replace(_ id: GameID, with game: consuming Game) -> GameStatus? {
-        var incoming: Game? = consume game
-        return updateValue(forKey: id) { slot in
-            let old = slot?.status
-            slot = incoming.take()
-            return old
-        }
     }
 }
 
