@@ -181,10 +181,10 @@ final class CommitWriter: Sendable {
         }
     }
 
-    /// Writes `batch` to the log, then publishes it. Only the holder of the writer's role calls it.
+    /// Writes `entries` to the log, then publishes them. Only the holder of the writer's role calls it.
     private func commit(_ entries: consuming [CommitEntry]) {
         let started = ContinuousClock.now
-        let batch = CommittedBatch(entries)
+        let batch = CommittedBatch(consume entries)
         do {
             try log.append(batch.events, refusals: batch.shares.compactMap(\.refusal))
             // How well group commit works: commands per transaction, and what each fsync costs.
