@@ -75,13 +75,4 @@ enum CommitChanges {
             }
         }
     }
-
-    /// Appends the events, in order, to `events`.
-    func appendEvents(to events: inout [GameEvent]) {
-        switch self {
-        case .none: break
-        case .one(let event, _): events.append(event)
-        case .many(let own, _), .tournament(let own): events.append(contentsOf: own)
-        }
-    }
 }

@@ -5,7 +5,7 @@ import CourtsideModel
 struct CommitEntry {
     /// The command's events as its game made them, with the game's state after each (for the
     /// committed view and subscribers): the writer numbers the events from `first` in the batch
-    /// it commits (``CommitWriter/numberedEvents(of:)``).
+    /// it commits (``CommittedBatch``).
     var changes: CommitChanges
     /// The sequence number of the first event.
     var first: Int64

@@ -104,7 +104,9 @@ final class CommitWriter: Sendable {
         guard here, state.withLock({ $0.callerMayCommit(at: started) }) else { return handOverToWriter() }
         let committedHere: Void? = role.withLockIfAvailable { _ in
             let batch = state.withLock { $0.takeBatch() }
-            if !batch.isEmpty { commit(batch) }
+            // Consumed: the commit takes the entries apart in place, which a second reference
+            // to the array would make it copy first.
+            if !batch.isEmpty { commit(consume batch) }
         }
         // A busy writer commits them after what it is writing.
         if committedHere == nil { handOverToWriter() }
@@ -159,8 +161,9 @@ final class CommitWriter: Sendable {
             if !trimmer.wait(wake) { continue }
             let committedCount = role.withLock { _ in
                 let batch = state.withLock { $0.takeBatch() }
-                if !batch.isEmpty { commit(batch) }
-                return batch.count
+                let count = batch.count
+                if count > 0 { commit(consume batch) }
+                return count
             }
             trimmer.did(committedCount)
             switch state.withLock({ $0.afterRound() }) {
@@ -178,89 +181,46 @@ final class CommitWriter: Sendable {
         }
     }
 
-    /// Writes `batch` to the log, then publishes it. Only the holder of the writer's role calls it.
-    private func commit(_ batch: [CommitEntry]) {
+    /// Writes `entries` to the log, then publishes them. Only the holder of the writer's role calls it.
+    private func commit(_ entries: consuming [CommitEntry]) {
         let started = ContinuousClock.now
-        let events = Self.numberedEvents(of: batch)
-        let refusals = batch.compactMap(\.refusal)
+        let batch = CommittedBatch(consume entries)
         do {
-            try log.append(events, refusals: refusals)
+            try log.append(batch.events, refusals: batch.shares.compactMap(\.refusal))
             // How well group commit works: commands per transaction, and what each fsync costs.
-            batchSizes.record(batch.count)
+            batchSizes.record(batch.shares.count)
             commitDurations.recordNanoseconds((ContinuousClock.now - started).nanoseconds)
         } catch {
-            fail(batch, because: error)
+            fail(batch.shares.map(\.ticket), because: error)
             return
         }
         // Durable now: no longer pending, before anyone hears of it.
         state.withLock { $0.batchWritten() }
-        let published = view.apply(batch, events: events)
+        let subscribers = view.apply(batch.updates, through: batch.events.last?.sequence)
         // The waiting commands first: a keeper's answer is what the round trip waits for, and
-        // the committed view (what every read sees) already has its events. An entry's events
-        // are `events[offset...]`, in the batch's order.
+        // the committed view (what every read sees) already has its events.
         var offset = 0
-        for entry in batch.indices {
-            let count = batch[entry].changes.eventCount
-            defer { offset += count }
-            if let refusal = batch[entry].refusal {
-                batch[entry].ticket.complete(.failure(refusal.error))
-            } else if count > 0 {
-                batch[entry].ticket.complete(.success(Self.receipt(of: events, at: offset + count - 1)))
-            }
+        for index in batch.shares.indices {
+            if let answer = batch.answer(ofShareAt: index, offset: offset) { batch.shares[index].ticket.complete(answer) }
+            offset += batch.shares[index].eventCount
         }
         // The tournament's changes, rare, are no game's update: only the commits' subscribers take them.
-        let changes =
-            batch.indices.contains { batch[$0].changes.isTournament } ? Self.tournamentChanges(in: batch, events: events) : []
-        for subscriber in published.subscribers { subscriber.yield(published.updates, tournament: changes) }
-        checkpointer.committed(events)
-    }
-
-    /// The batch's events in order, each numbered from its entry's first sequence number.
-    ///
-    /// Numbered here, in the array the log is handed, rather than as each command is queued: there
-    /// the caller still held its array, so numbering copied it (half of a queueing's time on the
-    /// pool under 16 keepers), where this array is new and numbered in place.
-    static func numberedEvents(of batch: [CommitEntry]) -> [GameEvent] {
-        var events: [GameEvent] = []
-        events.reserveCapacity(batch.indices.reduce(0) { $0 + batch[$1].changes.eventCount })
-        for entry in batch.indices {
-            let start = events.count
-            batch[entry].changes.appendEvents(to: &events)
-            for index in start..<events.count { events[index].sequence = batch[entry].first + Int64(index - start) }
-        }
-        return events
-    }
-
-    /// The receipt of the event at `index`: read in place rather than through a copy of the event.
-    private static func receipt(of events: [GameEvent], at index: Int) -> Receipt {
-        events.withUnsafeBufferPointer { events in
-            Receipt(gameID: events[index].gameID, version: events[index].version, sequence: events[index].sequence)
-        }
-    }
-
-    /// The events of the tournament's stream among `events`, the batch's numbered events.
-    private static func tournamentChanges(in batch: [CommitEntry], events: [GameEvent]) -> [GameEvent] {
-        var changes: [GameEvent] = []
-        var offset = 0
-        for entry in batch.indices {
-            let count = batch[entry].changes.eventCount
-            if batch[entry].changes.isTournament { changes += events[offset..<offset + count] }
-            offset += count
-        }
-        return changes
+        let changes = batch.tournamentChanges
+        for subscriber in subscribers { subscriber.yield(batch.updates, tournament: changes) }
+        checkpointer.committed(batch.events)
     }
 
     /// A failed commit leaves the in-memory games ahead of the log, so the library refuses
     /// everything from here on; a restart rebuilds from the log, which holds every
     /// acknowledged move.
-    private func fail(_ batch: [CommitEntry], because error: any Error) {
+    private func fail(_ tickets: [CommitTicket], because error: any Error) {
         // The detail (a path, SQLite's words) is for the log, not for every client.
         let failure = CourtsideError(
             .storageFailure, "the event log could not be written; courtsided restarts and rebuilds from the log")
         logger.critical("event log write failed; refusing further commands", metadata: ["error": "\(error)"])
         let stranded = state.withLock { $0.batchFailed(failure) }
         checkpointer.halt()
-        for entry in batch + stranded { entry.ticket.complete(.failure(failure)) }
+        for ticket in tickets + stranded.map(\.ticket) { ticket.complete(.failure(failure)) }
         failing.yield(failure)
     }
 }

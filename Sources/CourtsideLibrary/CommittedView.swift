@@ -67,45 +67,21 @@ final class CommittedView: Sendable {
                 statusCounts: statusCounts))
     }
 
-    /// Applies a durable batch, whose numbered events are `events` (each entry's in turn, in the
-    /// batch's order): returns its updates, and the subscribers to hand them to once the waiting
-    /// commands are answered.
+    /// Applies a durable batch's games' updates, in order, and the batch's last sequence
+    /// (`through`, a tournament change's too: the view reflects it); returns the subscribers to
+    /// hand the updates to once the waiting commands are answered.
     ///
     /// Updates go out after the lock: a subscriber that registers meanwhile finds them in its
     /// snapshot instead, so "subscribe, then snapshot" still misses nothing.
-    func apply(_ batch: [CommitEntry], events: [GameEvent]) -> (
-        updates: [GameUpdate], subscribers: [any CommitSubscriber]
-    ) {
+    func apply(_ updates: [GameUpdate], through sequence: Int64?) -> [any CommitSubscriber] {
         committed.withLock { committed in
-            var updates: [GameUpdate] = []
-            updates.reserveCapacity(events.count)
-            // Through buffer pointers: a loop over the entries, a zip of an entry's events and
-            // states, or an array's subscript handing an element to a call, copies each (a game's
-            // state, every string of an event), and this runs for every event under load.
-            events.withUnsafeBufferPointer { events in
-                var offset = 0
-                for entry in batch.indices {
-                    defer { offset += batch[entry].changes.eventCount }
-                    switch batch[entry].changes {
-                    // The tournament's stream changes no game.
-                    case .none, .tournament:
-                        continue
-                    case .one(_, let game):
-                        committed.update(game, id: events[offset].gameID)
-                        updates.append(GameUpdate(event: events[offset], game: game))
-                    case .many(_, let games):
-                        games.withUnsafeBufferPointer { games in
-                            for index in games.indices {
-                                committed.update(games[index], id: events[offset + index].gameID)
-                                updates.append(GameUpdate(event: events[offset + index], game: games[index]))
-                            }
-                        }
-                    }
-                }
-                // The batch's last event, a tournament change's too: the view reflects it.
-                if let last = events.indices.last { committed.sequence = events[last].sequence }
+            // Through a buffer pointer: an array's subscript handing an element to a call copies
+            // it (a game's state, every string of an event), and this runs for every event under load.
+            updates.withUnsafeBufferPointer { updates in
+                for index in updates.indices { committed.update(updates[index].game, id: updates[index].event.gameID) }
             }
-            return (updates, committed.subscribers.all)
+            if let sequence { committed.sequence = sequence }
+            return committed.subscribers.all
         }
     }
 

@@ -217,31 +217,11 @@ public final class SQLiteEventLog: EventLog {
 
     public func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
         guard !events.isEmpty || !refusals.isEmpty else { return }
-        // The model's own writer: Foundation's encoder cost more than the insert. (Older rows,
-        // written by Foundation with escaped slashes, read back the same.)
+        // The payloads are the model's own JSON writer's (``SQLiteEventRows``): Foundation's
+        // encoder cost more than the insert. (Older rows, written by Foundation with escaped
+        // slashes, read back the same.)
         let filedNow: Int64? = try Self.transaction(in: pool) { db in
-            let insertEvent = SQLiteStatementBinding(try db.cachedStatement(sql: Self.insertEventSQL), in: db)
-            var writer = JSONWriter(capacity: 256)
-            for event in events {
-                try insertEvent.bind(event.sequence, at: 1)
-                try insertEvent.bind(event.version, at: 3)
-                try insertEvent.bind(event.at.rawValue, at: 4)
-                writer.reset()
-                event.kind.writeJSON(to: &writer)
-                // The texts and the payload stay bound, uncopied, until the row is stepped.
-                try insertEvent.with(event.gameID.rawValue, at: 2) {
-                    try insertEvent.with(event.origin.clientID, at: 5) {
-                        try insertEvent.with(event.origin.commandID, at: 6) {
-                            try insertEvent.with(event.kind.typeName, at: 7) {
-                                try writer.withBytes { payload in
-                                    try insertEvent.bind(blob: payload, at: 8)
-                                    try insertEvent.step()
-                                }
-                            }
-                        }
-                    }
-                }
-            }
+            try SQLiteEventRows.insert(events, db)
             if !refusals.isEmpty {
                 let insertRefusal = try db.cachedStatement(
                     sql: """
@@ -264,13 +244,9 @@ public final class SQLiteEventLog: EventLog {
         if let filedNow { filed.withLock { $0 = filedNow } }
     }
 
-    /// The insert of one event's row, its columns bound in this order: sequence, game id,
-    /// version, time, client id, command id, kind, payload. (`courtside-bench` measures SQLite's
-    /// own rate with it.)
-    package static let insertEventSQL = """
-        INSERT INTO events (sequence, game_id, version, recorded_at, client_id, command_id, kind, payload)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-        """
+    /// The insert of one event's row (`courtside-bench` measures SQLite's own rate with it); a
+    /// commit's inserts repeat its row (``SQLiteEventRows``).
+    package static let insertEventSQL = SQLiteEventRows.insertSQL(rows: 1)
 
     public func close() throws {
         try pool.close()

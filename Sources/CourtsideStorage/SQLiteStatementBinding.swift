@@ -3,7 +3,7 @@ import GRDBSQLite
 
 /// Binds values to one of GRDB's cached statements and steps it through SQLite's C API.
 ///
-/// Only for the log writer's per-event inserts. GRDB's `execute(arguments:)` boxes every value
+/// Only for the log writer's inserts of events (``SQLiteEventRows``). GRDB's `execute(arguments:)` boxes every value
 /// as an existential, converts it to a `DatabaseValue` and checks the arguments against the
 /// statement before binding: under 256 keepers that took about a fifth of the writer thread, the
 /// thread every commit goes through, where SQLite's own work on the row took less.
@@ -30,23 +30,19 @@ struct SQLiteStatementBinding {
         try check(sqlite3_bind_int64(handle, index, Int64(value)))
     }
 
-    /// Binds the whole of `text` while `body` runs, without SQLite copying it: `body` binds the
-    /// rest and steps (``step()``), which clears every binding, so no later step can read bytes
-    /// that are gone. SQLite's copy (`SQLITE_TRANSIENT`) was a malloc and a free a value, five an
+    /// Binds the UTF-8 text in `bytes`, which must stay valid until the next ``step()``, without
+    /// SQLite copying it (``step()`` clears every binding, so no later step can read bytes that
+    /// are gone). SQLite's copy (`SQLITE_TRANSIENT`) was a malloc and a free a value, five an
     /// event on the writer thread. The protocol refuses ids with control characters, NUL
     /// included, so what is bound is what GRDB, which binds up to the first NUL, reads back and
     /// looks up.
-    func with<Result>(_ text: String, at index: Int32, _ body: () throws -> Result) throws -> Result {
-        var text = text
-        return try text.withUTF8 { utf8 in
-            // A nil pointer would bind NULL, so an empty string binds an empty literal.
-            guard let base = utf8.baseAddress, !utf8.isEmpty else {
-                try check(sqlite3_bind_text(handle, index, "", 0, Self.transient))
-                return try body()
-            }
-            try check(sqlite3_bind_text(handle, index, base, Int32(utf8.count), Self.static))
-            return try body()
+    func bind(text bytes: UnsafeRawBufferPointer, at index: Int32) throws {
+        // A nil pointer would bind NULL, so an empty text binds an empty literal.
+        guard let base = bytes.baseAddress, !bytes.isEmpty else {
+            return try check(sqlite3_bind_text(handle, index, "", 0, Self.transient))
         }
+        try check(
+            sqlite3_bind_text(handle, index, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.static))
     }
 
     /// Binds `bytes`, which must stay valid until the next ``step()``, without SQLite copying them.

@@ -27,10 +27,38 @@ struct CommitNumberingTests {
                 changes: .one(event("g3", 2), Game(setup: Tournament.setup("g3"))), first: 13, refusal: nil,
                 ticket: CommitTicket()),
         ]
-        let numbered = CommitWriter.numberedEvents(of: batch)
+        let committed = CommittedBatch(batch)
+        let numbered = committed.events
         #expect(numbered.map(\.sequence) == [10, 11, 12, 13])
         #expect(numbered.map(\.gameID) == ["g1", "g1", "g2", "g3"])
         #expect(numbered.map(\.version) == [3, 4, 7, 2])
         #expect(first.map(\.sequence) == [0, 0] && second.map(\.sequence) == [0])
+        // Only the game's event has an update, numbered as the log has it, with the game's state.
+        #expect(committed.updates.map(\.event.sequence) == [13])
+        #expect(committed.updates.map(\.game.id) == ["g3"])
+        #expect(committed.shares.map(\.eventCount) == [2, 0, 1, 1])
+        #expect(committed.tournamentChanges.map(\.sequence) == [10, 11, 12])
+    }
+
+    @Test("each command's answer: its last event's receipt, its refusal, or none")
+    func answers() throws {
+        let refusal = CommandRefusal(
+            gameID: "g2", origin: CommandOrigin(clientID: "k", commandID: "late"), at: Timestamp(milliseconds: 1),
+            error: CourtsideError(.gameFinished, "over"))
+        let batch = [
+            CommitEntry(
+                changes: .many(
+                    [event("g1", 3), event("g1", 4)], [Game(setup: Tournament.setup("g1")), Game(setup: Tournament.setup("g1"))]),
+                first: 5, refusal: nil, ticket: CommitTicket()),
+            CommitEntry(changes: .none, first: 7, refusal: nil, ticket: CommitTicket()),
+            CommitEntry(
+                changes: .one(event("g2", 9), Game(setup: Tournament.setup("g2"))), first: 7, refusal: refusal,
+                ticket: CommitTicket()),
+        ]
+        let committed = CommittedBatch(batch)
+        #expect(committed.updates.map(\.event.sequence) == [5, 6, 7])
+        #expect(try committed.answer(ofShareAt: 0, offset: 0)?.get() == Receipt(gameID: "g1", version: 4, sequence: 6))
+        #expect(committed.answer(ofShareAt: 1, offset: 2) == nil)
+        #expect(throws: CourtsideError.self) { try committed.answer(ofShareAt: 2, offset: 2)?.get() }
     }
 }

@@ -44,6 +44,30 @@ struct SQLiteEventLogTests {
         try reopened.close()
     }
 
+    @Test("a batch goes in several statements of many rows: each row reads back as written, in order, and is found")
+    func batchOfManyRows() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = try SQLiteEventLog(directory: directory)
+        // Two full statements and a part of one, each row's texts of its own lengths, so that a
+        // value bound from the wrong place in the rows' shared buffer would show.
+        var batch = LogFixtures.events(1...37)
+        for index in batch.indices {
+            batch[index].origin = CommandOrigin(
+                clientID: "keeper-\(String(repeating: "é", count: index % 5))", commandID: "c\(index * 7919)")
+        }
+        try log.append(batch, refusals: [])
+        #expect(try log.readAll() == batch)
+        for event in [batch[0], batch[15], batch[16], batch[31], batch[32], batch[36]] {
+            #expect(try await log.contains(event.origin))
+        }
+        // A duplicate in a later statement refuses the whole batch, the statements before it included.
+        #expect(throws: DatabaseError.self) {
+            try log.append(LogFixtures.events(38...60) + LogFixtures.events(5...5), refusals: [])
+        }
+        #expect(try log.readAll() == batch)
+        try log.close()
+    }
+
     @Test(
         "a write torn in the middle never corrupts what was committed before it",
         arguments: [0.3, 0.5, 0.9])
