@@ -7,6 +7,14 @@ enum RetryAnswer {
     case ticket(CommitTicket)
     case settled(Result<Receipt, CourtsideError>)
 
+    /// The answer as a ticket, made for it when it is a settled result.
+    var ticket: CommitTicket {
+        switch self {
+        case .ticket(let ticket): ticket
+        case .settled(let result): CommitTicket(settled: result)
+        }
+    }
+
     var isSettled: Bool {
         switch self {
         case .ticket(let ticket): ticket.isSettled
