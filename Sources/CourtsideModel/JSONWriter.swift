@@ -40,6 +40,15 @@ public struct JSONWriter: ~Copyable {
         needsComma = false
     }
 
+    /// How many bytes are written.
+    public var byteCount: Int { count }
+
+    /// Starts another value after the one written, with nothing between them: values written
+    /// one after another in one buffer, each then read by its range.
+    public mutating func startNextValue() {
+        needsComma = false
+    }
+
     // MARK: Containers
 
     public mutating func beginObject() {

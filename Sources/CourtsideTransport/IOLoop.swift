@@ -175,6 +175,8 @@ final class IOLoop: @unchecked Sendable {
                 OutgoingMessage.send(envelope: envelope, body: body, on: router, logger: logger)
             case .event(let topic, let body):
                 OutgoingMessage.send(topic: topic, body: body, on: publisher, logger: logger)
+            case .events(let batch):
+                OutgoingMessage.send(batch, on: publisher, logger: logger)
             }
         }
     }
