@@ -28,6 +28,9 @@ struct TransportEnvelopeTests {
         let peer = Array("keeper".utf8)
         #expect(requests.map(\.envelope) == [[peer, []], [peer], [peer], [peer, []]])
         #expect(requests.map(\.frames) == [[Array("a".utf8)], [Array("b".utf8)], [[]], [[], Array("c".utf8)]])
+        // A request's one frame is its body; with two, it has none.
+        #expect(requests.map(\.body) == [Array("a".utf8), Array("b".utf8), [], nil])
+        #expect(requests.map(\.frameCount) == [1, 1, 1, 2])
         #expect(requests.allSatisfy { $0.userID == nil })
         // Answered from this task, off the I/O thread: through the outbox.
         for (index, request) in requests.enumerated() { transport.reply(to: request, body: [UInt8(index)]) }
