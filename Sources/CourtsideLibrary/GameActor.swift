@@ -56,11 +56,36 @@ actor GameActor {
         memory.answer(to: origin).map(PendingReceipt.init)
     }
 
+    /// What ``submit(_:from:commit:)`` made of a command.
+    enum Submission {
+        /// Decided and queued, or answered as a retry.
+        case receipt(PendingReceipt)
+        /// Not decided: only the event log can tell whether the command is a retry (see
+        /// ``RetryMemory/Recall/askLog(loading:)``). Ask it, then ``submitAfterLog(_:from:commit:)``.
+        case askLog
+    }
+
     /// Decides a command and queues its events for commit, without waiting for the commit, so
     /// the caller can submit the next command of the game at once. A retry (same origin) gets
     /// the original answer. `commit` says who commits it: see ``CommitPolicy``.
-    func submit(_ command: GameCommand, from origin: CommandOrigin, commit: CommitPolicy = .logWriter) -> PendingReceipt {
-        if let known = outcome(of: origin) { return known }
+    func submit(_ command: GameCommand, from origin: CommandOrigin, commit: CommitPolicy = .logWriter) -> Submission {
+        // One probe of the retry memory, which a new command (the bulk of them) passes at once.
+        switch memory.admit(origin) {
+        case .answered(let answer): .receipt(PendingReceipt(answer.ticket))
+        case .askLog: .askLog
+        case .new: .receipt(decide(command, from: origin, commit: commit))
+        }
+    }
+
+    /// ``submit(_:from:commit:)`` for a command the caller has asked the event log about, which
+    /// found it no retry from beyond the window: a retry within it gets its answer, anything else
+    /// is decided.
+    func submitAfterLog(_ command: GameCommand, from origin: CommandOrigin, commit: CommitPolicy) -> PendingReceipt {
+        outcome(of: origin) ?? decide(command, from: origin, commit: commit)
+    }
+
+    /// Decides a command the retry memory does not hold, and queues its events for commit.
+    private func decide(_ command: GameCommand, from origin: CommandOrigin, commit: CommitPolicy) -> PendingReceipt {
         let now = clock.now()
         var next = game
         var changes = CommitChanges.none

@@ -215,22 +215,23 @@ public final class GameLibrary: Sendable {
             return (registry.games[gameID], known, inactive)
         }
         guard let actor else { return PendingReceipt(.failure(CourtsideError(.unknownGame, "no game has id \(gameID)"))) }
+        var rosterRefusal: CourtsideError?
+        if case .move(let player, _) = command {
+            if !playerKnown {
+                rosterRefusal = CourtsideError(.unknownPlayer, "no game of the tournament has a player with id \(player)")
+            } else if playerInactive {
+                rosterRefusal = CourtsideError(
+                    .playerInactive, "the organiser marked \(player) inactive: their moves so far stay, new ones are refused")
+            }
+        }
+        // The actor asks the retry memory itself, in one probe: a new command is decided there at once.
+        if rosterRefusal == nil, case .receipt(let pending) = await actor.submit(command, from: origin, commit: commit) {
+            return pending
+        }
         if let expired = await retryBeyondWindow(origin) { return PendingReceipt(.failure(expired)) }
-        if !playerKnown, case .move(let player, _) = command {
-            // A retry of an accepted command still gets its receipt, whatever the roster says.
-            if let retry = await actor.outcome(of: origin) { return retry }
-            return PendingReceipt(
-                .failure(CourtsideError(.unknownPlayer, "no game of the tournament has a player with id \(player)")))
-        }
-        if playerInactive, case .move(let player, _) = command {
-            if let retry = await actor.outcome(of: origin) { return retry }
-            return PendingReceipt(
-                .failure(
-                    CourtsideError(
-                        .playerInactive, "the organiser marked \(player) inactive: their moves so far stay, new ones are refused")
-                ))
-        }
-        return await actor.submit(command, from: origin, commit: commit)
+        // A retry of an accepted command still gets its receipt, whatever the roster says.
+        if let rosterRefusal { return await actor.outcome(of: origin) ?? PendingReceipt(.failure(rosterRefusal)) }
+        return await actor.submitAfterLog(command, from: origin, commit: commit)
     }
 
     /// `retry_expired` when a command is not remembered but the log has it: a retry from beyond

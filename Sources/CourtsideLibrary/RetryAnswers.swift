@@ -7,6 +7,14 @@ enum RetryAnswer {
     case ticket(CommitTicket)
     case settled(Result<Receipt, CourtsideError>)
 
+    /// The answer as a ticket, made for it when it is a settled result.
+    var ticket: CommitTicket {
+        switch self {
+        case .ticket(let ticket): ticket
+        case .settled(let result): CommitTicket(settled: result)
+        }
+    }
+
     var isSettled: Bool {
         switch self {
         case .ticket(let ticket): ticket.isSettled
@@ -85,11 +93,15 @@ struct RetryAnswers {
         func slot(low: UInt32) -> Int? { Self.slot(slots, first, low) }
 
         func index(of commandID: String) -> Int? {
-            let slots = self.slots
             let found = index.find(hash: commandID.hashValue) { low in
                 Self.slot(slots, first, low).map { slots[$0].commandID == commandID } ?? false
             }
             return found.flatMap { slot(low: $0) }
+        }
+
+        /// The answer to `commandID`, if it is held.
+        func answer(to commandID: String) -> RetryAnswer? {
+            index(of: commandID).map { answer(at: $0) }
         }
 
         private static func slot(_ slots: Deque<Slot>, _ first: UInt64, _ low: UInt32) -> Int? {
@@ -117,6 +129,13 @@ struct RetryAnswers {
                 (slots[index].game, slots[index].packed) = (GameID(""), Slot.elsewhere)
                 others[number] = answer
             }
+        }
+
+        /// Puts `answer` in place of the one held for `commandID`; false if none is held.
+        mutating func replaceAnswer(to commandID: String, with answer: RetryAnswer) -> Bool {
+            guard let index = index(of: commandID) else { return false }
+            setAnswer(answer, at: index)
+            return true
         }
 
         /// Adds the newest answer; returns its number.
@@ -159,6 +178,18 @@ struct RetryAnswers {
             guard let result = ticket.result else { return false }
             setAnswer(.settled(result), at: Int(number &- first))
             return true
+        }
+
+        /// Drops the oldest answer if `window` no longer covers it (its bounds for one client;
+        /// `cutoff`, the oldest time it keeps beyond the recent ones) and it is settled, returning
+        /// its command's id. An answer still waiting for its commit is kept whatever the window
+        /// says: the log does not hold it yet, so a retry could not be told from a new command.
+        mutating func dropOldest(beyond window: RetryWindow, cutoff: Int64) -> String? {
+            guard let oldest = slots.first,
+                slots.count > window.maximumPerClient || (slots.count > window.recentPerClient && oldest.at.rawValue < cutoff),
+                answer(at: 0).isSettled
+            else { return nil }
+            return dropOldest()
         }
 
         /// Drops the oldest answer, returning its command's id.
@@ -217,10 +248,10 @@ struct RetryAnswers {
 
     /// The answer remembered for `origin`, if it is within the window.
     func answer(to origin: CommandOrigin) -> RetryAnswer? {
-        guard let place = places[origin.clientID], let client = clients[Int(place)],
-            let index = client.index(of: origin.commandID)
-        else { return nil }
-        return client.answer(at: index)
+        // Through the array's element in place: a client bound to a name is a copy, a retain of
+        // each of its arrays and a release after.
+        guard let place = places[origin.clientID] else { return nil }
+        return clients[Int(place)]?.answer(to: origin.commandID)
     }
 
     /// Whether the answer is kept as a result rather than a ticket.
@@ -251,25 +282,16 @@ struct RetryAnswers {
         let place = place(of: origin.clientID)
         // Changed in place through the optional: a copy alive meanwhile would make each change
         // copy the client's answers whole.
-        if let index = clients[place]!.index(of: origin.commandID) {
-            // Known already: the new answer in its place, its time and place in the order kept.
-            clients[place]!.setAnswer(answer, at: index)
-            return
-        }
+        // Known already: the new answer in its place, its time and place in the order kept.
+        if clients[place]!.replaceAnswer(to: origin.commandID, with: answer) { return }
         let number = clients[place]!.append(origin.commandID, answer, at: now)
         nextSerial = max(nextSerial, number) &+ 1
         count += 1
         order.append(Place(client: UInt32(place), number: UInt32(truncatingIfNeeded: number)))
         clients[place]!.settle(olderThan: Self.ticketsKept)
         let cutoff = now.rawValue - Int64(window.maximumAge.inMilliseconds)
-        while let oldest = clients[place]!.slots.first,
-            clients[place]!.slots.count > window.maximumPerClient
-                || (clients[place]!.slots.count > window.recentPerClient && oldest.at.rawValue < cutoff)
-        {
-            // An answer still waiting for its commit is kept whatever the window says: the log does
-            // not hold it yet, so a retry could not be told from a new command.
-            guard clients[place]!.answer(at: 0).isSettled else { break }
-            forget(CommandOrigin(clientID: origin.clientID, commandID: clients[place]!.dropOldest()))
+        while let dropped = clients[place]!.dropOldest(beyond: window, cutoff: cutoff) {
+            forget(CommandOrigin(clientID: origin.clientID, commandID: dropped))
         }
         while count > window.maximumTotal, let oldest = order.first {
             let owner = Int(oldest.client)

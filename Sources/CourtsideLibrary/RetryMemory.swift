@@ -186,12 +186,7 @@ final class RetryMemory: Sendable {
 
     /// The answer remembered for a command, if it is within the window.
     func answer(to origin: CommandOrigin) -> CommitTicket? {
-        let answer = shared.withLock { $0.state.answer(to: origin) }
-        switch answer {
-        case .ticket(let ticket): return ticket
-        case .settled(let result): return CommitTicket(settled: result)
-        case nil: return nil
-        }
+        shared.withLock { $0.state.answer(to: origin) }?.ticket
     }
 
     /// What the memory knows of a command, for a new command's way in.
@@ -206,12 +201,32 @@ final class RetryMemory: Sendable {
         case askLog(loading: Bool)
     }
 
-    /// The answer's presence, ``isLoading`` and the filter of forgotten commands in one look under the lock:
-    /// every command asks this, and the pool threads that decide commands all take this lock.
+    /// What ``admit(_:)`` found: a ``Recall`` with the answer itself when it is remembered.
+    enum Admission {
+        /// Its answer is remembered: a retry, given this.
+        case answered(RetryAnswer)
+        /// Not a command the memory has seen, nor one it may have forgotten: new.
+        case new
+        /// Only the log can tell whether it is a retry (see ``Recall/askLog(loading:)``).
+        case askLog(loading: Bool)
+    }
+
+    /// The answer's presence, ``isLoading`` and the filter of forgotten commands in one look under the lock.
     func recall(_ origin: CommandOrigin) -> Recall {
+        switch admit(origin) {
+        case .answered: .remembered
+        case .new: .new
+        case .askLog(let loading): .askLog(loading: loading)
+        }
+    }
+
+    /// ``recall(_:)`` and ``answer(to:)`` in one probe of the client's answers under the lock:
+    /// what a game's actor asks of each command before it decides it (the pool threads that
+    /// decide commands all take this lock).
+    func admit(_ origin: CommandOrigin) -> Admission {
         let hashes = ForgottenCommands.Hashes(origin)
         return shared.withLock { shared in
-            if shared.state.answer(to: origin) != nil { return .remembered }
+            if let answer = shared.state.answer(to: origin) { return .answered(answer) }
             if case .loaded = shared.loading {
                 return shared.state.forgotten.mayContain(hashes) ? .askLog(loading: false) : .new
             }

@@ -17,6 +17,9 @@ public struct JSONWriter: ~Copyable {
     private var count = 0
     private var capacity: Int
     private var needsComma = false
+    /// Whether `start` is the writer's own to free; a writer that starts on ``written(_:)``'s
+    /// scratch buffer gets one of its own if it outgrows it.
+    private var ownsBuffer = true
 
     /// A writer whose buffer starts with room for `capacity` bytes; it grows as needed.
     public init(capacity: Int = 1024) {
@@ -24,7 +27,25 @@ public struct JSONWriter: ~Copyable {
         start = .allocate(capacity: self.capacity)
     }
 
-    deinit { start.deallocate() }
+    /// A writer over `scratch`, which it never frees: ``written(_:)`` keeps it within its scope.
+    private init(scratch: UnsafeMutableBufferPointer<UInt8>) {
+        start = scratch.baseAddress!
+        capacity = scratch.count
+        ownsBuffer = false
+    }
+
+    deinit { if ownsBuffer { start.deallocate() } }
+
+    /// What `write` writes, written first in a buffer on the stack: a short message then costs
+    /// one allocation, its array, where a writer's own buffer made two (a reply is one a move).
+    public static func written(_ write: (inout JSONWriter) -> Void) -> [UInt8] {
+        // Up to 1 KiB, a temporary allocation is always on the stack.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1024) { scratch in
+            var writer = JSONWriter(scratch: scratch)
+            write(&writer)
+            return writer.bytes
+        }
+    }
 
     /// The JSON written so far.
     public var bytes: [UInt8] {
@@ -44,6 +65,15 @@ public struct JSONWriter: ~Copyable {
     /// Forgets what was written, keeping the buffer, so that one writer serves value after value.
     public mutating func reset() {
         count = 0
+        needsComma = false
+    }
+
+    /// How many bytes are written.
+    public var byteCount: Int { count }
+
+    /// Starts another value after the one written, with nothing between them: values written
+    /// one after another in one buffer, each then read by its range.
+    public mutating func startNextValue() {
         needsComma = false
     }
 
@@ -238,9 +268,7 @@ public struct JSONWriter: ~Copyable {
 
     /// The JSON of `value`, whose type is `Writable` (WireCoding.encode checks the type, not the value).
     public static func json<Value, Writable: JSONWritable>(of value: Value, as _: Writable.Type) -> [UInt8] {
-        var writer = JSONWriter()
-        (value as! Writable).writeJSON(to: &writer)
-        return writer.bytes
+        written { (value as! Writable).writeJSON(to: &$0) }
     }
 
     /// Whether `a`'s UTF-8 bytes sort before `b`'s (String's `<` compares normalized scalars).
@@ -266,9 +294,9 @@ public struct JSONWriter: ~Copyable {
     private mutating func grow(to needed: Int) {
         let newCapacity = max(needed, capacity * 2)
         let newStart = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newStart.update(from: start, count: count)
-        start.deallocate()
-        (start, capacity) = (newStart, newCapacity)
+        newStart.initialize(from: start, count: count)
+        if ownsBuffer { start.deallocate() }
+        (start, capacity, ownsBuffer) = (newStart, newCapacity, true)
     }
 
     /// Stores a byte in room already reserved.

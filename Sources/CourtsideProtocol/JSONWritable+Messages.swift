@@ -82,17 +82,23 @@ extension EventMessage: JSONWritable {
         return json(epoch: epoch, event: event, game: game, using: &writer)
     }
 
-    /// As ``json(epoch:event:game:)``, written in `writer`'s buffer, which it empties first:
-    /// a publisher that writes a commit's events one after another allocates one buffer for them.
+    /// As ``json(epoch:event:game:)``, written in `writer`'s buffer, which it empties first.
     public static func json(
         epoch: String, event: borrowing GameEvent, game: borrowing Game, using writer: inout JSONWriter
     ) -> [UInt8] {
         writer.reset()
+        append(epoch: epoch, event: event, game: game, to: &writer)
+        return writer.bytes
+    }
+
+    /// As ``json(epoch:event:game:)``, appended to what `writer` holds: a publisher writes a
+    /// commit's events one after another in one buffer, and hands it over whole.
+    public static func append(epoch: String, event: borrowing GameEvent, game: borrowing Game, to writer: inout JSONWriter) {
+        writer.startNextValue()
         write(
             at: event.at, epoch: epoch, kind: event.kind, game: event.gameID, origin: event.origin,
             sequence: event.sequence, type: "event", version: event.version, to: &writer
         ) { writer in LiveState.writeJSON(of: game, to: &writer) }
-        return writer.bytes
     }
 
     private static func write(

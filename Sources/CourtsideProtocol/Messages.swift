@@ -318,9 +318,7 @@ public enum WireCoding {
     /// The JSON of a message that writes its own, by ``JSONWriter``: it cannot fail, and the
     /// type needs no look-up at run time (a reply and an event are written this way each).
     public static func encode(_ value: some Encodable & JSONWritable) -> [UInt8] {
-        var writer = JSONWriter()
-        value.writeJSON(to: &writer)
-        return writer.bytes
+        JSONWriter.written { value.writeJSON(to: &$0) }
     }
 
     // Configured once and never changed, so one is shared by every thread (it is Sendable).

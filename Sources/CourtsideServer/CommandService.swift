@@ -157,11 +157,11 @@ struct CommandService: Service {
     }
 
     private func command(in incoming: IncomingRequest, reads: inout [ReadService.Read]) -> Command? {
-        guard incoming.frames.count == 1, let body = incoming.frames.first else {
-            logger.warning("request with wrong frame count", metadata: ["request.frames": "\(incoming.frames.count)"])
+        guard let body = incoming.body else {
+            logger.warning("request with wrong frame count", metadata: ["request.frames": "\(incoming.frameCount)"])
             responder.fail(
                 incoming,
-                CourtsideError(.badFrames, "a request is one JSON frame after the envelope; got \(incoming.frames.count) frames"),
+                CourtsideError(.badFrames, "a request is one JSON frame after the envelope; got \(incoming.frameCount) frames"),
                 commandID: nil)
             return nil
         }

@@ -140,31 +140,31 @@ final class EventPublisher: Service {
     /// any of them moved the tournament.
     private func publish(_ commit: [GameUpdate]) {
         // The messages' topics first, their bodies after the lock.
-        var messages: [(topic: [UInt8], body: [UInt8])] = []
+        var topics: [[UInt8]] = []
         let (fresh, dropped) = published.withLock { published in
             // A commit's events are in sequence order: those already published lead, if any. By
             // index throughout: a loop over the updates would copy each (a game's whole state).
             let after = published.sequence
             let fresh = commit.indices.drop { commit[$0].event.sequence <= after }
             let dropped = drills ? published.drops.move(in: commit, fresh) : nil
-            messages.reserveCapacity(fresh.count)
+            topics.reserveCapacity(fresh.count)
             for index in fresh where index != dropped {
-                messages.append((published.topic(of: commit[index].event.gameID), []))
+                topics.append(published.topic(of: commit[index].event.gameID))
             }
             return (fresh, dropped)
         }
         guard let last = fresh.last else { return }
-        // One writer's buffer for the commit's events.
-        var writer = JSONWriter()
-        var message = messages.startIndex
+        // The commit's events one after another in one buffer, handed over whole.
+        var writer = JSONWriter(capacity: 1024 * topics.count)
+        var ends: [Int] = []
+        ends.reserveCapacity(topics.count)
         for index in fresh where index != dropped {
             // Written straight from the event and the game, without building an EventMessage.
-            messages[message].body = EventMessage.json(
-                epoch: epoch, event: commit[index].event, game: commit[index].game, using: &writer)
-            message += 1
+            EventMessage.append(epoch: epoch, event: commit[index].event, game: commit[index].game, to: &writer)
+            ends.append(writer.byteCount)
         }
-        transport.publish(messages)
-        publishedEvents.increment(by: Int64(messages.count))
+        transport.publish(EventBatch(topics: topics, bodies: writer.bytes, ends: ends))
+        publishedEvents.increment(by: Int64(topics.count))
         let tablesMayMove = published.withLock { published in
             published.sequence = commit[last].event.sequence
             var moves = false

@@ -87,7 +87,7 @@ final class StandbyService: Service {
                 active.map { "this courtsided is a standby; the active one (term \($0.term)) is at \($0.endpoint)" }
                     ?? "this courtsided is a standby and no active one is known; retry shortly, or try another daemon")
             for incoming in batch {
-                let commandID = incoming.frames.last.flatMap(CommandService.commandID(in:))
+                let commandID = incoming.lastFrame.flatMap(CommandService.commandID(in:))
                 transport.reply(to: incoming, body: WireCoding.encode(Reply.failure(error, commandID: commandID, epoch: "")))
             }
         }

@@ -175,6 +175,8 @@ final class IOLoop: @unchecked Sendable {
                 OutgoingMessage.send(envelope: envelope, body: body, on: router, logger: logger)
             case .event(let topic, let body):
                 OutgoingMessage.send(topic: topic, body: body, on: publisher, logger: logger)
+            case .events(let batch):
+                OutgoingMessage.send(batch, on: publisher, logger: logger)
             }
         }
     }
@@ -206,18 +208,18 @@ final class IOLoop: @unchecked Sendable {
         let received = ContinuousClock.now
         // Bounded per round so that a flood of requests cannot starve outgoing replies.
         for _ in 0..<1000 {
-            guard let (envelope, frames, userID) = receiveRequest(from: router) else { return }
-            guard !envelope.isEmpty else { continue }
+            guard let request = receiveRequest(from: router, received: received) else { return }
+            guard !request.envelope.isEmpty else { continue }
             guard room > 0 else {
                 // Answered here and now, so the queue never grows and the client knows why.
                 overloaded += 1
-                if let body = configuration.overloadedReply?(frames) {
-                    OutgoingMessage.send(envelope: envelope, body: body, on: router, logger: logger)
+                if let body = configuration.overloadedReply?(request.frames) {
+                    OutgoingMessage.send(envelope: request.envelope, body: body, on: router, logger: logger)
                 }
                 continue
             }
             room -= 1
-            batch.append(IncomingRequest(envelope: envelope, frames: frames, userID: userID, received: received))
+            batch.append(request)
         }
     }
 
@@ -226,26 +228,33 @@ final class IOLoop: @unchecked Sendable {
     ///
     /// Only the frames after the envelope are copied, each once into the array it belongs to; the
     /// envelope is the peer's, kept from its earlier requests.
-    private func receiveRequest(from router: ZMQSocket) -> (envelope: [[UInt8]], frames: [[UInt8]], userID: String?)? {
+    private func receiveRequest(from router: ZMQSocket, received: ContinuousClock.Instant) -> IncomingRequest? {
         var peer: Int?
-        var frames: [[UInt8]] = []
+        var first: [UInt8]?
+        var later: [[UInt8]] = []
         // An empty frame right after the routing id: the delimiter, if another frame follows.
         var delimiter = false
         do {
             let userID = try router.receiveFrames(flags: .dontWait, userID: configuration.security != nil) { frame in
                 if peer == nil {
                     peer = envelopes.index(of: frame)
-                } else if frames.isEmpty, !delimiter, frame.isEmpty {
+                } else if first == nil, !delimiter, frame.isEmpty {
                     delimiter = true
+                } else if first == nil {
+                    first = Array(frame)
                 } else {
-                    frames.append(Array(frame))
+                    later.append(Array(frame))
                 }
             }
-            guard let peer else { return ([], [], userID) }
+            guard let peer else {
+                return IncomingRequest(envelope: [], first: nil, later: [], userID: userID, received: received)
+            }
             // The empty frame was the delimiter only if a frame followed it; alone, it is the request.
-            let delimited = delimiter && !frames.isEmpty
-            if delimiter, frames.isEmpty { frames.append([]) }
-            return (envelopes.envelope(at: peer, delimited: delimited), frames, userID)
+            let delimited = delimiter && first != nil
+            if delimiter, first == nil { first = [] }
+            return IncomingRequest(
+                envelope: envelopes.envelope(at: peer, delimited: delimited), first: first, later: later, userID: userID,
+                received: received)
         } catch {
             if !error.wouldBlock { logger.warning("receive failed", metadata: ["error": "\(error)"]) }
             return nil

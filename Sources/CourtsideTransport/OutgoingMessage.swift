@@ -11,6 +11,8 @@ enum OutgoingMessage: Sendable {
     case reply(envelope: [[UInt8]], body: [UInt8])
     /// An event on the event socket: the topic frame, then the body.
     case event(topic: [UInt8], body: [UInt8])
+    /// Events on the event socket, in order, each as ``event(topic:body:)`` is sent.
+    case events(EventBatch)
 
     /// Whether it goes out on the command socket.
     var isReply: Bool {
@@ -35,6 +37,18 @@ enum OutgoingMessage: Sendable {
             try socket.send(frame: body, more: false, flags: .dontWait)
         } catch {
             dropped(error, logger: logger)
+        }
+    }
+
+    /// Sends a batch's events in order, each as one message without waiting.
+    static func send(_ batch: EventBatch, on socket: ZMQSocket, logger: Logger) {
+        for index in 0..<batch.count {
+            do {
+                try socket.send(frame: batch.topics[index], more: true, flags: .dontWait)
+                try socket.send(frame: batch.bodies[batch.body(index)], more: false, flags: .dontWait)
+            } catch {
+                dropped(error, logger: logger)
+            }
         }
     }
 

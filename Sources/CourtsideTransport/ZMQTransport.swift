@@ -139,9 +139,10 @@ public final class ZMQTransport: TaskExecutor, Sendable {
         if outbox.withLock({ $0.cut(userIDs) }) { signal() }
     }
 
-    /// Publishes two-frame messages, in order, with one hand-over to the I/O thread.
-    public func publish(_ messages: [(topic: [UInt8], body: [UInt8])]) {
-        post(messages.lazy.map { .event(topic: $0.topic, body: $0.body) })
+    /// Publishes a batch's events, in order, with one hand-over to the I/O thread.
+    public func publish(_ batch: EventBatch) {
+        guard batch.count > 0 else { return }
+        post(CollectionOfOne(.events(batch)))
     }
 
     private func post(_ messages: some Collection<OutgoingMessage>) {

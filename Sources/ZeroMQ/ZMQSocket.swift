@@ -166,12 +166,23 @@ public final class ZMQSocket {
         guard !closed else { throw ZMQError(code: ENOTSOCK, operation: "zmq_send on a closed socket") }
         let flags = flags.rawValue | (more ? ZMQ_SNDMORE : 0)
         if frame.count >= Self.zeroCopyBytes { return try sendWithoutCopy(frame, flags: flags) }
+        if let error = frame.withUnsafeBytes({ sendCopying($0, flags: flags) }) { throw error }
+    }
+
+    /// Sends one frame, a part of a larger buffer, as ``send(frame:more:flags:)`` does; libzmq
+    /// copies it whatever its size (the buffer is the caller's to free).
+    public func send(frame: ArraySlice<UInt8>, more: Bool, flags: ZMQFlags = []) throws(ZMQError) {
+        guard !closed else { throw ZMQError(code: ENOTSOCK, operation: "zmq_send on a closed socket") }
+        let flags = flags.rawValue | (more ? ZMQ_SNDMORE : 0)
+        if let error = frame.withUnsafeBytes({ sendCopying($0, flags: flags) }) { throw error }
+    }
+
+    /// Sends `bytes`, which libzmq copies; the error if it could not.
+    private func sendCopying(_ bytes: UnsafeRawBufferPointer, flags: Int32) -> ZMQError? {
         while true {
-            let sent = frame.withUnsafeBytes { zmq_send(handle, $0.baseAddress, $0.count, flags) }
-            if sent >= 0 { return }
+            if zmq_send(handle, bytes.baseAddress, bytes.count, flags) >= 0 { return nil }
             let error = ZMQError.last("zmq_send")
-            if error.interrupted { continue }
-            throw error
+            if !error.interrupted { return error }
         }
     }
 

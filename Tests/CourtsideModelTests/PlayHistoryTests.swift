@@ -66,6 +66,43 @@ struct PlayHistoryTests {
         #expect(left.last?.version == 1000 && right.last?.version == 2000 && snapshot.count == 70)
     }
 
+    @Test("a state taken at any point and extended later gets its own plays, and the states after it keep theirs")
+    func branchesFromEveryPoint() {
+        var history = PlayHistory()
+        var states = [history]
+        for version in 0..<70 {
+            history.append(Self.play(version))
+            states.append(history)
+        }
+        // Each older state's next place in its chunk is another state's: its move lands in a copy.
+        var branches = states
+        for index in branches.indices { branches[index].append(Self.play(1000 + index)) }
+        for (index, branch) in branches.enumerated() {
+            #expect(Array(branch) == (0..<index).map(Self.play) + [Self.play(1000 + index)], "branch \(index)")
+            #expect(Array(states[index]) == (0..<index).map(Self.play), "state \(index)")
+        }
+        #expect(Array(history) == (0..<70).map(Self.play))
+    }
+
+    @Test("copies of one history extended at once on many threads each hold their own plays")
+    func concurrentExtensions() async {
+        let shared = PlayHistory((0..<40).map(Self.play))
+        let results = await withTaskGroup(of: (Int, [Play]).self) { group in
+            for branch in 0..<8 {
+                group.addTask {
+                    var mine = shared
+                    for step in 0..<50 { mine.append(Self.play(10_000 * (branch + 1) + step)) }
+                    return (branch, Array(mine))
+                }
+            }
+            return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+        for branch in 0..<8 {
+            #expect(results[branch] == (0..<40).map(Self.play) + (0..<50).map { Self.play(10_000 * (branch + 1) + $0) })
+        }
+        #expect(Array(shared) == (0..<40).map(Self.play))
+    }
+
     @Test("states of a game applied one after another share their plays yet stay apart")
     func gameStates() {
         let setup = GameSetup(

@@ -67,6 +67,8 @@ private struct ScoredGames {
     var messages: [EventMessage] = []
     /// Each message as the publisher writes it, straight from the event and the game.
     var published: [[UInt8]] = []
+    /// Each published event with its game's state after it, as the publisher gets them.
+    var updates: [(event: GameEvent, game: Game)] = []
     var refusals: [CourtsideError] = []
     private var commands = 0
 
@@ -111,6 +113,7 @@ private struct ScoredGames {
         events.append(event)
         messages.append(EventMessage(epoch: epoch, event: event, game: games[id]!))
         published.append(EventMessage.json(epoch: epoch, event: event, game: games[id]!))
+        updates.append((event, games[id]!))
     }
 }
 
@@ -472,6 +475,15 @@ struct FastEncodingTests {
         for (message, published) in zip(court.messages, court.published) {
             #expect(published == (try foundationJSON(message)), "the publisher's direct writing differs")
         }
+        // One after another in one buffer, as the publisher writes a commit's: each the same bytes.
+        var writer = JSONWriter(capacity: 16)
+        var ends: [Int] = []
+        for update in court.updates {
+            EventMessage.append(epoch: court.epoch, event: update.event, game: update.game, to: &writer)
+            ends.append(writer.byteCount)
+        }
+        let bytes = writer.bytes
+        #expect(zip([0] + ends, ends).map { Array(bytes[$0..<$1]) } == court.published)
         for event in court.events { try expectSameJSON(event) }
         for event in court.events { try expectSameJSON(event.kind) }
         for game in court.games.values {
