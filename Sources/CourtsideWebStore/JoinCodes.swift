@@ -134,10 +134,15 @@ extension GatewayStore {
     /// noted it.
     @discardableResult
     public func markCommanded(device id: String) async throws -> Bool {
-        try await database.write { db in
+        let before = sessionStandings.counter()
+        let noted = try await database.write { db in
             try db.execute(sql: "UPDATE devices SET commanded = 1 WHERE id = ? AND commanded = 0", arguments: [id])
             return db.changesCount > 0
         }
+        if let before, let after = sessionStandings.counter() {
+            sessionStandings.advance(from: before, to: after, device: id) { $0.commanded = true }
+        }
+        return noted
     }
 
     /// What a device's session may do now.
@@ -212,9 +217,13 @@ extension GatewayStore {
         guard case .joined(let device) = standing, now.timeIntervalSince(device.lastSeen) >= Self.seenInterval else {
             return standing
         }
+        let before = sessionStandings.counter()
         try await database.write { db in
             try db.execute(
                 sql: "UPDATE devices SET last_seen = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, device.id])
+        }
+        if let before, let after = sessionStandings.counter() {
+            sessionStandings.advance(from: before, to: after, device: device.id) { $0.lastSeen = now }
         }
         return standing
     }

@@ -125,7 +125,7 @@ struct GatewayStoreTests {
     }
 
     @Test(
-        "a joined session is answered from memory while the file is unchanged, and read again after another connection's revoke or once expired"
+        "a joined session is answered from memory while the file is unchanged or only a device was noted as seen or commanding here, and read again after another connection's revoke or once expired"
     )
     func sessionStandingKept() async throws {
         let (store, directory) = try Self.store()
@@ -144,6 +144,18 @@ struct GatewayStoreTests {
         // Past the session's expiry, less than the 10 s after which the device is noted as seen.
         #expect(try await device(now: Date().addingTimeInterval(6)) == nil)
         #expect(try await device() == phone.id)
+        // Another device noted as seen (its first request 10 s on) leaves this one's entry as it was.
+        let tablet = try #require(try await store.join(pin: code.pin, name: "tablet"))
+        try await SQLitePersistDriver(store).create(key: "keeper.s2", value: ["device": tablet.id], expires: nil)
+        #expect(try await device() == phone.id)
+        let later = Date().addingTimeInterval(11)
+        #expect(try await store.standing(ofSession: "keeper.s2", now: later) != nil)
+        let afterSeen = try #require(store.sessionStandings.counter())
+        #expect(store.sessionStandings.device(ofSession: "keeper.s2", now: later, counter: afterSeen)?.id == tablet.id)
+        #expect(store.sessionStandings.device(ofSession: "keeper.s1", now: Date(), counter: afterSeen)?.id == phone.id)
+        #expect(try await store.markCommanded(device: phone.id))
+        let commanded = try #require(store.sessionStandings.counter())
+        #expect(store.sessionStandings.device(ofSession: "keeper.s1", now: Date(), counter: commanded)?.commanded == true)
         #expect(try await other.revoke(device: phone.id))
         #expect(store.sessionStandings.counter() != counter)
         #expect(try await store.standing(ofSession: "keeper.s1") == .revokedAlone(court: "Court 1"))
