@@ -280,15 +280,9 @@ public final class KeeperGateway: Sendable {
     /// The protocol request a device's body stands for, under the device's client id: its
     /// `client_id`, if any, is replaced; the rest is read as the daemon reads a request.
     static func command(_ body: [UInt8], device: KeeperDevice, keyed: Bool) throws(CourtsideError) -> CourtsideProtocol.Request {
-        guard var object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
-            throw CourtsideError(.badRequest, "the command is not a JSON object")
-        }
         // Keyed, the daemon names the court's key itself (`court-1/<device>`); plaintext, we do.
-        object["client_id"] = keyed ? device.name : "\(JoinCode.slug(device.court))/\(device.name)"
-        guard let bytes = try? JSONSerialization.data(withJSONObject: object) else {
-            throw CourtsideError(.badRequest, "the command is not a JSON object")
-        }
-        let request = try CourtsideProtocol.Request.decode(Array(bytes))
+        let clientID = keyed ? device.name : "\(JoinCode.slug(device.court))/\(device.name)"
+        let request = try KeeperCommandBody.request(body, clientID: clientID)
         switch request.operation {
         case .move, .retract, .clock, .timeout: return request
         default:

@@ -12,6 +12,8 @@ public final class GatewayStore: Sendable {
     public let path: String
     /// How many devices it keeps, and for how long.
     public let limits: Limits
+    /// Keepers' sessions as last read, while the file is unchanged.
+    let sessionStandings: SessionStandings
 
     /// Opens (or creates) the store in `directory`, which is created if need be.
     public init(directory: URL, limits: Limits = Limits()) throws {
@@ -23,6 +25,8 @@ public final class GatewayStore: Sendable {
         configuration.busyMode = .timeout(5)
         database = try DatabaseQueue(path: path, configuration: configuration)
         try Self.migrator.migrate(database)
+        let journal = try database.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
+        sessionStandings = SessionStandings(path: path, rollbackJournal: journal?.lowercased() != "wal")
     }
 
     private static var migrator: DatabaseMigrator {
@@ -48,7 +52,8 @@ public final class GatewayStore: Sendable {
                     CREATE INDEX sessions_by_expiry ON sessions(expires_at);
                     """)
         }
-        migrator.registerMigration("v3: devices numbered, bounded per court and expired in a log; sessions go with their device") {
+        migrator.registerMigration("v3: devices numbered, bounded per court and expired in a log; sessions go with their device")
+        {
             db in try migrateV3(db)
         }
         return migrator
@@ -85,7 +90,8 @@ public final class GatewayStore: Sendable {
             try db.execute(sql: "UPDATE sessions SET device = ? WHERE key = ?", arguments: [device, row["key"] as String])
         }
         try db.execute(
-            sql: "DELETE FROM sessions WHERE device IS NOT NULL AND NOT EXISTS (SELECT 1 FROM devices WHERE id = sessions.device)")
+            sql: "DELETE FROM sessions WHERE device IS NOT NULL AND NOT EXISTS (SELECT 1 FROM devices WHERE id = sessions.device)"
+        )
     }
 
     /// The number a device name ends with (`ann-s-phone-17`: 17), if it ends with one.

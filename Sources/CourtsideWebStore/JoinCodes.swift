@@ -134,10 +134,15 @@ extension GatewayStore {
     /// noted it.
     @discardableResult
     public func markCommanded(device id: String) async throws -> Bool {
-        try await database.write { db in
+        let before = sessionStandings.counter()
+        let noted = try await database.write { db in
             try db.execute(sql: "UPDATE devices SET commanded = 1 WHERE id = ? AND commanded = 0", arguments: [id])
             return db.changesCount > 0
         }
+        if let before, let after = sessionStandings.counter() {
+            sessionStandings.advance(from: before, to: after, device: id) { $0.commanded = true }
+        }
+        return noted
     }
 
     /// What a device's session may do now.
@@ -171,33 +176,54 @@ extension GatewayStore {
     /// session's key in the store (``SQLitePersistDriver``). The session and its device are read
     /// at once, in one read (the session's row names its device): a keeper's every command is
     /// checked, and two reads were two trips to the store's queue on the way to the daemon.
+    /// A joined device's session is answered without the store's queue while the file is unchanged
+    /// since it was read (``SessionStandings``) and the device was seen less than 10 s before.
     public func standing(ofSession key: String, now: Date = Date()) async throws -> Standing? {
-        let found = try await database.read { db -> Standing? in
+        // The counter before the read: a write after it leaves the entry behind the file, never ahead.
+        let counter = sessionStandings.counter()
+        if let counter, let device = sessionStandings.device(ofSession: key, now: now, counter: counter),
+            now.timeIntervalSince(device.lastSeen) < Self.seenInterval
+        {
+            return .joined(device)
+        }
+        let found = try await database.read { db -> (standing: Standing, expiresAt: Double?)? in
             guard
                 let row = try Row.fetchOne(
                     db,
                     sql: """
-                        SELECT s.device AS session_device, d.id, d.court, d.generation, d.name, d.joined_at, d.last_seen,
-                            d.commanded, c.generation AS current
+                        SELECT s.device AS session_device, s.expires_at, d.id, d.court, d.generation, d.name, d.joined_at,
+                            d.last_seen, d.commanded, c.generation AS current
                         FROM sessions s LEFT JOIN devices d ON d.id = s.device LEFT JOIN join_codes c ON c.court = d.court
                         WHERE s.key = ? AND (s.expires_at IS NULL OR s.expires_at > ?)
                         """, arguments: [key, now.timeIntervalSince1970])
             else { return nil }
             // A session that names no device is not a keeper's.
             guard row["session_device"] as String? != nil else { return nil }
-            return try Self.standing(row["id"] as String? == nil ? nil : row)
+            return (try Self.standing(row["id"] as String? == nil ? nil : row), row["expires_at"])
         }
         guard let found else { return nil }
-        return try await seen(found, now: now)
+        if let counter, case .joined(let device) = found.standing {
+            sessionStandings.remember(device, ofSession: key, expiresAt: found.expiresAt, counter: counter)
+        }
+        return try await seen(found.standing, now: now)
     }
 
+    /// How long after a device was last noted as seen a request notes it again.
+    static let seenInterval: TimeInterval = 10
+
     /// `standing`, after noting that a joined device was seen: a write only when it was last seen
-    /// 10 s ago or more, since most requests come within seconds of the last.
+    /// ``seenInterval`` ago or more, since most requests come within seconds of the last.
     private func seen(_ standing: Standing, now: Date) async throws -> Standing {
-        guard case .joined(let device) = standing, now.timeIntervalSince(device.lastSeen) >= 10 else { return standing }
+        guard case .joined(let device) = standing, now.timeIntervalSince(device.lastSeen) >= Self.seenInterval else {
+            return standing
+        }
+        let before = sessionStandings.counter()
         try await database.write { db in
             try db.execute(
                 sql: "UPDATE devices SET last_seen = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, device.id])
+        }
+        if let before, let after = sessionStandings.counter() {
+            sessionStandings.advance(from: before, to: after, device: device.id) { $0.lastSeen = now }
         }
         return standing
     }

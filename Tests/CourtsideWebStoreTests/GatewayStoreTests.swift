@@ -1,7 +1,8 @@
-import CourtsideWebStore
 import Foundation
 import Hummingbird
 import Testing
+
+@testable import CourtsideWebStore
 
 @Suite("the gateway's join codes, devices and sessions")
 struct GatewayStoreTests {
@@ -121,5 +122,42 @@ struct GatewayStoreTests {
         #expect(try await store.standing(ofSession: "keeper.s1") == .revoked(court: "Court 1"))
         try await sessions.remove(key: "keeper.s1")
         #expect(try await store.standing(ofSession: "keeper.s1") == nil)
+    }
+
+    @Test(
+        "a joined session is answered from memory while the file is unchanged or only a device was noted as seen or commanding here, and read again after another connection's revoke or once expired"
+    )
+    func sessionStandingKept() async throws {
+        let (store, directory) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // `courtside-web codes` beside the gateway: another connection to the same file.
+        let other = try GatewayStore(directory: directory)
+        let code = try await store.code(for: "Court 1")
+        let phone = try #require(try await store.join(pin: code.pin, name: "phone"))
+        try await SQLitePersistDriver(store).create(key: "keeper.s1", value: ["device": phone.id], expires: .seconds(5))
+        func device(now: Date = Date()) async throws -> String? {
+            if case .joined(let found) = try await store.standing(ofSession: "keeper.s1", now: now) { found.id } else { nil }
+        }
+        #expect(try await device() == phone.id)
+        let counter = try #require(store.sessionStandings.counter())
+        #expect(store.sessionStandings.device(ofSession: "keeper.s1", now: Date(), counter: counter)?.id == phone.id)
+        // Past the session's expiry, less than the 10 s after which the device is noted as seen.
+        #expect(try await device(now: Date().addingTimeInterval(6)) == nil)
+        #expect(try await device() == phone.id)
+        // Another device noted as seen (its first request 10 s on) leaves this one's entry as it was.
+        let tablet = try #require(try await store.join(pin: code.pin, name: "tablet"))
+        try await SQLitePersistDriver(store).create(key: "keeper.s2", value: ["device": tablet.id], expires: nil)
+        #expect(try await device() == phone.id)
+        let later = Date().addingTimeInterval(11)
+        #expect(try await store.standing(ofSession: "keeper.s2", now: later) != nil)
+        let afterSeen = try #require(store.sessionStandings.counter())
+        #expect(store.sessionStandings.device(ofSession: "keeper.s2", now: later, counter: afterSeen)?.id == tablet.id)
+        #expect(store.sessionStandings.device(ofSession: "keeper.s1", now: Date(), counter: afterSeen)?.id == phone.id)
+        #expect(try await store.markCommanded(device: phone.id))
+        let commanded = try #require(store.sessionStandings.counter())
+        #expect(store.sessionStandings.device(ofSession: "keeper.s1", now: Date(), counter: commanded)?.commanded == true)
+        #expect(try await other.revoke(device: phone.id))
+        #expect(store.sessionStandings.counter() != counter)
+        #expect(try await store.standing(ofSession: "keeper.s1") == .revokedAlone(court: "Court 1"))
     }
 }
