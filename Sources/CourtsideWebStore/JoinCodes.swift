@@ -139,7 +139,9 @@ extension GatewayStore {
             try db.execute(sql: "UPDATE devices SET commanded = 1 WHERE id = ? AND commanded = 0", arguments: [id])
             return db.changesCount > 0
         }
-        if let before, let after = sessionStandings.counter() {
+        // Only a write that changed a row moved the counter itself; after one that changed
+        // nothing, a step of one is another write's (a device revoked, say).
+        if noted, let before, let after = sessionStandings.counter() {
             sessionStandings.advance(from: before, to: after, device: id) { $0.commanded = true }
         }
         return noted
@@ -218,11 +220,12 @@ extension GatewayStore {
             return standing
         }
         let before = sessionStandings.counter()
-        try await database.write { db in
+        let noted = try await database.write { db in
             try db.execute(
                 sql: "UPDATE devices SET last_seen = ? WHERE id = ?", arguments: [now.timeIntervalSince1970, device.id])
+            return db.changesCount > 0
         }
-        if let before, let after = sessionStandings.counter() {
+        if noted, let before, let after = sessionStandings.counter() {
             sessionStandings.advance(from: before, to: after, device: device.id) { $0.lastSeen = now }
         }
         return standing

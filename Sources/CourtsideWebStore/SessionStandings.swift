@@ -61,11 +61,11 @@ final class SessionStandings: Sendable {
     }
 
     /// After this process's own write of what no standing depends on (that a device was seen,
-    /// or sent a command), made while the counter went from `before` to `after`: when no other
-    /// write came between (`after` is one past `before`), the entries read at `before` still hold
-    /// at `after`, each of that device's with `change` made. Otherwise every keeper's note that
-    /// it was seen (one a device every 10 s) would send every other keeper's next command to the
-    /// store: with a few courts, nearly all of them.
+    /// or sent a command), which changed a row, made while the counter went from `before` to
+    /// `after`: when no other write came between (`after` is one past `before`), the entries
+    /// read at `before` still hold at `after`, each of that device's with `change` made.
+    /// Otherwise every keeper's note that it was seen (one a device every 10 s) would send every
+    /// other keeper's next command to the store: with a few courts, nearly all of them.
     func advance(from before: UInt32, to after: UInt32, device id: String, _ change: (inout KeeperDevice) -> Void) {
         guard after == before &+ 1 else { return }
         entries.withLock { entries in
