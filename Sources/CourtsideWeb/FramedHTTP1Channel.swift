@@ -28,13 +28,7 @@ public struct FramedHTTP1Channel: ServerChildChannel {
         }
     }
 
-    /// Handles the connection's requests on its event loop (``EventLoopTaskExecutor``). A route's
-    /// own work runs there too: the pages' and the API's answers are read from the view the
-    /// gateway holds, and what waits (the daemon, the store, a passphrase's check) waits on
-    /// threads of its own, never on the loop.
     public func handle(value: Value, logger: Logger) async {
-        await withTaskExecutorPreference(EventLoopTaskExecutor(value.channel.eventLoop)) {
-            await base.handle(value: value, logger: logger)
-        }
+        await base.handle(value: value, logger: logger)
     }
 }
