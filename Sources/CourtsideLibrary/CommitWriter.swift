@@ -37,6 +37,8 @@ final class CommitWriter: Sendable {
     /// checkpoint begins under it (its states are then exactly the log's up to its sequence);
     /// the checkpoint thread writes it without it.
     private let role = Mutex<Void>(())
+    /// Wraps the answering of each commit's commands; see ``GameLibrary/answerCommits(within:)``.
+    private let answering = Mutex<AnsweringScope?>(nil)
     /// The failure that stops the write path, as it happens; ends once the writer stops.
     let failures: AsyncStream<CourtsideError>
     private let failing: AsyncStream<CourtsideError>.Continuation
@@ -106,7 +108,7 @@ final class CommitWriter: Sendable {
             let batch = state.withLock { $0.takeBatch() }
             // Consumed: the commit takes the entries apart in place, which a second reference
             // to the array would make it copy first.
-            if !batch.isEmpty { commit(consume batch) }
+            if !batch.isEmpty { commit(consume batch, byWriter: false) }
         }
         // A busy writer commits them after what it is writing.
         if committedHere == nil { handOverToWriter() }
@@ -162,7 +164,7 @@ final class CommitWriter: Sendable {
             let committedCount = role.withLock { _ in
                 let batch = state.withLock { $0.takeBatch() }
                 let count = batch.count
-                if count > 0 { commit(consume batch) }
+                if count > 0 { commit(consume batch, byWriter: true) }
                 return count
             }
             trimmer.did(committedCount)
@@ -181,8 +183,10 @@ final class CommitWriter: Sendable {
         }
     }
 
-    /// Writes `entries` to the log, then publishes them. Only the holder of the writer's role calls it.
-    private func commit(_ entries: consuming [CommitEntry]) {
+    /// Writes `entries` to the log, then publishes them. Only the holder of the writer's role
+    /// calls it; the log writer's thread answers inside the answering scope, a caller's thread
+    /// (which answers its own few commands) without.
+    private func commit(_ entries: consuming [CommitEntry], byWriter: Bool) {
         let started = ContinuousClock.now
         let batch = CommittedBatch(consume entries)
         do {
@@ -199,15 +203,28 @@ final class CommitWriter: Sendable {
         let subscribers = view.apply(batch.updates, through: batch.events.last?.sequence)
         // The waiting commands first: a keeper's answer is what the round trip waits for, and
         // the committed view (what every read sees) already has its events.
-        var offset = 0
-        for index in batch.shares.indices {
-            if let answer = batch.answer(ofShareAt: index, offset: offset) { batch.shares[index].ticket.complete(answer) }
-            offset += batch.shares[index].eventCount
+        if byWriter, let scope = answering.withLock({ $0 }) {
+            scope { Self.answer(batch) }
+        } else {
+            Self.answer(batch)
         }
         // The tournament's changes, rare, are no game's update: only the commits' subscribers take them.
         let changes = batch.tournamentChanges
         for subscriber in subscribers { subscriber.yield(batch.updates, tournament: changes) }
         checkpointer.committed(batch.events)
+    }
+
+    private static func answer(_ batch: borrowing CommittedBatch) {
+        var offset = 0
+        for index in batch.shares.indices {
+            if let answer = batch.answer(ofShareAt: index, offset: offset) { batch.shares[index].ticket.complete(answer) }
+            offset += batch.shares[index].eventCount
+        }
+    }
+
+    /// Has every later commit answer its commands inside `scope`.
+    func answerCommits(within scope: @escaping AnsweringScope) {
+        answering.withLock { $0 = scope }
     }
 
     /// A failed commit leaves the in-memory games ahead of the log, so the library refuses
