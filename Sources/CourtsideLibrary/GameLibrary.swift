@@ -347,6 +347,16 @@ public final class GameLibrary: Sendable {
         view.commits(bufferLimit: bufferLimit)
     }
 
+    /// Has the committing thread answer each later commit's commands inside `scope`, which
+    /// must call its argument once, at once, on the same thread.
+    ///
+    /// The commit's answers are known together: a scope lets the answering side send them
+    /// together (the daemon hands them to its I/O thread as one post). They go out as soon as
+    /// the commit is durable, as without a scope.
+    public func answerCommits(within scope: @escaping AnsweringScope) {
+        writer.answerCommits(within: scope)
+    }
+
     /// One game's full trail from the log, retractions included, with who sent each event and
     /// when; for ``GameID/tournament``, the organiser's changes to the tournament.
     public func log(of gameID: GameID) async throws(CourtsideError) -> [GameEvent] {

@@ -27,6 +27,10 @@ public struct Receipt: Hashable, Codable, Sendable {
     }
 }
 
+/// Wraps the answering of one commit's commands: calls its argument once, at once, on the
+/// calling thread (see ``GameLibrary/answerCommits(within:)``).
+public typealias AnsweringScope = @Sendable (() -> Void) -> Void
+
 /// A committed event and the state of its game right after it.
 public struct GameUpdate: Hashable, Sendable {
     public var event: GameEvent

@@ -67,6 +67,8 @@ extension Daemon {
             await library.close()
             throw error
         }
+        // A commit's replies go to the I/O thread together, waking it at most once.
+        library.answerCommits { answer in transport.deferringReplies(answer) }
         logger.info(
             "courtsided serving",
             metadata: [

@@ -39,6 +39,15 @@ public final class ZMQTransport: TaskExecutor, Sendable {
     private final class IOThreadOwned: @unchecked Sendable {
         var router: ZMQSocket?
     }
+    /// The thread inside ``deferringReplies(_:)``, 0 when none: its replies wait in ``held``.
+    private let deferringThread = Atomic<UInt>(0)
+    /// Replies held until the deferring thread's scope ends; only that thread touches them.
+    private let held = HeldReplies()
+
+    /// Messages that one thread at a time (the one in ``deferringThread``) reads and writes.
+    private final class HeldReplies: @unchecked Sendable {
+        var messages: [OutgoingMessage] = []
+    }
     /// Wakes the I/O thread from its poll; any thread may signal it.
     private let waker: WakePipe
     private let context: ZMQContext
@@ -121,9 +130,34 @@ public final class ZMQTransport: TaskExecutor, Sendable {
     public func reply(to request: IncomingRequest, body: [UInt8]) {
         if isIOThread, let router = ioThreadRouter.router {
             OutgoingMessage.send(envelope: request.envelope, body: body, on: router, logger: logger)
+        } else if deferringThread.load(ordering: .relaxed) == pthread_self() {
+            held.messages.append(.reply(envelope: request.envelope, body: body))
         } else {
             post(CollectionOfOne(.reply(envelope: request.envelope, body: body)))
         }
+    }
+
+    /// Runs `body`, handing the replies it sends from this thread to the I/O thread as one post
+    /// when it returns: one lock and at most one wake-up for them all.
+    ///
+    /// For the log writer's answers to one commit, which are known together: posted one by
+    /// one, each found the I/O thread back in its poll and woke it again, about 3 wake-ups a
+    /// commit at 16 keepers x 32 in flight. `body` must not wait for its replies to arrive.
+    /// On the I/O thread (which sends at once), or while another thread defers, it just runs `body`.
+    public func deferringReplies(_ body: () -> Void) {
+        let thread = pthread_self()
+        guard !isIOThread,
+            deferringThread.compareExchange(expected: 0, desired: thread, ordering: .acquiring).exchanged
+        else { return body() }
+        body()
+        post(held.messages)
+        held.messages.removeAll(keepingCapacity: true)
+        deferringThread.store(0, ordering: .releasing)
+    }
+
+    /// How many replies this thread holds in ``deferringReplies(_:)`` (for tests).
+    var heldReplyCount: Int {
+        deferringThread.load(ordering: .relaxed) == pthread_self() ? held.messages.count : 0
     }
 
     /// Publishes a two-frame message, topic then body, on the event socket.

@@ -1,5 +1,4 @@
 import CourtsideTransport
-import Logging
 import Testing
 import ZeroMQ
 
@@ -11,15 +10,9 @@ struct TransportEnvelopeTests {
         "the delimiter joins the envelope only when a frame follows it; a reply carries the envelope back",
         .timeLimit(.minutes(1)))
     func envelopes() async throws {
-        let configuration = TransportConfiguration(
-            commandEndpoint: "tcp://127.0.0.1:*", eventEndpoint: "tcp://127.0.0.1:*")
-        let transport = try await ZMQTransport.start(configuration, logger: Logger(label: "courtside.test"))
+        let transport = try await LoopbackTransport.start()
         let context = try ZMQContext()
-        let dealer = try context.socket(.dealer)
-        try dealer.set(.linger(milliseconds: 0))
-        try dealer.set(.receiveTimeout(milliseconds: 10_000))
-        try dealer.set(.routingID(Array("keeper".utf8)))
-        try dealer.connect(transport.boundCommandEndpoint)
+        let dealer = try LoopbackTransport.dealer(context, to: transport, routingID: Array("keeper".utf8))
         let sent: [[[UInt8]]] = [[[], Array("a".utf8)], [Array("b".utf8)], [[]], [[], [], Array("c".utf8)]]
         for message in sent { try dealer.send(message) }
         var requests: [IncomingRequest] = []
@@ -44,9 +37,7 @@ struct TransportEnvelopeTests {
 
     @Test("a batch's events reach a subscriber in order, each its topic and its own part of the bodies", .timeLimit(.minutes(1)))
     func eventBatches() async throws {
-        let configuration = TransportConfiguration(
-            commandEndpoint: "tcp://127.0.0.1:*", eventEndpoint: "tcp://127.0.0.1:*")
-        let transport = try await ZMQTransport.start(configuration, logger: Logger(label: "courtside.test"))
+        let transport = try await LoopbackTransport.start()
         let context = try ZMQContext()
         let subscriber = try context.socket(.sub)
         try subscriber.set(.linger(milliseconds: 0))
