@@ -87,5 +87,18 @@ window.courtsideKeeperDraw = (function () {
   }
   const drawnLines = new WeakMap();
 
-  return { players, tapItem, playItem, keyed };
+  // One line of `list` ({key, drawn, make}, as `keyed` takes it) drawn at once, the others left
+  // as they are: one whose `drawn` changed is made again in its place; one not in the list yet
+  // goes first when `first` (the outbox's newest line), else waits for the list's next `keyed`.
+  function line(list, item, first) {
+    const drawn = drawnLines.get(list) || new Map(), old = drawn.get(item.key);
+    if ((old && old.drawn === item.drawn) || (!old && !first)) return;
+    const node = item.make();
+    if (old) old.node.replaceWith(node);
+    else list.prepend(node);
+    drawn.set(item.key, { drawn: item.drawn, node });
+    drawnLines.set(list, drawn);
+  }
+
+  return { players, tapItem, playItem, keyed, line };
 })();
