@@ -1,6 +1,7 @@
 // What the keeper page keeps on the device. Its outbox in IndexedDB (keeper.js keeps its mirror):
 // it survives a reload and a closed tab. `put` writes an entry (an added one gets its `seq`),
-// `drop` removes it (`putSoon`, `dropSoon`: a quarter second later), `all` reads every stored entry. And what it last knew, in localStorage.
+// `drop` removes it (`putSoon`, `dropSoon`: a quarter second later), `all` reads every stored
+// entry. And what it last knew, in localStorage.
 window.courtsideKeeperStore = (function () {
   "use strict";
   const opened = new Promise((resolve, reject) => {

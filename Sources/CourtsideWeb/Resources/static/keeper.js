@@ -113,8 +113,8 @@
         if (result.kind === "halt") { halt(result.message); break; }
         feel("answered");
         // The daemon's ok is the confirmation (its event, when it comes, changes nothing more),
-        // drawn at once: the write of the confirmed entry is started, not waited for (a reload
-        // before it lands sends the entry again under its id, and the daemon's answer is its ok).
+        // its line drawn at once: the write of the confirmed entry is made soon, not waited for (a
+        // reload before it lands sends the entry again under its id, and the daemon's answer is its ok).
         const applied = result.kind === "ok"
           ? apply(next, { type: "ok", version: result.reply.version }) : apply(next, { type: "refused", message: result.message });
         drawLine(next, false);
