@@ -118,3 +118,13 @@ test("loaded: an entry stored while its request was out is sent again; older pag
   assert.deepEqual(load({ state: "queued", tried: true }), Object.assign(move(), { state: "sent" }));
   assert.deepEqual(load({ state: "queued", tried: true, undo: true }), Object.assign(move(), { state: "retracting" }));
 });
+
+test("a play may be undone once: not while its retraction is out or done, again once it is refused, not when the view shows it undone", () => {
+  const games = { g1: { view: { plays: [{ version: 7, isUndone: false }, { version: 5, isUndone: true }] } } };
+  assert.equal(outbox.undoables([], games)("g1", 7), true);
+  assert.equal(outbox.undoables([], games)("g1", 5), false, "the view shows it undone");
+  assert.equal(outbox.undoables([retract()], games)("g1", 7), false, "its retraction is queued");
+  assert.equal(outbox.undoables([Object.assign(retract(), { state: "confirmed" })], games)("g1", 7), false);
+  assert.equal(outbox.undoables([Object.assign(retract(), { state: "refused" })], games)("g1", 7), true);
+  assert.equal(outbox.undoables([retract()], games)("g2", 7), true, "another game's play of that version");
+});

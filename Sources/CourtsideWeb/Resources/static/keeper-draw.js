@@ -1,6 +1,6 @@
 // The keeper page's lists, drawn from the view's words as they are (keeper.js decides what each
 // line offers, and has the page's words): the players' buttons, the outbox's lines and the
-// game's last plays.
+// game's last plays, and when the page is drawn (`frame`).
 window.courtsideKeeperDraw = (function () {
   "use strict";
   const el = window.courtsideBind.el, text = window.courtsideBind.text;  // bind.js
@@ -87,5 +87,29 @@ window.courtsideKeeperDraw = (function () {
   }
   const drawnLines = new WeakMap();
 
-  return { players, tapItem, playItem, keyed };
+  // One line of `list` ({key, drawn, make}, as `keyed` takes it) drawn at once, the others left
+  // as they are: one whose `drawn` changed is made again in its place; one not in the list yet
+  // goes first when `first` (the outbox's newest line), else waits for the list's next `keyed`.
+  function line(list, item, first) {
+    const drawn = drawnLines.get(list) || new Map(), old = drawn.get(item.key);
+    if ((old && old.drawn === item.drawn) || (!old && !first)) return;
+    const node = item.make();
+    if (old) old.node.replaceWith(node);
+    else list.prepend(node);
+    drawn.set(item.key, { drawn: item.drawn, node });
+    drawnLines.set(list, drawn);
+  }
+
+  // `work` as a function that runs it at the next animation frame, once for every call before
+  // it: what a draw writes shows at that frame anyway, and the keeper page's whole draw for a
+  // tap, its event on the stream and its answer each (1.5-2.4 ms of script a tap in Chromium,
+  // and the style and layout each left to do) held up the answer to the next tap. Hidden, a
+  // page has no frames: a timer runs it.
+  function frame(work) {
+    let pending = null;
+    const run = () => { cancelAnimationFrame(pending.frame); clearTimeout(pending.timer); pending = null; work(); };
+    return () => { if (!pending) pending = { frame: requestAnimationFrame(run), timer: setTimeout(run, 100) }; };
+  }
+
+  return { players, tapItem, playItem, keyed, line, frame };
 })();

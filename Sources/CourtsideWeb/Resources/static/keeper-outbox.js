@@ -81,9 +81,22 @@
     return null;
   }
 
+  // Whether a play (`game`, `version`) may be undone, as a function, from one look at the outbox's
+  // `entries` and the `games` ({view}) for every line of a draw: once; not when the view shows it
+  // undone, nor while an undo of it is on its way or done (one refused leaves it undoable).
+  function undoables(entries, games) {
+    const taken = new Set();
+    for (const e of entries) if (e.command.op === "retract" && e.state !== "refused") taken.add(e.game + "/" + e.command.version);
+    return (game, version) => {
+      const g = games[game];
+      return !taken.has(game + "/" + version) && !(g && g.view.plays.some((p) => p.version === version && p.isUndone));
+    };
+  }
+
   exports.next = next;
   exports.waiting = waiting;
   exports.due = due;
   exports.shown = shown;
   exports.offer = offer;
+  exports.undoables = undoables;
 })(typeof module === "object" && module.exports ? module.exports : (window.courtsideOutbox = {}));

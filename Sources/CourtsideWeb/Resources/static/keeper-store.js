@@ -1,6 +1,7 @@
 // What the keeper page keeps on the device. Its outbox in IndexedDB (keeper.js keeps its mirror):
 // it survives a reload and a closed tab. `put` writes an entry (an added one gets its `seq`),
-// `drop` removes it, `all` reads every stored entry. And what it last knew, in localStorage.
+// `drop` removes it (`putSoon`, `dropSoon`: a quarter second later), `all` reads every stored
+// entry. And what it last knew, in localStorage.
 window.courtsideKeeperStore = (function () {
   "use strict";
   const opened = new Promise((resolve, reject) => {
@@ -39,11 +40,31 @@ window.courtsideKeeperStore = (function () {
     for (const [key, value] of soon) save(key, value());
     soon.clear();
   }
-  addEventListener("pagehide", flush);
+  // An outbox entry's write or delete that may wait a quarter second (an answered entry's: a
+  // reload before it lands sends it again, answered once), made then with every other come
+  // meanwhile: each write's completion is work on the page's main thread, and when it landed as
+  // the next tap's answer came, that answer waited (a keeper's taps come in bursts). A write made
+  // at once of the same entry takes its place.
+  const later = new Map();  // an entry, and its write to come: put or drop
+  let laterTimer = null;
+  function settle() {
+    clearTimeout(laterTimer);
+    laterTimer = null;
+    const writes = [...later];
+    later.clear();
+    for (const [entry, work] of writes) work(entry).catch((e) => console.warn("the outbox could not be saved on this device", e));
+  }
+  function soonWrite(entry, work) {
+    later.set(entry, work);
+    if (laterTimer === null) laterTimer = setTimeout(settle, 250);
+    return Promise.resolve();
+  }
+  const put = (entry) => { later.delete(entry); return write(entry, () => store("readwrite", (s) => s.put(entry)).then((seq) => { entry.seq = seq; return entry; })); };
+  const drop = (entry) => { later.delete(entry); return write(entry, () => (entry.seq === undefined ? undefined : store("readwrite", (s) => s.delete(entry.seq)))); };
+  addEventListener("pagehide", () => { flush(); settle(); });
   return {
     saved, save, saveSoon: (key, value) => { soon.set(key, value); if (timer === null) timer = setTimeout(flush, 1000); },
-    put: (entry) => write(entry, () => store("readwrite", (s) => s.put(entry)).then((seq) => { entry.seq = seq; return entry; })),
-    drop: (entry) => write(entry, () => (entry.seq === undefined ? undefined : store("readwrite", (s) => s.delete(entry.seq)))),
+    put, drop, putSoon: (entry) => soonWrite(entry, put), dropSoon: (entry) => soonWrite(entry, drop),
     all: () => store("readonly", (s) => s.getAll()),
   };
 })();

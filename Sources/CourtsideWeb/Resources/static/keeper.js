@@ -24,6 +24,9 @@
   const field = (name) => { if (!found.has(name)) found.set(name, bind.field(name)); return found.get(name); };
   const fields = (values) => { for (const name of Object.keys(values)) text(field(name), values[name]); };
   const lists = window.courtsideKeeperDraw, stored = window.courtsideKeeperStore;
+  // The page is drawn once a frame, for all that changed meanwhile (keeper-draw.js `frame`): a
+  // tap, its event on the stream, its answer. A tap's line and its answer's are drawn at once.
+  const draw = lists.frame(() => drawNow());
   const newID = () => (crypto.randomUUID ? crypto.randomUUID() : Date.now().toString(36) + Math.random().toString(36).slice(2));
 
   // The outbox's IndexedDB, and what the page last knew, kept for a reload while offline.
@@ -60,12 +63,12 @@
   }
 
   // Finished entries are kept a while to be seen, then forgotten; unsent ones never are. Their
-  // deletes are not waited for: the sending goes on meanwhile (one a tap, once 80 are kept).
+  // deletes are made soon (keeper-store.js): the sending goes on (one a tap, once 80 are kept).
   function prune() {
     const done = entries.filter((e) => e.state === "confirmed" || e.state === "refused");
     for (const e of done.slice(0, Math.max(0, done.length - 80))) {
       entries.splice(entries.indexOf(e), 1);
-      drop(e).catch((error) => console.warn("the outbox could not be saved on this device", error));
+      stored.dropSoon(e);
     }
   }
 
@@ -110,10 +113,11 @@
         if (result.kind === "halt") { halt(result.message); break; }
         feel("answered");
         // The daemon's ok is the confirmation (its event, when it comes, changes nothing more),
-        // drawn at once: the write of the confirmed entry is started, not waited for (a reload
-        // before it lands sends the entry again under its id, and the daemon's answer is its ok).
+        // its line drawn at once: the write of the confirmed entry is made soon, not waited for (a
+        // reload before it lands sends the entry again under its id, and the daemon's answer is its ok).
         const applied = result.kind === "ok"
           ? apply(next, { type: "ok", version: result.reply.version }) : apply(next, { type: "refused", message: result.message });
+        drawLine(next, false);
         draw();
         await applied;
         // Not hearing the stream: the score comes from a fetch, at once.
@@ -207,15 +211,14 @@
     pump();
     if (entry.command.op === "move") announce(entry);
     const written = keep(entry);
+    drawLine(entry, true);
     draw();
     await written;
   }
   // A write of the outbox, not waited for by the sending: a reload finds each entry as of its
   // last write, and a sent entry found unconfirmed is sent again under its command id, which
-  // the daemon answers once.
-  function keep(entry) {
-    return put(entry).catch((e) => console.warn("the outbox could not be saved on this device", e));
-  }
+  // the daemon answers once. So only an entry still waiting for the daemon is written at once.
+  const keep = (entry) => (outbox.waiting(entry) ? put(entry).catch((e) => console.warn("the outbox could not be saved on this device", e)) : stored.putSoon(entry));
   // `label`: what the outbox lists, the undo's own words ("undo Ann +2").
   function retraction(game, version, label) {
     const id = newID();
@@ -265,18 +268,8 @@
     draw();
   }
 
-  // A play may be undone once: not when the view shows it undone, nor while an undo of it is on
-  // its way or done (one refused leaves it undoable).
-  const undoable = (game, version) => undoables()(game, version);
-  // The same question for every line of a draw, from one look at the outbox.
-  function undoables() {
-    const taken = new Set();
-    for (const e of entries) if (e.command.op === "retract" && e.state !== "refused") taken.add(e.game + "/" + e.command.version);
-    return (game, version) => {
-      const g = live.games[game];
-      return !taken.has(game + "/" + version) && !(g && g.view.plays.some((p) => p.version === version && p.isUndone));
-    };
-  }
+  // Whether a play may be undone (keeper-outbox.js), for every line of a draw from one look.
+  const undoables = () => outbox.undoables(entries, live.games), undoable = (game, version) => undoables()(game, version);
 
   // Clock and time-outs are sent now or not at all: late, they would be wrong.
   async function direct(command) {
@@ -321,7 +314,13 @@
     if (g) for (const side of ["home", "away"]) lists.players(field("players-" + side), g.view[side].players, selected);
   }
 
-  function draw() {
+  // An outbox entry's line alone, at once: a tap's new line goes first (`first`), an answered
+  // one is redrawn in its place; the rest of the page waits for the frame (`draw`).
+  function drawLine(entry, first) {
+    if (entry.game === current) lists.line(document.getElementById("outbox"), tapItem(entry, undoables()), first);
+  }
+
+  function drawNow() {
     const g = live.games[current], v = g && g.view, may = undoables();
     if (v) {
       fields({ home: v.home.name, away: v.away.name, score: v.score, clock: clock(g), status: v.statusText });
