@@ -89,12 +89,13 @@ struct PostgresLeaseTests {
         defer { server.stop() }
         let (first, second) = try Self.twoLogs(server)
         defer { try? second.close() }
-        // Kept for twice its length; long enough that a loaded machine's slow renewal still counts.
-        #expect(try first.acquireLease(claim("a", milliseconds: 800)) == .acquired(term: 1))
+        // Kept for twice its length; long enough that a loaded machine's slow renewal still counts
+        // (at 800 ms a renewal once came too late while the full suite ran).
+        #expect(try first.acquireLease(claim("a", milliseconds: 2000)) == .acquired(term: 1))
         let statuses = Mutex<[LeaseStatus]>([])
         let keeping = first.keepLease { status in statuses.withLock { $0.append(status) } }
         for _ in 0..<11 {
-            try await Task.sleep(for: .milliseconds(150))
+            try await Task.sleep(for: .milliseconds(400))
             #expect(try second.acquireLease(claim("b")).isHeld)
             #expect(first.holdsLease)
         }
