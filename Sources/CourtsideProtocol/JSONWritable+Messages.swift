@@ -78,17 +78,7 @@ extension EventMessage: JSONWritable {
     /// event and the game: the publisher writes one per event, and building the message first
     /// would copy every string of the event and the game's counts, only to drop them.
     public static func json(epoch: String, event: borrowing GameEvent, game: borrowing Game) -> [UInt8] {
-        var writer = JSONWriter()
-        return json(epoch: epoch, event: event, game: game, using: &writer)
-    }
-
-    /// As ``json(epoch:event:game:)``, written in `writer`'s buffer, which it empties first.
-    public static func json(
-        epoch: String, event: borrowing GameEvent, game: borrowing Game, using writer: inout JSONWriter
-    ) -> [UInt8] {
-        writer.reset()
-        append(epoch: epoch, event: event, game: game, to: &writer)
-        return writer.bytes
+        JSONWriter.written { append(epoch: epoch, event: event, game: game, to: &$0) }
     }
 
     /// As ``json(epoch:event:game:)``, appended to what `writer` holds: a publisher writes a
