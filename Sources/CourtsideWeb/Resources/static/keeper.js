@@ -423,7 +423,9 @@
     if (g && g.view.clockAction) direct({ op: "clock", action: g.view.clockAction });
   });
   for (const b of document.querySelectorAll(".timeout")) b.addEventListener("click", () => direct({ op: "timeout", side: b.dataset.side }));
-  picker.addEventListener("change", () => { current = picker.value; sessionStorage.setItem("courtside.game", current); selected = null; draw(); });
+  // Another game is the whole page's change, drawn at once: no answer waits behind it, and
+  // until the next frame the page would still show the last game's players.
+  picker.addEventListener("change", () => { current = picker.value; sessionStorage.setItem("courtside.game", current); selected = null; drawNow(); });
   document.getElementById("leave").addEventListener("click", async () => {
     try { await fetch("/keep/leave", { method: "POST", credentials: "same-origin" }); } finally { location.href = "/keep"; }
   });
