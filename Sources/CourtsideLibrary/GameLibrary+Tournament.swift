@@ -51,13 +51,20 @@ extension GameLibrary {
             let event = GameEvent(
                 gameID: .tournament, version: record.version + 1, at: clock.now(), origin: origin,
                 kind: .tournamentChanged(change, reason: reason))
-            let ticket = try writer.enqueue(.tournament([event]))
+            // In force before the writer has it, as a game's actor holds its next state: the
+            // publisher computes its tables when the commit arrives, which may be before this
+            // thread runs again, and a table computed from the old schedule would never be sent.
+            _ = gate.use(next)
+            let ticket: CommitTicket
+            do throws(CourtsideError) {
+                ticket = try writer.enqueue(.tournament([event]))
+            } catch {
+                _ = gate.use(current)
+                throw error
+            }
             record.version += 1
             record.changes.append(change)
             if case .drawPublished = change { record.dropped.formUnion(TournamentRecord.dropped(from: current, to: next)) }
-            // In force at once, as a game's actor holds its next state: the publisher's tables
-            // after this commit must show it.
-            _ = gate.use(next)
             memory.remember(origin, ticket, at: event.at)
             return ticket
         }
