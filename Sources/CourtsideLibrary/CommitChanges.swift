@@ -4,75 +4,84 @@ import CourtsideModel
 ///
 /// A move makes one event: it is held inline, so that queueing it allocates no arrays (two
 /// one-element arrays a move, made on the pool and freed on the log writer, were a tenth of a
-/// move's allocations).
-enum CommitChanges {
-    /// No event: a refusal that found nothing on the way.
-    case none
-    /// One event and the game's state after it.
-    case one(GameEvent, Game)
-    /// Several events and the game's state after each, as many states as events.
-    case many([GameEvent], [Game])
-    /// Events of the tournament's stream (``GameID/tournament``), which change no game.
-    case tournament([GameEvent])
+/// move's allocations). Stored properties rather than an enum's payloads: the writer moves each
+/// out with `take()`, where binding an enum's payload in a pattern copied the game's state (a
+/// retain of each of its fields, and their release with the entry), on the log writer for every
+/// move.
+struct CommitChanges {
+    /// The game's first event with the state after it; nil without a game's events.
+    private var first: GameUpdate?
+    /// The game's later events, each with the state after it: empty for a move.
+    private var later: [GameUpdate] = []
+    /// Events of the tournament's stream (``GameID/tournament``), which change no game; never
+    /// beside a game's.
+    private var tournamentEvents: [GameEvent] = []
+    /// How many events there are. Stored, as is ``isTournament``: the writer reads both through
+    /// the batch's entries, where a computed property, or comparing `first` with nil (through
+    /// `GameUpdate`'s `==`), copied the changes or the update whole.
+    private(set) var eventCount = 0
+    private(set) var isTournament = false
 
-    /// How many events there are.
-    var eventCount: Int {
-        switch self {
-        case .none: 0
-        case .one: 1
-        case .many(let events, _), .tournament(let events): events.count
-        }
+    /// No event: a refusal that found nothing on the way.
+    static var none: CommitChanges { CommitChanges() }
+
+    /// One event and the game's state after it.
+    static func one(_ event: GameEvent, _ game: Game) -> CommitChanges {
+        CommitChanges(first: GameUpdate(event: event, game: game), eventCount: 1)
     }
 
-    var isTournament: Bool {
-        if case .tournament = self { true } else { false }
+    /// Several events and the game's state after each, as many states as events.
+    static func many(_ events: [GameEvent], _ games: [Game]) -> CommitChanges {
+        precondition(events.count == games.count, "a game's state after each of its events")
+        var changes = CommitChanges()
+        for (event, game) in zip(events, games) { changes.append(event, game) }
+        return changes
+    }
+
+    /// Events of the tournament's stream, which change no game.
+    static func tournament(_ events: [GameEvent]) -> CommitChanges {
+        CommitChanges(tournamentEvents: events, eventCount: events.count, isTournament: !events.isEmpty)
     }
 
     /// The game's state after the last event; nil without events or for the tournament's stream.
-    var lastGame: Game? {
-        switch self {
-        case .none, .tournament: nil
-        case .one(_, let game): game
-        case .many(_, let games): games.last
-        }
-    }
+    var lastGame: Game? { later.last?.game ?? first?.game }
 
     /// Adds an event of a game and the game's state after it.
     mutating func append(_ event: GameEvent, _ game: Game) {
-        switch self {
-        case .none:
-            self = .one(event, game)
-        case .one(let first, let firstGame):
-            self = .many([first, event], [firstGame, game])
-        case .many(var events, var games):
-            // Moved out while they grow, so that growing copies neither.
-            self = .none
-            events.append(event)
-            games.append(game)
-            self = .many(events, games)
-        case .tournament:
-            preconditionFailure("the tournament's stream holds no game's state")
+        precondition(!isTournament, "the tournament's stream holds no game's state")
+        if eventCount == 0 {
+            first = GameUpdate(event: event, game: game)
+        } else {
+            later.append(GameUpdate(event: event, game: game))
         }
+        eventCount += 1
     }
 
     /// Removes the last `count` events of a game and the states after them.
     mutating func removeLast(_ count: Int) {
         guard count > 0 else { return }
-        switch self {
-        case .none, .tournament:
-            preconditionFailure("only a game's events are taken back")
-        case .one:
-            precondition(count == 1)
-            self = .none
-        case .many(var events, var games):
-            self = .none
-            events.removeLast(count)
-            games.removeLast(count)
-            switch events.count {
-            case 0: self = .none
-            case 1: self = .one(events[0], games[0])
-            default: self = .many(events, games)
-            }
-        }
+        precondition(!isTournament && count <= eventCount, "only a game's events are taken back")
+        let fromLater = min(count, later.count)
+        later.removeLast(fromLater)
+        if count > fromLater { first = nil }
+        eventCount -= count
+    }
+
+    /// Moves the game's first event and the state after it out, leaving it nil (``eventCount`` stays:
+    /// the writer reads it first).
+    mutating func takeFirst() -> GameUpdate? { first.take() }
+
+    /// Moves the game's later events and the states after them out (none for a move), leaving none.
+    mutating func takeLater() -> [GameUpdate] {
+        var taken: [GameUpdate] = []
+        swap(&taken, &later)
+        return taken
+    }
+
+    /// Moves the tournament's events out, leaving none.
+    mutating func takeTournamentEvents() -> [GameEvent] {
+        var taken: [GameEvent] = []
+        swap(&taken, &tournamentEvents)
+        return taken
     }
 }

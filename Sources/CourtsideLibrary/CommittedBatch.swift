@@ -4,11 +4,9 @@ import CourtsideModel
 /// the log is handed, each game's event with the game's state after it as the update the view
 /// and the subscribers take, and each command's share, which its answer is read from.
 ///
-/// Each entry's changes are read once, swapped out of it: a call on an entry's changes, or a
-/// switch over the array's element, copied the entry whole first (a move's state retained and
-/// released, its event too), and the view then took each update apart again under its lock.
-/// The switch that takes the changes apart still copies the state it binds (Swift copies a
-/// payload bound by a pattern even from a consumed value): about 1% of the log writer's samples.
+/// Each entry's changes are moved out of it in place (``CommitChanges/takeGameUpdates()``): a
+/// call on a copy of an entry, a switch over the array's element, or a pattern binding an enum's
+/// payload each copied a move's game state (a retain of each of its fields) on the log writer.
 struct CommittedBatch {
     /// One command's part of the batch.
     struct Share {
@@ -31,45 +29,47 @@ struct CommittedBatch {
 
     /// Takes `batch` apart, numbering each entry's events from its ``CommitEntry/first``.
     init(_ batch: consuming [CommitEntry]) {
-        var eventCount = 0
-        var gameEventCount = 0
-        for index in batch.indices {
-            let count = batch[index].changes.eventCount
-            eventCount += count
-            if !batch[index].changes.isTournament { gameEventCount += count }
-        }
-        events.reserveCapacity(eventCount)
-        updates.reserveCapacity(gameEventCount)
-        shares.reserveCapacity(batch.count)
-        for index in batch.indices {
-            // Swapped out: the entry is not copied whole, and the batch keeps no second reference.
-            var changes = CommitChanges.none
-            swap(&changes, &batch[index].changes)
-            let count = changes.eventCount
-            shares.append(
-                Share(
-                    eventCount: count, isTournament: changes.isTournament, refusal: batch[index].refusal,
-                    ticket: batch[index].ticket))
-            take(consume changes, first: batch[index].first)
+        // Through a buffer pointer: the array's subscript copied each entry's changes whole
+        // (its game's state) for a call on them.
+        batch.withUnsafeMutableBufferPointer { batch in
+            var eventCount = 0
+            var gameEventCount = 0
+            for index in batch.indices {
+                let count = batch[index].changes.eventCount
+                eventCount += count
+                if !batch[index].changes.isTournament { gameEventCount += count }
+            }
+            events.reserveCapacity(eventCount)
+            updates.reserveCapacity(gameEventCount)
+            shares.reserveCapacity(batch.count)
+            for index in batch.indices {
+                shares.append(
+                    Share(
+                        eventCount: batch[index].changes.eventCount, isTournament: batch[index].changes.isTournament,
+                        refusal: batch[index].refusal, ticket: batch[index].ticket))
+                take(&batch[index].changes, first: batch[index].first)
+            }
         }
     }
 
-    private mutating func take(_ changes: consuming CommitChanges, first: Int64) {
-        switch consume changes {
-        case .none:
-            break
-        case .one(var event, let game):
-            event.sequence = first
-            events.append(event)
-            updates.append(GameUpdate(event: event, game: game))
-        case .many(var own, let games):
+    /// Moves `changes`' events and updates into the batch, numbered from `first`.
+    private mutating func take(_ changes: inout CommitChanges, first: Int64) {
+        guard var update = changes.takeFirst() else {
+            var own = changes.takeTournamentEvents()
             for index in own.indices { own[index].sequence = first + Int64(index) }
-            events.append(contentsOf: own)
-            for (event, game) in zip(own, games) { updates.append(GameUpdate(event: event, game: game)) }
-        case .tournament(var own):
-            for index in own.indices { own[index].sequence = first + Int64(index) }
-            events.append(contentsOf: own)
+            events.append(contentsOf: consume own)
+            return
         }
+        update.event.sequence = first
+        events.append(update.event)
+        updates.append(consume update)
+        var later = changes.takeLater()
+        guard !later.isEmpty else { return }
+        for index in later.indices {
+            later[index].event.sequence = first + 1 + Int64(index)
+            events.append(later[index].event)
+        }
+        updates.append(contentsOf: consume later)
     }
 
     /// The answer to the command of the share at `index`: its refusal, or the receipt of its

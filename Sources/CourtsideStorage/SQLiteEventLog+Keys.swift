@@ -31,21 +31,24 @@ extension SQLiteEventLog {
     }
 
     /// Files the keys of the events after `after` up to `through` as one run, named by its last sequence.
+    /// Through cached statements: SQLite parsed the three afresh at every run.
     private static func fileKeys(after: Int64, through: Int64, _ db: Database) throws {
         let span: StatementArguments = [through, after, through]
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO event_keys_by_game (run, game_id, version, sequence)
                 SELECT ?, game_id, version, sequence FROM events WHERE sequence > ? AND sequence <= ?
                 ORDER BY game_id, version
-                """, arguments: span)
-        try db.execute(
+                """
+        ).execute(arguments: span)
+        try db.cachedStatement(
             sql: """
                 INSERT INTO event_keys_by_command (run, client_id, command_id, sequence)
                 SELECT ?, client_id, command_id, sequence FROM events WHERE sequence > ? AND sequence <= ?
                 ORDER BY client_id, command_id, sequence
-                """, arguments: span)
-        try db.execute(sql: "INSERT INTO event_key_runs (run) VALUES (?)", arguments: [through])
+                """
+        ).execute(arguments: span)
+        try db.cachedStatement(sql: "INSERT INTO event_key_runs (run) VALUES (?)").execute(arguments: [through])
     }
 
     /// Migration v5: `events` loses its two indexes (the table is rebuilt: SQLite cannot drop a
