@@ -5,7 +5,7 @@ import CourtsideModel
 /// A move makes one event: it is held inline, so that queueing it allocates no arrays (two
 /// one-element arrays a move, made on the pool and freed on the log writer, were a tenth of a
 /// move's allocations). Stored properties rather than an enum's payloads: the writer moves each
-/// out with `take()`, where binding an enum's payload in a pattern copied the game's state (a
+/// out with `take()`, where binding an enum's payload in a pattern copies the game's state (a
 /// retain of each of its fields, and their release with the entry), on the log writer for every
 /// move.
 struct CommitChanges {
@@ -18,7 +18,7 @@ struct CommitChanges {
     private var tournamentEvents: [GameEvent] = []
     /// How many events there are. Stored, as is ``isTournament``: the writer reads both through
     /// the batch's entries, where a computed property, or comparing `first` with nil (through
-    /// `GameUpdate`'s `==`), copied the changes or the update whole.
+    /// `GameUpdate`'s `==`), copies the changes or the update whole.
     private(set) var eventCount = 0
     private(set) var isTournament = false
 

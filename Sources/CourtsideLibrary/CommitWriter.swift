@@ -80,14 +80,16 @@ final class CommitWriter: Sendable {
         commit: CommitPolicy = .logWriter
     ) throws(CourtsideError) -> CommitTicket {
         let ticket = CommitTicket()
-        let now = ContinuousClock.now
         let eventCount = changes.eventCount
         // Moved into the entry, not copied: a copy of a move's inline game retains each of its
         // fields, and the caller's releases them.
         var entry: CommitEntry? = CommitEntry(changes: changes, first: 0, refusal: refusal, ticket: ticket)
+        // The clock is read under the lock, and only for a command that starts the queue: a read
+        // for every command costs about 0.6% of the pool's samples under 16 keepers.
         let action = state.withLock { state in
             state.enqueue(
-                eventCount: eventCount, essential: essential, wakesWriter: !commit.leavesCommitToCaller, at: now
+                eventCount: eventCount, essential: essential, wakesWriter: !commit.leavesCommitToCaller,
+                at: ContinuousClock.now
             ) { first in
                 var queued = entry.take()!
                 queued.first = first

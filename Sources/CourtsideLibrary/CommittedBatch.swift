@@ -6,7 +6,7 @@ import CourtsideModel
 ///
 /// Each entry's changes are moved out of it in place (``CommitChanges/takeGameUpdates()``): a
 /// call on a copy of an entry, a switch over the array's element, or a pattern binding an enum's
-/// payload each copied a move's game state (a retain of each of its fields) on the log writer.
+/// payload each copies a move's game state (a retain of each of its fields) on the log writer.
 struct CommittedBatch {
     /// One command's part of the batch.
     struct Share {
@@ -29,7 +29,7 @@ struct CommittedBatch {
 
     /// Takes `batch` apart, numbering each entry's events from its ``CommitEntry/first``.
     init(_ batch: consuming [CommitEntry]) {
-        // Through a buffer pointer: the array's subscript copied each entry's changes whole
+        // Through a buffer pointer: the array's subscript copies each entry's changes whole
         // (its game's state) for a call on them.
         batch.withUnsafeMutableBufferPointer { batch in
             var eventCount = 0

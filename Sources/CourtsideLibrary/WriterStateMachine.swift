@@ -110,8 +110,10 @@ struct WriterStateMachine<Entry, Closer> {
     /// Queues a command of `eventCount` events: `entry` makes its entry from the sequence number
     /// of its first event. `essential` entries (the daemon's own: time running out, the bracket)
     /// pass a full queue; `wakesWriter` is false for a caller that commits its own commands.
+    /// `now` is read only for a command that starts the queue: its time is the oldest's.
     mutating func enqueue(
-        eventCount: Int, essential: Bool, wakesWriter: Bool, at now: ContinuousClock.Instant, entry: (Int64) -> Entry
+        eventCount: Int, essential: Bool, wakesWriter: Bool, at now: @autoclosure () -> ContinuousClock.Instant,
+        entry: (Int64) -> Entry
     ) -> EnqueueAction {
         switch state {
         case .open: break
@@ -127,7 +129,7 @@ struct WriterStateMachine<Entry, Closer> {
         let first = nextSequence
         nextSequence += Int64(eventCount)
         guard queued != nil else {
-            queued = Queued(entries: [entry(first)], since: now, committer: wakesWriter ? .writer : .caller)
+            queued = Queued(entries: [entry(first)], since: now(), committer: wakesWriter ? .writer : .caller)
             return .queued(wakeWriter: wakesWriter)
         }
         queued?.entries.append(entry(first))

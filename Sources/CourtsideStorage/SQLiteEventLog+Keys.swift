@@ -31,7 +31,7 @@ extension SQLiteEventLog {
     }
 
     /// Files the keys of the events after `after` up to `through` as one run, named by its last sequence.
-    /// Through cached statements: SQLite parsed the three afresh at every run.
+    /// Through cached statements: `execute(sql:)` has SQLite parse each at every run.
     private static func fileKeys(after: Int64, through: Int64, _ db: Database) throws {
         let span: StatementArguments = [through, after, through]
         try db.cachedStatement(

@@ -46,11 +46,15 @@ enum SQLiteEventRows {
         scratch.bytes.reserveCapacity(min(events.count, rowsPerStatement) * 256)
         scratch.spans.reserveCapacity(rowsPerStatement * 5)
         var payload = JSONWriter(capacity: 256)
-        var start = 0
-        while start < events.count {
-            let rows = start..<min(start + rowsPerStatement, events.count)
-            try insert(events, rows, db, &scratch, &payload)
-            start = rows.upperBound
+        // Through a buffer pointer: a call on an event read through the array's subscript (its
+        // kind's JSON) copies it first, retaining and releasing each of its strings.
+        try events.withUnsafeBufferPointer { events in
+            var start = 0
+            while start < events.count {
+                let rows = start..<min(start + rowsPerStatement, events.count)
+                try insert(events, rows, db, &scratch, &payload)
+                start = rows.upperBound
+            }
         }
     }
 
@@ -68,7 +72,8 @@ enum SQLiteEventRows {
     private static let statements = (0...rowsPerStatement).map { insertSQL(rows: $0) }
 
     private static func insert(
-        _ events: [GameEvent], _ rows: Range<Int>, _ db: Database, _ scratch: inout Scratch, _ payload: inout JSONWriter
+        _ events: UnsafeBufferPointer<GameEvent>, _ rows: Range<Int>, _ db: Database, _ scratch: inout Scratch,
+        _ payload: inout JSONWriter
     ) throws {
         scratch.bytes.removeAll(keepingCapacity: true)
         scratch.spans.removeAll(keepingCapacity: true)
