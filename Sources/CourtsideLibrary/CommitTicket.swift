@@ -43,13 +43,21 @@ final class CommitTicket: Sendable {
     }
 
     func complete(_ result: Result<Receipt, CourtsideError>) {
-        let (first, more): (Waiter?, [Waiter]) = state.withLock { state in
-            guard case .waiting(let first, let more) = state else { return (nil, []) }
-            state = .done(result)
-            return (first, more)
+        // The waiting state is swapped out under the lock and taken apart after it: binding its
+        // waiters in place copies the state through its value witness (a retain of each waiter,
+        // released when the state is replaced), about 2% of the log writer's samples.
+        let settled = state.withLock { state in
+            var settled = State.done(result)
+            if case .waiting = state { swap(&state, &settled) }
+            return settled
         }
-        if let first { Self.answer(first, result) }
-        for waiter in more { Self.answer(waiter, result) }
+        switch consume settled {
+        case .waiting(let first, let more):
+            if let first { Self.answer(first, result) }
+            for waiter in more { Self.answer(waiter, result) }
+        case .done:
+            break
+        }
     }
 
     private static func answer(_ waiter: Waiter, _ result: Result<Receipt, CourtsideError>) {
