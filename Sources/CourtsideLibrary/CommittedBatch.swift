@@ -4,9 +4,10 @@ import CourtsideModel
 /// the log is handed, each game's event with the game's state after it as the update the view
 /// and the subscribers take, and each command's share, which its answer is read from.
 ///
-/// Each entry's changes are moved out of it in place (``CommitChanges/takeGameUpdates()``): a
-/// call on a copy of an entry, a switch over the array's element, or a pattern binding an enum's
-/// payload each copies a move's game state (a retain of each of its fields) on the log writer.
+/// Each entry's changes are moved out of it in place (``CommitChanges/takeFirst()``,
+/// ``CommitChanges/takeLater()``): a call on a copy of an entry, a switch over the array's
+/// element, or a pattern binding an enum's payload each copies a move's game state (a retain of
+/// each of its fields) on the log writer.
 struct CommittedBatch {
     /// One command's part of the batch.
     struct Share {
