@@ -61,4 +61,31 @@ struct CommitNumberingTests {
         #expect(committed.answer(ofShareAt: 1, offset: 2) == nil)
         #expect(throws: CourtsideError.self) { try committed.answer(ofShareAt: 2, offset: 2)?.get() }
     }
+
+    @Test("a command's changes count, take back and hand over their events with the state after each")
+    func changes() {
+        var game = Game(setup: Tournament.setup("g4"))
+        var states: [Game] = []
+        var changes = CommitChanges.none
+        for version in 2...4 {
+            game.version = version
+            states.append(game)
+            changes.append(event("g4", version), game)
+        }
+        #expect(changes.eventCount == 3 && !changes.isTournament)
+        #expect(changes.lastGame?.version == 4)
+        // A refused command's events are taken back; a time expiry found before it stays.
+        changes.removeLast(2)
+        #expect(changes.eventCount == 1)
+        #expect(changes.lastGame == states[0])
+        changes.append(event("g4", 3), states[1])
+        let batch = [CommitEntry(changes: changes, first: 20, refusal: nil, ticket: CommitTicket())]
+        let committed = CommittedBatch(batch)
+        #expect(committed.events.map(\.version) == [2, 3])
+        #expect(committed.events.map(\.sequence) == [20, 21])
+        #expect(committed.updates.map(\.game) == [states[0], states[1]])
+        #expect(committed.updates.map(\.event.sequence) == [20, 21])
+        changes.removeLast(2)
+        #expect(changes.eventCount == 0 && changes.lastGame == nil)
+    }
 }
