@@ -1,9 +1,9 @@
 /// A game as the tournament's tables read it (standings, lineups, the bracket, conditions): its
 /// setup, score, status, winner, why it ended and whether it has started, and nothing else.
 ///
-/// What the bracket gate keeps of every game: 32 bytes beside its id, where the ``Game`` it kept
-/// before was 136, each in a table sized for a third more games than it holds (10,000 games: 0.8
-/// MB against 3.0; docs/FIGURES.md, "Memory and restart").
+/// What the bracket gate keeps of every game: 24 bytes beside its id, against 136 for a whole
+/// ``Game``; its table of 10,000 games, with room for a third more, holds 0.7 MB
+/// (docs/FIGURES.md, "Memory and restart").
 public struct BracketGame: Sendable {
     public let setup: GameSetup
     let score: SideValues
