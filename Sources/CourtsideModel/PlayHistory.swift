@@ -8,7 +8,7 @@
 /// newest state adds its move in the room its chunk has left, copying nothing, and a
 /// retraction copies the chunk it marks. The first chunk grows by half its room at a time (4, 6,
 /// 9, 13, 19, 28, 32), so a short game, as most of a venue's are, holds about what it needs: a
-/// game of 5 plays has room for 6, where doubling gave it 8 (80 bytes a game; docs/FIGURES.md,
+/// game of 5 plays has room for 6, where doubling would give it 8 (80 bytes a game; docs/FIGURES.md,
 /// "Memory and restart").
 public struct PlayHistory: Sendable {
     /// A power of two, so that a position splits into chunk and offset by shifts.

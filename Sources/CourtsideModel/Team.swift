@@ -16,8 +16,8 @@ public struct Player: Hashable, Codable, Sendable {
 /// A team and its roster.
 ///
 /// Its fields are held in one shared object, copied only when one changes, and every game's
-/// setup that names the same team shares one (``shared()``): inline, a team was 40 of a game
-/// setup's 136 bytes, twice (docs/FIGURES.md, "Memory and restart").
+/// setup that names the same team shares one (``shared()``): inline, each of a setup's two teams
+/// takes 40 bytes of it, for every game (docs/FIGURES.md, "Memory and restart").
 public struct Team: Hashable, Codable, Sendable {
     /// The team's values, in the object that the setups naming it share.
     private struct Fields: Hashable, Sendable {

@@ -4,9 +4,9 @@ import CourtsideProtocol
 /// What the publisher keeps of each game it has published: its version, the beats it still
 /// owes, whether it has started, and its event topic while it is busy, in one table of rows.
 ///
-/// A row is about 40 bytes beside the index by id, where a dictionary of versions, another of
-/// changes, a set of started games, the order of the beats and a dictionary of topics held
-/// 180 bytes a game (10,000 games at rest: 0.6 MB against 1.8; docs/FIGURES.md, "Memory and
+/// A game takes about 90 bytes here, its row and its place in the index by id, where a
+/// dictionary of versions, another of changes, a set of started games, the order of the beats
+/// and a dictionary of topics take 180 (10,000 games at rest: 0.9 MB against 1.8; docs/FIGURES.md, "Memory and
 /// restart").
 struct PublishedGames {
     /// A game's row: its place in the round of beats.
@@ -20,7 +20,7 @@ struct PublishedGames {
     /// bits, and whether it has started in the high one.
     private var marks: [UInt8] = []
     /// Each game's event topic while it owes beats, made at its first event and dropped with
-    /// its last beat: a topic made per event was an allocation on the pool and a free on the
+    /// its last beat: a topic made per event is an allocation on the pool and a free on the
     /// I/O thread for every move, and one kept for good 64 bytes a game at rest.
     private var topics: [[UInt8]] = []
     /// The rows that owe beats.
