@@ -13,32 +13,14 @@ final class BracketGate: Sendable {
     private struct State {
         var schedule: Schedule?
         /// Every game as last decided in a way that matters to the bracket: created, started,
-        /// finished or reopened, re-assigned, or changed by a retraction, without its players'
-        /// counts (see ``bracketState(_:)``). Scores of games still in play may lag; no bracket
-        /// slot reads them.
-        var games: [GameID: Game]
+        /// finished or reopened, re-assigned, or changed by a retraction, as the tables read it
+        /// (``BracketGame``). Scores of games still in play may lag; no bracket slot reads them.
+        var games: BracketGames
     }
 
     private let state: Mutex<State>
 
-    init(games: [GameID: Game]) { state = Mutex(State(games: games.mapValues(Self.bracketState))) }
-
-    /// A game as the bracket reads it: everything but its players' counts and its plays, which
-    /// no slot, lock or lineup reads. A state kept here outlives the game's next move, which
-    /// copies the counts and the plays: kept whole, each game's would cost a copy of both for
-    /// nothing (about 320 and 100 bytes a game at 10,000 games; docs/FIGURES.md, "Memory and
-    /// restart"). Whether it has plays is read (``Game/hasStarted``): one shared play stands in.
-    static func bracketState(_ game: Game) -> Game {
-        var kept = game
-        kept.counts = [:]
-        kept.plays = game.plays.isEmpty ? [] : played
-        return kept
-    }
-
-    /// The stand-in for a game's plays, shared by every game kept.
-    private static let played: PlayHistory = [
-        Play(version: 1, at: Timestamp(milliseconds: 0), player: PlayerID(""), side: .home, move: .assist)
-    ]
+    init(games: [GameID: Game]) { state = Mutex(State(games: BracketGames(games))) }
 
     /// The tournament schedule in force, if any.
     var schedule: Schedule? { state.withLock { $0.schedule } }
@@ -53,8 +35,8 @@ final class BracketGate: Sendable {
 
     /// Records a state that nothing refuses: a game created, or its time run out.
     func record(_ game: Game) {
-        let kept = Self.bracketState(game)
-        state.withLock { $0.games[game.id] = kept }
+        let kept = BracketGame(game)
+        state.withLock { $0.games.record(kept) }
     }
 
     /// Lets the decision that turns `current` into `next` through, and records it, or returns
@@ -81,7 +63,7 @@ final class BracketGate: Sendable {
                     }
                 }
             }
-            state.games[next.id] = Self.bracketState(next)
+            state.games.record(BracketGame(next))
             return nil
         }
     }

@@ -199,14 +199,22 @@ extension Schedule {
 
     /// If replacing a game's state with `changed` would alter the teams of a scheduled game
     /// that has already started, that game's id; the change must then be refused.
-    public func lockedDependent(of changed: Game, in games: [GameID: Game]) -> GameID? {
+    public func lockedDependent(of changed: Game, in games: some GamesByID) -> GameID? {
         let before = lineups(games)
-        var after = games
-        after[changed.id] = changed
-        let afterLineups = lineups(after)
+        // Laid over the games: a copy of them to change one would copy every game's state at each
+        // retraction.
+        let afterLineups = lineups(Overlaid(games: games, changed: changed))
         for scheduled in self.games where scheduled.id != changed.id && before[scheduled.id] != afterLineups[scheduled.id] {
             if games[scheduled.id]?.hasStarted == true { return scheduled.id }
         }
         return nil
     }
+}
+
+/// Games with one of them replaced by another state.
+private struct Overlaid<Games: GamesByID>: GamesByID {
+    let games: Games
+    let changed: Game
+
+    subscript(_ id: GameID) -> Game? { id == changed.id ? changed : games[id] }
 }

@@ -159,11 +159,16 @@ public struct Game: Hashable, Codable, Sendable {
 
     /// A new game, as its `game_created` event (version 1) leaves it.
     public init(setup: GameSetup) {
+        var counts: [PlayerID: MoveCounts] = [:]
+        for player in setup.home.players + setup.away.players { counts[player.id] = MoveCounts() }
+        self.init(setup: setup, counts: counts)
+    }
+
+    /// A new game whose players' counts are `counts`: the tables' stand-ins (``BracketGame``) keep none.
+    init(setup: GameSetup, counts: [PlayerID: MoveCounts]) {
         self.setup = setup
         version = 1
         score = SideValues(home: 0, away: 0)
-        var counts: [PlayerID: MoveCounts] = [:]
-        for player in setup.home.players + setup.away.players { counts[player.id] = MoveCounts() }
         self.counts = counts
         clock = GameClock()
         status = .scheduled

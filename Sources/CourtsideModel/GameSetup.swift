@@ -31,11 +31,11 @@ public struct GameSetup: Hashable, Codable, Sendable {
     }
     public var home: Team {
         get { storage.fields.home }
-        set { change { $0.home = newValue } }
+        set { change { $0.home = newValue.shared() } }
     }
     public var away: Team {
         get { storage.fields.away }
-        set { change { $0.away = newValue } }
+        set { change { $0.away = newValue.shared() } }
     }
     public var rules: RuleSet {
         get { storage.fields.rules }
@@ -48,7 +48,7 @@ public struct GameSetup: Hashable, Codable, Sendable {
     }
 
     public init(id: GameID, home: Team, away: Team, rules: RuleSet = .standard, court: String? = nil) {
-        storage = Storage(Fields(id: id, home: home, away: away, rules: rules.shared(), court: court))
+        storage = Storage(Fields(id: id, home: home.shared(), away: away.shared(), rules: rules.shared(), court: court))
     }
 
     private mutating func change(_ body: (inout Fields) -> Void) {
@@ -59,7 +59,7 @@ public struct GameSetup: Hashable, Codable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         var fields = try Fields(from: decoder)
-        fields.rules = fields.rules.shared()
+        (fields.home, fields.away, fields.rules) = (fields.home.shared(), fields.away.shared(), fields.rules.shared())
         storage = Storage(fields)
     }
 

@@ -6,8 +6,10 @@
 /// for its length at every move (a profile of 16 keepers over 1,000 games: 6% of the daemon's
 /// CPU). Here the plays are kept in chunks of 32 that the states share (``PlayChunk``): the
 /// newest state adds its move in the room its chunk has left, copying nothing, and a
-/// retraction copies the chunk it marks. The first chunk grows as an array does, so a short
-/// game, as most of a venue's are, holds about what an array held.
+/// retraction copies the chunk it marks. The first chunk grows by half its room at a time (4, 6,
+/// 9, 13, 19, 28, 32), so a short game, as most of a venue's are, holds about what it needs: a
+/// game of 5 plays has room for 6, where doubling would give it 8 (80 bytes a game; docs/FIGURES.md,
+/// "Memory and restart").
 public struct PlayHistory: Sendable {
     /// A power of two, so that a position splits into chunk and offset by shifts.
     @usableFromInline static let chunkSize = 32
@@ -62,7 +64,10 @@ public struct PlayHistory: Sendable {
             chunks.append(chunk)
         } else {
             let old = chunks[index]
-            let capacity = offset < old.capacity ? old.capacity : Swift.min(Self.chunkSize, 2 * old.capacity)
+            // At least one more: a reserved chunk may have room for one play.
+            let capacity =
+                offset < old.capacity
+                ? old.capacity : Swift.min(Self.chunkSize, old.capacity + Swift.max(1, old.capacity / 2))
             chunk = PlayChunk(copying: offset, of: old, capacity: capacity)
             chunks[index] = chunk
         }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A person who plays; the id is stable across games and the tournament.
 public struct Player: Hashable, Codable, Sendable {
     public var id: PlayerID
@@ -12,19 +14,94 @@ public struct Player: Hashable, Codable, Sendable {
 }
 
 /// A team and its roster.
+///
+/// Its fields are held in one shared object, copied only when one changes, and every game's
+/// setup that names the same team shares one (``shared()``): inline, each of a setup's two teams
+/// takes 40 bytes of it, for every game (docs/FIGURES.md, "Memory and restart").
 public struct Team: Hashable, Codable, Sendable {
-    public var id: TeamID
-    public var name: String
-    public var players: [Player]
+    /// The team's values, in the object that the setups naming it share.
+    private struct Fields: Hashable, Sendable {
+        var id: TeamID
+        var name: String
+        var players: [Player]
+    }
+
+    private final class Storage: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var storage: Storage
+
+    public var id: TeamID {
+        get { storage.fields.id }
+        set { change { $0.id = newValue } }
+    }
+    public var name: String {
+        get { storage.fields.name }
+        set { change { $0.name = newValue } }
+    }
+    public var players: [Player] {
+        get { storage.fields.players }
+        set { change { $0.players = newValue } }
+    }
 
     public init(id: TeamID, name: String, players: [Player]) {
-        self.id = id
-        self.name = name
-        self.players = players
+        storage = Storage(Fields(id: id, name: name, players: players))
+    }
+
+    private mutating func change(_ body: (inout Fields) -> Void) {
+        var fields = storage.fields
+        body(&fields)
+        storage = Storage(fields)
     }
 
     /// Whether the player is on this team's roster.
-    public func has(_ player: PlayerID) -> Bool { players.contains { $0.id == player } }
+    public func has(_ player: PlayerID) -> Bool { storage.fields.players.contains { $0.id == player } }
 
     package enum CodingKeys: String, CodingKey, CaseIterable { case id, name, players }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(TeamID.self, forKey: .id), name: try container.decode(String.self, forKey: .name),
+            players: try container.decode([Player].self, forKey: .players))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(players, forKey: .players)
+    }
+
+    public static func == (lhs: Team, rhs: Team) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+    }
+
+    public func hash(into hasher: inout Hasher) { storage.fields.hash(into: &hasher) }
+
+    /// The last team shared under each id.
+    private static let known = Mutex<[TeamID: Storage]>([:])
+
+    /// The same team, holding the one object that the team last shared under its id holds, if
+    /// it is equal: each game decoded from a checkpoint or the log decodes its own teams.
+    public func shared() -> Team {
+        let found = Self.known.withLock { known -> Storage in
+            if let kept = known[storage.fields.id], kept === storage || kept.fields == storage.fields { return kept }
+            known[storage.fields.id] = storage
+            return storage
+        }
+        var team = self
+        team.storage = found
+        return team
+    }
+}
+
+extension Team: CustomReflectable {
+    /// The fields, not their shared storage, in `dump`, test failures and the tests that check
+    /// every stored field is written.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["id": id, "name": name, "players": players], displayStyle: .struct)
+    }
 }

@@ -14,14 +14,8 @@ import Synchronization
 final class EventPublisher: Service {
     private struct Published {
         var sequence: Int64
-        var versions: [GameID: Int]
-        /// Games changed lately, with the beats each still gets (one at each heartbeat).
-        var changed: [GameID: Int] = [:]
-        /// Every game in the order the round of beats visits them, and where the round is.
-        var order: [GameID]
-        var cursor = 0
-        /// Games under way or over: a game's first move or time-out takes it to `live` in the bracket.
-        var started: Set<GameID>
+        /// Each game's version, beats owed, start and topic.
+        var games: PublishedGames
         var standings: [GroupStandings] = []
         var bracket: [BracketEntry] = []
         /// The sequences of the last standings and bracket handed to the transport, which every
@@ -30,29 +24,6 @@ final class EventPublisher: Service {
         var bracketSequence: Int64
         /// What a failure drill still has to drop.
         var drops: PublishDrops
-        /// Each game's event topic, made once: a topic made per event was an allocation on the
-        /// pool and a free on the I/O thread for every move.
-        var topics: [GameID: [UInt8]] = [:]
-
-        mutating func topic(of game: GameID) -> [UInt8] {
-            if let known = topics[game] { return known }
-            let topic = Topic.events(of: game)
-            topics[game] = topic
-            return topic
-        }
-
-        /// The games to beat now: the changed ones, and the round's next share of the rest.
-        mutating func takeBeats() -> [(GameID, Int)] {
-            var due = Set(changed.keys)
-            changed = changed.compactMapValues { $0 > 1 ? $0 - 1 : nil }
-            let share = (order.count + ProtocolVersion.beatCycleHeartbeats - 1) / ProtocolVersion.beatCycleHeartbeats
-            for _ in 0..<share {
-                due.insert(order[cursor % order.count])
-                cursor = (cursor + 1) % order.count
-            }
-            if let game = drops.beat, due.remove(game) != nil { drops.beat = nil }
-            return due.sorted().compactMap { id in versions[id].map { (id, $0) } }
-        }
     }
 
     let transport: ZMQTransport
@@ -84,14 +55,11 @@ final class EventPublisher: Service {
         self.epoch = epoch
         self.heartbeatPeriod = heartbeatPeriod
         self.clock = clock
-        var versions: [GameID: Int] = [:]
-        for game in start.value { versions[game.id] = game.version }
         let tables = library.tables()
         drills = drill != nil
         published = Mutex(
             Published(
-                sequence: start.sequence, versions: versions, order: start.value.map(\.id),
-                started: Set(start.value.lazy.filter(\.hasStarted).map(\.id)), standings: tables.value.standings,
+                sequence: start.sequence, games: PublishedGames(start.value), standings: tables.value.standings,
                 bracket: tables.value.bracket, standingsSequence: tables.sequence, bracketSequence: tables.sequence,
                 drops: PublishDrops(drill)))
     }
@@ -149,7 +117,7 @@ final class EventPublisher: Service {
             let dropped = drills ? published.drops.move(in: commit, fresh) : nil
             topics.reserveCapacity(fresh.count)
             for index in fresh where index != dropped {
-                topics.append(published.topic(of: commit[index].event.gameID))
+                topics.append(published.games.topic(of: commit[index].event.gameID))
             }
             return (fresh, dropped)
         }
@@ -170,9 +138,8 @@ final class EventPublisher: Service {
             var moves = false
             for index in fresh {
                 let (game, version) = (commit[index].event.gameID, commit[index].event.version)
-                if published.versions.updateValue(version, forKey: game) == nil { published.order.append(game) }
-                published.changed[game] = ProtocolVersion.beatsAfterChange
-                moves = self.movesTournament(commit[index], started: &published.started) || moves
+                let row = published.games.changed(game, version: version)
+                moves = self.movesTournament(commit[index], row: row, of: &published.games) || moves
             }
             return moves
         }
@@ -181,12 +148,14 @@ final class EventPublisher: Service {
 
     /// Only these change a group table or the bracket: a game appearing or getting its teams,
     /// starting (its clock, or its first move or time-out), ending, or having a result retracted.
-    private func movesTournament(_ update: borrowing GameUpdate, started: inout Set<GameID>) -> Bool {
+    private func movesTournament(
+        _ update: borrowing GameUpdate, row: PublishedGames.Row, of games: inout PublishedGames
+    ) -> Bool {
         switch update.event.kind {
         case .gameCreated, .teamsAssigned, .setupChanged, .retraction: return true
         case .move, .timeout, .clockStarted:
             // Each of these leaves the game started: only the first moves it to `live`.
-            return started.insert(update.event.gameID).inserted || update.game.isFinished
+            return games.start(row) || update.game.isFinished
         default: return update.game.isFinished
         }
     }
@@ -232,7 +201,7 @@ final class EventPublisher: Service {
                 HeartbeatMessage(
                     epoch: epoch, sequence: published.sequence, at: clock.now(),
                     standingsSequence: published.standingsSequence, bracketSequence: published.bracketSequence),
-                published.takeBeats()
+                published.games.takeBeats(dropping: &published.drops.beat)
             )
         }
         send(heartbeat, on: Topic.heartbeat)

@@ -10,6 +10,18 @@ struct PlayHistoryTests {
             side: version.isMultiple(of: 2) ? .home : .away, move: .twoPoints)
     }
 
+    @Test("a history reserved for a few plays, as a checkpoint's reading leaves it, grows past them", arguments: [1, 2, 3, 5])
+    func growsPastReserved(reserved: Int) {
+        var history = PlayHistory()
+        history.reserveCapacity(reserved)
+        var array: [Play] = []
+        for version in 0..<70 {
+            history.append(Self.play(version))
+            array.append(Self.play(version))
+            #expect(Array(history) == array)
+        }
+    }
+
     @Test("appends across chunk boundaries keep every play in order, as an array would", arguments: [0, 1, 31, 32, 33, 64, 100])
     func appends(count: Int) throws {
         var history = PlayHistory()

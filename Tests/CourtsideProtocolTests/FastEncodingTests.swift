@@ -455,8 +455,9 @@ struct FastEncodingTests {
         for value in values {
             try expectSameJSON(Timestamp(milliseconds: value))
             try expectSameJSON(GameClock(accumulated: value, runningSince: Timestamp(milliseconds: value)))
-            if let int = Int(exactly: value) {
-                try expectSameJSON(SideValues(home: int, away: int / 3))
+            // Side values are kept in 32 bits.
+            if let int = Int32(exactly: value) {
+                try expectSameJSON(SideValues(home: Int(int), away: Int(int) / 3))
             }
         }
     }
