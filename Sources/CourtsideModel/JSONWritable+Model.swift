@@ -49,6 +49,19 @@ extension MoveCounts: JSONWritable {
     }
 }
 
+extension PlayerCounts: JSONWritable {
+    /// An object keyed by the players' ids, written in the order the counts hold them, which is
+    /// the order of `.sortedKeys`.
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        for (player, counts) in self {
+            writer.key(player.rawValue)
+            counts.writeJSON(to: &writer)
+        }
+        writer.endObject()
+    }
+}
+
 extension GameClock: JSONWritable {
     public func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()

@@ -305,7 +305,7 @@ private struct Reader {
         game.version = try int()
         game.score = try sides()
         let players = try count()
-        var counts: [PlayerID: MoveCounts] = Dictionary(minimumCapacity: players)
+        var counts = PlayerCounts(minimumCapacity: players)
         for _ in 0..<players {
             let player = try player(roster)
             var moves = MoveCounts()
