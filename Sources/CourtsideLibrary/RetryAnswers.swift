@@ -127,6 +127,16 @@ struct RetryAnswers {
             slots[Int(low &- UInt32(truncatingIfNeeded: first))].commandID.hashValue
         }
 
+        /// Changes the index with the hash of each entry's command at hand: the index is taken
+        /// out of the client meanwhile, so that the hashes are read from the slots in place (a
+        /// copy of the slots for them was a retain and a release a move).
+        private mutating func withIndex(_ change: (inout RetryAnswerIndex, (UInt32) -> Int) -> Void) {
+            var taken = RetryAnswerIndex()
+            swap(&taken, &index)
+            change(&taken) { low in Self.hash(slots, first, low) }
+            swap(&taken, &index)
+        }
+
         /// Where slot `index`'s ticket is in `recent`, when `recent` covers the slot.
         private func recentIndex(_ index: Int) -> Int? {
             let offset = index - (slots.count - recent.count)
@@ -180,7 +190,7 @@ struct RetryAnswers {
                 recent.append(nil)
                 others[number] = answer
             }
-            index.insert(UInt32(truncatingIfNeeded: number), hash: hash) { [slots, first] in Self.hash(slots, first, $0) }
+            withIndex { index, hashOf in index.insert(UInt32(truncatingIfNeeded: number), hash: hash, hashOf: hashOf) }
             return number
         }
 
@@ -233,9 +243,8 @@ struct RetryAnswers {
         /// Drops the oldest answer, returning its command's id.
         mutating func dropOldest() -> String {
             let commandID = slots[0].commandID
-            index.remove(UInt32(truncatingIfNeeded: first), hash: commandID.hashValue) {
-                [slots, first] in Self.hash(slots, first, $0)
-            }
+            let (low, hash) = (UInt32(truncatingIfNeeded: first), commandID.hashValue)
+            withIndex { index, hashOf in index.remove(low, hash: hash, hashOf: hashOf) }
             if slots[0].packed == Slot.elsewhere { others[first] = nil }
             if recent.count == slots.count { recent.removeFirst() }
             slots.removeFirst()
