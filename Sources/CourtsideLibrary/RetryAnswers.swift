@@ -36,8 +36,9 @@ enum RetryAnswer {
 /// (docs/FIGURES.md, "Memory and restart").
 struct RetryAnswers {
     /// One answer. Most are a settled receipt: its game in place, its version and sequence
-    /// packed in one word (48 bytes a slot; with the answer itself in place, 64). Any other (a
-    /// ticket, a refusal, numbers too large to pack) is in its client's `others`.
+    /// packed in one word (48 bytes a slot; with the answer itself in place, 64). The ticket of
+    /// one of the client's last few answers is in its client's `recent`; any other answer (a
+    /// refusal, numbers too large to pack, a ticket still in flight further back) in its `others`.
     private struct Slot {
         var commandID: String
         var at: Timestamp
@@ -46,11 +47,14 @@ struct RetryAnswers {
 
         /// `packed` of an answer kept in `others`: no packed receipt has a version of 2^24 - 1.
         static let elsewhere = UInt64.max
+        /// `packed` of a ticket kept in `recent`, the other value with that version.
+        static let recentTicket: UInt64 = 0xff_ffff
 
-        init(commandID: String, at: Timestamp, answer: RetryAnswer) {
+        init(commandID: String, at: Timestamp, game: GameID, packed: UInt64) {
             self.commandID = commandID
             self.at = at
-            (game, packed) = Self.pack(answer) ?? (GameID(""), Self.elsewhere)
+            self.game = game
+            self.packed = packed
         }
 
         /// A settled receipt's game and packed numbers: its version below 2^24 - 1, its sequence
@@ -62,11 +66,14 @@ struct RetryAnswers {
             return (receipt.gameID, UInt64(receipt.sequence) << 24 | UInt64(receipt.version))
         }
 
+        /// Whether the answer is a receipt packed here.
+        var isPacked: Bool { packed & 0xff_ffff != 0xff_ffff }
+
         /// The receipt packed here, if the answer is.
         var receipt: RetryAnswer? {
-            packed == Self.elsewhere
-                ? nil
-                : .settled(.success(Receipt(gameID: game, version: Int(packed & 0xff_ffff), sequence: Int64(packed >> 24))))
+            isPacked
+                ? .settled(.success(Receipt(gameID: game, version: Int(packed & 0xff_ffff), sequence: Int64(packed >> 24))))
+                : nil
         }
     }
 
@@ -76,8 +83,13 @@ struct RetryAnswers {
         var slots: Deque<Slot> = []
         /// Each remembered command's number, found by its id.
         var index = RetryAnswerIndex()
-        /// The answers that are not a packed receipt, by number: the client's last few, in flight
-        /// (``ticketsKept``), and its refusals.
+        /// The tickets of the client's newest answers, up to ``ticketsKept`` of them, in the
+        /// order of its slots (nil where the answer is no ticket): a move's ticket goes in and
+        /// comes out at the ends of a list, where a table by number took an insertion, a look-up
+        /// and a removal of its hash table a move.
+        var recent: Deque<CommitTicket?> = []
+        /// The answers that are neither a packed receipt nor in `recent`, by number: refusals,
+        /// and tickets passed by ``ticketsKept`` newer answers while still in flight.
         var others: [UInt64: RetryAnswer] = [:]
         /// The number of the oldest slot. A client made again after it was forgotten whole
         /// numbers its answers from the memory's serial, beyond any number it had before, so a
@@ -92,8 +104,9 @@ struct RetryAnswers {
         /// The slot of the answer whose number ends in `low`, if it is held.
         func slot(low: UInt32) -> Int? { Self.slot(slots, first, low) }
 
-        func index(of commandID: String) -> Int? {
-            let found = index.find(hash: commandID.hashValue) { low in
+        /// The slot of `commandID`'s answer, whose id hashes to `hash`, if it is held.
+        func index(of commandID: String, hash: Int) -> Int? {
+            let found = index.find(hash: hash) { low in
                 Self.slot(slots, first, low).map { slots[$0].commandID == commandID } ?? false
             }
             return found.flatMap { slot(low: $0) }
@@ -101,7 +114,7 @@ struct RetryAnswers {
 
         /// The answer to `commandID`, if it is held.
         func answer(to commandID: String) -> RetryAnswer? {
-            index(of: commandID).map { answer(at: $0) }
+            index(of: commandID, hash: commandID.hashValue).map { answer(at: $0) }
         }
 
         private static func slot(_ slots: Deque<Slot>, _ first: UInt64, _ low: UInt32) -> Int? {
@@ -114,46 +127,75 @@ struct RetryAnswers {
             slots[Int(low &- UInt32(truncatingIfNeeded: first))].commandID.hashValue
         }
 
+        /// Changes the index with the hash of each entry's command at hand: the index is taken
+        /// out of the client meanwhile, so that the hashes are read from the slots in place (a
+        /// copy of the slots for them was a retain and a release a move).
+        private mutating func withIndex(_ change: (inout RetryAnswerIndex, (UInt32) -> Int) -> Void) {
+            var taken = RetryAnswerIndex()
+            swap(&taken, &index)
+            change(&taken) { low in Self.hash(slots, first, low) }
+            swap(&taken, &index)
+        }
+
+        /// Where slot `index`'s ticket is in `recent`, when `recent` covers the slot.
+        private func recentIndex(_ index: Int) -> Int? {
+            let offset = index - (slots.count - recent.count)
+            return offset >= 0 ? offset : nil
+        }
+
         /// The answer in slot `index`.
         func answer(at index: Int) -> RetryAnswer {
-            slots[index].receipt ?? others[first &+ UInt64(index)]!
+            let slot = slots[index]
+            if let receipt = slot.receipt { return receipt }
+            if slot.packed == Slot.recentTicket { return .ticket(recent[recentIndex(index)!]!) }
+            return others[first &+ UInt64(index)]!
         }
 
         /// Puts `answer` in slot `index`, in place of the one there.
         mutating func setAnswer(_ answer: RetryAnswer, at index: Int) {
             let number = first &+ UInt64(index)
+            if slots[index].packed == Slot.elsewhere { others[number] = nil }
+            let inRecent = recentIndex(index)
+            if let inRecent { recent[inRecent] = nil }
             if let (game, packed) = Slot.pack(answer) {
                 (slots[index].game, slots[index].packed) = (game, packed)
-                others[number] = nil
+            } else if let inRecent, case .ticket(let ticket) = answer {
+                (slots[index].game, slots[index].packed) = (GameID(""), Slot.recentTicket)
+                recent[inRecent] = ticket
             } else {
                 (slots[index].game, slots[index].packed) = (GameID(""), Slot.elsewhere)
                 others[number] = answer
             }
         }
 
-        /// Puts `answer` in place of the one held for `commandID`; false if none is held.
-        mutating func replaceAnswer(to commandID: String, with answer: RetryAnswer) -> Bool {
-            guard let index = index(of: commandID) else { return false }
+        /// Puts `answer` in place of the one held for `commandID` (whose id hashes to `hash`);
+        /// false if none is held.
+        mutating func replaceAnswer(to commandID: String, hash: Int, with answer: RetryAnswer) -> Bool {
+            guard let index = index(of: commandID, hash: hash) else { return false }
             setAnswer(answer, at: index)
             return true
         }
 
-        /// Adds the newest answer; returns its number.
-        mutating func append(_ commandID: String, _ answer: RetryAnswer, at now: Timestamp) -> UInt64 {
+        /// Adds the newest answer, to `commandID` (whose id hashes to `hash`); returns its number.
+        mutating func append(_ commandID: String, hash: Int, _ answer: RetryAnswer, at now: Timestamp) -> UInt64 {
             let number = first &+ UInt64(slots.count)
-            let slot = Slot(commandID: commandID, at: now, answer: answer)
-            if slot.packed == Slot.elsewhere { others[number] = answer }
-            slots.append(slot)
-            index.insert(UInt32(truncatingIfNeeded: number), hash: slot.commandID.hashValue) {
-                [slots, first] in Self.hash(slots, first, $0)
+            if let (game, packed) = Slot.pack(answer) {
+                slots.append(Slot(commandID: commandID, at: now, game: game, packed: packed))
+                recent.append(nil)
+            } else if case .ticket(let ticket) = answer {
+                slots.append(Slot(commandID: commandID, at: now, game: GameID(""), packed: Slot.recentTicket))
+                recent.append(ticket)
+            } else {
+                slots.append(Slot(commandID: commandID, at: now, game: GameID(""), packed: Slot.elsewhere))
+                recent.append(nil)
+                others[number] = answer
             }
+            withIndex { index, hashOf in index.insert(UInt32(truncatingIfNeeded: number), hash: hash, hashOf: hashOf) }
             return number
         }
 
-        /// The first number not yet passed by the client's last ``ticketsKept`` answers.
-        var unsettled: UInt64 = 0
-        /// Numbers passed by them while their command was still in flight, oldest first: tried
-        /// again from the front as commits land.
+        /// Numbers passed by the client's last ``ticketsKept`` answers while their command was
+        /// still in flight, oldest first: tried again from the front as commits land.
         var inFlight: Deque<UInt64> = []
 
         /// Keeps settled tickets' results in their place, once the client's answers pass them by
@@ -161,11 +203,17 @@ struct RetryAnswers {
         /// at the next answers, from the oldest, until it is settled or forgotten.
         mutating func settle(olderThan kept: Int) {
             while let number = inFlight.first, settle(number) { inFlight.removeFirst() }
-            let limit = first &+ UInt64(max(0, slots.count - kept))
-            unsettled = max(unsettled, first)
-            while unsettled < limit {
-                if !settle(unsettled) { inFlight.append(unsettled) }
-                unsettled &+= 1
+            while recent.count > kept {
+                let index = slots.count - recent.count
+                guard let ticket = recent.removeFirst() else { continue }
+                if let result = ticket.result {
+                    setAnswer(.settled(result), at: index)
+                } else {
+                    let number = first &+ UInt64(index)
+                    (slots[index].game, slots[index].packed) = (GameID(""), Slot.elsewhere)
+                    others[number] = .ticket(ticket)
+                    inFlight.append(number)
+                }
             }
         }
 
@@ -195,10 +243,10 @@ struct RetryAnswers {
         /// Drops the oldest answer, returning its command's id.
         mutating func dropOldest() -> String {
             let commandID = slots[0].commandID
-            index.remove(UInt32(truncatingIfNeeded: first), hash: commandID.hashValue) {
-                [slots, first] in Self.hash(slots, first, $0)
-            }
+            let (low, hash) = (UInt32(truncatingIfNeeded: first), commandID.hashValue)
+            withIndex { index, hashOf in index.remove(low, hash: hash, hashOf: hashOf) }
             if slots[0].packed == Slot.elsewhere { others[first] = nil }
+            if recent.count == slots.count { recent.removeFirst() }
             slots.removeFirst()
             first &+= 1
             return commandID
@@ -214,6 +262,8 @@ struct RetryAnswers {
     }
 
     let window: RetryWindow
+    /// The window's ``RetryWindow/maximumAge``, as a timestamp counts it.
+    private let maximumAgeMilliseconds: Int64
     /// Each client's place in `clients`.
     private var places: [String: UInt32] = [:]
     /// The clients; nil where one was forgotten whole, a place `free` lists for the next one.
@@ -234,6 +284,7 @@ struct RetryAnswers {
 
     init(window: RetryWindow, forgottenCapacity: Int) {
         self.window = window
+        maximumAgeMilliseconds = Int64(window.maximumAge.inMilliseconds)
         forgotten = ForgottenCommands(firstCapacity: forgottenCapacity)
     }
 
@@ -280,19 +331,26 @@ struct RetryAnswers {
     /// the window no longer covers.
     mutating func remember(_ origin: CommandOrigin, _ answer: RetryAnswer, at now: Timestamp) {
         let place = place(of: origin.clientID)
-        // Changed in place through the optional: a copy alive meanwhile would make each change
-        // copy the client's answers whole.
+        // Hashed once for the look-up and the index.
+        let hash = origin.commandID.hashValue
+        // Moved out of the list while it changes, and back: a copy alive meanwhile would make
+        // each change copy the client's answers whole, and each change through the list's
+        // optional element unwrapped it again.
+        var client = clients[place].take()!
         // Known already: the new answer in its place, its time and place in the order kept.
-        if clients[place]!.replaceAnswer(to: origin.commandID, with: answer) { return }
-        let number = clients[place]!.append(origin.commandID, answer, at: now)
+        if client.replaceAnswer(to: origin.commandID, hash: hash, with: answer) {
+            clients[place] = consume client
+            return
+        }
+        let number = client.append(origin.commandID, hash: hash, answer, at: now)
+        client.settle(olderThan: Self.ticketsKept)
+        while let dropped = client.dropOldest(beyond: window, cutoff: now.rawValue - maximumAgeMilliseconds) {
+            forget(CommandOrigin(clientID: origin.clientID, commandID: dropped))
+        }
+        clients[place] = consume client
         nextSerial = max(nextSerial, number) &+ 1
         count += 1
         order.append(Place(client: UInt32(place), number: UInt32(truncatingIfNeeded: number)))
-        clients[place]!.settle(olderThan: Self.ticketsKept)
-        let cutoff = now.rawValue - Int64(window.maximumAge.inMilliseconds)
-        while let dropped = clients[place]!.dropOldest(beyond: window, cutoff: cutoff) {
-            forget(CommandOrigin(clientID: origin.clientID, commandID: dropped))
-        }
         while count > window.maximumTotal, let oldest = order.first {
             let owner = Int(oldest.client)
             // Read through a copy that ends here: one alive while the client changes would copy it.

@@ -224,14 +224,17 @@ final class RetryMemory: Sendable {
     /// what a game's actor asks of each command before it decides it (the pool threads that
     /// decide commands all take this lock).
     func admit(_ origin: CommandOrigin) -> Admission {
-        let hashes = ForgottenCommands.Hashes(origin)
-        return shared.withLock { shared in
+        let found: Admission? = shared.withLock { shared in
             if let answer = shared.state.answer(to: origin) { return .answered(answer) }
-            if case .loaded = shared.loading {
-                return shared.state.forgotten.mayContain(hashes) ? .askLog(loading: false) : .new
-            }
-            return .askLog(loading: true)
+            guard case .loaded = shared.loading else { return .askLog(loading: true) }
+            // Most venues never forget a command: then no filter needs the command's hashes.
+            return shared.state.forgotten.generations == 0 ? .new : nil
         }
+        if let found { return found }
+        // Hashed outside the lock. Filters only ever gain commands, and this one was not
+        // remembered a moment ago, so a look in them now says what it would have said then.
+        let hashes = ForgottenCommands.Hashes(origin)
+        return shared.withLock { $0.state.forgotten.mayContain(hashes) } ? .askLog(loading: false) : .new
     }
 
     /// Whether the memory keeps this command's answer as a result, without its ticket.

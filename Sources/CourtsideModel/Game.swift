@@ -136,7 +136,7 @@ public struct Game: Hashable, Codable, Sendable {
     public var version: Int
     public var score: SideValues
     /// Move counts per player, every rostered player included.
-    public var counts: [PlayerID: MoveCounts]
+    public var counts: PlayerCounts
     public var clock: GameClock
     public var status: GameStatus
     public var winner: Side?
@@ -159,13 +159,13 @@ public struct Game: Hashable, Codable, Sendable {
 
     /// A new game, as its `game_created` event (version 1) leaves it.
     public init(setup: GameSetup) {
-        var counts: [PlayerID: MoveCounts] = [:]
+        var counts = PlayerCounts(minimumCapacity: setup.home.players.count + setup.away.players.count)
         for player in setup.home.players + setup.away.players { counts[player.id] = MoveCounts() }
         self.init(setup: setup, counts: counts)
     }
 
     /// A new game whose players' counts are `counts`: the tables' stand-ins (``BracketGame``) keep none.
-    init(setup: GameSetup, counts: [PlayerID: MoveCounts]) {
+    init(setup: GameSetup, counts: PlayerCounts) {
         self.setup = setup
         version = 1
         score = SideValues(home: 0, away: 0)
@@ -215,7 +215,7 @@ public struct Game: Hashable, Codable, Sendable {
         case .move(let player, let move):
             guard let side = setup.side(of: player) else { return }
             plays.append(Play(version: event.version, at: event.at, player: player, side: side, move: move))
-            counts[player, default: MoveCounts()][move] += 1
+            counts.add(1, to: player, move)
             score[side] += move.points
             if move == .foul { teamFouls[side] += 1 }
             if !isFinished, let (side, reason) = decidedWinner() { finish(side, reason, at: event.at) }
@@ -224,7 +224,7 @@ public struct Game: Hashable, Codable, Sendable {
             guard let index = plays.lastIndex(where: { $0.version == target }) else { return }
             let play = plays[index]
             plays[index].retractedBy = event.version
-            counts[play.player, default: MoveCounts()][play.move] -= 1
+            counts.add(-1, to: play.player, play.move)
             // A forfeit's score is the rules', whatever the moves were.
             if endReason != .forfeit { score[play.side] -= play.move.points }
             if play.move == .foul { teamFouls[play.side] -= 1 }

@@ -39,18 +39,25 @@ extension SideValues: JSONWritable {
 extension MoveCounts: JSONWritable {
     public func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("assist")
-        writer.value(assist)
-        writer.key("foul")
-        writer.value(foul)
-        writer.key("free_throw")
-        writer.value(freeThrow)
-        writer.key("one_point")
-        writer.value(onePoint)
-        writer.key("rebound")
-        writer.value(rebound)
-        writer.key("two_points")
-        writer.value(twoPoints)
+        writer.key("assist", value: assist)
+        writer.key("foul", value: foul)
+        writer.key("free_throw", value: freeThrow)
+        writer.key("one_point", value: onePoint)
+        writer.key("rebound", value: rebound)
+        writer.key("two_points", value: twoPoints)
+        writer.endObject()
+    }
+}
+
+extension PlayerCounts: JSONWritable {
+    /// An object keyed by the players' ids, written in the order the counts hold them, which is
+    /// the order of `.sortedKeys`.
+    public func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        for (player, counts) in self {
+            writer.key(player.rawValue)
+            counts.writeJSON(to: &writer)
+        }
         writer.endObject()
     }
 }

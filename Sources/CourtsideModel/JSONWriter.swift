@@ -150,18 +150,49 @@ public struct JSONWriter: ~Copyable {
     }
 
     public mutating func value(_ int: Int64) {
-        // The magnitude, so that Int64.min needs no special case.
-        var rest = int.magnitude
+        let digits = Self.digitCount(int.magnitude)
+        reserve(digits + 2)
+        separate()
+        storeNumber(int < 0, int.magnitude, digits: digits)
+        needsComma = true
+    }
+
+    /// A key and its whole number in one reservation: for small objects of numbers written in
+    /// every event (a player's counts). The key is an ASCII literal that needs no escaping.
+    public mutating func key(_ key: StaticString, value int: Int) {
+        let length = key.utf8CodeUnitCount
+        let digits = Self.digitCount(UInt64(int.magnitude))
+        // A comma, the quoted key and its colon, a sign and the digits.
+        reserve(length + digits + 5)
+        separate()
+        store(UInt8(ascii: "\""))
+        (start + count).update(from: key.utf8Start, count: length)
+        count += length
+        store(UInt8(ascii: "\""))
+        store(UInt8(ascii: ":"))
+        storeNumber(int < 0, UInt64(int.magnitude), digits: digits)
+        needsComma = true
+    }
+
+    /// How many decimal digits `magnitude` has.
+    @inline(__always)
+    private static func digitCount(_ magnitude: UInt64) -> Int {
         var digits = 1
         var scale: UInt64 = 10
-        while digits < 20 && rest >= scale {
+        while digits < 20 && magnitude >= scale {
             digits += 1
             scale &*= 10
         }
-        reserve(digits + 2)
-        separate()
-        if int < 0 { store(UInt8(ascii: "-")) }
+        return digits
+    }
+
+    /// A number's sign and its `digits` digits, in room already reserved. By its magnitude, so
+    /// that Int64.min needs no special case.
+    @inline(__always)
+    private mutating func storeNumber(_ negative: Bool, _ magnitude: UInt64, digits: Int) {
+        if negative { store(UInt8(ascii: "-")) }
         assert(count + digits <= capacity, "JSONWriter stored past the room it reserved")
+        var rest = magnitude
         var cursor = start + count + digits
         repeat {
             let (quotient, digit) = rest.quotientAndRemainder(dividingBy: 10)
@@ -170,7 +201,6 @@ public struct JSONWriter: ~Copyable {
             rest = quotient
         } while rest > 0
         count += digits
-        needsComma = true
     }
 
     public mutating func null() {
@@ -199,88 +229,9 @@ public struct JSONWriter: ~Copyable {
         endArray()
     }
 
-    /// Whole numbers keyed by identifiers (a tournament's seeds): an object whose keys are in
-    /// the order of their UTF-8 bytes, which is the order of `.sortedKeys`.
-    public mutating func value<Tag>(_ dictionary: [Identifier<Tag>: Int]) {
-        beginObject()
-        for (key, number) in dictionary.sorted(by: { $0.key.rawValue.utf8.lexicographicallyPrecedes($1.key.rawValue.utf8) }) {
-            self.key(key.rawValue)
-            value(number)
-        }
-        endObject()
-    }
-
-    /// Arrays keyed by name (a tournament's Swiss byes, by group): an object whose keys are in
-    /// the order of their UTF-8 bytes, which is the order of `.sortedKeys`.
-    public mutating func value<Element: JSONWritable>(_ dictionary: [String: [Element]]) {
-        beginObject()
-        for (key, elements) in dictionary.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
-            self.key(key)
-            value(elements)
-        }
-        endObject()
-    }
-
-    /// A dictionary keyed by identifiers: an object whose keys are in the order of their UTF-8
-    /// bytes, which is the order of `.sortedKeys`.
-    /// Inlinable, so that callers in other modules get it (and its sort) specialized for their
-    /// dictionary: unspecialized, every event's player counts paid for generic metadata look-ups.
-    @inlinable
-    public mutating func value<Tag, Value: JSONWritable>(_ dictionary: [Identifier<Tag>: Value]) {
-        // Sorts small plain records, each key's first 16 bytes and its index in the dictionary,
-        // rather than the entries themselves; only keys that share those bytes are compared whole.
-        var order: [(head: UInt64, tail: UInt64, index: Dictionary<Identifier<Tag>, Value>.Index)] = []
-        order.reserveCapacity(dictionary.count)
-        var index = dictionary.startIndex
-        while index != dictionary.endIndex {
-            let (head, tail) = Self.prefix(dictionary[index].key.rawValue)
-            order.append((head, tail, index))
-            dictionary.formIndex(after: &index)
-        }
-        order.sort { a, b in
-            if a.head != b.head { return a.head < b.head }
-            if a.tail != b.tail { return a.tail < b.tail }
-            return Self.precedes(dictionary[a.index].key.rawValue, dictionary[b.index].key.rawValue)
-        }
-        beginObject()
-        for entry in order {
-            let (key, value) = dictionary[entry.index]
-            self.key(key.rawValue)
-            value.writeJSON(to: &self)
-        }
-        endObject()
-    }
-
-    /// A string's first 16 UTF-8 bytes as two big-endian numbers, zero-padded: where two differ,
-    /// they order the strings as their bytes do (a zero pad sorts first, as a shorter string does).
-    @usableFromInline
-    static func prefix(_ string: String) -> (UInt64, UInt64) {
-        func read(_ utf8: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
-            var (head, tail): (UInt64, UInt64) = (0, 0)
-            for index in 0..<min(utf8.count, 8) { head |= UInt64(utf8[index]) << (56 - 8 * index) }
-            for index in 8..<max(8, min(utf8.count, 16)) { tail |= UInt64(utf8[index]) << (56 - 8 * (index - 8)) }
-            return (head, tail)
-        }
-        if let prefix = string.utf8.withContiguousStorageIfAvailable(read) { return prefix }
-        var string = string
-        return string.withUTF8(read)
-    }
-
     /// The JSON of `value`, whose type is `Writable` (WireCoding.encode checks the type, not the value).
     public static func json<Value, Writable: JSONWritable>(of value: Value, as _: Writable.Type) -> [UInt8] {
         written { (value as! Writable).writeJSON(to: &$0) }
-    }
-
-    /// Whether `a`'s UTF-8 bytes sort before `b`'s (String's `<` compares normalized scalars).
-    @usableFromInline
-    static func precedes(_ a: String, _ b: String) -> Bool {
-        var (a, b) = (a, b)
-        return a.withUTF8 { a in
-            b.withUTF8 { b in
-                for index in 0..<min(a.count, b.count) where a[index] != b[index] { return a[index] < b[index] }
-                return a.count < b.count
-            }
-        }
     }
 
     // MARK: The buffer

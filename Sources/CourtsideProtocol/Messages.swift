@@ -22,7 +22,7 @@ public struct LiveState: Hashable, Codable, Sendable {
     public init(_ game: Game) {
         version = game.version
         score = game.score
-        counts = game.counts
+        counts = game.counts.dictionary
         clock = game.clock
         status = game.status
         winner = game.winner

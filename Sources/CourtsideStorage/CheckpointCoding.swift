@@ -294,7 +294,12 @@ private struct Reader {
         return value
     }
 
-    mutating func sides() throws -> SideValues { SideValues(home: try int(), away: try int()) }
+    /// A side's value is held in 32 bits: one past them is a corrupt checkpoint, not a trap.
+    mutating func sides() throws -> SideValues {
+        let (home, away) = (try int(), try int())
+        guard Int32(exactly: home) != nil, Int32(exactly: away) != nil else { throw corrupt("side value") }
+        return SideValues(home: home, away: away)
+    }
 
     mutating func game() throws -> Game {
         let setup = GameSetup(
@@ -305,7 +310,7 @@ private struct Reader {
         game.version = try int()
         game.score = try sides()
         let players = try count()
-        var counts: [PlayerID: MoveCounts] = Dictionary(minimumCapacity: players)
+        var counts = PlayerCounts(minimumCapacity: players)
         for _ in 0..<players {
             let player = try player(roster)
             var moves = MoveCounts()

@@ -118,4 +118,52 @@ struct RetryAnswersTests {
             #expect(held == answer, "\(origin)")
         }
     }
+
+    @Test("tickets among a client's last few: the same ticket given back, replaced in place, forgotten with their answer")
+    func recentTickets() {
+        let window = RetryWindow(recentPerClient: 3, maximumAge: .seconds(3600), maximumPerClient: 3, maximumTotal: 1_000)
+        var answers = RetryAnswers(window: window, forgottenCapacity: 64)
+        var tickets: [CommitTicket] = []
+        for command in 1...5 {
+            let ticket = CommitTicket()
+            tickets.append(ticket)
+            answers.remember(Self.origin("a", command), .ticket(ticket), at: Timestamp(milliseconds: 1_000 + Int64(command)))
+            ticket.complete(.success(Receipt(gameID: "g1", version: command, sequence: Int64(command))))
+        }
+        // The client keeps its last 3: the first two left, each with its ticket, and the rest are
+        // the very tickets given.
+        #expect(answers.count == 3)
+        for command in 1...2 { #expect(answers.answer(to: Self.origin("a", command)) == nil, "a\(command)") }
+        for command in 3...5 {
+            guard case .ticket(let held) = answers.answer(to: Self.origin("a", command)) else {
+                Issue.record("a\(command) is no ticket")
+                continue
+            }
+            #expect(held === tickets[command - 1], "a\(command)")
+        }
+        // Sent again: a receipt, then a refusal, then a ticket, each in place of the answer before.
+        let receipt = Receipt(gameID: "g2", version: 9, sequence: 9)
+        answers.remember(Self.origin("a", 4), .settled(.success(receipt)), at: Timestamp(milliseconds: 2_000))
+        #expect(answers.answer(to: Self.origin("a", 4)).flatMap { try? $0.ticket.result?.get() } == receipt)
+        let refusal = CourtsideError(.gameFinished, "refused")
+        answers.remember(Self.origin("a", 4), .settled(.failure(refusal)), at: Timestamp(milliseconds: 2_001))
+        #expect(answers.answer(to: Self.origin("a", 4))?.ticket.result == .failure(refusal))
+        let again = CommitTicket()
+        answers.remember(Self.origin("a", 4), .ticket(again), at: Timestamp(milliseconds: 2_002))
+        guard case .ticket(let held) = answers.answer(to: Self.origin("a", 4)) else {
+            Issue.record("a4 is no ticket")
+            return
+        }
+        #expect(held === again)
+        #expect(answers.count == 3)
+        // A ticket in flight is kept past the client's bound; settled, it leaves with the next answer.
+        answers.remember(Self.origin("a", 6), .settled(.success(receipt)), at: Timestamp(milliseconds: 2_003))
+        #expect(answers.answer(to: Self.origin("a", 3)) == nil)
+        #expect(answers.answer(to: Self.origin("a", 4)) != nil)
+        again.complete(.success(receipt))
+        answers.remember(Self.origin("a", 7), .settled(.success(receipt)), at: Timestamp(milliseconds: 2_004))
+        #expect(answers.answer(to: Self.origin("a", 4)) == nil)
+        #expect(answers.count == 3)
+        for command in 5...7 { #expect(answers.answer(to: Self.origin("a", command)) != nil, "a\(command)") }
+    }
 }

@@ -459,6 +459,12 @@ struct FastEncodingTests {
             if let int = Int32(exactly: value) {
                 try expectSameJSON(SideValues(home: Int(int), away: Int(int) / 3))
             }
+            // A player's counts write each key with its number in one step.
+            var counts = MoveCounts()
+            let small = Int(Int32(truncatingIfNeeded: value))
+            (counts.assist, counts.foul, counts.freeThrow) = (small, -small, small / 7)
+            (counts.onePoint, counts.rebound, counts.twoPoints) = (Int(Int32.min), Int(Int32.max), 0)
+            try expectSameJSON(counts)
         }
     }
 
