@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -104,8 +105,21 @@ enum PostgresPrograms {
         }
     }
 
-    /// A loopback port that nothing listens on just now: the kernel's pick for a socket bound to port 0.
+    /// The ports handed out in this process: the kernel may pick a port it picked moments ago
+    /// once its socket closed, and two endpoints of one daemon on the same port is a config error.
+    private static let handedOut = Mutex<Set<Int>>([])
+
+    /// A loopback port that nothing listens on just now and that this process has not handed out
+    /// before: the kernel's pick for a socket bound to port 0.
     static func freePort() -> Int {
+        for _ in 0..<100 {
+            let port = kernelsPick()
+            if handedOut.withLock({ $0.insert(port).inserted }) { return port }
+        }
+        return kernelsPick()
+    }
+
+    private static func kernelsPick() -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
         var address = sockaddr_in()
