@@ -131,8 +131,8 @@ actor GameActor {
             return PendingReceipt(.failure(error))
         }
         if let refusal { ticket = CommitTicket(settled: .failure(refusal.error)) }
-        // Swapped, not assigned: `append` captures `next`, so an assignment copied the state (a
-        // retain of each of its references, then their release with `next`).
+        // Swapped, not assigned: `append` captures `next`, so an assignment would copy the state
+        // (a retain of each of its references, then their release with `next`).
         swap(&game, &next)
         memory.remember(origin, ticket, at: now)
         return PendingReceipt(ticket)

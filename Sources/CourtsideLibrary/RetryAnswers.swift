@@ -85,8 +85,7 @@ struct RetryAnswers {
         var index = RetryAnswerIndex()
         /// The tickets of the client's newest answers, up to ``ticketsKept`` of them, in the
         /// order of its slots (nil where the answer is no ticket): a move's ticket goes in and
-        /// comes out at the ends of a list, where a table by number took an insertion, a look-up
-        /// and a removal of its hash table a move.
+        /// comes out at the ends of a list, with no hash table's insertion, look-up and removal.
         var recent: Deque<CommitTicket?> = []
         /// The answers that are neither a packed receipt nor in `recent`, by number: refusals,
         /// and tickets passed by ``ticketsKept`` newer answers while still in flight.
@@ -128,8 +127,8 @@ struct RetryAnswers {
         }
 
         /// Changes the index with the hash of each entry's command at hand: the index is taken
-        /// out of the client meanwhile, so that the hashes are read from the slots in place (a
-        /// copy of the slots for them was a retain and a release a move).
+        /// out of the client meanwhile, so that the hashes are read from the slots in place,
+        /// without a copy of the slots (a retain and a release each change).
         private mutating func withIndex(_ change: (inout RetryAnswerIndex, (UInt32) -> Int) -> Void) {
             var taken = RetryAnswerIndex()
             swap(&taken, &index)

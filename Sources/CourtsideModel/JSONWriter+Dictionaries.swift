@@ -31,7 +31,8 @@ extension JSONWriter {
     public mutating func value<Tag, Value: JSONWritable>(_ dictionary: [Identifier<Tag>: Value]) {
         // Sorts small plain records, each key's first 16 bytes and its index in the dictionary,
         // rather than the entries themselves; only keys that share those bytes are compared whole.
-        // On the stack: a game's counts (a handful of players) are written in every event.
+        // On the stack, and sorted by insertion when there are a handful of keys, as there
+        // mostly are: no array is allocated for the order.
         typealias Entry = (head: UInt64, tail: UInt64, index: Dictionary<Identifier<Tag>, Value>.Index)
         withUnsafeTemporaryAllocation(of: Entry.self, capacity: dictionary.count) { order in
             var count = 0

@@ -2,9 +2,9 @@
 /// in the order of the players' ids' UTF-8 bytes (the order of JSON's sorted keys).
 ///
 /// A move changes one player's counts in a state that the game's earlier states share: a
-/// dictionary then copied its table and hashed the player's id again, and the events' JSON
-/// sorted its keys every time. A game has a handful of players, so a list found through by
-/// comparing ids costs less in each, and its JSON is written in the order it is held.
+/// dictionary would copy its table and hash the player's id again, and the events' JSON would
+/// sort its keys every time. A game has a handful of players, so a list searched by comparing
+/// ids costs less in each, and its JSON is written in the order it is held.
 public struct PlayerCounts: Hashable, Sendable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
     public typealias Element = (key: PlayerID, value: MoveCounts)
 

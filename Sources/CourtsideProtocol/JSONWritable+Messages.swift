@@ -6,7 +6,7 @@ public import CourtsideModel
 extension LiveState: JSONWritable {
     public func writeJSON(to writer: inout JSONWriter) {
         Self.write(
-            version: version, score: score, counts: { $0.value(counts) }, clock: clock, status: status, winner: winner,
+            version: version, score: score, counts: counts, clock: clock, status: status, winner: winner,
             endReason: endReason, timeExpired: timeExpired, overtimeTargets: overtimeTargets, teamFouls: teamFouls,
             timeoutsUsed: timeoutsUsed, startedAt: startedAt, endedAt: endedAt, to: &writer)
     }
@@ -14,7 +14,7 @@ extension LiveState: JSONWritable {
     /// The JSON of `LiveState(game)`, written from the game itself.
     static func writeJSON(of game: borrowing Game, to writer: inout JSONWriter) {
         write(
-            version: game.version, score: game.score, counts: { game.counts.writeJSON(to: &$0) }, clock: game.clock,
+            version: game.version, score: game.score, counts: game.counts, clock: game.clock,
             status: game.status,
             winner: game.winner, endReason: game.endReason, timeExpired: game.timeExpired,
             overtimeTargets: game.overtimeTargets, teamFouls: game.teamFouls, timeoutsUsed: game.timeoutsUsed,
@@ -22,7 +22,7 @@ extension LiveState: JSONWritable {
     }
 
     private static func write(
-        version: Int, score: SideValues, counts: (inout JSONWriter) -> Void, clock: GameClock, status: GameStatus,
+        version: Int, score: SideValues, counts: PlayerCounts, clock: GameClock, status: GameStatus,
         winner: Side?, endReason: EndReason?, timeExpired: Bool, overtimeTargets: SideValues?, teamFouls: SideValues,
         timeoutsUsed: SideValues, startedAt: Timestamp?, endedAt: Timestamp?, to writer: inout JSONWriter
     ) {
@@ -30,7 +30,7 @@ extension LiveState: JSONWritable {
         writer.key("clock")
         writer.value(clock)
         writer.key("counts")
-        counts(&writer)
+        counts.writeJSON(to: &writer)
         if let endReason {
             writer.key("end_reason")
             writer.value(endReason)

@@ -5,7 +5,7 @@ import Foundation
 public struct LiveState: Hashable, Codable, Sendable {
     public var version: Int
     public var score: SideValues
-    public var counts: [PlayerID: MoveCounts]
+    public var counts: PlayerCounts
     public var clock: GameClock
     public var status: GameStatus
     public var winner: Side?
@@ -22,7 +22,7 @@ public struct LiveState: Hashable, Codable, Sendable {
     public init(_ game: Game) {
         version = game.version
         score = game.score
-        counts = game.counts.dictionary
+        counts = game.counts
         clock = game.clock
         status = game.status
         winner = game.winner
