@@ -20,10 +20,12 @@ public struct Player: Hashable, Codable, Sendable {
 /// takes 40 bytes of it, for every game (docs/FIGURES.md, "Memory and restart").
 public struct Team: Hashable, Codable, Sendable {
     /// The team's values, in the object that the setups naming it share.
-    private struct Fields: Hashable, Sendable {
+    private struct Fields: Hashable, Sendable, Codable {
         var id: TeamID
         var name: String
         var players: [Player]
+
+        typealias CodingKeys = Team.CodingKeys
     }
 
     private final class Storage: Sendable {
@@ -61,19 +63,9 @@ public struct Team: Hashable, Codable, Sendable {
 
     package enum CodingKeys: String, CodingKey, CaseIterable { case id, name, players }
 
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            id: try container.decode(TeamID.self, forKey: .id), name: try container.decode(String.self, forKey: .name),
-            players: try container.decode([Player].self, forKey: .players))
-    }
+    public init(from decoder: any Decoder) throws { storage = Storage(try Fields(from: decoder)) }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(name, forKey: .name)
-        try container.encode(players, forKey: .players)
-    }
+    public func encode(to encoder: any Encoder) throws { try storage.fields.encode(to: encoder) }
 
     public static func == (lhs: Team, rhs: Team) -> Bool {
         lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
