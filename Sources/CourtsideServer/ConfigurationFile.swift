@@ -21,11 +21,14 @@ extension DaemonConfiguration {
     {
         let raw: RawConfiguration
         do {
-            // What YAMLDecoder.decode(_:from: String) does, in two steps so that the tree is checked
-            // before Yams decodes it (same resolver: only merge keys are resolved).
-            let parser = try Yams.Parser(yaml: text, resolver: Yams.Resolver.basic.appending(.merge))
-            let node = try parser.singleRoot() ?? ""
-            try YAMLTreeCheck.check(node, file: file)
+            // What YAMLDecoder.decode(_:from: String) does, in steps so that the tree is checked
+            // before Yams decodes it. Its resolver resolves merge keys only; YAMLMergeKeys does that.
+            let parser = try Yams.Parser(yaml: text, resolver: Yams.Resolver.basic)
+            guard let composed = try parser.singleRoot() else {
+                throw ConfigurationError(file: file, key: "", problem: "the file holds no settings")
+            }
+            try YAMLTreeCheck.check(composed, file: file)
+            let node = YAMLMergeKeys.tagged(composed)
             // Yams ignores keys no type reads: refuse them first, so that a typo is never silent.
             try ConfigurationKeys.file.check(node, file: file)
             raw = try withExtendedLifetime(parser) { try YAMLDecoder().decode(RawConfiguration.self, from: node) }

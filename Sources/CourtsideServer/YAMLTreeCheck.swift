@@ -11,16 +11,21 @@ import Yams
 ///   overflow checks: a large one (`9223372036854775807:1`, or any of 11 or more parts) decoded
 ///   into a whole number traps and brings the daemon down. Such scalars are refused wherever they
 ///   are; quoted they are plain text.
+/// - A tree nested deeper than ``maxDepth`` is refused: aliases can nest it far deeper than
+///   libyaml's own limit, and the steps after this one (``YAMLMergeKeys``) walk it recursively.
 enum YAMLTreeCheck {
     /// Far more than a real tournament needs: the sample config is about 250 nodes (keys count),
     /// 64 teams of 5 with 200 games about 5,000.
     static let maxNodes = 100_000
 
+    /// Far deeper than a real tournament's file, whose deepest value (a game's rules) is 4 levels down.
+    static let maxDepth = 64
+
     static func check(_ root: Yams.Node, file: String) throws(ConfigurationError) {
         // Iterative, with parents for the key path of an error: aliases nest trees deeper than
         // libyaml's nesting limit, too deep for recursion.
         var parents: [(parent: Int, key: String)] = [(-1, "")]
-        var pending: [(node: Yams.Node, entry: Int)] = [(root, 0)]
+        var pending: [(node: Yams.Node, entry: Int, depth: Int)] = [(root, 0, 0)]
         var count = 0
         func path(_ entry: Int) -> String {
             var keys: [String] = []
@@ -31,17 +36,21 @@ enum YAMLTreeCheck {
             }
             return keys.reversed().joined(separator: ".")
         }
-        func push(_ node: Yams.Node, _ key: String, under entry: Int) {
+        func push(_ node: Yams.Node, _ key: String, under entry: Int, depth: Int) {
             parents.append((entry, key))
-            pending.append((node, parents.count - 1))
+            pending.append((node, parents.count - 1, depth + 1))
         }
-        while let (node, entry) = pending.popLast() {
+        while let (node, entry, depth) = pending.popLast() {
             count += 1
             guard count <= maxNodes else {
                 throw ConfigurationError(
                     file: file, key: "",
                     problem: "the file expands to more than \(maxNodes) YAML nodes: do aliases (*name) or merge keys (<<) "
                         + "repeat a large part of it?")
+            }
+            guard depth <= maxDepth else {
+                throw ConfigurationError(
+                    file: file, key: path(entry), problem: "nested more than \(maxDepth) levels deep")
             }
             switch node {
             case .scalar(let scalar):
@@ -53,11 +62,11 @@ enum YAMLTreeCheck {
                 }
             case .mapping(let mapping):
                 for (key, value) in mapping {
-                    push(key, key.string ?? "?", under: entry)
-                    push(value, key.string ?? "?", under: entry)
+                    push(key, key.string ?? "?", under: entry, depth: depth)
+                    push(value, key.string ?? "?", under: entry, depth: depth)
                 }
             case .sequence(let sequence):
-                for (index, element) in sequence.enumerated() { push(element, String(index), under: entry) }
+                for (index, element) in sequence.enumerated() { push(element, String(index), under: entry, depth: depth) }
             case .alias:
                 break
             }

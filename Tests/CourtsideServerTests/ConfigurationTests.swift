@@ -223,6 +223,33 @@ struct ConfigurationTests {
         #expect(inMerged == "t.yaml: games.0.rules.win_byy: unknown key; did you mean win_by?", "\(inMerged ?? "accepted")")
     }
 
+    @Test("a plain << merges a mapping in; a quoted one is a key like any other")
+    func mergeKeys() throws {
+        let merged = try DaemonConfiguration.parse(
+            Self.teams + "games:\n  - { id: g1, home: a, away: b, rules: &seven { target_score: 7 } }\n"
+                + "  - { id: g2, home: a, away: b, rules: { <<: *seven, win_by: 1 } }\n",
+            file: "t.yaml")
+        #expect(merged.tournament.rules.targetScore != 7)
+        #expect(merged.tournament.schedule.game("g2")?.rules.targetScore == 7)
+        let quoted = problem(
+            "rules: &base { target_score: 11 }\n" + Self.teams
+                + "games: [{ id: g, home: a, away: b, rules: { \"<<\": *base } }]\n")
+        #expect(quoted?.hasPrefix("t.yaml: games.0.rules.<<: unknown key") == true, "\(quoted ?? "accepted")")
+    }
+
+    @Test("a file without settings, or nested deeper than any tournament's, is refused with its reason")
+    func emptyAndDeepFiles() {
+        let empty = problem("# nothing here yet\n")
+        #expect(empty?.contains("the file holds no settings") == true, "\(empty ?? "accepted")")
+        let deep = problem(
+            "courts: " + String(repeating: "[", count: 70) + String(repeating: "]", count: 70) + "\n" + Self.teams)
+        #expect(deep?.contains("nested more than 64 levels deep") == true, "\(deep ?? "accepted")")
+        var aliased = "d0: &d0 [x]\n"
+        for level in 1...70 { aliased += "d\(level): &d\(level) [*d\(level - 1)]\n" }
+        let throughAliases = problem(aliased + Self.teams)
+        #expect(throughAliases?.contains("nested more than 64 levels deep") == true, "\(throughAliases ?? "accepted")")
+    }
+
     @Test("a key nothing known is near gets the list of the known ones, and no guess")
     func unknownKeyWithoutSuggestion() {
         let message = problem("sponsor: ACME\n" + Self.teams)
