@@ -408,6 +408,54 @@ struct WebTests {
     }
 
     @Test(
+        "/api/events: a reader that stopped reading while 2,000 moves came gets a fresh state in their place, then each event after it"
+    )
+    func behind() async throws {
+        let daemon = try DaemonProcess()
+        let web = try WebProcess(daemon)
+        #expect(await web.waitInSync(), "\(web.log())")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("python/web_events.py")
+        let resume = daemon.directory.appendingPathComponent("resume-reading")
+        let reader = try ChildProcess(
+            "/usr/bin/python3", [script.path, web.base + "/api/events", "100000", "60", resume.path], output: .capture)
+        #expect(try #require(await reader.line(within: 20), "the reader had no state").contains("\"event\": \"state\""))
+        // One at a time, so each reaches the gateway on its own: its sockets take a few dozen, and
+        // it holds the rest, over its 1,000 (a batch written whole while they took more would
+        // pass that many at once).
+        let replies = try Keeper(daemon.commandEndpoint).pipeline(
+            (0..<2000).map { _ in .move(game: "g1", player: "di", move: .rebound) }, window: 1)
+        let last = try #require(replies.compactMap(\.sequence).max())
+        #expect(replies.allSatisfy { $0.error == nil })
+        let relayed = try await poll(seconds: 30) {
+            prometheusSamples(try await httpGet(web.base + "/metrics").1)?["courtside_web_events_relayed_total"] ?? 0
+        } until: {
+            $0 >= 2000
+        }
+        #expect(relayed >= 2000)
+        _ = FileManager.default.createFile(atPath: resume.path, contents: nil)
+        struct Line: Decodable {
+            struct Data: Decodable { var sequence: Int64 }
+            var event: String
+            var data: Data
+        }
+        // Read until the last move's sequence: a stream the gateway ended never gets there.
+        var read: [Line] = []
+        while read.last?.data.sequence ?? 0 < last, let line = await reader.line(within: 30) {
+            if let decoded = try? JSONDecoder().decode(Line.self, from: Data(line.utf8)) { read.append(decoded) }
+        }
+        reader.signal(SIGTERM)
+        #expect(
+            read.last?.data.sequence == last, "the stream ended at \(String(describing: read.last?.data.sequence)) of \(last)")
+        let state = try #require(read.lastIndex { $0.event == "state" }, "no state in place of what it missed")
+        let after = read[state...].map(\.data.sequence)
+        #expect(after.count < 1000, "\(after.count) messages after the state: it replaced the backlog")
+        #expect(zip(after, after.dropFirst()).allSatisfy { $1 == $0 + 1 }, "a gap after the state: \(after.prefix(20))")
+        let resynced = prometheusSamples(try await httpGet(web.base + "/metrics").1)?["courtside_web_streams_resynced_total"]
+        #expect(resynced == 1)
+    }
+
+    @Test(
         "in a real browser: plays before the page opened, fouls, time-outs; a move reaches the TV; stale and back across a restart"
     )
     func browser() async throws {
