@@ -14,11 +14,12 @@ then sends rebounds (they score nothing, so the game never ends) at --rate per s
 shows is current. Also counted: the clients that got every `event` of the game (none replaced by
 a state). Of the clients that did not keep up, the line says how many the gateway ended, and how
 many had bytes waiting unread in their own sockets at the verdict (the reader behind, not the
-gateway), with those bytes in all. Prints one line per count with the readers' CPU from the first
-move, and with --gateway-pid the gateway's peak and current RSS (VmHWM, VmRSS) and its CPU from
-the first move, also per event received (a figure a busy machine disturbs less than "kept up").
-The readers run on the same machine as the gateway: the figures are a lower bound. Needs
-python3-zmq.
+gateway), with those bytes in all, and the bytes the gateway's sockets to them held (their Send-Q,
+from `ss`: what the gateway holds beyond that, in NIO and its hub, is not seen from here). Prints
+one line per count with the readers' CPU from the first move, and with --gateway-pid the gateway's
+peak and current RSS (VmHWM, VmRSS) and its CPU from the first move, also per event received (a
+figure a busy machine disturbs less than "kept up"). The readers run on the same machine as the
+gateway: the figures are a lower bound. Needs python3-zmq.
 """
 import argparse
 import array
@@ -29,6 +30,7 @@ import multiprocessing
 import os
 import re
 import resource
+import subprocess
 import termios
 import time
 import urllib.parse
@@ -78,6 +80,13 @@ class Streams:
             digits = DIGITS.match(data, at + len(SEQUENCE))
             if digits:
                 self.latest[index] = int(digits.group())
+
+    def port(self, index):
+        """The stream's own port (the gateway's side of it has it as its peer), or None."""
+        reader = self.readers[index]
+        if reader is None or reader.transport is None or reader.transport.is_closing():
+            return None
+        return reader.transport.get_extra_info("sockname")[1]
 
     def unread(self, index):
         """Bytes the reader has not taken yet: in its socket, and a part of a message it holds."""
@@ -181,9 +190,26 @@ async def serve_share(url, game, clients, pipe):
     behind = [i for i in range(clients) if not current[i]]
     ended = sum(1 for i in behind if streams.ended[i])
     unread = [streams.unread(i) for i in behind if not streams.ended[i]]
+    waiting = unsent(url.port, {streams.port(i) for i in behind if not streams.ended[i]})
     usage = resource.getrusage(resource.RUSAGE_SELF)
     pipe.send(("result", sum(current), min(streams.counts), judged, usage.ru_utime + usage.ru_stime,
-               sum(streams.counts), every, ended, sum(1 for u in unread if u > 0), sum(unread)))
+               sum(streams.counts), every, ended, sum(1 for u in unread if u > 0), sum(unread), waiting))
+
+
+def unsent(port, peers):
+    """Bytes the gateway's sockets for these peer ports hold unsent or unacknowledged (their
+    Send-Q, from `ss`: on this machine both ends' sockets are visible), or None without `ss`."""
+    try:
+        listing = subprocess.run(["ss", "-tnH", "state", "established", "( sport = :%d )" % port],
+                                 capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    total = 0
+    for line in listing.splitlines():
+        fields = line.split()
+        if len(fields) >= 4 and int(fields[3].rsplit(":", 1)[1]) in peers:
+            total += int(fields[1])
+    return total
 
 
 def share_process(url, game, clients, pipe):
@@ -245,8 +271,9 @@ def run(args, clients):
     caught_up = max(r[3] for r in results) - last_move if kept == clients else None
     readers, received = sum(r[4] for r in results) - connecting, sum(r[5] for r in results)
     every, ended, unread, backlog = (sum(r[i] for r in results) for i in (6, 7, 8, 9))
+    waiting = None if any(r[10] is None for r in results) else sum(r[10] for r in results)
     return (acknowledged, kept, slowest, started, refused, connected, caught_up, gateway, readers, received,
-            every, ended, unread, backlog)
+            every, ended, unread, backlog, waiting)
 
 
 def cpu_seconds(pid):
@@ -284,12 +311,14 @@ def main():
     args = parser.parse_args()
     for clients in [int(c) for c in args.clients.split(",")]:
         (moves, kept, slowest, started, refused, connected, caught_up, gateway, readers, received,
-         every, ended, unread, backlog) = run(args, clients)
+         every, ended, unread, backlog, waiting) = run(args, clients)
         line = "clients %d at %.0f events/s: %d of %d kept up (%d moves; %d got every event, the slowest %d)" % (
             clients, args.rate, kept, clients, moves, every, slowest)
         if kept < clients:
             line += "; of the %d behind, %d ended by the gateway, %d with %.1f MB unread in their readers" % (
                 clients - kept, ended, unread, backlog / 1e6)
+            if waiting is not None:
+                line += " and %.1f MB in the gateway's sockets to them" % (waiting / 1e6)
         line += "; %d had their state within %.1f s, %d refused" % (started, connected, refused)
         if caught_up is not None:
             line += "; all current %.0f ms after the last move" % max(0, caught_up * 1000)
