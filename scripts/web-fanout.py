@@ -8,19 +8,30 @@ For each client count: opens that many Server-Sent Events streams, spread over -
 reader processes (asyncio in each: one Python process cannot parse 10,000 streams at 50 events/s,
 and the figure would measure the reader), waits until every stream has had its first `state`,
 then sends rebounds (they score nothing, so the game never ends) at --rate per second for
---seconds over ZeroMQ, and counts the `event` messages each client received for that game. A
-client "kept up" if it got every one within 2 s of the last move. Prints one line per count with
-the readers' CPU from the first move, and with --gateway-pid the gateway's peak and current RSS
-(VmHWM, VmRSS) and its CPU from the first move, also per event received (a figure a busy machine
-disturbs less than "kept up"). The readers run on the same machine as the gateway: the figures
-are a lower bound. Needs python3-zmq.
+--seconds over ZeroMQ, and follows each client's latest `sequence` (of its `event`s, or of a
+`state`, which the gateway sends a stream that fell behind in place of what it missed). A client
+"kept up" if, within 2 s of the last move, it had the last move's sequence: what its display
+shows is current. Also counted: the clients that got every `event` of the game (none replaced by
+a state). Of the clients that did not keep up, the line says how many the gateway ended, and how
+many had bytes waiting unread in their own sockets at the verdict (the reader behind, not the
+gateway), with those bytes in all, and the bytes the gateway's sockets to them held (their Send-Q,
+from `ss`: what the gateway holds beyond that, in NIO and its hub, is not seen from here). Prints
+one line per count with the readers' CPU from the first move, and with --gateway-pid the gateway's
+peak and current RSS (VmHWM, VmRSS) and its CPU from the first move, also per event received (a
+figure a busy machine disturbs less than "kept up"). The readers run on the same machine as the
+gateway: the figures are a lower bound. Needs python3-zmq.
 """
 import argparse
+import array
 import asyncio
+import fcntl
 import json
 import multiprocessing
 import os
+import re
 import resource
+import subprocess
+import termios
 import time
 import urllib.parse
 import uuid
@@ -34,6 +45,10 @@ class Streams:
 
     def __init__(self, clients, game):
         self.counts = [0] * clients
+        self.latest = [0] * clients
+        self.ended = [False] * clients
+        self.readers = [None] * clients
+        self.judged = False
         self.started = [False] * clients
         self.settled = [False] * clients
         self.refused = 0
@@ -46,19 +61,49 @@ class Streams:
             self.settled[index] = True
             self.waiting -= 1
 
-    def count(self, index, whole):
-        """Counts the events of the game in `whole`, whole messages only: found by bytes.find, the
-        game's id looked for just after each `event: event` line (the protocol's fields come
-        before the view), never a Python loop over lines."""
-        events, at = 0, whole.find(EVENT)
+    def count(self, index, data, stop):
+        """Counts the events of the game in `data` up to `stop`, whole messages only: found by
+        bytes.find, the game's id looked for just after each `event: event` line (the protocol's
+        fields come before the view), never a Python loop over lines nor a copy."""
+        events, at = 0, data.find(EVENT, 0, stop)
         while at >= 0:
-            if whole.find(self.game, at, at + 400) >= 0:
+            if data.find(self.game, at, min(at + 400, stop)) >= 0:
                 events += 1
-            at = whole.find(EVENT, at + len(EVENT))
+            at = data.find(EVENT, at + len(EVENT), stop)
         self.counts[index] += events
+
+    def note_sequence(self, index, data, stop):
+        """Keeps the last `sequence` in `data` up to `stop` (an event's or a state's: each message
+        has one, and they come in order), found by bytes.rfind."""
+        at = data.rfind(SEQUENCE, 0, stop)
+        if at >= 0:
+            digits = DIGITS.match(data, at + len(SEQUENCE))
+            if digits:
+                self.latest[index] = int(digits.group())
+
+    def port(self, index):
+        """The stream's own port (the gateway's side of it has it as its peer), or None."""
+        reader = self.readers[index]
+        if reader is None or reader.transport is None or reader.transport.is_closing():
+            return None
+        return reader.transport.get_extra_info("sockname")[1]
+
+    def unread(self, index):
+        """Bytes the reader has not taken yet: in its socket, and a part of a message it holds."""
+        reader = self.readers[index]
+        if reader is None or reader.transport is None or reader.transport.is_closing():
+            return 0
+        waiting = array.array("i", [0])
+        try:
+            fcntl.ioctl(reader.transport.get_extra_info("socket").fileno(), termios.FIONREAD, waiting)
+        except OSError:
+            return len(reader.pending)
+        return waiting[0] + len(reader.pending)
 
 
 EVENT = b"event: event\ndata: "
+SEQUENCE = b'"sequence":'
+DIGITS = re.compile(rb"\d+")
 
 
 class Reader(asyncio.Protocol):
@@ -71,6 +116,7 @@ class Reader(asyncio.Protocol):
 
     def connection_made(self, transport):
         self.transport = transport
+        self.streams.readers[self.index] = self
         transport.write(b"GET /api/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
 
     def data_received(self, data):
@@ -92,14 +138,18 @@ class Reader(asyncio.Protocol):
         if end < 0:
             self.pending = data
             return
-        whole, self.pending = data[: end + 2], data[end + 2 :]
+        # The whole messages are read where they lie: a slice of each read would copy it all.
+        stop, self.pending = end + 2, data[end + 2 :]
         if not streams.started[self.index]:
-            if b"event: state\n" in whole:
+            if data.find(b"event: state\n", 0, stop) >= 0:
                 streams.started[self.index] = True
                 streams.settle(self.index)
-        streams.count(self.index, whole)
+        streams.count(self.index, data, stop)
+        streams.note_sequence(self.index, data, stop)
 
     def connection_lost(self, exc):
+        if not self.streams.judged:
+            self.streams.ended[self.index] = True
         self.streams.settle(self.index)
 
 
@@ -113,7 +163,8 @@ async def reader(host, port, streams, index):
 
 async def serve_share(url, game, clients, pipe):
     """A reader process: opens `clients` streams, says when each has had its state (or was
-    refused), then reports how many received `target` events by the deadline the parent sends."""
+    refused), then reports how many had the `sequence` the parent sends by its deadline, how many
+    received `target` events, and why the others did not keep up."""
     streams = Streams(clients, game)
     for i in range(clients):
         asyncio.create_task(reader(url.hostname, url.port, streams, i))
@@ -128,13 +179,37 @@ async def serve_share(url, game, clients, pipe):
     await orders.get()
     usage = resource.getrusage(resource.RUSAGE_SELF)
     pipe.send(("usage", usage.ru_utime + usage.ru_stime))
-    target, deadline = await orders.get()
-    while time.time() < deadline and min(streams.counts) < target:
+    target, sequence, deadline = await orders.get()
+    while time.time() < deadline and min(streams.latest) < sequence:
         await asyncio.sleep(0.05)
+    judged = time.time()
+    streams.judged = True
     loop.remove_reader(pipe.fileno())
-    kept = sum(1 for c in streams.counts if c >= target)
+    current = [latest >= sequence for latest in streams.latest]
+    every = sum(1 for c in streams.counts if c >= target)
+    behind = [i for i in range(clients) if not current[i]]
+    ended = sum(1 for i in behind if streams.ended[i])
+    unread = [streams.unread(i) for i in behind if not streams.ended[i]]
+    waiting = unsent(url.port, {streams.port(i) for i in behind if not streams.ended[i]})
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    pipe.send(("result", kept, min(streams.counts), time.time(), usage.ru_utime + usage.ru_stime, sum(streams.counts)))
+    pipe.send(("result", sum(current), min(streams.counts), judged, usage.ru_utime + usage.ru_stime,
+               sum(streams.counts), every, ended, sum(1 for u in unread if u > 0), sum(unread), waiting))
+
+
+def unsent(port, peers):
+    """Bytes the gateway's sockets for these peer ports hold unsent or unacknowledged (their
+    Send-Q, from `ss`: on this machine both ends' sockets are visible), or None without `ss`."""
+    try:
+        listing = subprocess.run(["ss", "-tnH", "state", "established", "( sport = :%d )" % port],
+                                 capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    total = 0
+    for line in listing.splitlines():
+        fields = line.split()
+        if len(fields) >= 4 and int(fields[3].rsplit(":", 1)[1]) in peers:
+            total += int(fields[1])
+    return total
 
 
 def share_process(url, game, clients, pipe):
@@ -144,20 +219,23 @@ def share_process(url, game, clients, pipe):
 
 
 async def send_moves(args):
-    """Sends --rate rebounds a second for --seconds; returns how many the daemon acknowledged."""
+    """Sends --rate rebounds a second for --seconds; returns how many the daemon acknowledged, and
+    the last one's sequence."""
     context = zmq.asyncio.Context.instance()
     dealer = context.socket(zmq.DEALER)
     dealer.setsockopt(zmq.LINGER, 0)
     dealer.connect(args.command)
     total, start = int(args.rate * args.seconds), time.monotonic()
-    acknowledged = 0
+    acknowledged, sequence = 0, 0
     for n in range(total):
         await asyncio.sleep(max(0, start + n / args.rate - time.monotonic()))
         await dealer.send(json.dumps({"op": "move", "client_id": "fanout", "command_id": uuid.uuid4().hex,
                                       "game": args.game, "player": args.player, "move": "rebound"}).encode())
-        acknowledged += json.loads(await dealer.recv()).get("ok", False)
+        reply = json.loads(await dealer.recv())
+        acknowledged += reply.get("ok", False)
+        sequence = max(sequence, reply.get("sequence", 0))
     dealer.close()
-    return acknowledged
+    return acknowledged, sequence
 
 
 def run(args, clients):
@@ -181,10 +259,10 @@ def run(args, clients):
     connected = time.monotonic() - began
     time.sleep(1)  # every change before the first move has reached its streams
     gateway_before = cpu_seconds(args.gateway_pid)
-    acknowledged = asyncio.run(send_moves(args))
+    acknowledged, sequence = asyncio.run(send_moves(args))
     last_move = time.time()
     for pipe in pipes:
-        pipe.send((acknowledged, last_move + 2))
+        pipe.send((acknowledged, sequence, last_move + 2))
     results = [pipe.recv() for pipe in pipes]
     for worker in workers:
         worker.join()
@@ -192,7 +270,10 @@ def run(args, clients):
     kept, slowest = sum(r[1] for r in results), min(r[2] for r in results)
     caught_up = max(r[3] for r in results) - last_move if kept == clients else None
     readers, received = sum(r[4] for r in results) - connecting, sum(r[5] for r in results)
-    return acknowledged, kept, slowest, started, refused, connected, caught_up, gateway, readers, received
+    every, ended, unread, backlog = (sum(r[i] for r in results) for i in (6, 7, 8, 9))
+    waiting = None if any(r[10] is None for r in results) else sum(r[10] for r in results)
+    return (acknowledged, kept, slowest, started, refused, connected, caught_up, gateway, readers, received,
+            every, ended, unread, backlog, waiting)
 
 
 def cpu_seconds(pid):
@@ -229,9 +310,15 @@ def main():
     parser.add_argument("--gateway-pid", type=int, help="courtside-web's pid: print its peak RSS after each count")
     args = parser.parse_args()
     for clients in [int(c) for c in args.clients.split(",")]:
-        moves, kept, slowest, started, refused, connected, caught_up, gateway, readers, received = run(args, clients)
-        line = "clients %d at %.0f events/s: %d of %d kept up (%d moves; the slowest got %d)" % (
-            clients, args.rate, kept, clients, moves, slowest)
+        (moves, kept, slowest, started, refused, connected, caught_up, gateway, readers, received,
+         every, ended, unread, backlog, waiting) = run(args, clients)
+        line = "clients %d at %.0f events/s: %d of %d kept up (%d moves; %d got every event, the slowest %d)" % (
+            clients, args.rate, kept, clients, moves, every, slowest)
+        if kept < clients:
+            line += "; of the %d behind, %d ended by the gateway, %d with %.1f MB unread in their readers" % (
+                clients - kept, ended, unread, backlog / 1e6)
+            if waiting is not None:
+                line += " and %.1f MB in the gateway's sockets to them" % (waiting / 1e6)
         line += "; %d had their state within %.1f s, %d refused" % (started, connected, refused)
         if caught_up is not None:
             line += "; all current %.0f ms after the last move" % max(0, caught_up * 1000)

@@ -1,5 +1,6 @@
 import CourtsideLocalization
 import HummingbirdCore
+import Metrics
 import NIOCore
 import Synchronization
 
@@ -7,7 +8,8 @@ import Synchronization
 /// task on the loop for all of its streams, not a task and a thread hop for each browser, and
 /// broadcasts that come while the loop still writes the last, or within its window
 /// (``window(streams:)``), are joined into one write a stream. A busy gateway so writes less
-/// often rather than falling behind; a quiet one writes each change at once.
+/// often rather than falling behind; a quiet one writes each change at once. A stream whose
+/// reader falls behind is sent a fresh `state` in place of what it missed (``EventStreamRoster``).
 final class EventStreamHub: Sendable {
     /// The response part a stream's messages travel in, through the connection's HTTP handlers
     /// (chunked framing, TLS) as the response's own writer sends them.
@@ -21,6 +23,10 @@ final class EventStreamHub: Sendable {
     private let state: NIOLoopBoundBox<LoopState>
     /// A stream that ended tells the subscribers (its language may need no more encoding).
     private let left: @Sendable (Language) -> Void
+    /// The generation now and the state of the view at it in a language; nil once stopping.
+    private let seed: @Sendable (Language) -> (generation: UInt64, state: EventStreamMessage?)?
+    // Made once: a handle per call would look the metric up in the registry every time.
+    private let resyncs = Counter(label: "courtside_web_streams_resynced_total")
 
     private struct Inbox {
         var batches: [EventStreamBatch] = []
@@ -38,11 +44,18 @@ final class EventStreamHub: Sendable {
         var streams: [Int: Stream] = [:]
     }
 
-    /// `limit`: messages a stream may be sent while its socket takes none before it ends.
-    init(eventLoop: any EventLoop, limit: Int = 1000, left: @escaping @Sendable (Language) -> Void) {
+    /// `limit` and `lag`: how far a stream whose socket takes none may fall behind before it
+    /// owes a state (``EventStreamRoster``), which `seed` makes.
+    init(
+        eventLoop: any EventLoop, limit: Int = 1000, lag: Duration = .seconds(1),
+        seed: @escaping @Sendable (Language) -> (generation: UInt64, state: EventStreamMessage?)?,
+        left: @escaping @Sendable (Language) -> Void
+    ) {
         self.eventLoop = eventLoop
         self.left = left
-        state = .makeBoxSendingValue(LoopState(roster: EventStreamRoster(limit: limit)), eventLoop: eventLoop)
+        self.seed = seed
+        state = .makeBoxSendingValue(
+            LoopState(roster: EventStreamRoster(limit: limit, lag: lag)), eventLoop: eventLoop)
     }
 
     /// Queues `batch` for every stream of the loop; never waits for the loop.
@@ -85,7 +98,10 @@ final class EventStreamHub: Sendable {
         }
         state.value.roster.join(id, language: language, after: generation)
         var stream = Stream(channel: channel, ended: ended)
-        if let message { channel.writeAndFlush(Part.body(message.buffer), promise: nil) }
+        if let message {
+            state.value.roster.wrote(state: message.buffer.readableBytes, in: language)
+            channel.writeAndFlush(Part.body(message.buffer), promise: nil)
+        }
         if let syncEvery {
             let every = TimeAmount(syncEvery)
             stream.pings = eventLoop.scheduleRepeatedTask(initialDelay: every, delay: every) { [self] _ in
@@ -117,23 +133,39 @@ final class EventStreamHub: Sendable {
     }
 
     /// Writes to one stream; holds the message while its socket takes no more (NIO would
-    /// otherwise queue a write and its framing for each), and ends the stream held too long.
+    /// otherwise queue a write and its framing for each), or drops it for a stream owed a state.
     private func send(_ message: EventStreamMessage, count: Int, to id: Int) {
         guard let channel = state.value.streams[id]?.channel else { return }
         if channel.isWritable && !state.value.roster.isHolding(id) {
             channel.writeAndFlush(Part.body(message.buffer), promise: nil)
-        } else if !state.value.roster.hold(message, count: count, for: id) {
-            end(id)
+        } else {
+            state.value.roster.hold(message, count: count, for: id, now: .now)
+            // Its socket took more before this came: what it is owed goes now, in order.
+            if channel.isWritable { release(id) }
         }
     }
 
-    /// Writes what was held for a stream whose socket takes more again, in one flush.
+    /// Writes what a stream whose socket takes more again is owed: what was held, in one flush,
+    /// or a fresh state, after which it gets the broadcasts after the state's generation. A
+    /// state that cannot be made ends the stream, and its EventSource starts again.
     private func release(_ id: Int) {
         guard let channel = state.value.streams[id]?.channel, channel.isWritable else { return }
-        let held = state.value.roster.release(id)
-        guard !held.isEmpty else { return }
-        for message in held { channel.write(Part.body(message.buffer), promise: nil) }
-        channel.flush()
+        switch state.value.roster.release(id, now: .now) {
+        case nil:
+            return
+        case .messages(let held):
+            for message in held { channel.write(Part.body(message.buffer), promise: nil) }
+            channel.flush()
+        case .state(let language):
+            guard let (generation, message) = seed(language), let message else {
+                end(id)
+                return
+            }
+            resyncs.increment()
+            state.value.roster.resynced(id, at: generation)
+            state.value.roster.wrote(state: message.buffer.readableBytes, in: language)
+            channel.writeAndFlush(Part.body(message.buffer), promise: nil)
+        }
     }
 
     private func end(_ id: Int) {

@@ -129,18 +129,24 @@ public final class LiveTournament: Sendable {
 
     /// Writes a browser's `/api/events` stream from its channel's event loop (``EventStreamHub``):
     /// the current view, then every change in `words`' language, and a `sync` event every
-    /// `syncEvery`; returns when the stream ends (the browser left, fell 1,000 changes behind, or
-    /// the gateway stops). The response's head must have been written to `channel` before.
+    /// `syncEvery`; returns when the stream ends (the browser left, or the gateway stops). A
+    /// stream that falls behind is sent a fresh state in place of what it missed. The response's
+    /// head must have been written to `channel` before.
     func stream(to channel: any Channel, words: Words, syncEvery: Duration? = nil) async {
         let loop = channel.eventLoop
         let hub = subscribers.withLock { subscribers in
             subscribers.hub(for: loop) {
-                EventStreamHub(eventLoop: loop) { [weak self] language in
-                    self?.subscribers.withLock { subscribers in
-                        subscribers.left(language)
-                        self?.browsers.record(subscribers.count)
-                    }
-                }
+                EventStreamHub(
+                    eventLoop: loop,
+                    seed: { [weak self] language in
+                        self?.seed(Words.of(language), joining: false).map { ($0.generation, $0.state) }
+                    },
+                    left: { [weak self] language in
+                        self?.subscribers.withLock { subscribers in
+                            subscribers.left(language)
+                            self?.browsers.record(subscribers.count)
+                        }
+                    })
             }
         }
         // A response cancelled (the server stopping) closes its connection, which ends the stream.
@@ -155,34 +161,40 @@ public final class LiveTournament: Sendable {
         await withCheckedContinuation { (ended: CheckedContinuation<Void, Never>) in
             // On the loop, behind the hops that carried the response's head and first line.
             channel.eventLoop.execute { [self] in
-                // Registered at a generation, and seeded with the view of that generation, under
-                // one lock, so no change falls between the two; encoded outside it, once for
-                // the many streams that join together (EventStreamStates).
-                let now = ContinuousClock.now
-                let joined = subscribers.withLock { subscribers -> (Int, UInt64, EventStreamMessage??, View)? in
-                    guard !stopping.load(ordering: .relaxed) else { return nil }
-                    subscribers.joined(words.language)
-                    browsers.record(subscribers.count)
-                    let generation = subscribers.generation
-                    let made = subscribers.states.state(words.language, generation: generation, now: now)
-                    return (subscribers.newID(), generation, made, made == nil ? current : View())
-                }
-                guard case let (id, generation, made, view)? = joined else {
+                guard let (id, generation, state) = seed(words, joining: true), let id else {
                     ended.resume()
                     return
-                }
-                let state: EventStreamMessage?
-                if let made {
-                    state = made
-                } else {
-                    state = EventStreamMessage(.state(view), words: words)
-                    subscribers.withLock { $0.states.keep(state, words.language, generation: generation, now: now) }
                 }
                 hub.join(
                     id, channel: channel, language: words.language, generation: generation, state: state,
                     syncEvery: syncEvery, inSync: { [weak self] in self?.current.inSync ?? false }, ended: { ended.resume() })
             }
         }
+    }
+
+    /// The generation now and the `state` of the view at it in `words`' language, for a stream
+    /// that joins (counted, and given an id) or one that fell behind; nil once stopping. Taken
+    /// under one lock, so no change falls between the two; encoded outside it, once for the
+    /// many streams that ask together (EventStreamStates).
+    private func seed(_ words: Words, joining: Bool) -> (id: Int?, generation: UInt64, state: EventStreamMessage?)? {
+        let now = ContinuousClock.now
+        let taken = subscribers.withLock { subscribers -> (Int?, UInt64, EventStreamMessage??, View)? in
+            guard !stopping.load(ordering: .relaxed) else { return nil }
+            var id: Int?
+            if joining {
+                subscribers.joined(words.language)
+                browsers.record(subscribers.count)
+                id = subscribers.newID()
+            }
+            let generation = subscribers.generation
+            let made = subscribers.states.state(words.language, generation: generation, now: now)
+            return (id, generation, made, made == nil ? current : View())
+        }
+        guard case let (id, generation, made, view)? = taken else { return nil }
+        if let made { return (id, generation, made) }
+        let state = EventStreamMessage(.state(view), words: words)
+        subscribers.withLock { $0.states.keep(state, words.language, generation: generation, now: now) }
+        return (id, generation, state)
     }
 
     /// Starts following the daemon on a thread of its own; returns at once.

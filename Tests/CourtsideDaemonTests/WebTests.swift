@@ -376,7 +376,9 @@ struct WebTests {
         #expect(await web.waitInSync())
     }
 
-    @Test("/api/events: the state first, then every event of a 1,000-move burst, in order, with no gap")
+    @Test(
+        "/api/events: the state first, then every event of a 1,000-move burst in order, or a fresh state in place of what a starved reader missed"
+    )
     func events() async throws {
         let daemon = try DaemonProcess()
         let web = try WebProcess(daemon)
@@ -400,11 +402,65 @@ struct WebTests {
         }
         let first = lines.first.map { String($0) } ?? ""
         #expect(first.contains("\"event\": \"state\""), "\(first.prefix(200))")
-        let events = lines.compactMap { try? JSONDecoder().decode(Line.self, from: Data($0.utf8)) }.compactMap(\.data)
-        #expect(events.count == 1000)
+        // A reader the machine starves for over a second is sent a fresh state in place of what
+        // it missed (EventStreamRoster): then the events after that state run on to the end.
+        let resent = lines.dropFirst().lastIndex { $0.contains("\"event\": \"state\"") }
+        let events = lines[(resent ?? 0)...].compactMap { try? JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
+            .compactMap(\.data)
+        if resent == nil { #expect(events.count == 1000) }
         let sequences = events.map(\.sequence)
         #expect(
+            sequences.last == replies.compactMap(\.sequence).max(), "the stream ended at \(String(describing: sequences.last))")
+        #expect(
             zip(sequences, sequences.dropFirst()).allSatisfy { $1 == $0 + 1 }, "a gap or a reorder in \(sequences.prefix(20))")
+    }
+
+    @Test(
+        "/api/events: a reader that stopped reading while 2,000 moves came gets a fresh state in their place, then each event after it"
+    )
+    func behind() async throws {
+        let daemon = try DaemonProcess()
+        let web = try WebProcess(daemon)
+        #expect(await web.waitInSync(), "\(web.log())")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("python/web_events.py")
+        let resume = daemon.directory.appendingPathComponent("resume-reading")
+        let reader = try ChildProcess(
+            "/usr/bin/python3", [script.path, web.base + "/api/events", "100000", "60", resume.path], output: .capture)
+        #expect(try #require(await reader.line(within: 20), "the reader had no state").contains("\"event\": \"state\""))
+        // One at a time, so each reaches the gateway on its own: its sockets take a few dozen, and
+        // it holds the rest, over its 1,000 (a batch written whole while they took more would
+        // pass that many at once).
+        let replies = try Keeper(daemon.commandEndpoint).pipeline(
+            (0..<2000).map { _ in .move(game: "g1", player: "di", move: .rebound) }, window: 1)
+        let last = try #require(replies.compactMap(\.sequence).max())
+        #expect(replies.allSatisfy { $0.error == nil })
+        let relayed = try await poll(seconds: 30) {
+            prometheusSamples(try await httpGet(web.base + "/metrics").1)?["courtside_web_events_relayed_total"] ?? 0
+        } until: {
+            $0 >= 2000
+        }
+        #expect(relayed >= 2000)
+        _ = FileManager.default.createFile(atPath: resume.path, contents: nil)
+        struct Line: Decodable {
+            struct Data: Decodable { var sequence: Int64 }
+            var event: String
+            var data: Data
+        }
+        // Read until the last move's sequence: a stream the gateway ended never gets there.
+        var read: [Line] = []
+        while read.last?.data.sequence ?? 0 < last, let line = await reader.line(within: 30) {
+            if let decoded = try? JSONDecoder().decode(Line.self, from: Data(line.utf8)) { read.append(decoded) }
+        }
+        reader.signal(SIGTERM)
+        #expect(
+            read.last?.data.sequence == last, "the stream ended at \(String(describing: read.last?.data.sequence)) of \(last)")
+        let state = try #require(read.lastIndex { $0.event == "state" }, "no state in place of what it missed")
+        let after = read[state...].map(\.data.sequence)
+        #expect(after.count < 1000, "\(after.count) messages after the state: it replaced the backlog")
+        #expect(zip(after, after.dropFirst()).allSatisfy { $1 == $0 + 1 }, "a gap after the state: \(after.prefix(20))")
+        let resynced = prometheusSamples(try await httpGet(web.base + "/metrics").1)?["courtside_web_streams_resynced_total"]
+        #expect(resynced == 1)
     }
 
     @Test(

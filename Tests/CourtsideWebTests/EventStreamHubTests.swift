@@ -6,7 +6,9 @@ import Testing
 
 @testable import CourtsideWeb
 
-@Suite("the event streams of one event loop: each broadcast encoded once, joined while the loop is busy, a stream behind let go")
+@Suite(
+    "the event streams of one event loop: each broadcast encoded once, joined while the loop is busy, a stream behind sent a state"
+)
 struct EventStreamHubTests {
     static func message(_ text: String) -> EventStreamMessage {
         EventStreamMessage(buffer: ByteBuffer(string: text))
@@ -42,24 +44,71 @@ struct EventStreamHubTests {
         #expect(Self.address(first) == Self.address(second), "two streams of one language share one joined buffer")
     }
 
-    @Test("messages are held for a stream whose socket takes none, given back in order, and past the limit it is let go")
+    static func held(_ owed: EventStreamRoster.Owed?) -> [String]? {
+        guard case .messages(let messages)? = owed else { return nil }
+        return messages.map { String(buffer: $0.buffer) }
+    }
+
+    @Test("messages are held for a stream whose socket takes none, given back in order; past the limit it owes a state")
     func held() {
         var roster = EventStreamRoster(limit: 5)
+        let now = ContinuousClock.now
         roster.join(1, language: .english, after: 0)
-        let none = roster.release(1)
-        #expect(!roster.isHolding(1) && none.isEmpty)
-        let first = roster.hold(Self.message("a"), count: 3, for: 1)
-        let atLimit = roster.hold(Self.message("b"), count: 2, for: 1)
-        #expect(first && atLimit, "five held: at the limit, still kept")
+        #expect(!roster.isHolding(1) && roster.release(1, now: now) == nil)
+        roster.hold(Self.message("a"), count: 3, for: 1, now: now)
+        roster.hold(Self.message("b"), count: 2, for: 1, now: now)
         #expect(roster.isHolding(1))
-        let released = roster.release(1)
-        #expect(released.map { String(buffer: $0.buffer) } == ["a", "b"])
+        #expect(Self.held(roster.release(1, now: now)) == ["a", "b"], "five held: at the limit, still kept")
         #expect(!roster.isHolding(1), "released: the count starts again")
-        let again = roster.hold(Self.message("c"), count: 5, for: 1)
-        let over = roster.hold(Self.message("d"), count: 1, for: 1)
-        #expect(again && !over, "six held")
-        let absent = roster.hold(Self.message("e"), count: 1, for: 2)
-        #expect(!absent, "a stream that is not there")
+        roster.hold(Self.message("c"), count: 5, for: 1, now: now)
+        roster.hold(Self.message("d"), count: 1, for: 1, now: now)
+        roster.hold(Self.message("e"), count: 1, for: 1, now: now)
+        #expect(roster.isHolding(1))
+        guard case .state(let language)? = roster.release(1, now: now) else {
+            Issue.record("six held: what it missed is dropped, and a state is owed in its language")
+            return
+        }
+        #expect(language == .english && !roster.isHolding(1) && roster.release(1, now: now) == nil)
+        roster.hold(Self.message("f"), count: 1, for: 2, now: now)
+        #expect(!roster.isHolding(2), "a stream that is not there")
+    }
+
+    @Test("a backlog held past the lag and bigger than a state is replaced by one; a stream resynced gets what came after")
+    func resync() throws {
+        var roster = EventStreamRoster(lag: .seconds(1))
+        let japanese = try #require(Language(tag: "ja"))
+        let start = ContinuousClock.now
+        roster.join(1, language: .english, after: 0)
+        roster.join(2, language: japanese, after: 0)
+        roster.wrote(state: 4, in: .english)
+        // Each: a stream, what is held for it and when, and when its socket takes more; it then
+        // gets every message held.
+        let kept: [(id: Int, held: [(String, Duration)], at: Duration, why: Comment)] = [
+            (1, [("abcdef", .zero)], .milliseconds(999), "bigger than a state, but behind by less than the lag"),
+            (1, [("ab", .zero), ("c", .seconds(2))], .seconds(2), "past the lag, but smaller than a state"),
+            (2, [("efghijklm", .zero)], .seconds(5), "no state known in Japanese: held by count alone"),
+        ]
+        for (id, held, at, why) in kept {
+            for (text, when) in held { roster.hold(Self.message(text), count: 1, for: id, now: start + when) }
+            #expect(Self.held(roster.release(id, now: start + at)) == held.map(\.0), why)
+        }
+        roster.hold(Self.message("abc"), count: 1, for: 1, now: start)
+        roster.hold(Self.message("de"), count: 1, for: 1, now: start + .seconds(1))
+        #expect(roster.isHolding(1))
+        roster.hold(Self.message("dropped"), count: 1, for: 1, now: start + .seconds(1))
+        guard case .state(.english)? = roster.release(1, now: start + .seconds(1)) else {
+            Issue.record("five bytes held a second against a state of four: a state is owed")
+            return
+        }
+        roster.resynced(1, at: 3)
+        let batches = [Self.batch(2, ["x"]), Self.batch(3, ["y"]), Self.batch(4, ["z"])]
+        let delivered = roster.deliveries(of: batches).first { $0.id == 1 }
+        #expect(delivered.map { String(buffer: $0.message.buffer) } == "z", "its state held the broadcasts up to 3")
+        roster.hold(Self.message("abcdef"), count: 1, for: 1, now: start)
+        guard case .state? = roster.release(1, now: start + .seconds(3)) else {
+            Issue.record("a backlog gone stale by the time its socket takes more is replaced too")
+            return
+        }
     }
 
     @Test("a loop of a few hundred streams writes each broadcast at once; one of thousands waits up to 250 ms for more")
@@ -71,11 +120,18 @@ struct EventStreamHubTests {
         #expect(EventStreamHub.window(streams: 50_000) == .milliseconds(250))
     }
 
-    @Test("on the loop: the state first, broadcasts that came while the loop was busy in one write, and a stream behind ended")
+    @Test(
+        "on the loop: the state first, broadcasts that came while the loop was busy in one write, and a stream behind sent a state"
+    )
     func hub() throws {
         let loop = EmbeddedEventLoop()
         let left = Mutex<[Language]>([])
-        let hub = EventStreamHub(eventLoop: loop, limit: 3) { language in left.withLock { $0.append(language) } }
+        // The view as the hub would read it for a stream behind: a generation and its state.
+        let view = Mutex<(UInt64, String)?>((5, "state at 5;"))
+        let hub = EventStreamHub(
+            eventLoop: loop, limit: 3,
+            seed: { _ in view.withLock { $0.map { ($0.0, Self.message($0.1)) } } },
+            left: { language in left.withLock { $0.append(language) } })
         let reading = EmbeddedChannel(loop: loop)
         let stalled = EmbeddedChannel(loop: loop)
         try reading.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
@@ -100,33 +156,53 @@ struct EventStreamHubTests {
         #expect(try written(reading) == ["b;c;d;"])
         _ = try written(stalled)
         // The stalled stream's socket takes nothing: its messages are held, not written; three is
-        // the limit, the fourth ends it.
+        // the limit, the fourth makes it owe a state, which it gets when its socket takes more,
+        // and after it only the broadcasts its state did not hold.
         stalled.isWritable = false
         hub.post(Self.batch(4, ["e;", "f;", "g;"]))
         loop.run()
-        #expect(try written(stalled).isEmpty && ended.withLock { $0 }.isEmpty)
         hub.post(Self.batch(5, ["h;"]))
         loop.run()
-        #expect(ended.withLock { $0 } == [2] && left.withLock { $0 } == [.english])
+        #expect(try written(stalled).isEmpty && ended.withLock { $0 }.isEmpty, "behind, not ended")
         #expect(try written(reading) == ["e;f;g;", "h;"])
+        stalled.isWritable = true
+        stalled.pipeline.fireChannelWritabilityChanged()
+        loop.run()
+        #expect(try written(stalled) == ["state at 5;"])
+        hub.post(Self.batch(5, ["h;"]))
+        hub.post(Self.batch(6, ["h2;"]))
+        loop.run()
+        #expect(try written(stalled) == ["h2;"])
+        _ = try written(reading)
+        // Behind again when the state cannot be made (the gateway stopping): it ends.
+        stalled.isWritable = false
+        hub.post(Self.batch(7, ["s1;", "s2;", "s3;", "s4;"]))
+        loop.run()
+        view.withLock { $0 = nil }
+        stalled.isWritable = true
+        stalled.pipeline.fireChannelWritabilityChanged()
+        loop.run()
+        #expect(ended.withLock { $0 } == [2] && left.withLock { $0 } == [.english])
+        #expect(try written(stalled).isEmpty)
+        #expect(try written(reading) == ["s1;s2;s3;s4;"])
         // A socket that takes more again gets what was held, in order, before anything new.
         reading.isWritable = false
-        hub.post(Self.batch(6, ["i;"]))
-        hub.post(Self.batch(7, ["j;"]))
+        hub.post(Self.batch(8, ["i;"]))
+        hub.post(Self.batch(9, ["j;"]))
         loop.run()
         #expect(try written(reading).isEmpty)
         reading.isWritable = true
         reading.pipeline.fireChannelWritabilityChanged()
         loop.run()
         #expect(try written(reading) == ["i;j;"])
-        hub.post(Self.batch(8, ["k;"]))
+        hub.post(Self.batch(10, ["k;"]))
         loop.run()
         #expect(try written(reading) == ["k;"])
         // A stream whose browser left ends with its channel.
         try reading.close().wait()
         loop.run()
         #expect(ended.withLock { $0 } == [2, 1])
-        hub.post(Self.batch(9, ["l;"]))
+        hub.post(Self.batch(11, ["l;"]))
         loop.run()
         #expect(try written(stalled).isEmpty, "the ended stream got nothing more")
     }
