@@ -12,7 +12,7 @@ public import CourtsideModel
 /// a tripwire on the number of fields of every encoded type.
 public enum CheckpointCoding {
     /// The layout's version, stored with each checkpoint.
-    public static let format = 2
+    public static let format = 3
 
     public static func encode(_ game: Game) -> [UInt8] {
         var writer = Writer(capacity: 256 + 8 * game.plays.count)
@@ -50,9 +50,9 @@ public enum CheckpointCoding {
 private struct Writer: ~Copyable {
     /// The most bytes a varint takes.
     static let varint = 10
-    /// The most bytes a play takes but a player named by id: two varints, a player's place,
-    /// its side and move, and a retraction's flag and varint.
-    static let play = 4 * varint + 3
+    /// The most bytes a play takes but a player named by id: its head, three varints and a
+    /// player's place.
+    static let play = 4 * varint + 1
 
     private var start: UnsafeMutablePointer<UInt8>
     private var capacity: Int
@@ -148,25 +148,21 @@ private struct Writer: ~Copyable {
         optional(game.endReason) { $0.byte(Tags.endReason($1)) }
         byte(game.timeExpired ? 1 : 0)
         optional(game.overtimeTargets) { $0.sides($1) }
-        // Plays are most of a long game: versions and times as differences from the play before
-        // (a byte or two each), a retraction's version as its distance from the play's.
+        // Plays are most of a long game: a head byte (``PlayHead``), the version only when it is
+        // not the one after the play before's, the time as its difference from the play before's
+        // (a byte or two), the player, and a retraction's version as its distance from the play's.
         unsigned(UInt64(game.plays.count))
         var previous = (version: 0, at: Int64(0))
         for play in game.plays {
             // Room for the whole play at once; only a player named by id makes more.
             reserve(Self.play)
-            int(play.version &- previous.version)
+            let next = play.version == previous.version &+ 1
+            put(PlayHead(play, versionIsNext: next).byte)
+            if !next { int(play.version &- previous.version) }
             int(play.at.rawValue &- previous.at)
             previous = (play.version, play.at.rawValue)
             player(play.player, roster)
-            put(Tags.side(play.side))
-            put(Tags.move(play.move))
-            if let retraction = play.retractedBy {
-                put(1)
-                int(retraction &- play.version)
-            } else {
-                put(0)
-            }
+            if let retraction = play.retractedBy { int(retraction &- play.version) }
         }
         sides(game.teamFouls)
         sides(game.timeoutsUsed)
@@ -227,6 +223,33 @@ private struct Roster {
     func player(at index: Int) -> PlayerID? { players.indices.contains(index) ? players[index] : nil }
 }
 
+/// A play's move, side and flags in one byte: bits 0 to 2 the move's code, bit 3 the side
+/// (away), bit 4 retracted, bit 5 the version is the one after the play before's (as a move's
+/// nearly always is); the others 0. Most of a play in a byte: a checkpoint writes every play of
+/// each changed game, and its bytes are most of what the checkpoint thread's writes cost.
+private struct PlayHead {
+    let move: MoveKind
+    let side: Side
+    let retracted: Bool
+    let versionIsNext: Bool
+
+    init(_ play: Play, versionIsNext: Bool) {
+        (move, side, retracted, self.versionIsNext) = (play.move, play.side, play.retractedBy != nil, versionIsNext)
+    }
+
+    init?(byte: UInt8) {
+        guard byte & 0b1100_0000 == 0, let move = MoveKind(code: byte & 0b111) else { return nil }
+        self.move = move
+        side = byte & 0b1000 == 0 ? .home : .away
+        retracted = byte & 0b1_0000 != 0
+        versionIsNext = byte & 0b10_0000 != 0
+    }
+
+    var byte: UInt8 {
+        move.code | (side == .away ? 0b1000 : 0) | (retracted ? 0b1_0000 : 0) | (versionIsNext ? 0b10_0000 : 0)
+    }
+}
+
 /// One byte per enum case. Exhaustive switches: a new case fails to compile here until it has
 /// a tag (and ``CheckpointCoding/format`` is bumped).
 private enum Tags {
@@ -267,10 +290,6 @@ private enum Tags {
     static func endReason(_ tag: UInt8) -> EndReason? {
         [.score, .cap, .time, .overtime, .forfeit, .abandoned, .noResult][safe: tag]
     }
-
-    static func move(_ move: MoveKind) -> UInt8 { move.code }
-
-    static func move(_ tag: UInt8) -> MoveKind? { MoveKind(code: tag) }
 
     static func atTime(_ atTime: TimeLimit.AtTime) -> UInt8 {
         switch atTime {
@@ -384,14 +403,14 @@ private struct Reader {
         game.plays.reserveCapacity(plays)
         var previous = (version: 0, at: Int64(0))
         for _ in 0..<plays {
-            let version = previous.version &+ (try int())
+            guard let head = PlayHead(byte: try byte()) else { throw corrupt("play") }
+            let version = head.versionIsNext ? previous.version &+ 1 : previous.version &+ (try int())
             let at = previous.at &+ (try int64())
             previous = (version, at)
             game.plays.append(
                 Play(
-                    version: version, at: Timestamp(milliseconds: at), player: try player(roster),
-                    side: try tag(Tags.side, "side"), move: try tag(Tags.move, "move"),
-                    retractedBy: try optional { r in version &+ (try r.int()) }))
+                    version: version, at: Timestamp(milliseconds: at), player: try player(roster), side: head.side,
+                    move: head.move, retractedBy: head.retracted ? version &+ (try int()) : nil))
         }
         game.teamFouls = try sides()
         game.timeoutsUsed = try sides()
