@@ -41,12 +41,21 @@ public struct CheckpointPolicy: Sendable, Equatable {
     /// the checkpoint file, once the checkpoint is complete, took 160, 50 and 35 ms, and a lone
     /// keeper's slowest move beside it 80, 21 and 11 ms.
     public var partBudget: Duration
+    /// From how many plays a game's plays, as a checkpoint encoded them, are kept for the next
+    /// checkpoint of the game, which then encodes only the plays after them. The kept bytes are
+    /// about 5 a play, beside the 40 of the play itself: only long games keep them (a game to 15
+    /// points has a few dozen plays), and a finished one drops them.
+    public var reusedPlaysFrom: Int
 
-    public init(interval: Int = 20_000, atClose: Bool = true, restore: Bool = true, partBudget: Duration = .milliseconds(50)) {
+    public init(
+        interval: Int = 20_000, atClose: Bool = true, restore: Bool = true, partBudget: Duration = .milliseconds(50),
+        reusedPlaysFrom: Int = 256
+    ) {
         self.interval = max(1, interval)
         self.atClose = atClose
         self.restore = restore
         self.partBudget = partBudget
+        self.reusedPlaysFrom = max(1, reusedPlaysFrom)
     }
 
     /// Never writes a checkpoint, and never uses one.

@@ -95,6 +95,33 @@ struct CheckpointStorageTests {
         #expect(try CheckpointCoding.decode(CheckpointCoding.encode(game)) == game)
     }
 
+    @Test("a later state encoded with an earlier state's plays gives the bytes of its whole encoding")
+    func reusedPlays() throws {
+        var game = Game(setup: CheckpointFixtures.plain)
+        func move(_ index: Int) {
+            game.apply(
+                GameEvent(
+                    gameID: "g1", version: game.version + 1, at: Timestamp(milliseconds: Int64(index) * 1_500),
+                    origin: .init(clientID: "k", commandID: "\(index)"),
+                    kind: .move(player: index.isMultiple(of: 2) ? "p1" : "p2", move: .rebound)))
+        }
+        for index in 0..<300 { move(index) }
+        let (bytes, kept) = CheckpointCoding.encode(game, reusing: nil, keep: true)
+        #expect(bytes == CheckpointCoding.encode(game))
+        let plays = try #require(kept)
+        #expect(plays.count == 300)
+        for index in 300..<340 { move(index) }
+        let (later, again) = CheckpointCoding.encode(game, reusing: plays, keep: true)
+        #expect(later == CheckpointCoding.encode(game))
+        #expect(try CheckpointCoding.decode(later) == game)
+        #expect(again?.count == 340)
+        // Plays that are not this game's first ones (the earlier game's, not this one's) are not used.
+        #expect(
+            CheckpointCoding.encode(Game(setup: CheckpointFixtures.plain), reusing: again, keep: false).bytes
+                == CheckpointCoding.encode(Game(setup: CheckpointFixtures.plain)))
+        #expect(!CheckpointCoding.keepsEncodedPlays(.retraction(targetVersion: 3)))
+    }
+
     @Test("every truncated or damaged form is refused, never read as another game")
     func damaged() throws {
         let bytes = CheckpointCoding.encode(CheckpointFixtures.games[0])
