@@ -18,9 +18,9 @@ public struct CheckpointPolicy: Sendable, Equatable {
     /// Measured with `courtside-bench restart` (CPU time, release build): replaying costs about
     /// 6 µs an event (4.7 to read and decode a move, 1.4 to fold it), so 20,000 events add about
     /// 0.12 s to a start; loading 10,000 games from a checkpoint costs about 0.15 s; a start over
-    /// 1,000,000 events took 0.44 s, against 6.3 s for a full replay. Writing a changed game
-    /// costs 12 µs (5 moves) to 24 µs (100 plays): a venue of a thousand games pays about 1 µs
-    /// an event for checkpoints; ten thousand long games, all changing, about 10.
+    /// 1,000,000 events took 0.44 s, against 6.3 s for a full replay. Writing a changed game of
+    /// 100 plays costs about 12 µs, its encoding included: a venue of a thousand games pays
+    /// under 1 µs an event for checkpoints; ten thousand such games, all changing, about 6.
     public var interval: Int
     /// Whether closing the library writes one, so that the next start replays nothing.
     public var atClose: Bool
