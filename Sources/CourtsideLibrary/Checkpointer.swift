@@ -37,6 +37,13 @@ final class Checkpointer: Sendable {
         var eventsSince: Int
         var writing: InProgress?
         var phase = Phase.running
+        /// The plays of long games as the last checkpoint that wrote them encoded them, while
+        /// they are unchanged (``CheckpointCoding/keepsEncodedPlays(_:)``): the next checkpoint
+        /// encodes only the plays after them.
+        var encodedPlays: [GameID: CheckpointCoding.EncodedPlays] = [:]
+        /// Games whose plays changed after the checkpoint being written took its states: what it
+        /// encodes of them is not kept.
+        var reshaped: Set<GameID> = []
 
         /// Whether a checkpoint is to begin: an interval's worth of events since the last began,
         /// none being written, and the log not failed.
@@ -103,7 +110,13 @@ final class Checkpointer: Sendable {
     /// never wait for a checkpoint to begin.
     func committed(_ events: [GameEvent]) {
         let due = progress.withLock { progress in
-            for index in events.indices { progress.changed.insert(events[index].gameID) }
+            for index in events.indices {
+                progress.changed.insert(events[index].gameID)
+                if !CheckpointCoding.keepsEncodedPlays(events[index].kind) {
+                    progress.encodedPlays[events[index].gameID] = nil
+                    if progress.writing != nil { progress.reshaped.insert(events[index].gameID) }
+                }
+            }
             progress.eventsSince += events.count
             return progress.isDue(policy)
         }
@@ -178,6 +191,7 @@ final class Checkpointer: Sendable {
                 sequence: sequence, complete: progress.complete, gameCount: count, games: games, began: .now)
             progress.changed = []
             progress.complete = false
+            progress.reshaped = []
         }
         wake.signal()
     }
@@ -199,7 +213,7 @@ final class Checkpointer: Sendable {
             return (ContinuousClock.now - started) * 3 >= policy.partBudget
         }
         repeat {
-            states.append(CheckpointPart.State(writing.games[next]))
+            states.append(state(of: writing.games[next]))
             next += 1
         } while next < writing.games.count && !full()
         let done = next == writing.games.count
@@ -207,6 +221,21 @@ final class Checkpointer: Sendable {
             sequence: writing.sequence, states: states, first: writing.next == 0, complete: writing.complete,
             completion: done ? writing.gameCount : nil)
         return (part, next)
+    }
+
+    /// A game's state encoded, reusing its plays as encoded last time while they are unchanged;
+    /// a long game's plays are kept for the next time, unless they changed since this
+    /// checkpoint took its state, or the game is over (it changes no more).
+    private func state(of game: Game) -> CheckpointPart.State {
+        let reused = progress.withLock { $0.encodedPlays[game.id] }
+        let keep = game.plays.count >= policy.reusedPlaysFrom && !game.isFinished
+        let (bytes, plays) = CheckpointCoding.encode(game, reusing: reused, keep: keep)
+        if plays != nil || reused != nil {
+            progress.withLock { progress in
+                progress.encodedPlays[game.id] = progress.reshaped.contains(game.id) ? nil : plays
+            }
+        }
+        return CheckpointPart.State(game: game.id, bytes: bytes)
     }
 
     /// Writes a part in a transaction of its own; a failure abandons the checkpoint.
@@ -234,6 +263,7 @@ final class Checkpointer: Sendable {
             writing.gamesPerPart = min(2 * count, max(1, Int(policy.partBudget / perGame)))
             writing.busy += max(cost, .zero)
             progress.writing = written.part.completion == nil ? writing : nil
+            if written.part.completion != nil { progress.reshaped = [] }
             return written.part.completion == nil ? nil : writing
         }
         if let done { logWritten(done) }
@@ -244,7 +274,10 @@ final class Checkpointer: Sendable {
     @discardableResult
     private func deferInProgress() -> Int64? {
         progress.withLock { progress in
-            defer { progress.writing = nil }
+            defer {
+                progress.writing = nil
+                progress.reshaped = []
+            }
             guard let writing = progress.writing else { return nil }
             progress.changed.formUnion(writing.games.map(\.id))
             progress.complete = progress.complete || writing.complete

@@ -18,9 +18,9 @@ public struct CheckpointPolicy: Sendable, Equatable {
     /// Measured with `courtside-bench restart` (CPU time, release build): replaying costs about
     /// 6 µs an event (4.7 to read and decode a move, 1.4 to fold it), so 20,000 events add about
     /// 0.12 s to a start; loading 10,000 games from a checkpoint costs about 0.15 s; a start over
-    /// 1,000,000 events took 0.44 s, against 6.3 s for a full replay. Writing a changed game
-    /// costs 12 µs (5 moves) to 24 µs (100 plays): a venue of a thousand games pays about 1 µs
-    /// an event for checkpoints; ten thousand long games, all changing, about 10.
+    /// 1,000,000 events took 0.44 s, against 6.3 s for a full replay. Writing a changed game of
+    /// 100 plays costs about 12 µs, its encoding included: a venue of a thousand games pays
+    /// under 1 µs an event for checkpoints; ten thousand such games, all changing, about 6.
     public var interval: Int
     /// Whether closing the library writes one, so that the next start replays nothing.
     public var atClose: Bool
@@ -41,12 +41,21 @@ public struct CheckpointPolicy: Sendable, Equatable {
     /// the checkpoint file, once the checkpoint is complete, took 160, 50 and 35 ms, and a lone
     /// keeper's slowest move beside it 80, 21 and 11 ms.
     public var partBudget: Duration
+    /// From how many plays a game's plays, as a checkpoint encoded them, are kept for the next
+    /// checkpoint of the game, which then encodes only the plays after them. The kept bytes are
+    /// about 5 a play, beside the 40 of the play itself: only long games keep them (a game to 15
+    /// points has a few dozen plays), and a finished one drops them.
+    public var reusedPlaysFrom: Int
 
-    public init(interval: Int = 20_000, atClose: Bool = true, restore: Bool = true, partBudget: Duration = .milliseconds(50)) {
+    public init(
+        interval: Int = 20_000, atClose: Bool = true, restore: Bool = true, partBudget: Duration = .milliseconds(50),
+        reusedPlaysFrom: Int = 256
+    ) {
         self.interval = max(1, interval)
         self.atClose = atClose
         self.restore = restore
         self.partBudget = partBudget
+        self.reusedPlaysFrom = max(1, reusedPlaysFrom)
     }
 
     /// Never writes a checkpoint, and never uses one.

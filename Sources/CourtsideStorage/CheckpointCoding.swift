@@ -12,17 +12,53 @@ public import CourtsideModel
 /// a tripwire on the number of fields of every encoded type.
 public enum CheckpointCoding {
     /// The layout's version, stored with each checkpoint.
-    public static let format = 2
+    public static let format = 3
 
-    public static func encode(_ game: Game) -> [UInt8] {
-        var writer = Writer()
-        writer.bytes.reserveCapacity(256 + 24 * game.plays.count)
-        writer.game(game)
-        return writer.bytes
+    public static func encode(_ game: Game) -> [UInt8] { encode(game, reusing: nil, keep: false).bytes }
+
+    /// A game's first plays as ``encode(_:reusing:keep:)`` wrote them, for a later state of the
+    /// game whose first plays are the same: only the plays after them are encoded again.
+    public struct EncodedPlays: Sendable {
+        /// How many plays.
+        public let count: Int
+        let bytes: [UInt8]
+        /// The last play's version and time, from which the next play's are written.
+        let last: (version: Int, at: Int64)
+    }
+
+    /// `game` in the binary form, and its plays as written when `keep`.
+    ///
+    /// With `prefix`, the first `prefix.count` plays are not read again: their bytes are
+    /// `prefix`'s, the same as ``encode(_:)`` writes while those plays and the roster that places
+    /// their players are unchanged. The caller knows when they are: only the events that
+    /// ``keepsEncodedPlays(_:)`` refuses change them. A long game's plays are most of its state,
+    /// and reading them all again at every checkpoint was most of the checkpoint's encoding.
+    public static func encode(_ game: Game, reusing prefix: EncodedPlays?, keep: Bool) -> (
+        bytes: [UInt8], plays: EncodedPlays?
+    ) {
+        // A prefix that does not end at a play of this game (a caller's mistake) is not used.
+        let prefix = prefix.flatMap { prefix in
+            prefix.count > 0 && prefix.count <= game.plays.count
+                && game.plays[prefix.count - 1].version == prefix.last.version
+                && game.plays[prefix.count - 1].at.rawValue == prefix.last.at ? prefix : nil
+        }
+        var writer = CheckpointWriter(capacity: 256 + (prefix?.bytes.count ?? 0) + 8 * (game.plays.count - (prefix?.count ?? 0)))
+        let plays = writer.game(game, reusing: prefix)
+        let kept = keep ? EncodedPlays(count: game.plays.count, bytes: writer.copy(plays.bytes), last: plays.last) : nil
+        return (writer.finish(), kept)
+    }
+
+    /// Whether the plays a game had before `kind` are encoded the same after it: their fields
+    /// and their players' places in the roster. A new kind must say.
+    public static func keepsEncodedPlays(_ kind: borrowing GameEvent.Kind) -> Bool {
+        switch kind {
+        case .move, .clockStarted, .clockPaused, .timeExpired, .timeout, .forfeit, .ended: true
+        case .gameCreated, .retraction, .teamsAssigned, .setupChanged, .tournamentChanged: false
+        }
     }
 
     public static func decode(_ bytes: UnsafeRawBufferPointer) throws(CheckpointError) -> Game {
-        var reader = Reader(bytes: bytes)
+        var reader = CheckpointReader(bytes: bytes)
         do {
             let game = try reader.game()
             guard reader.offset == bytes.count else { throw reader.corrupt("end (\(bytes.count - reader.offset) bytes left)") }
@@ -37,344 +73,5 @@ public enum CheckpointCoding {
     public static func decode(_ bytes: [UInt8]) throws(CheckpointError) -> Game {
         let result = bytes.withUnsafeBytes { buffer in Result { () throws(CheckpointError) in try decode(buffer) } }
         return try result.get()
-    }
-}
-
-// MARK: - Writing
-
-private struct Writer {
-    var bytes: [UInt8] = []
-
-    mutating func unsigned(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
-    }
-
-    mutating func int(_ value: Int64) { unsigned(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
-    mutating func int(_ value: Int) { int(Int64(value)) }
-
-    mutating func string(_ value: String) {
-        var value = value
-        value.withUTF8 { utf8 in
-            unsigned(UInt64(utf8.count))
-            bytes.append(contentsOf: utf8)
-        }
-    }
-
-    /// 0 for nil, 1 and the value otherwise.
-    mutating func optional<Value>(_ value: Value?, _ write: (inout Writer, Value) -> Void) {
-        guard let value else { return bytes.append(0) }
-        bytes.append(1)
-        write(&self, value)
-    }
-
-    mutating func sides(_ values: SideValues) {
-        int(values.home)
-        int(values.away)
-    }
-
-    mutating func game(_ game: Game) {
-        let setup = game.setup
-        string(setup.id.rawValue)
-        team(setup.home)
-        team(setup.away)
-        rules(setup.rules)
-        optional(setup.court) { $0.string($1) }
-        let roster = Roster(setup)
-
-        int(game.version)
-        sides(game.score)
-        unsigned(UInt64(game.counts.count))
-        for (player, counts) in game.counts {
-            self.player(player, roster)
-            for kind in MoveKind.allCases { int(counts[kind]) }
-        }
-        int(game.clock.accumulated)
-        optional(game.clock.runningSince) { $0.int($1.rawValue) }
-        bytes.append(Tags.status(game.status))
-        optional(game.winner) { $0.bytes.append(Tags.side($1)) }
-        optional(game.endReason) { $0.bytes.append(Tags.endReason($1)) }
-        bytes.append(game.timeExpired ? 1 : 0)
-        optional(game.overtimeTargets) { $0.sides($1) }
-        // Plays are most of a long game: versions and times as differences from the play before
-        // (a byte or two each), a retraction's version as its distance from the play's.
-        unsigned(UInt64(game.plays.count))
-        var previous = (version: 0, at: Int64(0))
-        for play in game.plays {
-            int(play.version &- previous.version)
-            int(play.at.rawValue &- previous.at)
-            previous = (play.version, play.at.rawValue)
-            player(play.player, roster)
-            bytes.append(Tags.side(play.side))
-            bytes.append(Tags.move(play.move))
-            optional(play.retractedBy) { $0.int($1 &- play.version) }
-        }
-        sides(game.teamFouls)
-        sides(game.timeoutsUsed)
-        optional(game.startedAt) { $0.int($1.rawValue) }
-        optional(game.endedAt) { $0.int($1.rawValue) }
-    }
-
-    mutating func team(_ team: Team) {
-        string(team.id.rawValue)
-        string(team.name)
-        unsigned(UInt64(team.players.count))
-        for player in team.players {
-            string(player.id.rawValue)
-            string(player.name)
-        }
-    }
-
-    mutating func rules(_ rules: RuleSet) {
-        int(rules.targetScore)
-        int(rules.winBy)
-        optional(rules.hardCap) { $0.int($1) }
-        optional(rules.timeLimit) { writer, limit in
-            writer.int(limit.milliseconds)
-            writer.bytes.append(Tags.atTime(limit.atTime))
-            writer.int(limit.overtimePoints)
-        }
-        optional(rules.teamFouls) { writer, fouls in
-            writer.int(fouls.freeThrowsFrom)
-            writer.int(fouls.possessionFrom)
-        }
-        optional(rules.shotClockSeconds) { $0.int($1) }
-        optional(rules.timeoutsPerTeam) { $0.int($1) }
-        optional(rules.forfeitScore) { $0.int($1) }
-        optional(rules.preset) { $0.string($1) }
-    }
-
-    /// A rostered player as 1 + its place in the roster (home, then away); anyone else as 0
-    /// and the id.
-    mutating func player(_ player: PlayerID, _ roster: Roster) {
-        if let index = roster.index(of: player) {
-            unsigned(UInt64(index + 1))
-        } else {
-            unsigned(0)
-            string(player.rawValue)
-        }
-    }
-}
-
-/// A game's players, home then away, to name them by place.
-private struct Roster {
-    let players: [PlayerID]
-
-    init(_ setup: GameSetup) { players = (setup.home.players + setup.away.players).map(\.id) }
-
-    // Rosters are a few players: a scan beats hashing.
-    func index(of player: PlayerID) -> Int? { players.firstIndex(of: player) }
-
-    func player(at index: Int) -> PlayerID? { players.indices.contains(index) ? players[index] : nil }
-}
-
-/// One byte per enum case. Exhaustive switches: a new case fails to compile here until it has
-/// a tag (and ``CheckpointCoding/format`` is bumped).
-private enum Tags {
-    static func status(_ status: GameStatus) -> UInt8 {
-        switch status {
-        case .scheduled: 0
-        case .running: 1
-        case .paused: 2
-        case .finished: 3
-        }
-    }
-
-    static func status(_ tag: UInt8) -> GameStatus? {
-        [.scheduled, .running, .paused, .finished][safe: tag]
-    }
-
-    static func side(_ side: Side) -> UInt8 {
-        switch side {
-        case .home: 0
-        case .away: 1
-        }
-    }
-
-    static func side(_ tag: UInt8) -> Side? { [.home, .away][safe: tag] }
-
-    static func endReason(_ reason: EndReason) -> UInt8 {
-        switch reason {
-        case .score: 0
-        case .cap: 1
-        case .time: 2
-        case .overtime: 3
-        case .forfeit: 4
-        case .abandoned: 5
-        case .noResult: 6
-        }
-    }
-
-    static func endReason(_ tag: UInt8) -> EndReason? {
-        [.score, .cap, .time, .overtime, .forfeit, .abandoned, .noResult][safe: tag]
-    }
-
-    static func move(_ move: MoveKind) -> UInt8 { move.code }
-
-    static func move(_ tag: UInt8) -> MoveKind? { MoveKind(code: tag) }
-
-    static func atTime(_ atTime: TimeLimit.AtTime) -> UInt8 {
-        switch atTime {
-        case .leaderWins: 0
-        case .overtime: 1
-        }
-    }
-
-    static func atTime(_ tag: UInt8) -> TimeLimit.AtTime? { [.leaderWins, .overtime][safe: tag] }
-}
-
-extension Array {
-    fileprivate subscript(safe tag: UInt8) -> Element? { Int(tag) < count ? self[Int(tag)] : nil }
-}
-
-// MARK: - Reading
-
-private struct Reader {
-    let bytes: UnsafeRawBufferPointer
-    var offset = 0
-
-    init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
-
-    func corrupt(_ what: String) -> CheckpointError { CheckpointError("bad \(what) at byte \(offset)") }
-
-    mutating func byte() throws -> UInt8 {
-        guard offset < bytes.count else { throw corrupt("end") }
-        defer { offset += 1 }
-        return bytes[offset]
-    }
-
-    mutating func unsigned() throws -> UInt64 {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-            let byte = try byte()
-            guard shift < 64 else { throw corrupt("varint") }
-            value |= UInt64(byte & 0x7f) << shift
-            if byte < 0x80 { return value }
-            shift += 7
-        }
-    }
-
-    mutating func int64() throws -> Int64 {
-        let raw = try unsigned()
-        return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
-    }
-
-    mutating func int() throws -> Int { Int(try int64()) }
-
-    /// A count of things that each take at least a byte: never more than the bytes left.
-    mutating func count() throws -> Int {
-        let count = try unsigned()
-        guard count <= UInt64(bytes.count - offset) else { throw corrupt("count") }
-        return Int(count)
-    }
-
-    mutating func string() throws -> String {
-        let length = try count()
-        let utf8 = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length])
-        guard let string = String(validating: utf8, as: UTF8.self) else { throw corrupt("string") }
-        offset += length
-        return string
-    }
-
-    mutating func optional<Value>(_ read: (inout Reader) throws -> Value) throws -> Value? {
-        switch try byte() {
-        case 0: return nil
-        case 1: return try read(&self)
-        default: throw corrupt("optional")
-        }
-    }
-
-    mutating func tag<Value>(_ decode: (UInt8) -> Value?, _ what: String) throws -> Value {
-        guard let value = decode(try byte()) else { throw corrupt(what) }
-        return value
-    }
-
-    /// A side's value is held in 32 bits: one past them is a corrupt checkpoint, not a trap.
-    mutating func sides() throws -> SideValues {
-        let (home, away) = (try int(), try int())
-        guard Int32(exactly: home) != nil, Int32(exactly: away) != nil else { throw corrupt("side value") }
-        return SideValues(home: home, away: away)
-    }
-
-    mutating func game() throws -> Game {
-        let setup = GameSetup(
-            id: GameID(try string()), home: try team(), away: try team(), rules: try rules(),
-            court: try optional { r in try r.string() })
-        let roster = Roster(setup)
-        var game = Game(setup: setup)
-        game.version = try int()
-        game.score = try sides()
-        let players = try count()
-        var counts = PlayerCounts(minimumCapacity: players)
-        for _ in 0..<players {
-            let player = try player(roster)
-            var moves = MoveCounts()
-            for kind in MoveKind.allCases { moves[kind] = try int() }
-            counts[player] = moves
-        }
-        game.counts = counts
-        game.clock = GameClock(
-            accumulated: try int64(), runningSince: try optional { r in Timestamp(milliseconds: try r.int64()) })
-        game.status = try tag(Tags.status, "status")
-        game.winner = try optional { r in try r.tag(Tags.side, "side") }
-        game.endReason = try optional { r in try r.tag(Tags.endReason, "end reason") }
-        game.timeExpired = try tag({ $0 <= 1 ? $0 == 1 : nil }, "flag")
-        game.overtimeTargets = try optional { r in try r.sides() }
-        let plays = try count()
-        game.plays.reserveCapacity(plays)
-        var previous = (version: 0, at: Int64(0))
-        for _ in 0..<plays {
-            let version = previous.version &+ (try int())
-            let at = previous.at &+ (try int64())
-            previous = (version, at)
-            game.plays.append(
-                Play(
-                    version: version, at: Timestamp(milliseconds: at), player: try player(roster),
-                    side: try tag(Tags.side, "side"), move: try tag(Tags.move, "move"),
-                    retractedBy: try optional { r in version &+ (try r.int()) }))
-        }
-        game.teamFouls = try sides()
-        game.timeoutsUsed = try sides()
-        game.startedAt = try optional { r in Timestamp(milliseconds: try r.int64()) }
-        game.endedAt = try optional { r in Timestamp(milliseconds: try r.int64()) }
-        return game
-    }
-
-    mutating func team() throws -> Team {
-        let id = TeamID(try string())
-        let name = try string()
-        let count = try count()
-        var players: [Player] = []
-        players.reserveCapacity(count)
-        for _ in 0..<count { players.append(Player(id: PlayerID(try string()), name: try string())) }
-        return Team(id: id, name: name, players: players)
-    }
-
-    mutating func rules() throws -> RuleSet {
-        RuleSet(
-            targetScore: try int(), winBy: try int(), hardCap: try optional { r in try r.int() },
-            timeLimit: try optional { r in
-                TimeLimit(milliseconds: try r.int64(), atTime: try r.tag(Tags.atTime, "at_time"), overtimePoints: try r.int())
-            },
-            teamFouls: try optional { r in
-                TeamFoulRules(freeThrowsFrom: try r.int(), possessionFrom: try r.int())
-            },
-            shotClockSeconds: try optional { r in try r.int() },
-            timeoutsPerTeam: try optional { r in try r.int() }, forfeitScore: try optional { r in try r.int() },
-            preset: try optional { r in try r.string() })
-    }
-
-    mutating func player(_ roster: Roster) throws -> PlayerID {
-        let place = try unsigned()
-        if place == 0 { return PlayerID(try string()) }
-        guard place <= UInt64(roster.players.count), let player = roster.player(at: Int(place - 1)) else {
-            throw corrupt("player")
-        }
-        return player
     }
 }

@@ -47,6 +47,11 @@ final class SQLiteCheckpointFile: Sendable {
         // Only a reader from outside (sqlite3, a probe) ever holds it up.
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
+            // A new file's pages (the size of an existing one stays): a game's state, 2 to 3 KB
+            // at a few hundred plays, spills from a 4 KB page into overflow pages, and each page
+            // is a frame written to the WAL and copied back. In Python's sqlite3, a checkpoint of
+            // 1,000 such states cost 14 ms of CPU with 4 KB pages, 9.4 with 16 KB, 10.6 with 64 KB.
+            try db.execute(sql: "PRAGMA page_size = 16384")
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 10000")
             // A part writes each game's row once and a start reads them once: beyond the index's

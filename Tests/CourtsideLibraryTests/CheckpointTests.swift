@@ -13,7 +13,9 @@ import Testing
 struct CheckpointTests {
     /// Frequent checkpoints, so that many land in the middle of games, each written a game at a
     /// time beside the commits; none at close, so a tail (and a checkpoint left half-written) remains.
-    static let writing = CheckpointPolicy(interval: 37, atClose: false, partBudget: .zero)
+    /// Every game's plays from the third are reused by its next checkpoint, through the undos, the
+    /// teams assigned anew and the games' ends.
+    static let writing = CheckpointPolicy(interval: 37, atClose: false, partBudget: .zero, reusedPlaysFrom: 3)
     static let fromCheckpoint = CheckpointPolicy(interval: .max, atClose: false, restore: true)
     static let fullReplay = CheckpointPolicy(interval: .max, atClose: false, restore: false)
 

@@ -79,6 +79,49 @@ struct CheckpointStorageTests {
         }
     }
 
+    @Test("a long game whose plays outgrow the writer's first room survives unchanged, off-roster players too")
+    func longGame() throws {
+        var game = Game(setup: CheckpointFixtures.plain)
+        // Off the roster, each play also writes its player's id: growth falls in mid-play.
+        let stranger = PlayerID(rawValue: String(repeating: "ü", count: 40))
+        game.plays = PlayHistory(
+            (0..<2_000).map { index in
+                Play(
+                    version: index + 2, at: Timestamp(milliseconds: Int64(index) * 997 - 5_000),
+                    player: index.isMultiple(of: 3) ? stranger : "p1", side: index.isMultiple(of: 2) ? .home : .away,
+                    move: .twoPoints, retractedBy: index.isMultiple(of: 7) ? index + 1_000 : nil)
+            })
+        game.version = 2_001
+        #expect(try CheckpointCoding.decode(CheckpointCoding.encode(game)) == game)
+    }
+
+    @Test("a later state encoded with an earlier state's plays gives the bytes of its whole encoding")
+    func reusedPlays() throws {
+        var game = Game(setup: CheckpointFixtures.plain)
+        func move(_ index: Int) {
+            game.apply(
+                GameEvent(
+                    gameID: "g1", version: game.version + 1, at: Timestamp(milliseconds: Int64(index) * 1_500),
+                    origin: .init(clientID: "k", commandID: "\(index)"),
+                    kind: .move(player: index.isMultiple(of: 2) ? "p1" : "p2", move: .rebound)))
+        }
+        for index in 0..<300 { move(index) }
+        let (bytes, kept) = CheckpointCoding.encode(game, reusing: nil, keep: true)
+        #expect(bytes == CheckpointCoding.encode(game))
+        let plays = try #require(kept)
+        #expect(plays.count == 300)
+        for index in 300..<340 { move(index) }
+        let (later, again) = CheckpointCoding.encode(game, reusing: plays, keep: true)
+        #expect(later == CheckpointCoding.encode(game))
+        #expect(try CheckpointCoding.decode(later) == game)
+        #expect(again?.count == 340)
+        // Plays that are not this game's first ones (the earlier game's, not this one's) are not used.
+        #expect(
+            CheckpointCoding.encode(Game(setup: CheckpointFixtures.plain), reusing: again, keep: false).bytes
+                == CheckpointCoding.encode(Game(setup: CheckpointFixtures.plain)))
+        #expect(!CheckpointCoding.keepsEncodedPlays(.retraction(targetVersion: 3)))
+    }
+
     @Test("every truncated or damaged form is refused, never read as another game")
     func damaged() throws {
         let bytes = CheckpointCoding.encode(CheckpointFixtures.games[0])
@@ -270,6 +313,16 @@ struct CheckpointStorageTests {
         #expect(try walSize() == 0)
         #expect(try log.readCheckpoint()?.games.count == 3)
         try log.close()
+    }
+
+    @Test("a new checkpoint file has 16 KB pages, so that a long game's state stays on its page")
+    func pageSize() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = try logOfThreeGames(checkpointed: true)
+        try log.close()
+        let queue = try DatabaseQueue(path: directory.appendingPathComponent(SQLiteEventLog.checkpointFileName).path)
+        #expect(try queue.read { try Int.fetchOne($0, sql: "PRAGMA page_size") } == 16_384)
+        try queue.close()
     }
 
     @Test("a checkpoint file that cannot be opened is made again: the log opens, and says the checkpoint cannot be used")
