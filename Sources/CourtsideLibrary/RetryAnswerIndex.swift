@@ -1,41 +1,51 @@
 /// One client's remembered commands by id, for ``RetryAnswers``: an open-addressed table of the
-/// low 32 bits of each answer's number beside 32 bits of its command id's hash, which the
-/// client's own list of answers turns into its place and its command's id.
+/// low 32 bits of each answer's number beside the low 32 bits of its command id's hash, which
+/// the client's own list of answers turns into its place and its command's id.
 ///
 /// A dictionary from command id to number held each id a second time, in buckets of 24 bytes
-/// at under three quarters' load: about 53 bytes a command at 60,000 commands. This holds 8
+/// at under three quarters' load: about 53 bytes a command at 60,000 commands. This holds 9
 /// bytes a bucket at at most half load (docs/FIGURES.md, "Memory and restart").
 /// Linear probing, and deletion by shifting the entries after back, so no tombstone is left.
-/// Each bucket keeps its entry's hash bits, so that neither growing nor a deletion's shifts
-/// hash a command id again (each read its id from the client's list of answers and hashed it,
-/// 6% of the pool's samples under `courtside-bench daemon`, docs/FIGURES.md), and a look-up
-/// passes the entries that only share its bucket without reading their ids.
+/// Each bucket keeps its entry's hash, so that neither growing nor a deletion's shifts hash a
+/// command id again: each read the id from the client's list of answers and hashed it, 3 to 6%
+/// of the pool's samples under `courtside-bench daemon` (docs/FIGURES.md).
+/// Each bucket's tag, 8 bits of its entry's hash in a list of its own, lets a look-up pass the
+/// entries that only share its bucket reading a byte each: with the hashes beside the numbers
+/// alone, a look-up read 8 bytes a bucket, and missed the cache more (a new command, the usual
+/// case, reads a tag or two and nothing else).
 struct RetryAnswerIndex {
-    /// Each bucket: its entry's hash bits above, the low 32 bits of its answer's number below;
-    /// 0 where it is empty (the hash bits always have their top bit set).
-    private var buckets: [UInt64] = []
+    /// Each bucket's entry: the low 32 bits of its command id's hash above, the low 32 bits of
+    /// its answer's number below.
+    private var entries: [UInt64] = []
+    /// Each bucket's tag: 0 where it is empty, else 1 to 255, from the top bits of its entry's hash.
+    private var tags: [UInt8] = []
     /// The entries held.
     private(set) var count = 0
 
-    private var mask: Int { buckets.count - 1 }
+    private var mask: Int { entries.count - 1 }
 
-    /// The 32 bits of `hash` a bucket keeps: the top half, its top bit set so that no bucket in
-    /// use is 0. Their low bits choose the entry's bucket.
-    private static func bits(_ hash: Int) -> UInt64 {
-        UInt64(bitPattern: Int64(hash)) >> 32 | 0x8000_0000
+    private static func tag(_ hash: Int) -> UInt8 {
+        let tag = UInt8(truncatingIfNeeded: UInt(bitPattern: hash) >> (UInt.bitWidth - 8))
+        return tag == 0 ? 1 : tag
     }
 
-    private func home(_ bits: UInt64) -> Int { Int(truncatingIfNeeded: bits) & mask }
+    private static func entry(_ number: UInt32, hash: Int) -> UInt64 {
+        UInt64(UInt32(truncatingIfNeeded: hash)) << 32 | UInt64(number)
+    }
+
+    /// An entry's bucket, from the hash bits it keeps.
+    private func home(_ entry: UInt64) -> Int { Int(truncatingIfNeeded: entry >> 32) & mask }
 
     /// The entry whose command `matches` says is the one looked for, among those that hash
     /// like it.
     func find(hash: Int, matches: (UInt32) -> Bool) -> UInt32? {
         guard count > 0 else { return nil }
-        let bits = Self.bits(hash)
-        var bucket = home(bits)
-        while buckets[bucket] != 0 {
-            let entry = buckets[bucket]
-            if entry >> 32 == bits, matches(UInt32(truncatingIfNeeded: entry)) { return UInt32(truncatingIfNeeded: entry) }
+        let (tag, bits) = (Self.tag(hash), UInt64(UInt32(truncatingIfNeeded: hash)))
+        var bucket = hash & mask
+        while tags[bucket] != 0 {
+            if tags[bucket] == tag, entries[bucket] >> 32 == bits, matches(UInt32(truncatingIfNeeded: entries[bucket])) {
+                return UInt32(truncatingIfNeeded: entries[bucket])
+            }
             bucket = (bucket &+ 1) & mask
         }
         return nil
@@ -43,41 +53,44 @@ struct RetryAnswerIndex {
 
     /// Adds an entry.
     mutating func insert(_ number: UInt32, hash: Int) {
-        if (count + 1) * 2 > buckets.count { grow() }
-        place(Self.bits(hash) << 32 | UInt64(number))
+        if (count + 1) * 2 > entries.count { grow() }
+        place(Self.entry(number, hash: hash), tag: Self.tag(hash))
         count += 1
     }
 
     /// Puts an entry in the first empty bucket from its own.
-    private mutating func place(_ entry: UInt64) {
-        var bucket = home(entry >> 32)
-        while buckets[bucket] != 0 { bucket = (bucket &+ 1) & mask }
-        buckets[bucket] = entry
+    private mutating func place(_ entry: UInt64, tag: UInt8) {
+        var bucket = home(entry)
+        while tags[bucket] != 0 { bucket = (bucket &+ 1) & mask }
+        entries[bucket] = entry
+        tags[bucket] = tag
     }
 
     /// Removes an entry that is held.
     mutating func remove(_ number: UInt32, hash: Int) {
-        let entry = Self.bits(hash) << 32 | UInt64(number)
-        var hole = home(entry >> 32)
-        while buckets[hole] != entry { hole = (hole &+ 1) & mask }
+        let entry = Self.entry(number, hash: hash)
+        var hole = hash & mask
+        while entries[hole] != entry || tags[hole] == 0 { hole = (hole &+ 1) & mask }
         // Each entry after the hole, up to the next empty bucket, moves into it if the hole
         // lies on its way from its own bucket: a look-up then still finds it.
         var next = (hole &+ 1) & mask
-        while buckets[next] != 0 {
-            let home = home(buckets[next] >> 32)
-            if (next &- home) & mask >= (next &- hole) & mask {
-                buckets[hole] = buckets[next]
+        while tags[next] != 0 {
+            if (next &- home(entries[next])) & mask >= (next &- hole) & mask {
+                entries[hole] = entries[next]
+                tags[hole] = tags[next]
                 hole = next
             }
             next = (next &+ 1) & mask
         }
-        buckets[hole] = 0
+        tags[hole] = 0
         count -= 1
     }
 
     private mutating func grow() {
-        let old = buckets
-        buckets = [UInt64](repeating: 0, count: max(8, old.count * 2))
-        for entry in old where entry != 0 { place(entry) }
+        let old = (entries, tags)
+        let size = max(8, entries.count * 2)
+        entries = [UInt64](repeating: 0, count: size)
+        tags = [UInt8](repeating: 0, count: size)
+        for bucket in old.0.indices where old.1[bucket] != 0 { place(old.0[bucket], tag: old.1[bucket]) }
     }
 }
