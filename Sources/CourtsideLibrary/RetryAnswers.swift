@@ -31,8 +31,9 @@ enum RetryAnswer {
 /// number finds. A command's answer is found by its client, then its command id, through the
 /// client's ``RetryAnswerIndex``: the client's id is held once per client, and the command's
 /// once, in its answer. The order of every answer, for the total bound, names its client by a
-/// place in a list rather than by its id. About 70 bytes a command at 60,000 commands, where a
-/// flat table keyed by both ids took 280 and a dictionary of numbers per client 140
+/// place in a list rather than by its id. About 80 bytes a command at 60,000 commands (70
+/// measured with an index of 5 bytes a bucket; it keeps 9, at 2 to 4 buckets a command), where
+/// a flat table keyed by both ids took 280 and a dictionary of numbers per client 140
 /// (docs/FIGURES.md, "Memory and restart").
 struct RetryAnswers {
     /// One answer. Most are a settled receipt: its game in place, its version and sequence
