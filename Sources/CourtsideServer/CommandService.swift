@@ -151,8 +151,11 @@ struct CommandService: Service {
         // Sized once: grown from empty, it would copy a busy batch's commands at each doubling.
         var commands: [Command?] = []
         commands.reserveCapacity(batch.count)
-        for incoming in batch {
-            if let command = command(in: incoming, reads: &batchReads) { commands.append(command) }
+        // Each request read where it lies: a loop over the array copied each one first.
+        batch.withUnsafeBufferPointer { batch in
+            for index in batch.indices {
+                if let command = command(in: batch[index], reads: &batchReads) { commands.append(command) }
+            }
         }
         if !batchReads.isEmpty { reads.submit(batchReads) }
         return commands
