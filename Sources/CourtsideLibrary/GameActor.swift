@@ -69,11 +69,13 @@ actor GameActor {
     /// the caller can submit the next command of the game at once. A retry (same origin) gets
     /// the original answer. `commit` says who commits it: see ``CommitPolicy``.
     func submit(_ command: GameCommand, from origin: CommandOrigin, commit: CommitPolicy = .logWriter) -> Submission {
-        // One probe of the retry memory, which a new command (the bulk of them) passes at once.
-        switch memory.admit(origin) {
-        case .answered(let answer): .receipt(PendingReceipt(answer.ticket))
-        case .askLog: .askLog
-        case .new: .receipt(decide(command, from: origin, commit: commit))
+        // One probe of the retry memory, which a new command (the bulk of them) passes at once;
+        // the command's id hashed once, for the probe and for remembering its answer.
+        let hash = RetryAnswers.hash(origin)
+        switch memory.admit(origin, hash: hash) {
+        case .answered(let answer): return .receipt(PendingReceipt(answer.ticket))
+        case .askLog: return .askLog
+        case .new: return .receipt(decide(command, from: origin, hash: hash, commit: commit))
         }
     }
 
@@ -81,24 +83,24 @@ actor GameActor {
     /// found it no retry from beyond the window: a retry within it gets its answer, anything else
     /// is decided.
     func submitAfterLog(_ command: GameCommand, from origin: CommandOrigin, commit: CommitPolicy) -> PendingReceipt {
-        outcome(of: origin) ?? decide(command, from: origin, commit: commit)
+        outcome(of: origin) ?? decide(command, from: origin, hash: RetryAnswers.hash(origin), commit: commit)
     }
 
     /// Decides a command the retry memory does not hold, and queues its events for commit.
-    private func decide(_ command: GameCommand, from origin: CommandOrigin, commit: CommitPolicy) -> PendingReceipt {
+    /// `hash` is its id's (``RetryAnswers/hash(_:)``).
+    private func decide(_ command: GameCommand, from origin: CommandOrigin, hash: Int, commit: CommitPolicy)
+        -> PendingReceipt
+    {
         let now = clock.now()
         var next = game
         var changes = CommitChanges.none
-        func append(_ kind: GameEvent.Kind, _ origin: CommandOrigin) {
-            let event = GameEvent(gameID: id, version: next.version + 1, at: now, origin: origin, kind: kind)
-            next.apply(event)
-            changes.append(event, next)
-        }
         // Time that ran out before this command counts first, so nothing lands after the buzzer.
-        if let expiry = next.expiry(at: now) { append(expiry, Self.expiryOrigin(id)) }
+        if let expiry = next.expiry(at: now) {
+            Self.append(expiry, Self.expiryOrigin(id), at: now, to: &next, &changes)
+        }
         var decision = next.decide(command, at: now)
         if case .success(let kinds) = decision {
-            for kind in kinds { append(kind, origin) }
+            for kind in kinds { Self.append(kind, origin, at: now, to: &next, &changes) }
             if let refusal = gate.admit(command, from: game, to: next) {
                 // Undo what the command would do, keeping a time expiry found on the way.
                 decision = .failure(refusal)
@@ -114,15 +116,11 @@ actor GameActor {
             refusal = CommandRefusal(gameID: id, origin: origin, at: now, error: error)
             if changes.eventCount > 0 { gate.record(next) }
         }
-        // Moved out of the variable `append` captures (which `consume` cannot take), so that the
-        // writer's entry takes it without a copy.
-        var queued = CommitChanges.none
-        swap(&queued, &changes)
         var ticket: CommitTicket
         do {
             // The daemon's own commands (the bracket) must not be lost to a full queue.
             ticket = try writer.enqueue(
-                consume queued, refusal: refusal, essential: CommandOrigin.isReserved(clientID: origin.clientID),
+                consume changes, refusal: refusal, essential: CommandOrigin.isReserved(clientID: origin.clientID),
                 commit: commit)
         } catch {
             // Not decided after all (closing, failed or overloaded): the bracket gate forgets what
@@ -131,11 +129,23 @@ actor GameActor {
             return PendingReceipt(.failure(error))
         }
         if let refusal { ticket = CommitTicket(settled: .failure(refusal.error)) }
-        // Swapped, not assigned: `append` captures `next`, so an assignment would copy the state
-        // (a retain of each of its references, then their release with `next`).
-        swap(&game, &next)
-        memory.remember(origin, ticket, at: now)
+        // Moved, not copied: a copy is a retain of each of the state's references, then their
+        // release with `next`.
+        game = consume next
+        memory.remember(origin, ticket, at: now, hash: hash)
         return PendingReceipt(ticket)
+    }
+
+    /// Folds an event of `kind` into `next`, and adds it to `changes` with the state it leaves.
+    /// Not a local function of ``decide(_:from:hash:commit:)``: `consume` cannot take the
+    /// variables such a function captures, which would then be copied or swapped out whole.
+    private static func append(
+        _ kind: GameEvent.Kind, _ origin: CommandOrigin, at now: Timestamp, to next: inout Game,
+        _ changes: inout CommitChanges
+    ) {
+        let event = GameEvent(gameID: next.id, version: next.version + 1, at: now, origin: origin, kind: kind)
+        next.apply(event)
+        changes.append(event, next)
     }
 
     /// Commits `time_expired` if regulation time has run out by now; the library's timer calls this.

@@ -31,8 +31,9 @@ enum RetryAnswer {
 /// number finds. A command's answer is found by its client, then its command id, through the
 /// client's ``RetryAnswerIndex``: the client's id is held once per client, and the command's
 /// once, in its answer. The order of every answer, for the total bound, names its client by a
-/// place in a list rather than by its id. About 70 bytes a command at 60,000 commands, where a
-/// flat table keyed by both ids took 280 and a dictionary of numbers per client 140
+/// place in a list rather than by its id. About 80 bytes a command at 60,000 commands (70
+/// measured with an index of 5 bytes a bucket; it keeps 9, at 2 to 4 buckets a command), where
+/// a flat table keyed by both ids took 280 and a dictionary of numbers per client 140
 /// (docs/FIGURES.md, "Memory and restart").
 struct RetryAnswers {
     /// One answer. Most are a settled receipt: its game in place, its version and sequence
@@ -112,28 +113,13 @@ struct RetryAnswers {
         }
 
         /// The answer to `commandID`, if it is held.
-        func answer(to commandID: String) -> RetryAnswer? {
-            index(of: commandID, hash: commandID.hashValue).map { answer(at: $0) }
+        func answer(to commandID: String, hash: Int) -> RetryAnswer? {
+            index(of: commandID, hash: hash).map { answer(at: $0) }
         }
 
         private static func slot(_ slots: Deque<Slot>, _ first: UInt64, _ low: UInt32) -> Int? {
             let offset = low &- UInt32(truncatingIfNeeded: first)
             return offset < UInt32(slots.count) ? Int(offset) : nil
-        }
-
-        /// The hash of the command whose number ends in `low`: what the index needs to move it.
-        private static func hash(_ slots: Deque<Slot>, _ first: UInt64, _ low: UInt32) -> Int {
-            slots[Int(low &- UInt32(truncatingIfNeeded: first))].commandID.hashValue
-        }
-
-        /// Changes the index with the hash of each entry's command at hand: the index is taken
-        /// out of the client meanwhile, so that the hashes are read from the slots in place,
-        /// without a copy of the slots (a retain and a release each change).
-        private mutating func withIndex(_ change: (inout RetryAnswerIndex, (UInt32) -> Int) -> Void) {
-            var taken = RetryAnswerIndex()
-            swap(&taken, &index)
-            change(&taken) { low in Self.hash(slots, first, low) }
-            swap(&taken, &index)
         }
 
         /// Where slot `index`'s ticket is in `recent`, when `recent` covers the slot.
@@ -189,7 +175,7 @@ struct RetryAnswers {
                 recent.append(nil)
                 others[number] = answer
             }
-            withIndex { index, hashOf in index.insert(UInt32(truncatingIfNeeded: number), hash: hash, hashOf: hashOf) }
+            index.insert(UInt32(truncatingIfNeeded: number), hash: hash)
             return number
         }
 
@@ -243,7 +229,7 @@ struct RetryAnswers {
         mutating func dropOldest() -> String {
             let commandID = slots[0].commandID
             let (low, hash) = (UInt32(truncatingIfNeeded: first), commandID.hashValue)
-            withIndex { index, hashOf in index.remove(low, hash: hash, hashOf: hashOf) }
+            index.remove(low, hash: hash)
             if slots[0].packed == Slot.elsewhere { others[first] = nil }
             if recent.count == slots.count { recent.removeFirst() }
             slots.removeFirst()
@@ -298,10 +284,20 @@ struct RetryAnswers {
 
     /// The answer remembered for `origin`, if it is within the window.
     func answer(to origin: CommandOrigin) -> RetryAnswer? {
+        answer(to: origin, hash: Self.hash(origin))
+    }
+
+    /// The hash of `origin`'s command id that ``answer(to:hash:)`` and ``remember(_:_:at:hash:)``
+    /// take: a game's actor hashes a command once for both.
+    static func hash(_ origin: CommandOrigin) -> Int { origin.commandID.hashValue }
+
+    /// ``answer(to:)`` with the command's ``hash(_:)`` at hand.
+    func answer(to origin: CommandOrigin, hash: Int) -> RetryAnswer? {
         // Through the array's element in place: a client bound to a name is a copy, a retain of
-        // each of its arrays and a release after.
+        // each of its arrays and a release after, and so is one read through the array's own
+        // subscript and unwrapped (a profile showed that copy); the buffer's subscript lends it.
         guard let place = places[origin.clientID] else { return nil }
-        return clients[Int(place)]?.answer(to: origin.commandID)
+        return clients.withUnsafeBufferPointer { $0[Int(place)]?.answer(to: origin.commandID, hash: hash) }
     }
 
     /// Whether the answer is kept as a result rather than a ticket.
@@ -329,9 +325,12 @@ struct RetryAnswers {
     /// Remembers a command's answer (a retry of it will get the same answer) and forgets what
     /// the window no longer covers.
     mutating func remember(_ origin: CommandOrigin, _ answer: RetryAnswer, at now: Timestamp) {
+        remember(origin, answer, at: now, hash: Self.hash(origin))
+    }
+
+    /// ``remember(_:_:at:)`` with the command's ``hash(_:)`` at hand, for the look-up and the index.
+    mutating func remember(_ origin: CommandOrigin, _ answer: RetryAnswer, at now: Timestamp, hash: Int) {
         let place = place(of: origin.clientID)
-        // Hashed once for the look-up and the index.
-        let hash = origin.commandID.hashValue
         // Moved out of the list while it changes, and back: a copy alive meanwhile would make
         // each change copy the client's answers whole, and each change through the list's
         // optional element unwrapped it again.

@@ -224,8 +224,14 @@ final class RetryMemory: Sendable {
     /// what a game's actor asks of each command before it decides it (the pool threads that
     /// decide commands all take this lock).
     func admit(_ origin: CommandOrigin) -> Admission {
+        admit(origin, hash: RetryAnswers.hash(origin))
+    }
+
+    /// ``admit(_:)`` with the command's hash at hand (``RetryAnswers/hash(_:)``), which the
+    /// caller hands ``remember(_:_:at:hash:)`` next.
+    func admit(_ origin: CommandOrigin, hash: Int) -> Admission {
         let found: Admission? = shared.withLock { shared in
-            if let answer = shared.state.answer(to: origin) { return .answered(answer) }
+            if let answer = shared.state.answer(to: origin, hash: hash) { return .answered(answer) }
             guard case .loaded = shared.loading else { return .askLog(loading: true) }
             // Most venues never forget a command: then no filter needs the command's hashes.
             return shared.state.forgotten.generations == 0 ? .new : nil
@@ -249,6 +255,11 @@ final class RetryMemory: Sendable {
     /// Remembers a command's answer (a retry of it will get the same ticket) and forgets what
     /// the window no longer covers.
     func remember(_ origin: CommandOrigin, _ ticket: CommitTicket, at now: Timestamp) {
-        shared.withLock { $0.state.remember(origin, .ticket(ticket), at: now) }
+        remember(origin, ticket, at: now, hash: RetryAnswers.hash(origin))
+    }
+
+    /// ``remember(_:_:at:)`` with the command's hash at hand (``RetryAnswers/hash(_:)``).
+    func remember(_ origin: CommandOrigin, _ ticket: CommitTicket, at now: Timestamp, hash: Int) {
+        shared.withLock { $0.state.remember(origin, .ticket(ticket), at: now, hash: hash) }
     }
 }

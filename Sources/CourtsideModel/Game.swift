@@ -131,29 +131,33 @@ extension Play: CustomReflectable {
 ///
 /// The fold knows the rules, so replaying the same events always yields the same game.
 public struct Game: Hashable, Codable, Sendable {
+    // The stored fields in an order that leaves little padding between the optional times: 121
+    // bytes, where the order of their meaning took 129. At 128 bytes or less a game's state is
+    // moved by a few vector stores; above, each move of it (a decision makes a dozen) called
+    // memcpy, 3% of the pool's samples under `courtside-bench daemon` (docs/FIGURES.md).
     public var setup: GameSetup
     /// The last applied event's version.
     public var version: Int
     public var score: SideValues
     /// Move counts per player, every rostered player included.
     public var counts: PlayerCounts
-    public var clock: GameClock
-    public var status: GameStatus
-    public var winner: Side?
-    public var endReason: EndReason?
-    /// Whether regulation time ran out.
-    public var timeExpired: Bool
-    /// In overtime, the score each team must reach to win.
-    public var overtimeTargets: SideValues?
     /// Every move in order, retracted ones marked.
     public var plays: PlayHistory
     /// Fouls per team (retracted ones excluded).
     public var teamFouls: SideValues
     /// Time-outs each team has called.
     public var timeoutsUsed: SideValues
+    public var clock: GameClock
+    public var status: GameStatus
+    public var winner: Side?
+    public var endReason: EndReason?
+    /// Whether regulation time ran out.
+    public var timeExpired: Bool
     /// When the game really started: its first move, time-out or clock start (or the organiser's
     /// decision, for a game decided before it started). What a court's delay is measured by.
     public var startedAt: Timestamp?
+    /// In overtime, the score each team must reach to win.
+    public var overtimeTargets: SideValues?
     /// When it ended; nil while it is not finished (a retraction that reopens it clears it).
     public var endedAt: Timestamp?
 

@@ -47,7 +47,11 @@ public struct GameEvent: Hashable, Codable, Sendable {
         /// The organiser moved a game that has not started to another court, or changed its rules.
         case setupChanged(court: String?, rules: RuleSet)
         /// A change to the tournament, in the log's tournament stream (``GameID/tournament``).
-        case tournamentChanged(TournamentChange, reason: String?)
+        /// Boxed: inline, its change made every event 296 bytes where the others need under
+        /// 100, and a move's event is moved and copied whole many times on its way (its
+        /// memcpy 3% of the pool's samples in the game actor's decide alone, under
+        /// `courtside-bench daemon`); a tournament change is rare, and pays an allocation.
+        indirect case tournamentChanged(TournamentChange, reason: String?)
         /// The organiser recorded that a team forfeits: the game ends with the rules' forfeit result.
         case forfeit(side: Side, reason: String?)
         /// The organiser ended the game early (abandoned), with its score or with no result.

@@ -26,12 +26,11 @@ extension Timestamp: JSONWritable {
 // MARK: Objects
 
 extension SideValues: JSONWritable {
+    /// Each key and its number in one reservation: three of these are in every event.
     public func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("away")
-        writer.value(away)
-        writer.key("home")
-        writer.value(home)
+        writer.key("away", value: away)
+        writer.key("home", value: home)
         writer.endObject()
     }
 }

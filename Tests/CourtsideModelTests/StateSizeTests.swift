@@ -11,7 +11,10 @@ struct StateSizeTests {
     @Test("a game's state, its side values and what the bracket gate keeps of it stay small")
     func sizes() {
         #expect(MemoryLayout<SideValues>.size == 8)
-        #expect(MemoryLayout<Game>.stride <= 136)
+        // Within 128 bytes a state is moved by vector stores, not a call to memcpy.
+        #expect(MemoryLayout<Game>.size <= 128)
+        // A tournament change boxed: inline, it made every event 296 bytes, moved and copied whole.
+        #expect(MemoryLayout<GameEvent>.size <= 104)
         #expect(MemoryLayout<BracketGame>.stride <= 24)
         #expect(MemoryLayout<Play>.stride == 40)
     }

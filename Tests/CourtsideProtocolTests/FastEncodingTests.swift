@@ -650,9 +650,8 @@ struct FastEncodingTests {
             (
                 game,
                 [
-                    "setup", "version", "score", "counts", "clock", "status", "winner", "endReason", "timeExpired",
-                    "overtimeTargets",
-                    "plays", "teamFouls", "timeoutsUsed", "startedAt", "endedAt",
+                    "setup", "version", "score", "counts", "plays", "teamFouls", "timeoutsUsed", "clock", "status",
+                    "winner", "endReason", "timeExpired", "startedAt", "overtimeTargets", "endedAt",
                 ]
             ),
             (game.setup, ["id", "home", "away", "rules", "court"]),
