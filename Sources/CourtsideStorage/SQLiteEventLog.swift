@@ -22,9 +22,9 @@ public final class SQLiteEventLog: EventLog {
     private let checkpoints: SQLiteCheckpointFile
     /// This log's identity, made once when it is created: what its checkpoints are tied to.
     private let identity: String
-    /// What the last run of keys filed, as the writer knows it (nil until its first commit
-    /// reads it): a commit asks the database only when a run is due, not every time.
-    private let filed = Mutex<Int64?>(nil)
+    /// The keys of the events after the last run, as the writer groups them (nil until its
+    /// first commit reads them, and after a commit that failed).
+    private let unfiled = Mutex<SQLiteEventKeyRun?>(nil)
     /// Where the database lives.
     public let path: String
 
@@ -100,8 +100,8 @@ public final class SQLiteEventLog: EventLog {
             db,
             sql: """
                 SELECT e.game_id, e.version, e.sequence, e.recorded_at, e.client_id, e.command_id, e.payload
-                FROM event_keys_by_game k JOIN events e ON e.sequence = k.sequence
-                WHERE k.run IN (SELECT run FROM event_key_runs) AND k.game_id = ? ORDER BY k.sequence
+                FROM event_runs_by_game k, json_each(k.sequences) j JOIN events e ON e.sequence = j.value
+                WHERE k.run IN (SELECT run FROM event_key_runs) AND k.game_id = ? ORDER BY e.sequence
                 """, arguments: [game.rawValue])
             + events(db, where: "sequence > ? AND game_id = ?", arguments: [filed, game.rawValue])
     }
@@ -141,8 +141,8 @@ public final class SQLiteEventLog: EventLog {
                 db,
                 sql: """
                     SELECT EXISTS (
-                            SELECT 1 FROM event_keys_by_command
-                            WHERE run IN (SELECT run FROM event_key_runs) AND client_id = ?1 AND command_id = ?2)
+                            SELECT 1 FROM event_runs_by_client k, json_each(k.commands) j
+                            WHERE k.run IN (SELECT run FROM event_key_runs) AND k.client_id = ?1 AND j.value = ?2)
                         OR EXISTS (
                             SELECT 1 FROM events WHERE sequence > ?3 AND client_id = ?1 AND command_id = ?2)
                         OR EXISTS (SELECT 1 FROM refusals WHERE client_id = ?1 AND command_id = ?2)
@@ -220,7 +220,11 @@ public final class SQLiteEventLog: EventLog {
         // The payloads are the model's own JSON writer's (``SQLiteEventRows``): Foundation's
         // encoder cost more than the insert. (Older rows, written by Foundation with escaped
         // slashes, read back the same.)
-        let filedNow: Int64? = try Self.transaction(in: pool) { db in
+        // Taken for the commit, and put back only once it is in: a rolled-back one filed
+        // nothing, and the next commit reads the keys from the log again.
+        var keys = unfiled.withLock { $0.take() }
+        try Self.transaction(in: pool) { db in
+            if !events.isEmpty, keys == nil { keys = try SQLiteEventKeyRun.read(after: Self.filedThrough(db), db) }
             try SQLiteEventRows.insert(events, db)
             if !refusals.isEmpty {
                 let insertRefusal = try db.cachedStatement(
@@ -235,13 +239,11 @@ public final class SQLiteEventLog: EventLog {
                     ])
                 }
             }
-            guard let last = events.last?.sequence else { return nil }
-            let filedBefore = try filed.withLock { $0 } ?? Self.filedThrough(db)
-            guard last - filedBefore >= Self.keyRun else { return filedBefore }
-            return try Self.fileKeys(through: last, db)
+            guard !events.isEmpty else { return }
+            keys!.add(events)
+            if keys!.isDue { try keys!.file(db) }
         }
-        // Only once the transaction is in: a rolled-back one filed nothing.
-        if let filedNow { filed.withLock { $0 = filedNow } }
+        unfiled.withLock { $0 = keys.take() }
     }
 
     /// The insert of one event's row (`courtside-bench` measures SQLite's own rate with it); a
@@ -330,6 +332,7 @@ public final class SQLiteEventLog: EventLog {
                     INSERT INTO identity (id) VALUES (?)
                     """, arguments: [UUID().uuidString])
         }
+        migrator.registerMigration("v7: a run's keys a row a game and a row a client") { db in try Self.groupKeyRuns(db) }
         return migrator
     }
 }

@@ -57,7 +57,8 @@ struct EventKeysTests {
         #expect(try await log.events(ofGame: "nobody").isEmpty, sourceLocation: sourceLocation)
     }
 
-    /// How far every event is filed, and how many keys of each kind are.
+    /// How far every event is filed, and how many keys of each kind are: the sequences in the
+    /// games' rows, and the command ids in the clients' rows.
     struct Filed: Equatable {
         var through: Int64
         var byGame: Int
@@ -73,8 +74,10 @@ struct EventKeysTests {
         return try queue.read { db in
             Filed(
                 try SQLiteEventLog.filedThrough(db),
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM event_keys_by_game") ?? -1,
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM event_keys_by_command") ?? -1)
+                try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(json_array_length(sequences)), 0) FROM event_runs_by_game")
+                    ?? -1,
+                try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(json_array_length(commands)), 0) FROM event_runs_by_client")
+                    ?? -1)
         }
     }
 
@@ -106,6 +109,27 @@ struct EventKeysTests {
         try log.close()
         // A closed log in WAL mode, up to date: nothing to upgrade, and asking opens it read-only.
         #expect(try SQLiteEventLog.eventsToUpgrade(in: directory) == nil)
+    }
+
+    @Test("ids that JSON escapes are filed and found as they are")
+    func escapedIDs() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = try SQLiteEventLog(directory: directory)
+        var history = History()
+        let odd = ["say \"hi\"", "back\\slash/", "jeu-é-🏀", "k1"]
+        var events = history.add(Self.moves(Int(SQLiteEventLog.keyRun)))
+        for index in odd.indices {
+            events[index].origin = CommandOrigin(clientID: odd[index], commandID: odd[odd.count - 1 - index])
+            events[index].gameID = GameID(odd[index])
+        }
+        try log.append(events, refusals: [])
+        #expect(try filed().through == SQLiteEventLog.keyRun)
+        for index in odd.indices {
+            #expect(try await log.contains(events[index].origin), "\(events[index].origin)")
+            #expect(try await log.events(ofGame: events[index].gameID) == [events[index]])
+        }
+        #expect(try await !log.contains(CommandOrigin(clientID: odd[0], commandID: odd[0])))
+        try log.close()
     }
 
     @Test("a log from before the keys were filed keeps its events, loses the per-commit indexes, and is filed whole")
@@ -167,12 +191,12 @@ struct EventKeysTests {
                 "SEARCH events USING INTEGER PRIMARY KEY (rowid>?)"
             ),
             (
-                "SELECT 1 FROM event_keys_by_game WHERE \(runs) AND game_id = 'g1'",
-                "SEARCH event_keys_by_game USING PRIMARY KEY (run=? AND game_id=?)"
+                "SELECT 1 FROM event_runs_by_game WHERE \(runs) AND game_id = 'g1'",
+                "SEARCH event_runs_by_game USING PRIMARY KEY (run=? AND game_id=?)"
             ),
             (
-                "SELECT 1 FROM event_keys_by_command WHERE \(runs) AND client_id = 'k' AND command_id = 'c'",
-                "SEARCH event_keys_by_command USING PRIMARY KEY (run=? AND client_id=? AND command_id=?)"
+                "SELECT 1 FROM event_runs_by_client WHERE \(runs) AND client_id = 'k'",
+                "SEARCH event_runs_by_client USING PRIMARY KEY (run=? AND client_id=?)"
             ),
         ]
         try queue.read { db in
