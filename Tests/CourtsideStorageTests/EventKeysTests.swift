@@ -140,18 +140,7 @@ struct EventKeysTests {
         let events = history.add([1, 2, 1, 2, 3])
         let queue = try DatabaseQueue(path: path)
         try SQLiteEventLog.migrator.migrate(queue, upTo: "v4: checkpoints")
-        try await queue.write { db in
-            for event in events {
-                var payload = JSONWriter(capacity: 256)
-                event.kind.writeJSON(to: &payload)
-                try db.execute(
-                    sql: "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    arguments: [
-                        event.sequence, event.gameID.rawValue, event.version, event.at.rawValue, event.origin.clientID,
-                        event.origin.commandID, event.kind.typeName, Data(payload.bytes),
-                    ])
-            }
-        }
+        try await queue.write { db in try Self.insertRows(events, db) }
         try queue.close()
 
         // The daemon asks first, to say that this start upgrades the log.
@@ -175,6 +164,64 @@ struct EventKeysTests {
         #expect(throws: DatabaseError.self) {
             try reopened.writeWithoutTransaction { try $0.execute(sql: "UPDATE events SET version = 9") }
         }
+    }
+
+    /// Inserts `events` as rows of `events`, as an older log holds them.
+    static func insertRows(_ events: [GameEvent], _ db: Database) throws {
+        for event in events {
+            var payload = JSONWriter(capacity: 256)
+            event.kind.writeJSON(to: &payload)
+            try db.execute(
+                sql: "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                arguments: [
+                    event.sequence, event.gameID.rawValue, event.version, event.at.rawValue, event.origin.clientID,
+                    event.origin.commandID, event.kind.typeName, Data(payload.bytes),
+                ])
+        }
+    }
+
+    @Test("runs filed a row an event are grouped run by run; the events after them are filed in the next run")
+    func groupedRuns() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var history = History()
+        let queue = try DatabaseQueue(path: path)
+        try SQLiteEventLog.migrator.migrate(queue, upTo: "v6: checkpoints in their own file")
+        // Runs of 40 and 60 events, and 25 after them, as migration v5's tables held them.
+        let older = history.add(Self.moves(125))
+        try await queue.write { db in
+            try Self.insertRows(older, db)
+            for (after, through) in [(0, 40), (40, 100)] {
+                let span: StatementArguments = [after, through]
+                try db.execute(
+                    sql: """
+                        INSERT INTO event_keys_by_game (run, game_id, version, sequence)
+                        SELECT ?2, game_id, version, sequence FROM events WHERE sequence > ?1 AND sequence <= ?2
+                        """, arguments: span)
+                try db.execute(
+                    sql: """
+                        INSERT INTO event_keys_by_command (run, client_id, command_id, sequence)
+                        SELECT ?2, client_id, command_id, sequence FROM events WHERE sequence > ?1 AND sequence <= ?2
+                        """, arguments: span)
+                try db.execute(sql: "INSERT INTO event_key_runs (run) VALUES (?)", arguments: [through])
+            }
+        }
+        try queue.close()
+
+        #expect(try SQLiteEventLog.eventsToUpgrade(in: directory) == 125)
+        let log = try SQLiteEventLog(directory: directory)
+        #expect(try filed() == Filed(100, 100, 100))
+        let runs = try await DatabaseQueue(path: path).read { db in
+            try Int64.fetchAll(db, sql: "SELECT DISTINCT run FROM event_runs_by_game ORDER BY run")
+        }
+        #expect(runs == [40, 100])
+        try log.append([], refusals: [Self.refusal])
+        try await expectLookUps(log, history)
+        try log.append(history.add(Self.moves(Int(SQLiteEventLog.keyRun) - 25)), refusals: [])
+        #expect(
+            try filed() == Filed(100 + SQLiteEventLog.keyRun, 100 + Int(SQLiteEventLog.keyRun), 100 + Int(SQLiteEventLog.keyRun)))
+        try await expectLookUps(log, history)
+        try log.close()
     }
 
     @Test("a look-up seeks each run's keys, and scans only the events after the last run, by rowid")
