@@ -96,14 +96,10 @@ struct SQLiteEventKeyRun {
     /// follow it. In the transaction that appended the last of them.
     mutating func file(_ db: Database) throws {
         guard last > filedThrough else { return }
-        try fileRows(
-            "INSERT INTO event_runs_by_game (run, game_id, sequences) VALUES (?, ?, ?)", games, eventGames, db
-        ) { json, events in
+        try fileRows(Self.gameInserts, games, eventGames, db) { json, events in
             for event in events { json.value(eventSequences[Int(event)]) }
         }
-        try fileRows(
-            "INSERT INTO event_runs_by_client (run, client_id, commands) VALUES (?, ?, ?)", clients, eventClients, db
-        ) { json, events in
+        try fileRows(Self.clientInserts, clients, eventClients, db) { json, events in
             var previous: Int32 = -1
             for event in events {
                 // A command's events are consecutive: its id once is enough for a look-up.
@@ -117,21 +113,66 @@ struct SQLiteEventKeyRun {
         self = SQLiteEventKeyRun(after: last)
     }
 
-    /// Inserts through `sql` a row for each id of `numbering`, in key order: the run, the id, and
-    /// the JSON array that `write` writes of the events numbered with it (`numbers[event]`).
+    /// Rows a statement at most, as ``SQLiteEventRows`` writes events: a statement's own cost
+    /// (readying, halting, resetting) was about two fifths of a one-row insert.
+    private static let rowsPerStatement = 16
+
+    /// The inserts of 0 to `rowsPerStatement` rows into each table, by their number of rows.
+    private static let gameInserts = inserts(into: "event_runs_by_game (run, game_id, sequences)")
+    private static let clientInserts = inserts(into: "event_runs_by_client (run, client_id, commands)")
+
+    private static func inserts(into table: String) -> [String] {
+        (0...rowsPerStatement).map { rows in
+            "INSERT INTO \(table) VALUES \(repeatElement("(?, ?, ?)", count: rows).joined(separator: ", "))"
+        }
+    }
+
+    /// Inserts a row for each id of `numbering`, in key order, through `inserts` (by their number
+    /// of rows): the run, the id, and the JSON array that `write` writes of the events numbered
+    /// with it (`numbers[event]`).
     private func fileRows(
-        _ sql: String, _ numbering: Numbering, _ numbers: [Int32], _ db: Database,
+        _ inserts: [String], _ numbering: Numbering, _ numbers: [Int32], _ db: Database,
         write: (inout JSONWriter, ArraySlice<Int32>) -> Void
     ) throws {
-        let insert = SQLiteStatementBinding(try db.cachedStatement(sql: sql), in: db)
         let grouped = Self.grouped(numbers, count: numbering.ids.count)
-        var json = JSONWriter(capacity: 4096)
-        for number in numbering.inKeyOrder {
+        let order = numbering.inKeyOrder
+        // A statement's ids and arrays, one after another, and where each is.
+        var ids: [UInt8] = []
+        var idSpans: [Range<Int>] = []
+        var json = JSONWriter(capacity: 16_384)
+        var jsonSpans: [Range<Int>] = []
+        var start = 0
+        while start < order.count {
+            let rows = order[start..<min(start + Self.rowsPerStatement, order.count)]
+            ids.removeAll(keepingCapacity: true)
+            idSpans.removeAll(keepingCapacity: true)
+            jsonSpans.removeAll(keepingCapacity: true)
             json.reset()
-            json.beginArray()
-            write(&json, grouped.events[grouped.starts[number]..<grouped.starts[number + 1]])
-            json.endArray()
-            try insert.insert(run: last, key: numbering.ids[number], json: json)
+            for number in rows {
+                let idStart = ids.count
+                ids.append(contentsOf: numbering.ids[number].utf8)
+                idSpans.append(idStart..<ids.count)
+                json.startNextValue()
+                let jsonStart = json.byteCount
+                json.beginArray()
+                write(&json, grouped.events[grouped.starts[number]..<grouped.starts[number + 1]])
+                json.endArray()
+                jsonSpans.append(jsonStart..<json.byteCount)
+            }
+            let insert = SQLiteStatementBinding(try db.cachedStatement(sql: inserts[rows.count]), in: db)
+            try ids.withUnsafeBytes { ids in
+                try json.withBytes { json in
+                    for row in 0..<rows.count {
+                        let first = Int32(row * 3)
+                        try insert.bind(last, at: first + 1)
+                        try insert.bind(text: UnsafeRawBufferPointer(rebasing: ids[idSpans[row]]), at: first + 2)
+                        try insert.bind(text: UnsafeRawBufferPointer(rebasing: json[jsonSpans[row]]), at: first + 3)
+                    }
+                    // Every binding points into `ids` and `json`: stepped, and the bindings cleared, before they go.
+                    try insert.step()
+                }
+            }
+            start = rows.endIndex
         }
     }
 
@@ -148,20 +189,5 @@ struct SQLiteEventKeyRun {
             next[Int(number)] += 1
         }
         return (events, starts)
-    }
-}
-
-extension SQLiteStatementBinding {
-    /// Inserts one run's row: the run, its key's text and the JSON array of what it keys.
-    fileprivate func insert(run: Int64, key: String, json: borrowing JSONWriter) throws {
-        var key = key
-        try key.withUTF8 { key in
-            try json.withBytes { json in
-                try bind(run, at: 1)
-                try bind(text: UnsafeRawBufferPointer(key), at: 2)
-                try bind(text: json, at: 3)
-                try step()
-            }
-        }
     }
 }
