@@ -217,33 +217,39 @@ public final class SQLiteEventLog: EventLog {
 
     public func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
         guard !events.isEmpty || !refusals.isEmpty else { return }
-        // The payloads are the model's own JSON writer's (``SQLiteEventRows``): Foundation's
-        // encoder cost more than the insert. (Older rows, written by Foundation with escaped
-        // slashes, read back the same.)
-        // Taken for the commit, and put back only once it is in: a rolled-back one filed
-        // nothing, and the next commit reads the keys from the log again.
-        var keys = unfiled.withLock { $0.take() }
-        try Self.transaction(in: pool) { db in
-            if !events.isEmpty, keys == nil { keys = try SQLiteEventKeyRun.read(after: Self.filedThrough(db), db) }
-            try SQLiteEventRows.insert(events, db)
-            if !refusals.isEmpty {
-                let insertRefusal = try db.cachedStatement(
-                    sql: """
-                        INSERT OR IGNORE INTO refusals (game_id, client_id, command_id, recorded_at, code, message)
-                        VALUES (?, ?, ?, ?, ?, ?)
-                        """)
-                for refusal in refusals {
-                    try insertRefusal.execute(arguments: [
-                        refusal.gameID.rawValue, refusal.origin.clientID, refusal.origin.commandID, refusal.at.rawValue,
-                        refusal.error.code.rawValue, refusal.error.message,
-                    ])
+        // The keys are held through the commit and kept only once it is in: a rolled-back one
+        // filed nothing, and the next commit reads them from the log again.
+        try unfiled.withLock { unfiled in
+            var keys = unfiled.take()
+            try Self.transaction(in: pool) { db in
+                // From the log after a start or a failed commit, or if these events do not follow
+                // the keys held (the sequence is gapless, so that would be a bug).
+                if let first = events.first?.sequence, keys?.last != first - 1 {
+                    keys = try SQLiteEventKeyRun.read(after: Self.filedThrough(db), db)
                 }
+                // The payloads are the model's own JSON writer's (``SQLiteEventRows``): Foundation's
+                // encoder cost more than the insert. (Older rows, written by Foundation with escaped
+                // slashes, read back the same.)
+                try SQLiteEventRows.insert(events, db)
+                if !refusals.isEmpty {
+                    let insertRefusal = try db.cachedStatement(
+                        sql: """
+                            INSERT OR IGNORE INTO refusals (game_id, client_id, command_id, recorded_at, code, message)
+                            VALUES (?, ?, ?, ?, ?, ?)
+                            """)
+                    for refusal in refusals {
+                        try insertRefusal.execute(arguments: [
+                            refusal.gameID.rawValue, refusal.origin.clientID, refusal.origin.commandID,
+                            refusal.at.rawValue, refusal.error.code.rawValue, refusal.error.message,
+                        ])
+                    }
+                }
+                guard !events.isEmpty else { return }
+                keys!.add(events)
+                if keys!.isDue { try keys!.file(db) }
             }
-            guard !events.isEmpty else { return }
-            keys!.add(events)
-            if keys!.isDue { try keys!.file(db) }
+            unfiled = keys
         }
-        unfiled.withLock { $0 = keys.take() }
     }
 
     /// The insert of one event's row (`courtside-bench` measures SQLite's own rate with it); a

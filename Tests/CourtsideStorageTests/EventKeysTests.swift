@@ -111,6 +111,32 @@ struct EventKeysTests {
         #expect(try SQLiteEventLog.eventsToUpgrade(in: directory) == nil)
     }
 
+    @Test("a commit that fails as it files a run keeps none of its keys: the run files the log's events alone")
+    func failedCommit() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = try SQLiteEventLog(directory: directory)
+        var history = History()
+        let run = Int(SQLiteEventLog.keyRun)
+        try log.append(history.add(Self.moves(run / 2)), refusals: [Self.refusal])
+        // A row in the way of the run that the next commit files: that commit rolls back, its
+        // events' keys grouped already.
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        let inTheWay = "INSERT INTO event_runs_by_game (run, game_id, sequences) VALUES (\(run), 'g1', '[]')"
+        try await queue.write { try $0.execute(sql: inTheWay) }
+        var other = History(events: history.events, versions: history.versions)
+        var refused = other.add(Self.moves(run / 2))
+        for index in refused.indices { refused[index].origin.commandID = "refused-\(index)" }
+        #expect(throws: DatabaseError.self) { try log.append(refused, refusals: []) }
+        try await queue.write { try $0.execute(sql: "DELETE FROM event_runs_by_game") }
+
+        try log.append(history.add(Self.moves(run / 2)), refusals: [])
+        #expect(try filed() == Filed(Int64(run), run, run))
+        try await expectLookUps(log, history)
+        #expect(try await !log.contains(refused[2].origin))
+        try log.close()
+    }
+
     @Test("ids that JSON escapes are filed and found as they are")
     func escapedIDs() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
