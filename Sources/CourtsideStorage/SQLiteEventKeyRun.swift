@@ -1,56 +1,34 @@
 import CourtsideModel
 import GRDB
 
-/// The keys of the events after the last filed run, grouped as the next run files them: each
-/// game's sequences, and each client's command ids, in the order they were appended.
+/// The keys of the events after the last filed run, as the next run files them: each game's
+/// sequences, and each event's command as a hash of its client and command ids.
 ///
 /// The log writer keeps it in memory and adds each commit's events to it, so a run is a row a
-/// game and a row a client, written in the commit that makes the run due. Filed as a row an
-/// event, sorted by SQLite (`INSERT … SELECT … ORDER BY`), a run of 4,096 events took about 4 ms
-/// of the writer's thread, 17% of it at 16 keepers x 32 in flight, most of it SQLite's sorter
-/// (docs/FIGURES.md, "The SQLite log").
+/// game (a JSON array of its sequences) and a row an event keyed by its command's hash, sorted
+/// here, written in the commit that makes the run due. Filed as two rows an event keyed by their
+/// texts and sorted by SQLite (`INSERT … SELECT … ORDER BY`), a run of 4,096 events took about
+/// 4 ms of the writer's thread, 17% of it at 16 keepers x 32 in flight, most of it SQLite's
+/// sorter (docs/FIGURES.md, "The SQLite log").
 struct SQLiteEventKeyRun {
     /// The last run's sequence: every event up to it has its keys filed.
     private(set) var filedThrough: Int64
     /// The last sequence added; `filedThrough` while none is.
     private(set) var last: Int64
-    /// The games and the clients met since the last run, each numbered in the order met.
-    private var games = Numbering()
-    private var clients = Numbering()
-    /// For each event after `filedThrough`, in sequence order: its sequence, its game's and its
-    /// client's numbers and its command id. Flat rather than an array a game, which every run
-    /// allocated and grew again, a game at a time.
+    /// The games met since the last run, each numbered in the order met, and their ids.
+    private var gameNumbers: [String: Int32] = [:]
+    private var gameIDs: [String] = []
+    /// For each event after `filedThrough`, in sequence order: its sequence, its game's number
+    /// and its command's hash. Flat rather than an array a game, which every run allocated and
+    /// grew again, a game at a time.
     private var eventSequences: [Int64] = []
     private var eventGames: [Int32] = []
-    private var eventClients: [Int32] = []
-    private var eventCommands: [String] = []
-
-    /// Ids numbered in the order they are met.
-    private struct Numbering {
-        var numbers: [String: Int32] = [:]
-        var ids: [String] = []
-
-        mutating func number(of id: String) -> Int32 {
-            if let number = numbers[id] { return number }
-            let number = Int32(ids.count)
-            numbers[id] = number
-            ids.append(id)
-            return number
-        }
-
-        /// The numbers in the order of their ids: SQLite's tree then takes a run's rows page after page.
-        var inKeyOrder: [Int] { ids.indices.sorted { ids[$0] < ids[$1] } }
-    }
+    private var eventCommands: [Int64] = []
 
     /// An empty run after `filedThrough`.
     init(after filedThrough: Int64) {
         self.filedThrough = filedThrough
         last = filedThrough
-        let room = Int(SQLiteEventLog.keyRun) + 256
-        eventSequences.reserveCapacity(room)
-        eventGames.reserveCapacity(room)
-        eventClients.reserveCapacity(room)
-        eventCommands.reserveCapacity(room)
     }
 
     /// Whether `keyRun` events or more wait to be filed.
@@ -63,21 +41,40 @@ struct SQLiteEventKeyRun {
             for index in events.indices {
                 add(
                     sequence: events[index].sequence, game: events[index].gameID.rawValue,
-                    client: events[index].origin.clientID, command: events[index].origin.commandID)
+                    command: Self.commandHash(events[index].origin))
             }
         }
     }
 
-    private mutating func add(sequence: Int64, game: String, client: String, command: String) {
+    private mutating func add(sequence: Int64, game: String, command: Int64) {
+        let number: Int32
+        if let known = gameNumbers[game] {
+            number = known
+        } else {
+            number = Int32(gameIDs.count)
+            gameNumbers[game] = number
+            gameIDs.append(game)
+        }
         eventSequences.append(sequence)
-        eventGames.append(games.number(of: game))
-        eventClients.append(clients.number(of: client))
+        eventGames.append(number)
         eventCommands.append(command)
         last = sequence
     }
 
+    /// The key a command is filed and looked up by: FNV-1a over its client id, a byte no UTF-8
+    /// text holds, and its command id. Stable from process to process and build to build, as
+    /// Swift's own hashing is not; two commands that share it are told apart by their events.
+    static func commandHash(_ origin: CommandOrigin) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        for byte in origin.clientID.utf8 { mix(byte) }
+        mix(0xFF)
+        for byte in origin.commandID.utf8 { mix(byte) }
+        return Int64(bitPattern: hash)
+    }
+
     /// The keys of the log's events after `filedThrough`, up to `through` (all when nil), read
-    /// from the log: after a start, and by the migration that groups the runs filed before.
+    /// from the log: after a start, and by the migration that files the runs filed before anew.
     static func read(after filedThrough: Int64, through: Int64? = nil, _ db: Database) throws -> SQLiteEventKeyRun {
         var run = SQLiteEventKeyRun(after: filedThrough)
         let rows = try Row.fetchCursor(
@@ -87,7 +84,8 @@ struct SQLiteEventKeyRun {
                     WHERE sequence > ? AND sequence <= ? ORDER BY sequence
                     """), arguments: [filedThrough, through ?? Int64.max])
         while let row = try rows.next() {
-            run.add(sequence: row[0], game: row[1], client: row[2], command: row[3])
+            run.add(
+                sequence: row[0], game: row[1], command: commandHash(CommandOrigin(clientID: row[2], commandID: row[3])))
         }
         return run
     }
@@ -96,19 +94,8 @@ struct SQLiteEventKeyRun {
     /// follow it. In the transaction that appended the last of them.
     mutating func file(_ db: Database) throws {
         guard last > filedThrough else { return }
-        try fileRows(Self.gameInserts, games, eventGames, db) { json, events in
-            for event in events { json.value(eventSequences[Int(event)]) }
-        }
-        try fileRows(Self.clientInserts, clients, eventClients, db) { json, events in
-            var previous: Int32 = -1
-            for event in events {
-                // A command's events are consecutive: its id once is enough for a look-up.
-                if previous < 0 || eventCommands[Int(event)] != eventCommands[Int(previous)] {
-                    json.value(eventCommands[Int(event)])
-                }
-                previous = event
-            }
-        }
+        try fileGames(db)
+        try fileCommands(db)
         try db.cachedStatement(sql: "INSERT INTO event_key_runs (run) VALUES (?)").execute(arguments: [last])
         self = SQLiteEventKeyRun(after: last)
     }
@@ -119,7 +106,7 @@ struct SQLiteEventKeyRun {
 
     /// The inserts of 0 to `rowsPerStatement` rows into each table, by their number of rows.
     private static let gameInserts = inserts(into: "event_runs_by_game (run, game_id, sequences)")
-    private static let clientInserts = inserts(into: "event_runs_by_client (run, client_id, commands)")
+    private static let commandInserts = inserts(into: "event_runs_by_command (run, command_hash, sequence)")
 
     private static func inserts(into table: String) -> [String] {
         (0...rowsPerStatement).map { rows in
@@ -127,15 +114,11 @@ struct SQLiteEventKeyRun {
         }
     }
 
-    /// Inserts a row for each id of `numbering`, in key order, through `inserts` (by their number
-    /// of rows): the run, the id, and the JSON array that `write` writes of the events numbered
-    /// with it (`numbers[event]`).
-    private func fileRows(
-        _ inserts: [String], _ numbering: Numbering, _ numbers: [Int32], _ db: Database,
-        write: (inout JSONWriter, ArraySlice<Int32>) -> Void
-    ) throws {
-        let grouped = Self.grouped(numbers, count: numbering.ids.count)
-        let order = numbering.inKeyOrder
+    /// A row a game, in the order of their ids (SQLite's tree then takes the run's rows page
+    /// after page): the run, the game's id, and the JSON array of its events' sequences.
+    private func fileGames(_ db: Database) throws {
+        let grouped = Self.grouped(eventGames, count: gameIDs.count)
+        let order = gameIDs.indices.sorted { gameIDs[$0] < gameIDs[$1] }
         // A statement's ids and arrays, one after another, and where each is.
         var ids: [UInt8] = []
         var idSpans: [Range<Int>] = []
@@ -148,18 +131,20 @@ struct SQLiteEventKeyRun {
             idSpans.removeAll(keepingCapacity: true)
             jsonSpans.removeAll(keepingCapacity: true)
             json.reset()
-            for number in rows {
+            for game in rows {
                 let idStart = ids.count
-                ids.append(contentsOf: numbering.ids[number].utf8)
+                ids.append(contentsOf: gameIDs[game].utf8)
                 idSpans.append(idStart..<ids.count)
                 json.startNextValue()
                 let jsonStart = json.byteCount
                 json.beginArray()
-                write(&json, grouped.events[grouped.starts[number]..<grouped.starts[number + 1]])
+                for event in grouped.events[grouped.starts[game]..<grouped.starts[game + 1]] {
+                    json.value(eventSequences[Int(event)])
+                }
                 json.endArray()
                 jsonSpans.append(jsonStart..<json.byteCount)
             }
-            let insert = SQLiteStatementBinding(try db.cachedStatement(sql: inserts[rows.count]), in: db)
+            let insert = SQLiteStatementBinding(try db.cachedStatement(sql: Self.gameInserts[rows.count]), in: db)
             try ids.withUnsafeBytes { ids in
                 try json.withBytes { json in
                     for row in 0..<rows.count {
@@ -172,6 +157,26 @@ struct SQLiteEventKeyRun {
                     try insert.step()
                 }
             }
+            start = rows.endIndex
+        }
+    }
+
+    /// A row an event, in the order of their commands' hashes: the run, the hash, the sequence.
+    private func fileCommands(_ db: Database) throws {
+        let order = eventCommands.indices.sorted {
+            (eventCommands[$0], eventSequences[$0]) < (eventCommands[$1], eventSequences[$1])
+        }
+        var start = 0
+        while start < order.count {
+            let rows = order[start..<min(start + Self.rowsPerStatement, order.count)]
+            let insert = SQLiteStatementBinding(try db.cachedStatement(sql: Self.commandInserts[rows.count]), in: db)
+            for (row, event) in rows.enumerated() {
+                let first = Int32(row * 3)
+                try insert.bind(last, at: first + 1)
+                try insert.bind(eventCommands[event], at: first + 2)
+                try insert.bind(eventSequences[event], at: first + 3)
+            }
+            try insert.step()
             start = rows.endIndex
         }
     }

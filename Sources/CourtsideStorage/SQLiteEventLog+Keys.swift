@@ -8,10 +8,10 @@ import GRDB
 //
 // So a commit appends rows alone, and every `keyRun` events the log files their keys at once, as
 // a run keyed by the run first, so that the run is written at the end of each key table, on
-// pages of its own, once: a row for each game with its sequences, and a row for each client with
-// its command ids, each a JSON array (``SQLiteEventKeyRun``). A look-up seeks its game's or its
-// client's row in each run (a few dozen in a long tournament) and scans the events after the
-// last run by rowid: fewer than `keyRun` of them.
+// pages of its own, once: a row for each game with a JSON array of its sequences, and a row for
+// each event keyed by a hash of its command (``SQLiteEventKeyRun``), where rows keyed by the
+// texts had SQLite sort them. A look-up seeks its game's row or its hash in each run (a few dozen
+// in a long tournament), and scans the events after the last run by rowid: fewer than `keyRun`.
 
 extension SQLiteEventLog {
     /// Events between two runs of keys: what a look-up scans at most, and what the commit that
@@ -93,8 +93,8 @@ extension SQLiteEventLog {
         }
     }
 
-    /// Migration v7: each run filed so far becomes a row a game and a row a client, read from
-    /// the events it spans, and the tables of a row an event go.
+    /// Migration v7: each run filed so far is filed anew, a row a game and a row an event keyed
+    /// by its command's hash, read from the events it spans; the tables keyed by texts go.
     static func groupKeyRuns(_ db: Database) throws {
         try db.execute(
             sql: """
@@ -106,11 +106,11 @@ extension SQLiteEventLog {
                     sequences TEXT NOT NULL,
                     PRIMARY KEY (run, game_id)
                 ) WITHOUT ROWID;
-                CREATE TABLE event_runs_by_client (
+                CREATE TABLE event_runs_by_command (
                     run INTEGER NOT NULL,
-                    client_id TEXT NOT NULL,
-                    commands TEXT NOT NULL,
-                    PRIMARY KEY (run, client_id)
+                    command_hash INTEGER NOT NULL,
+                    sequence INTEGER NOT NULL,
+                    PRIMARY KEY (run, command_hash, sequence)
                 ) WITHOUT ROWID;
                 """)
         let runs = try Int64.fetchAll(db, sql: "SELECT run FROM event_key_runs ORDER BY run")

@@ -141,12 +141,16 @@ public final class SQLiteEventLog: EventLog {
                 db,
                 sql: """
                     SELECT EXISTS (
-                            SELECT 1 FROM event_runs_by_client k, json_each(k.commands) j
-                            WHERE k.run IN (SELECT run FROM event_key_runs) AND k.client_id = ?1 AND j.value = ?2)
+                            SELECT 1 FROM event_runs_by_command k JOIN events e ON e.sequence = k.sequence
+                            WHERE k.run IN (SELECT run FROM event_key_runs) AND k.command_hash = ?4
+                                AND e.client_id = ?1 AND e.command_id = ?2)
                         OR EXISTS (
                             SELECT 1 FROM events WHERE sequence > ?3 AND client_id = ?1 AND command_id = ?2)
                         OR EXISTS (SELECT 1 FROM refusals WHERE client_id = ?1 AND command_id = ?2)
-                    """, arguments: [origin.clientID, origin.commandID, try Self.filedThrough(db)]) ?? false
+                    """,
+                arguments: [
+                    origin.clientID, origin.commandID, try Self.filedThrough(db), SQLiteEventKeyRun.commandHash(origin),
+                ]) ?? false
         }
     }
 

@@ -58,7 +58,7 @@ struct EventKeysTests {
     }
 
     /// How far every event is filed, and how many keys of each kind are: the sequences in the
-    /// games' rows, and the command ids in the clients' rows.
+    /// games' rows, and the rows by command.
     struct Filed: Equatable {
         var through: Int64
         var byGame: Int
@@ -76,7 +76,7 @@ struct EventKeysTests {
                 try SQLiteEventLog.filedThrough(db),
                 try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(json_array_length(sequences)), 0) FROM event_runs_by_game")
                     ?? -1,
-                try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(json_array_length(commands)), 0) FROM event_runs_by_client")
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM event_runs_by_command")
                     ?? -1)
         }
     }
@@ -135,6 +135,17 @@ struct EventKeysTests {
         try await expectLookUps(log, history)
         #expect(try await !log.contains(refused[2].origin))
         try log.close()
+    }
+
+    @Test("a command's hash is the same in every process and build: the keys filed before are found by it")
+    func commandHashIsStable() {
+        #expect(SQLiteEventKeyRun.commandHash(CommandOrigin(clientID: "k1", commandID: "c1")) == 2_058_029_843_854_297_758)
+        #expect(
+            SQLiteEventKeyRun.commandHash(CommandOrigin(clientID: "keeper-3", commandID: "6db3454a"))
+                == 1_786_036_979_676_500_085)
+        #expect(
+            SQLiteEventKeyRun.commandHash(CommandOrigin(clientID: "k1", commandID: "c1"))
+                != SQLiteEventKeyRun.commandHash(CommandOrigin(clientID: "k1c", commandID: "1")))
     }
 
     @Test("ids that JSON escapes are filed and found as they are")
@@ -268,8 +279,8 @@ struct EventKeysTests {
                 "SEARCH event_runs_by_game USING PRIMARY KEY (run=? AND game_id=?)"
             ),
             (
-                "SELECT 1 FROM event_runs_by_client WHERE \(runs) AND client_id = 'k'",
-                "SEARCH event_runs_by_client USING PRIMARY KEY (run=? AND client_id=?)"
+                "SELECT 1 FROM event_runs_by_command WHERE \(runs) AND command_hash = 7",
+                "SEARCH event_runs_by_command USING PRIMARY KEY (run=? AND command_hash=?)"
             ),
         ]
         try queue.read { db in
