@@ -101,14 +101,17 @@ struct SQLiteEventKeyRun {
     }
 
     /// Rows a statement at most, as ``SQLiteEventRows`` writes events: a statement's own cost
-    /// (readying, halting, resetting) was about two fifths of a one-row insert.
+    /// (readying, halting, resetting) was about two fifths of a one-row insert. The commands'
+    /// rows, three integers each, go 64 to a statement (192 values, far below SQLite's limit).
     private static let rowsPerStatement = 16
+    private static let commandRowsPerStatement = 64
 
-    /// The inserts of 0 to `rowsPerStatement` rows into each table, by their number of rows.
-    private static let gameInserts = inserts(into: "event_runs_by_game (run, game_id, sequences)")
-    private static let commandInserts = inserts(into: "event_runs_by_command (run, command_hash, sequence)")
+    /// The inserts of 0 to the most rows a statement into each table, by their number of rows.
+    private static let gameInserts = inserts(into: "event_runs_by_game (run, game_id, sequences)", upTo: rowsPerStatement)
+    private static let commandInserts = inserts(
+        into: "event_runs_by_command (run, command_hash, sequence)", upTo: commandRowsPerStatement)
 
-    private static func inserts(into table: String) -> [String] {
+    private static func inserts(into table: String, upTo rowsPerStatement: Int) -> [String] {
         (0...rowsPerStatement).map { rows in
             "INSERT INTO \(table) VALUES \(repeatElement("(?, ?, ?)", count: rows).joined(separator: ", "))"
         }
@@ -163,12 +166,12 @@ struct SQLiteEventKeyRun {
 
     /// A row an event, in the order of their commands' hashes: the run, the hash, the sequence.
     private func fileCommands(_ db: Database) throws {
-        let order = eventCommands.indices.sorted {
-            (eventCommands[$0], eventSequences[$0]) < (eventCommands[$1], eventSequences[$1])
-        }
+        // By hash alone: events of one hash (one command's, nearly always) need no order, as
+        // their sequences set them apart in the key.
+        let order = eventCommands.indices.sorted { eventCommands[$0] < eventCommands[$1] }
         var start = 0
         while start < order.count {
-            let rows = order[start..<min(start + Self.rowsPerStatement, order.count)]
+            let rows = order[start..<min(start + Self.commandRowsPerStatement, order.count)]
             let insert = SQLiteStatementBinding(try db.cachedStatement(sql: Self.commandInserts[rows.count]), in: db)
             for (row, event) in rows.enumerated() {
                 let first = Int32(row * 3)
