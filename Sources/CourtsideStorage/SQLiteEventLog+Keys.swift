@@ -26,7 +26,7 @@ extension SQLiteEventLog {
     }
 
     /// Files the keys of the events after `after` up to `through` as one run of migration v5's
-    /// tables, a row an event, which v7 groups.
+    /// tables, a row an event keyed by its texts, which v7 files anew.
     private static func fileKeysOneByOne(after: Int64, through: Int64, _ db: Database) throws {
         let span: StatementArguments = [through, after, through]
         try db.cachedStatement(
@@ -95,7 +95,7 @@ extension SQLiteEventLog {
 
     /// Migration v7: each run filed so far is filed anew, a row a game and a row an event keyed
     /// by its command's hash, read from the events it spans; the tables keyed by texts go.
-    static func groupKeyRuns(_ db: Database) throws {
+    static func fileKeyRunsAnew(_ db: Database) throws {
         try db.execute(
             sql: """
                 DROP TABLE event_keys_by_game;

@@ -342,7 +342,9 @@ public final class SQLiteEventLog: EventLog {
                     INSERT INTO identity (id) VALUES (?)
                     """, arguments: [UUID().uuidString])
         }
-        migrator.registerMigration("v7: a run's keys a row a game and a row a client") { db in try Self.groupKeyRuns(db) }
+        migrator.registerMigration("v7: a run's keys a row a game and a row an event by its command's hash") { db in
+            try Self.fileKeyRunsAnew(db)
+        }
         return migrator
     }
 }

@@ -217,7 +217,7 @@ struct EventKeysTests {
         }
     }
 
-    @Test("runs filed a row an event are grouped run by run; the events after them are filed in the next run")
+    @Test("runs filed a row an event by its texts are filed anew run by run; the events after them are filed in the next run")
     func groupedRuns() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
