@@ -12,5 +12,7 @@ struct CommitEntry {
     /// Set when the command was refused: the ticket then settles with this refusal once it
     /// is durable (with any events found on the way, such as time running out).
     var refusal: CommandRefusal?
-    var ticket: CommitTicket
+    /// Taken by the batch that commits the entry (``CommittedBatch``), so that no copy of the
+    /// reference is made and released on the log writer, a command apiece.
+    var ticket: CommitTicket?
 }

@@ -225,9 +225,12 @@ final class CommitWriter: Sendable {
 
     private static func answer(_ batch: borrowing CommittedBatch) {
         var offset = 0
-        for index in batch.shares.indices {
-            if let answer = batch.answer(ofShareAt: index, offset: offset) { batch.shares[index].ticket.complete(answer) }
-            offset += batch.shares[index].eventCount
+        // Through a buffer pointer: the array's subscript retains each ticket for the call.
+        batch.shares.withUnsafeBufferPointer { shares in
+            for index in shares.indices {
+                if let answer = batch.answer(ofShareAt: index, offset: offset) { shares[index].ticket.complete(answer) }
+                offset += shares[index].eventCount
+            }
         }
     }
 
@@ -246,7 +249,7 @@ final class CommitWriter: Sendable {
         logger.critical("event log write failed; refusing further commands", metadata: ["error": "\(error)"])
         let stranded = state.withLock { $0.batchFailed(failure) }
         checkpointer.halt()
-        for ticket in tickets + stranded.map(\.ticket) { ticket.complete(.failure(failure)) }
+        for ticket in tickets + stranded.compactMap(\.ticket) { ticket.complete(.failure(failure)) }
         failing.yield(failure)
     }
 }

@@ -44,10 +44,11 @@ struct CommittedBatch {
             updates.reserveCapacity(gameEventCount)
             shares.reserveCapacity(batch.count)
             for index in batch.indices {
+                // The refusal and the ticket moved, not copied: the entries are dropped after this.
                 shares.append(
                     Share(
                         eventCount: batch[index].changes.eventCount, isTournament: batch[index].changes.isTournament,
-                        refusal: batch[index].refusal, ticket: batch[index].ticket))
+                        refusal: batch[index].refusal.take(), ticket: batch[index].ticket.take()!))
                 take(&batch[index].changes, first: batch[index].first)
             }
         }

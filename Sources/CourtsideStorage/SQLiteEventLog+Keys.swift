@@ -7,9 +7,11 @@ import GRDB
 // SQLite log"), where the rows themselves share the table's last page.
 //
 // So a commit appends rows alone, and every `keyRun` events the log files their keys at once, as
-// a run: sorted, and keyed by the run first, so that the run is written at the end of each key
-// table, on pages of its own, once. A look-up seeks each run (a few dozen in a long tournament)
-// and scans the events after the last run by rowid: fewer than `keyRun` of them.
+// a run keyed by the run first, so that the run is written at the end of each key table, on
+// pages of its own, once: a row for each game with a JSON array of its sequences, and a row for
+// each event keyed by a hash of its command (``SQLiteEventKeyRun``), where rows keyed by the
+// texts had SQLite sort them. A look-up seeks its game's row or its hash in each run (a few dozen
+// in a long tournament), and scans the events after the last run by rowid: fewer than `keyRun`.
 
 extension SQLiteEventLog {
     /// Events between two runs of keys: what a look-up scans at most, and what the commit that
@@ -23,16 +25,9 @@ extension SQLiteEventLog {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(run) FROM event_key_runs")) ?? 0
     }
 
-    /// Files the events after the last run, up to `last`, as a run: in the commit that appended
-    /// the last of them, once `keyRun` wait for one. Returns the run's sequence.
-    static func fileKeys(through last: Int64, _ db: Database) throws -> Int64 {
-        try fileKeys(after: filedThrough(db), through: last, db)
-        return last
-    }
-
-    /// Files the keys of the events after `after` up to `through` as one run, named by its last sequence.
-    /// Through cached statements: `execute(sql:)` has SQLite parse each at every run.
-    private static func fileKeys(after: Int64, through: Int64, _ db: Database) throws {
+    /// Files the keys of the events after `after` up to `through` as one run of migration v5's
+    /// tables, a row an event keyed by its texts, which v7 files anew.
+    private static func fileKeysOneByOne(after: Int64, through: Int64, _ db: Database) throws {
         let span: StatementArguments = [through, after, through]
         try db.cachedStatement(
             sql: """
@@ -94,7 +89,37 @@ extension SQLiteEventLog {
                 CREATE TABLE event_key_runs (run INTEGER PRIMARY KEY NOT NULL);
                 """)
         if let last = try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM events") {
-            try fileKeys(after: 0, through: last, db)
+            try fileKeysOneByOne(after: 0, through: last, db)
+        }
+    }
+
+    /// Migration v7: each run filed so far is filed anew, a row a game and a row an event keyed
+    /// by its command's hash, read from the events it spans; the tables keyed by texts go.
+    static func fileKeyRunsAnew(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                DROP TABLE event_keys_by_game;
+                DROP TABLE event_keys_by_command;
+                CREATE TABLE event_runs_by_game (
+                    run INTEGER NOT NULL,
+                    game_id TEXT NOT NULL,
+                    sequences TEXT NOT NULL,
+                    PRIMARY KEY (run, game_id)
+                ) WITHOUT ROWID;
+                CREATE TABLE event_runs_by_command (
+                    run INTEGER NOT NULL,
+                    command_hash INTEGER NOT NULL,
+                    sequence INTEGER NOT NULL,
+                    PRIMARY KEY (run, command_hash, sequence)
+                ) WITHOUT ROWID;
+                """)
+        let runs = try Int64.fetchAll(db, sql: "SELECT run FROM event_key_runs ORDER BY run")
+        try db.execute(sql: "DELETE FROM event_key_runs")
+        var after: Int64 = 0
+        for run in runs {
+            var keys = try SQLiteEventKeyRun.read(after: after, through: run, db)
+            try keys.file(db)
+            after = run
         }
     }
 }

@@ -22,9 +22,9 @@ public final class SQLiteEventLog: EventLog {
     private let checkpoints: SQLiteCheckpointFile
     /// This log's identity, made once when it is created: what its checkpoints are tied to.
     private let identity: String
-    /// What the last run of keys filed, as the writer knows it (nil until its first commit
-    /// reads it): a commit asks the database only when a run is due, not every time.
-    private let filed = Mutex<Int64?>(nil)
+    /// The keys of the events after the last run, as the writer groups them (nil until its
+    /// first commit reads them, and after a commit that failed).
+    private let unfiled = Mutex<SQLiteEventKeyRun?>(nil)
     /// Where the database lives.
     public let path: String
 
@@ -100,8 +100,8 @@ public final class SQLiteEventLog: EventLog {
             db,
             sql: """
                 SELECT e.game_id, e.version, e.sequence, e.recorded_at, e.client_id, e.command_id, e.payload
-                FROM event_keys_by_game k JOIN events e ON e.sequence = k.sequence
-                WHERE k.run IN (SELECT run FROM event_key_runs) AND k.game_id = ? ORDER BY k.sequence
+                FROM event_runs_by_game k, json_each(k.sequences) j JOIN events e ON e.sequence = j.value
+                WHERE k.run IN (SELECT run FROM event_key_runs) AND k.game_id = ? ORDER BY e.sequence
                 """, arguments: [game.rawValue])
             + events(db, where: "sequence > ? AND game_id = ?", arguments: [filed, game.rawValue])
     }
@@ -141,12 +141,16 @@ public final class SQLiteEventLog: EventLog {
                 db,
                 sql: """
                     SELECT EXISTS (
-                            SELECT 1 FROM event_keys_by_command
-                            WHERE run IN (SELECT run FROM event_key_runs) AND client_id = ?1 AND command_id = ?2)
+                            SELECT 1 FROM event_runs_by_command k JOIN events e ON e.sequence = k.sequence
+                            WHERE k.run IN (SELECT run FROM event_key_runs) AND k.command_hash = ?4
+                                AND e.client_id = ?1 AND e.command_id = ?2)
                         OR EXISTS (
                             SELECT 1 FROM events WHERE sequence > ?3 AND client_id = ?1 AND command_id = ?2)
                         OR EXISTS (SELECT 1 FROM refusals WHERE client_id = ?1 AND command_id = ?2)
-                    """, arguments: [origin.clientID, origin.commandID, try Self.filedThrough(db)]) ?? false
+                    """,
+                arguments: [
+                    origin.clientID, origin.commandID, try Self.filedThrough(db), SQLiteEventKeyRun.commandHash(origin),
+                ]) ?? false
         }
     }
 
@@ -217,31 +221,39 @@ public final class SQLiteEventLog: EventLog {
 
     public func append(_ events: [GameEvent], refusals: [CommandRefusal]) throws {
         guard !events.isEmpty || !refusals.isEmpty else { return }
-        // The payloads are the model's own JSON writer's (``SQLiteEventRows``): Foundation's
-        // encoder cost more than the insert. (Older rows, written by Foundation with escaped
-        // slashes, read back the same.)
-        let filedNow: Int64? = try Self.transaction(in: pool) { db in
-            try SQLiteEventRows.insert(events, db)
-            if !refusals.isEmpty {
-                let insertRefusal = try db.cachedStatement(
-                    sql: """
-                        INSERT OR IGNORE INTO refusals (game_id, client_id, command_id, recorded_at, code, message)
-                        VALUES (?, ?, ?, ?, ?, ?)
-                        """)
-                for refusal in refusals {
-                    try insertRefusal.execute(arguments: [
-                        refusal.gameID.rawValue, refusal.origin.clientID, refusal.origin.commandID, refusal.at.rawValue,
-                        refusal.error.code.rawValue, refusal.error.message,
-                    ])
+        // The keys are held through the commit and kept only once it is in: a rolled-back one
+        // filed nothing, and the next commit reads them from the log again.
+        try unfiled.withLock { unfiled in
+            var keys = unfiled.take()
+            try Self.transaction(in: pool) { db in
+                // From the log after a start or a failed commit, or if these events do not follow
+                // the keys held (the sequence is gapless, so that would be a bug).
+                if let first = events.first?.sequence, keys?.last != first - 1 {
+                    keys = try SQLiteEventKeyRun.read(after: Self.filedThrough(db), db)
                 }
+                // The payloads are the model's own JSON writer's (``SQLiteEventRows``): Foundation's
+                // encoder cost more than the insert. (Older rows, written by Foundation with escaped
+                // slashes, read back the same.)
+                try SQLiteEventRows.insert(events, db)
+                if !refusals.isEmpty {
+                    let insertRefusal = try db.cachedStatement(
+                        sql: """
+                            INSERT OR IGNORE INTO refusals (game_id, client_id, command_id, recorded_at, code, message)
+                            VALUES (?, ?, ?, ?, ?, ?)
+                            """)
+                    for refusal in refusals {
+                        try insertRefusal.execute(arguments: [
+                            refusal.gameID.rawValue, refusal.origin.clientID, refusal.origin.commandID,
+                            refusal.at.rawValue, refusal.error.code.rawValue, refusal.error.message,
+                        ])
+                    }
+                }
+                guard !events.isEmpty else { return }
+                keys!.add(events)
+                if keys!.isDue { try keys!.file(db) }
             }
-            guard let last = events.last?.sequence else { return nil }
-            let filedBefore = try filed.withLock { $0 } ?? Self.filedThrough(db)
-            guard last - filedBefore >= Self.keyRun else { return filedBefore }
-            return try Self.fileKeys(through: last, db)
+            unfiled = keys
         }
-        // Only once the transaction is in: a rolled-back one filed nothing.
-        if let filedNow { filed.withLock { $0 = filedNow } }
     }
 
     /// The insert of one event's row (`courtside-bench` measures SQLite's own rate with it); a
@@ -329,6 +341,9 @@ public final class SQLiteEventLog: EventLog {
                     CREATE TABLE identity (id TEXT NOT NULL);
                     INSERT INTO identity (id) VALUES (?)
                     """, arguments: [UUID().uuidString])
+        }
+        migrator.registerMigration("v7: a run's keys a row a game and a row an event by its command's hash") { db in
+            try Self.fileKeyRunsAnew(db)
         }
         return migrator
     }
