@@ -102,9 +102,9 @@ struct CommandService: Service {
                     // keeper's move then crosses no thread between its request and its reply.
                     // (With more, an early one would wait for the commit while a later one
                     // suspends.)
-                    if commands.count == 1 {
+                    if commands.count == 1, let command = commands[0].take() {
                         await library.committing(commitOnIOThread) { policy in
-                            await submit(commands[0]!, commit: policy)
+                            await submit(command, commit: policy)
                         }
                     } else {
                         await submitEach(&commands)

@@ -227,9 +227,11 @@ public final class SQLiteEventLog: EventLog {
             var keys = unfiled.take()
             try Self.transaction(in: pool) { db in
                 // From the log after a start or a failed commit, or if these events do not follow
-                // the keys held (the sequence is gapless, so that would be a bug).
-                if let first = events.first?.sequence, keys?.last != first - 1 {
-                    keys = try SQLiteEventKeyRun.read(after: Self.filedThrough(db), db)
+                // the keys held (the sequence is gapless, so that would be a bug); read before
+                // these events are in. Taken out of `keys`, so that adding to it copies nothing.
+                var run: SQLiteEventKeyRun?
+                if let first = events.first?.sequence {
+                    run = keys?.last == first - 1 ? keys.take() : try SQLiteEventKeyRun.read(after: Self.filedThrough(db), db)
                 }
                 // The payloads are the model's own JSON writer's (``SQLiteEventRows``): Foundation's
                 // encoder cost more than the insert. (Older rows, written by Foundation with escaped
@@ -248,9 +250,10 @@ public final class SQLiteEventLog: EventLog {
                         ])
                     }
                 }
-                guard !events.isEmpty else { return }
-                keys!.add(events)
-                if keys!.isDue { try keys!.file(db) }
+                guard var held = run.take() else { return }
+                held.add(events)
+                if held.isDue { try held.file(db) }
+                keys = held
             }
             unfiled = keys
         }
