@@ -8,11 +8,12 @@ public import CourtsideModel
 public enum KeeperWords {
     /// The counts beside a player's name: points always, each other move once it happened.
     public static func counts(_ counts: MoveCounts, words: Words = .english) -> String {
+        // The abbreviations stay as they are at any count ("2 reb"); a foul is a word ("2 fouls").
         let others: [(MoveKind, MessageKey)] = [
             (.freeThrow, .keeperCountsFreeThrows), (.assist, .keeperCountsAssists), (.rebound, .keeperCountsRebounds),
-            (.foul, .keeperCountsFouls),
         ]
-        let made = others.filter { counts[$0.0] > 0 }.map { words($0.1, ["count": words.number(counts[$0.0])]) }
+        var made = others.filter { counts[$0.0] > 0 }.map { words($0.1, ["count": words.number(counts[$0.0])]) }
+        if counts[.foul] > 0 { made.append(words.plural(.keeperCountsFouls, count: counts[.foul])) }
         return ([words.plural(.keeperCountsPoints, count: counts.points)] + made).joined(separator: " · ")
     }
 

@@ -230,7 +230,7 @@ struct PageViewTests {
         table.record(.move(player: "ann", move: .foul))
         table.record(.move(player: "ann", move: .foul))
         var view = GameViewModel(table.state, now: table.now)
-        #expect(view.home.players[0].countsText == "3 pts · 1 FT · 1 reb · 2 foul")
+        #expect(view.home.players[0].countsText == "3 pts · 1 FT · 1 reb · 2 fouls")
         #expect(view.clockAction == "start" && view.clockActionText == "Start clock")
         table.record(.clockStarted)
         view = GameViewModel(table.state, now: table.now)
