@@ -35,8 +35,11 @@ extension Duration {
 
     /// The duration in whole nanoseconds (for timers), saturating far beyond any use here.
     public var nanoseconds: Int64 {
-        components.seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow
-            ? .max : components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
+        // `components` read once: each read divides a 128-bit count of attoseconds (a reply's
+        // time, read three times, was 1.3% of the log writer's samples).
+        let (seconds, attoseconds) = components
+        return seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow
+            ? .max : seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 
     /// The duration in whole milliseconds, rounded down.
