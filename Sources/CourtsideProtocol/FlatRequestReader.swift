@@ -43,7 +43,7 @@ enum FlatRequestReader {
             if take(UInt8(ascii: "}")) { return nil }  // no fields: let the decoder say which is missing
             while true {
                 skipSpace()
-                guard let key = string() else { return nil }
+                guard let key = key() else { return nil }
                 skipSpace()
                 guard take(UInt8(ascii: ":")) else { return nil }
                 skipSpace()
@@ -74,6 +74,17 @@ enum FlatRequestReader {
             guard index < bytes.count, bytes[index] == byte else { return false }
             index += 1
             return true
+        }
+
+        /// A key that ``Key`` names, read in place: no string is made for it. Any other key,
+        /// escaped ones included, is nil, as ``Fields`` refused them when keys were strings.
+        mutating func key() -> Key? {
+            guard take(UInt8(ascii: "\"")) else { return nil }
+            let start = index
+            while index < bytes.count, bytes[index] != UInt8(ascii: "\"") { index += 1 }
+            guard index < bytes.count else { return nil }
+            defer { index += 1 }
+            return Key(UnsafeBufferPointer(rebasing: bytes[start..<index]))
         }
 
         /// A string without escapes or control characters, in valid UTF-8.
@@ -123,35 +134,66 @@ enum FlatRequestReader {
         }
     }
 
+    /// The keys a flat request may have, told apart by their bytes: made a string first, a key
+    /// was then compared with each name in turn (`_findStringSwitchCase`), about 2% of the pool's
+    /// samples under `courtside-bench daemon` with the strings' making.
+    private enum Key {
+        case op, clientID, commandID, game, player, move, action, home, away, court, side, version
+
+        /// The key named exactly `name`, if any.
+        init?(_ name: UnsafeBufferPointer<UInt8>) {
+            // By length and first byte, then one comparison of the whole name.
+            let (key, spelled): (Key, StaticString)
+            switch (name.count, name.first ?? 0) {
+            case (2, UInt8(ascii: "o")): (key, spelled) = (.op, "op")
+            case (9, UInt8(ascii: "c")): (key, spelled) = (.clientID, "client_id")
+            case (10, UInt8(ascii: "c")): (key, spelled) = (.commandID, "command_id")
+            case (4, UInt8(ascii: "g")): (key, spelled) = (.game, "game")
+            case (6, UInt8(ascii: "p")): (key, spelled) = (.player, "player")
+            case (4, UInt8(ascii: "m")): (key, spelled) = (.move, "move")
+            case (6, UInt8(ascii: "a")): (key, spelled) = (.action, "action")
+            case (4, UInt8(ascii: "h")): (key, spelled) = (.home, "home")
+            case (4, UInt8(ascii: "a")): (key, spelled) = (.away, "away")
+            case (5, UInt8(ascii: "c")): (key, spelled) = (.court, "court")
+            case (4, UInt8(ascii: "s")): (key, spelled) = (.side, "side")
+            case (7, UInt8(ascii: "v")): (key, spelled) = (.version, "version")
+            default: return nil
+            }
+            guard name.elementsEqual(UnsafeBufferPointer(start: spelled.utf8Start, count: spelled.utf8CodeUnitCount))
+            else { return nil }
+            self = key
+        }
+    }
+
     /// The fields read so far; each may be set once.
     private struct Fields {
         var op, clientID, commandID, game, player, move, action, home, away, court, side: String?
         var version: Int?
 
-        mutating func set(_ key: String, text: String) -> Bool {
+        mutating func set(_ key: Key, text: String) -> Bool {
             func once(_ field: inout String?) -> Bool {
                 guard field == nil else { return false }
                 field = text
                 return true
             }
             switch key {
-            case "op": return once(&op)
-            case "client_id": return once(&clientID)
-            case "command_id": return once(&commandID)
-            case "game": return once(&game)
-            case "player": return once(&player)
-            case "move": return once(&move)
-            case "action": return once(&action)
-            case "home": return once(&home)
-            case "away": return once(&away)
-            case "court": return once(&court)
-            case "side": return once(&side)
-            default: return false
+            case .op: return once(&op)
+            case .clientID: return once(&clientID)
+            case .commandID: return once(&commandID)
+            case .game: return once(&game)
+            case .player: return once(&player)
+            case .move: return once(&move)
+            case .action: return once(&action)
+            case .home: return once(&home)
+            case .away: return once(&away)
+            case .court: return once(&court)
+            case .side: return once(&side)
+            case .version: return false
             }
         }
 
-        mutating func set(_ key: String, number: Int) -> Bool {
-            guard key == "version", version == nil else { return false }
+        mutating func set(_ key: Key, number: Int) -> Bool {
+            guard key == .version, version == nil else { return false }
             version = number
             return true
         }
