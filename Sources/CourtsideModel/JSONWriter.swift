@@ -47,6 +47,19 @@ public struct JSONWriter: ~Copyable {
         }
     }
 
+    /// Lends `body` what `write` writes, written in a buffer on the stack up to 1 KiB: a short
+    /// message then costs no allocation at all, for a receiver that copies it where it goes (a
+    /// commit's replies, into one buffer for them all).
+    public static func withWritten<Result>(
+        _ write: (inout JSONWriter) -> Void, _ body: (UnsafeRawBufferPointer) -> Result
+    ) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1024) { scratch in
+            var writer = JSONWriter(scratch: scratch)
+            write(&writer)
+            return writer.withBytes(body)
+        }
+    }
+
     /// The JSON written so far.
     public var bytes: [UInt8] {
         // One copy into the array's storage: `Array(UnsafeBufferPointer(...))` went through the

@@ -321,6 +321,14 @@ public enum WireCoding {
         JSONWriter.written { value.writeJSON(to: &$0) }
     }
 
+    /// Lends `body` the JSON of a message that writes its own, without an array for it (see
+    /// ``JSONWriter/withWritten(_:_:)``).
+    public static func withEncoded<Result>(
+        _ value: some Encodable & JSONWritable, _ body: (UnsafeRawBufferPointer) -> Result
+    ) -> Result {
+        JSONWriter.withWritten({ value.writeJSON(to: &$0) }, body)
+    }
+
     // Configured once and never changed, so one is shared by every thread (it is Sendable).
     // Sorted keys keep the wire output stable for people reading captures.
     private static let encoder: JSONEncoder = {

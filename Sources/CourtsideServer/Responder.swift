@@ -38,9 +38,12 @@ struct Responder: Sendable {
     ) {
         let result = reply.error?.code.rawValue ?? "ok"
         metrics.record(op: op, result: result, nanoseconds: (ContinuousClock.now - incoming.received).nanoseconds)
+        guard !members.isEmpty else {
+            // Lent, not made an array: the log writer's answers to a commit go out in one buffer.
+            return WireCoding.withEncoded(reply) { transport.reply(to: incoming, bytes: $0) }
+        }
         do {
-            let body = members.isEmpty ? WireCoding.encode(reply) : try WireCoding.encode(reply, appending: members)
-            transport.reply(to: incoming, body: body)
+            transport.reply(to: incoming, body: try WireCoding.encode(reply, appending: members))
         } catch {
             // Still exactly one reply, but one that says what it is.
             logger.error("a reply could not be encoded", metadata: ["error": "\(error)"])

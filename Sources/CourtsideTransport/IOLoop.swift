@@ -177,6 +177,8 @@ final class IOLoop: @unchecked Sendable {
                 OutgoingMessage.send(topic: topic, body: body, on: publisher, logger: logger)
             case .events(let batch):
                 OutgoingMessage.send(batch, on: publisher, logger: logger)
+            case .replies(let batch):
+                OutgoingMessage.send(batch, on: router, logger: logger)
             }
         }
     }

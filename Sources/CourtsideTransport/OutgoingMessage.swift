@@ -13,11 +13,15 @@ enum OutgoingMessage: Sendable {
     case event(topic: [UInt8], body: [UInt8])
     /// Events on the event socket, in order, each as ``event(topic:body:)`` is sent.
     case events(EventBatch)
+    /// Replies on the command socket, in order, each as ``reply(envelope:body:)`` is sent.
+    case replies(ReplyBatch)
 
     /// Whether it goes out on the command socket.
     var isReply: Bool {
-        if case .reply = self { return true }
-        return false
+        switch self {
+        case .reply, .replies: true
+        case .event, .events: false
+        }
     }
 
     /// Sends a reply's frames, the envelope's then the body, as one message without waiting.
@@ -27,6 +31,28 @@ enum OutgoingMessage: Sendable {
             try socket.send(frame: body, more: false, flags: .dontWait)
         } catch {
             dropped(error, logger: logger)
+        }
+    }
+
+    /// Sends a reply's frames as ``send(envelope:body:on:logger:)`` does, its body lent.
+    static func send(envelope: [[UInt8]], body: UnsafeRawBufferPointer, on socket: ZMQSocket, logger: Logger) {
+        do {
+            for index in envelope.indices { try socket.send(frame: envelope[index], more: true, flags: .dontWait) }
+            try socket.send(bytes: body, more: false, flags: .dontWait)
+        } catch {
+            dropped(error, logger: logger)
+        }
+    }
+
+    /// Sends a batch's replies in order, each as one message without waiting.
+    static func send(_ batch: ReplyBatch, on socket: ZMQSocket, logger: Logger) {
+        batch.bodies.withUnsafeBytes { bodies in
+            for index in 0..<batch.count {
+                let range = batch.body(index)
+                send(
+                    envelope: batch.envelopes[index], body: UnsafeRawBufferPointer(rebasing: bodies[range]), on: socket,
+                    logger: logger)
+            }
         }
     }
 

@@ -44,9 +44,9 @@ public final class ZMQTransport: TaskExecutor, Sendable {
     /// Replies held until the deferring thread's scope ends; only that thread touches them.
     private let held = HeldReplies()
 
-    /// Messages that one thread at a time (the one in ``deferringThread``) reads and writes.
+    /// Replies that one thread at a time (the one in ``deferringThread``) reads and writes.
     private final class HeldReplies: @unchecked Sendable {
-        var messages: [OutgoingMessage] = []
+        var replies = ReplyBatch()
     }
     /// Wakes the I/O thread from its poll; any thread may signal it.
     private let waker: WakePipe
@@ -131,8 +131,24 @@ public final class ZMQTransport: TaskExecutor, Sendable {
         if isIOThread, let router = ioThreadRouter.router {
             OutgoingMessage.send(envelope: request.envelope, body: body, on: router, logger: logger)
         } else if deferringThread.load(ordering: .relaxed) == pthread_self() {
-            held.messages.append(.reply(envelope: request.envelope, body: body))
+            body.withUnsafeBytes { held.replies.append(envelope: request.envelope, body: $0) }
         } else {
+            post(CollectionOfOne(.reply(envelope: request.envelope, body: body)))
+        }
+    }
+
+    /// ``reply(to:body:)`` with the body lent, for the caller's buffer: inside
+    /// ``deferringReplies(_:)`` it joins the scope's other replies in one buffer, and on the I/O
+    /// thread it is sent from where it lies, so neither allocates for it.
+    public func reply(to request: IncomingRequest, bytes: UnsafeRawBufferPointer) {
+        if isIOThread, let router = ioThreadRouter.router {
+            OutgoingMessage.send(envelope: request.envelope, body: bytes, on: router, logger: logger)
+        } else if deferringThread.load(ordering: .relaxed) == pthread_self() {
+            held.replies.append(envelope: request.envelope, body: bytes)
+        } else {
+            let body = [UInt8](unsafeUninitializedCapacity: bytes.count) { buffer, initialized in
+                initialized = buffer.initialize(fromContentsOf: bytes)
+            }
             post(CollectionOfOne(.reply(envelope: request.envelope, body: body)))
         }
     }
@@ -150,14 +166,13 @@ public final class ZMQTransport: TaskExecutor, Sendable {
             deferringThread.compareExchange(expected: 0, desired: thread, ordering: .acquiring).exchanged
         else { return body() }
         body()
-        post(held.messages)
-        held.messages.removeAll(keepingCapacity: true)
+        if held.replies.count > 0 { post(CollectionOfOne(.replies(held.replies.take()))) }
         deferringThread.store(0, ordering: .releasing)
     }
 
     /// How many replies this thread holds in ``deferringReplies(_:)`` (for tests).
     var heldReplyCount: Int {
-        deferringThread.load(ordering: .relaxed) == pthread_self() ? held.messages.count : 0
+        deferringThread.load(ordering: .relaxed) == pthread_self() ? held.replies.count : 0
     }
 
     /// Publishes a two-frame message, topic then body, on the event socket.

@@ -177,6 +177,13 @@ public final class ZMQSocket {
         if let error = frame.withUnsafeBytes({ sendCopying($0, flags: flags) }) { throw error }
     }
 
+    /// Sends one frame from `bytes`, which libzmq copies whatever their size (they stay the caller's).
+    public func send(bytes: UnsafeRawBufferPointer, more: Bool, flags: ZMQFlags = []) throws(ZMQError) {
+        guard !closed else { throw ZMQError(code: ENOTSOCK, operation: "zmq_send on a closed socket") }
+        let flags = flags.rawValue | (more ? ZMQ_SNDMORE : 0)
+        if let error = sendCopying(bytes, flags: flags) { throw error }
+    }
+
     /// Sends `bytes`, which libzmq copies; the error if it could not.
     private func sendCopying(_ bytes: UnsafeRawBufferPointer, flags: Int32) -> ZMQError? {
         while true {

@@ -18,7 +18,13 @@ struct DeferredRepliesTests {
         var heldInNested: [Int] = []
         transport.deferringReplies {
             for request in requests.prefix(3) {
-                transport.reply(to: request, body: request.body!.map { $0 + 10 })
+                let body = request.body!.map { $0 + 10 }
+                // Owned or lent, a body joins the scope's others in order.
+                if request.body == [1] {
+                    body.withUnsafeBytes { transport.reply(to: request, bytes: $0) }
+                } else {
+                    transport.reply(to: request, body: body)
+                }
                 heldInside.append(transport.heldReplyCount)
             }
             // A scope inside the scope changes nothing: its reply waits with the others.
@@ -37,10 +43,12 @@ struct DeferredRepliesTests {
         try dealer.send([[], [9]])
         while let batch = await iterator.next(), let request = batch.first {
             transport.reply(to: request, body: [19])
+            [UInt8]([20]).withUnsafeBytes { transport.reply(to: request, bytes: $0) }
             #expect(transport.heldReplyCount == 0)
             break
         }
         #expect(try dealer.receive() == [[], [19]])
+        #expect(try dealer.receive() == [[], [20]])
         dealer.close()
         context.terminate()
         await transport.stop()
