@@ -31,6 +31,9 @@ open) and after it (closed, --settle seconds later). The floods:
               Expect: 100-continue with a 1 GB Content-Length, Transfer-Encoding: xchunked, a 10 MB
               join and a 10 MB desk login; their answers, then the gateway's FIN-WAIT-2 and
               CLOSE-WAIT sockets (ss -tan).
+  sockets     --sockets keeper sockets (GET /api/keep/socket upgraded, the second keeper's session)
+              opened from one address and left idle for --seconds; their answers (101, or the
+              gateway's 503 past its cap per address), and how many the gateway still holds.
 
 Addresses: every connection goes to 127.0.0.1; the clients bind sources in 127.0.0.0/8 (Linux's
 loopback accepts them), so a flood never shares the keeper's address, as at a venue: the keeper
@@ -80,7 +83,7 @@ OBSERVER_ADDRESS = "127.0.0.252"  # setup, /metrics
 SECOND_KEEPER_ADDRESS = "127.0.0.253"  # the sse flood's events
 KEEPER_ADDRESS = "127.0.0.254"  # the keeper and /healthz being measured
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FLOODS = ["half-open", "passphrase", "joins", "sse", "malformed"]
+FLOODS = ["half-open", "passphrase", "joins", "sse", "malformed", "sockets"]
 PASSPHRASE = "floods-desk-passphrase"
 
 
@@ -704,6 +707,22 @@ def joins(ctx):
     ctx.goal("no 5xx answer to a join", "%d x 5xx of %d" % (fives, sent), fives == 0 and sent > 0)
 
 
+def first_lines(sockets):
+    """The first line of each socket's answer, counted (a peek leaves it unread), and how many the
+    gateway closed."""
+    answers, poller = collections.Counter(), select.poll()
+    for s in sockets:
+        poller.register(s, select.POLLRDHUP | select.POLLHUP | select.POLLERR)
+        try:
+            first = s.recv(64, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+            answers[first.split(b"\r\n", 1)[0].decode(errors="replace") if first else "closed, no answer"] += 1
+        except BlockingIOError:
+            answers["no answer yet"] += 1
+        except OSError as error:
+            answers[oserror_name(error)] += 1
+    return answers, len(poller.poll(0))
+
+
 def sse(ctx):
     """Event streams that never read, while a second keeper makes events."""
     args, venue, port, guard = ctx.args, ctx.venue, ctx.venue.port, ctx.guard
@@ -739,18 +758,7 @@ def sse(ctx):
             moves[failure_name(error)] += 1
     keeper.http.close()
     poller = select.poll()
-    for s in sockets:
-        poller.register(s, select.POLLRDHUP | select.POLLHUP | select.POLLERR)
-    closed = len(poller.poll(0))
-    answers = collections.Counter()
-    for s in sockets:  # a peek leaves the stream unread
-        try:
-            first = s.recv(64, socket.MSG_PEEK | socket.MSG_DONTWAIT)
-            answers[first.split(b"\r\n", 1)[0].decode(errors="replace") if first else "closed, no answer"] += 1
-        except BlockingIOError:
-            answers["no answer yet"] += 1
-        except OSError as error:
-            answers[oserror_name(error)] += 1
+    answers, closed = first_lines(sockets)
     ctx.say("second keeper (Court 2, g2 rebounds at %g/s): %s" % (
         args.sse_rate, ", ".join("%s %d" % m for m in sorted(moves.items()))))
     if first_errors:
@@ -893,7 +901,33 @@ def malformed(ctx):
     ctx.goal("no 5xx answer to a malformed request", "%d x 5xx" % len(fives), not fives)
 
 
-FLOOD_FUNCTIONS = {"half-open": half_open, "passphrase": passphrase, "joins": joins, "sse": sse, "malformed": malformed}
+def sockets_flood(ctx):
+    """Keeper sockets opened by one joined guest and left idle: the keepers must not notice."""
+    args, port, guard = ctx.args, ctx.venue.port, ctx.guard
+    request = ("GET /api/keep/socket HTTP/1.1\r\nHost: %s:%d\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+               "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nOrigin: http://%s:%d\r\n"
+               "Cookie: courtside_keeper=%s\r\n\r\n" % (HOST, port, HOST, port, ctx.second_session)).encode()
+    started = time.monotonic()
+    sockets, errors = connect_many(args.sockets, port, request, started + args.connect_seconds, guard, [FLOOD_ADDRESS])
+    ctx.say("opened %d of %d from %s in %.1f s%s" % (
+        len(sockets), args.sockets, FLOOD_ADDRESS, time.monotonic() - started,
+        "; connect errors: " + ", ".join("%s %d" % e for e in errors.items()) if errors else ""))
+    deadline = time.monotonic() + args.seconds
+    while time.monotonic() < deadline and not guard.abort.is_set():
+        time.sleep(0.2)
+    answers, closed = first_lines(sockets)
+    ctx.say("their answers: %s; closed by the gateway after %g s idle: %d of %d" % (
+        ", ".join("%s x%d" % a for a in sorted(answers.items())), args.seconds, closed, len(sockets)))
+    ctx.end_of_flood()
+    for s in sockets:
+        s.close()
+    upgraded = answers.get("HTTP/1.1 101 Switching Protocols", 0)
+    ctx.goal("sockets past the address's cap refused", "%d upgraded of %d" % (upgraded, len(sockets)),
+             0 < upgraded <= 64)
+
+
+FLOOD_FUNCTIONS = {"half-open": half_open, "passphrase": passphrase, "joins": joins, "sse": sse, "malformed": malformed,
+                   "sockets": sockets_flood}
 
 
 # ---------------------------------------------------------------- one flood, measured
@@ -1009,7 +1043,7 @@ def parse(argv):
         help="a flood to run: %s; repeat for several, in the order given (default: all, in this order)" %
              ", ".join(FLOODS))
     add("--seconds", type=float, default=20, metavar="S",
-        help="how long the passphrase and sse floods last (default: %(default)s)")
+        help="how long the passphrase, sse and sockets floods last (default: %(default)s)")
     add("--half-open", type=int, default=2000, metavar="N",
         help="half-open connections, each a request head left unfinished (default: %(default)s)")
     add("--half-open-seconds", type=int, default=30, metavar="S",
@@ -1023,6 +1057,8 @@ def parse(argv):
     add("--join-concurrency", type=int, default=8, metavar="N", help="joins in flight at once (default: %(default)s)")
     add("--joins-max-seconds", type=float, default=900, metavar="S",
         help="the joins flood stops after this long even if unfinished (default: %(default)s)")
+    add("--sockets", type=int, default=200, metavar="N",
+        help="keeper sockets opened from one address and left idle (default: %(default)s)")
     add("--sse-clients", type=int, default=1000, metavar="N",
         help="GET /api/events streams that never read (default: %(default)s)")
     add("--sse-addresses", type=int, default=20, metavar="N",

@@ -16,28 +16,28 @@ public enum DeviceRefusal: Sendable, Equatable {
     /// A session naming a device the store never had.
     case unknownDevice
 
-    /// The refusal's answer: the protocol's JSON error, 401.
+    /// The refusal's answer: the protocol's JSON error (``error``), 401.
     var response: Response {
+        KeeperGateway.error(error.code, error.message, status: .unauthorized)
+    }
+
+    /// The refusal's code and words, as the 401's body and a socket's halt answer carry them.
+    var error: CourtsideError {
         switch self {
         case .notJoined:
-            KeeperGateway.error(
-                .notJoined, "this device has not joined a court: scan the court's code or type its PIN at /keep",
-                status: .unauthorized)
+            CourtsideError(.notJoined, "this device has not joined a court: scan the court's code or type its PIN at /keep")
         case .sessionEnded:
-            KeeperGateway.error(
+            CourtsideError(
                 .notJoined,
-                "this device's session has ended (it went unused, or the court has newer devices): join again with the court's PIN at /keep",
-                status: .unauthorized)
+                "this device's session has ended (it went unused, or the court has newer devices): join again with the court's PIN at /keep"
+            )
         case .newCode(let court):
-            KeeperGateway.error(
-                .revoked, "\(court) has a new code since this device joined: join again with the new code", status: .unauthorized)
+            CourtsideError(.revoked, "\(court) has a new code since this device joined: join again with the new code")
         case .revoked(let court):
-            KeeperGateway.error(
-                .deviceRevoked, "the organiser revoked this device: ask at the desk, then join \(court) again with its PIN",
-                status: .unauthorized)
+            CourtsideError(
+                .deviceRevoked, "the organiser revoked this device: ask at the desk, then join \(court) again with its PIN")
         case .unknownDevice:
-            KeeperGateway.error(
-                .notJoined, "this device's session is not one this gateway gave: join again", status: .unauthorized)
+            CourtsideError(.notJoined, "this device's session is not one this gateway gave: join again")
         }
     }
 }

@@ -7,7 +7,8 @@
 /// The store's own bounds (devices per court, unused devices) are `GatewayStore.Limits`.
 public struct GatewayLimits: Sendable {
     /// A new connection must send a whole request head within this, and an idle keep-alive
-    /// connection is closed after it (Hummingbird's idle timeout does both).
+    /// connection is closed after it (``RequestFramingHandler``'s deadline for the first head,
+    /// Hummingbird's idle timeout after it).
     public var headTimeout: Duration = .seconds(10)
     /// A request's body must arrive whole within this of its head.
     public var bodyTimeout: Duration = .seconds(30)

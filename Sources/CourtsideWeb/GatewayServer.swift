@@ -1,11 +1,14 @@
+import CourtsideProtocol
 public import HummingbirdCore
 public import HummingbirdTLS
+import HummingbirdWebSocket
 public import Logging
 import NIOCore
 
 /// The gateway's HTTP server: Hummingbird's HTTP/1 (with TLS when given) behind
 /// ``ConnectionGate``, with ``RequestFramingHandler`` and Hummingbird's idle timeout, which
-/// closes a connection that sends no whole head in time as well as an idle keep-alive one.
+/// closes a connection that sends no whole head in time as well as an idle keep-alive one. A
+/// connection's first request may upgrade to the keeper's socket (``KeeperGateway/socketUpgrade(_:logger:)``).
 public enum GatewayServer {
     /// The largest body any route takes; each route bounds its own below it.
     public static let maxBodyBytes = 64 * 1024
@@ -14,12 +17,23 @@ public enum GatewayServer {
     /// second overflowed the queue, and a keeper's connection among them waited a second for
     /// its SYN to be sent again.
     public static let backlog = 4096
+    /// How often a keeper's socket is pinged: one that missed its pong by the next is closed.
+    static let socketPing: Duration = .seconds(20)
 
-    /// The server for `Application(router:server:)`.
-    public static func builder(limits: GatewayLimits, gate: ConnectionGate, tls: TLSConfiguration?) -> HTTPServerBuilder {
+    /// The server for `Application(router:server:)`; `keeper` takes the keeper's socket (none: every
+    /// upgrade is refused).
+    public static func builder(limits: GatewayLimits, gate: ConnectionGate, tls: TLSConfiguration?, keeper: KeeperGateway?)
+        -> HTTPServerBuilder
+    {
         HTTPServerBuilder { responder in
-            let http = HTTP1Channel(responder: responder, configuration: .init(idleTimeout: TimeAmount(limits.headTimeout)))
-            let framed = FramedHTTP1Channel(http, maxBodyBytes: maxBodyBytes, bodyTimeout: limits.bodyTimeout)
+            let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
+                http1: .init(idleTimeout: TimeAmount(limits.headTimeout)),
+                ws: .init(maxFrameSize: ProtocolLimits.maxRequestBytes, autoPing: .enabled(timePeriod: socketPing)))
+            let http = HTTP1WebSocketUpgradeChannel(responder: responder, configuration: configuration) { head, _, logger in
+                await keeper?.socketUpgrade(head, logger: logger) ?? .dontUpgrade
+            }
+            let framed = FramedHTTP1Channel(
+                http, maxBodyBytes: maxBodyBytes, bodyTimeout: limits.bodyTimeout, headTimeout: limits.headTimeout)
             guard let tls else { return GatedChildChannel(framed, gate: gate, answersRefusals: true) }
             return GatedChildChannel(try TLSChannel(framed, tlsConfiguration: tls), gate: gate, answersRefusals: false)
         }

@@ -152,8 +152,8 @@ public final class KeeperGateway: Sendable {
         }
         router.post("/api/keep/commands") { request, context -> Response in
             let device = try context.requireDevice()
-            var request = request
-            return await self.relay(&request, from: device)
+            let body = try await BodyReading.collect(request, upTo: ProtocolLimits.maxRequestBytes)
+            return await self.answer(Array(buffer: body), from: device).response
         }
         return router
     }
@@ -215,66 +215,6 @@ public final class KeeperGateway: Sendable {
     /// whose page is the join page for a request with no joined device.
     func device(of request: Request) async throws -> Result<KeeperDevice, RefusalResponse> {
         GatewayIdentity.device(in: try await authenticator.identity(of: request))
-    }
-
-    /// Checks one command from a device and passes it on; the answer is the daemon's reply.
-    private func relay(_ request: inout Request, from device: KeeperDevice) async -> Response {
-        let body: ByteBuffer
-        do {
-            body = try await BodyReading.collect(request, upTo: ProtocolLimits.maxRequestBytes)
-        } catch {
-            return error.response
-        }
-        let command: CourtsideProtocol.Request
-        do {
-            command = try Self.command(Array(buffer: body), device: device, keyed: relay.isKeyed)
-        } catch {
-            return Self.error(error.code, error.message, status: error.code == .forbidden ? .forbidden : .badRequest)
-        }
-        // On a plaintext daemon no key limits the gateway, so it keeps each device to its court
-        // itself, and refuses what it cannot vouch for.
-        if !relay.isKeyed, let game = command.operation.game {
-            let view = live.current
-            guard view.inSync else {
-                var response = Self.error(
-                    .unreachable, "the gateway is catching up with courtsided; the command is kept and sent again",
-                    status: .serviceUnavailable)
-                response.headers[.retryAfter] = "1"
-                return response
-            }
-            guard let known = view.games[game] else {
-                let error = CourtsideError(.unknownGame, "no game has id \(game)")
-                return WebGateway.json(Reply.failure(error, commandID: command.origin.commandID, epoch: view.epoch))
-            }
-            if known.setup.court != device.court {
-                return Self.error(
-                    .forbidden, "this device keeps score on \(device.court); \(game) is on \(known.setup.court ?? "no court")",
-                    status: .forbidden)
-            }
-        }
-        if !device.commanded {
-            // A device that keeps score is kept before the court's unused ones; noted once.
-            _ = try? await store.markCommanded(device: device.id)
-        }
-        do throws(CourtsideError) {
-            let reply = try await relay.send(command.operation, origin: command.origin, court: device.court)
-            // No daemon was active yet (a takeover under way): nothing was decided, so the page
-            // keeps the command and sends it again, as when the daemon does not answer.
-            if let error = reply.error, error.code == .notActive { throw CourtsideError(error.code, error.message) }
-            var response = WebGateway.json(reply)
-            // The daemon's ok and the version it gave, in the head as well: the page confirms the
-            // tap when the answer's head arrives (reading the body took the page 1.6 ms p50).
-            if reply.ok, reply.error == nil, let version = reply.version {
-                response.headers[Self.versionField] = String(version)
-            }
-            return response
-        } catch {
-            // The page keeps the command and retries it with the same ids: the daemon applies it once.
-            var response = Self.error(
-                error.code, error.message, status: error.code == .forbidden ? .forbidden : .serviceUnavailable)
-            if error.code != .forbidden { response.headers[.retryAfter] = "1" }
-            return response
-        }
     }
 
     /// The protocol request a device's body stands for, under the device's client id: its

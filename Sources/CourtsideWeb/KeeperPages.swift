@@ -9,7 +9,7 @@ import Hummingbird
 extension KeeperGateway {
     /// Adds `/keep`, `/keep/sw.js`, `/static/keeper.js`, `/static/keeper-link.js`,
     /// `/static/keeper-outbox.js`, `/static/keeper-store.js`, `/static/keeper-draw.js`,
-    /// `/static/keeper-post.js` and `/static/keeper.css` (each file with HEAD too).
+    /// `/static/keeper-post.js`, `/static/keeper-socket.js` and `/static/keeper.css` (each file with HEAD too).
     func addPages(to router: RouteCollection<GatewayRequestContext>) {
         router.get("/keep") { request, context -> Response in
             guard case .success(let device) = try await self.device(of: request) else {
@@ -49,6 +49,9 @@ extension KeeperGateway {
         }
         Self.file(router, "/static/keeper-post.js") {
             WebGateway.file(PackageResources.keeper_post_js, type: "text/javascript; charset=utf-8")
+        }
+        Self.file(router, "/static/keeper-socket.js") {
+            WebGateway.file(PackageResources.keeper_socket_js, type: "text/javascript; charset=utf-8")
         }
         Self.file(router, "/static/keeper.css") {
             WebGateway.file(PackageResources.keeper_css, type: "text/css; charset=utf-8")

@@ -15,6 +15,12 @@ import NIOHTTP1
 /// It sits right after NIO's request decoder, where the head still carries its framing headers.
 /// A refused head pipelined behind requests still being answered waits for their answers' ends,
 /// so its 400 never lands inside another response.
+///
+/// A WebSocket upgrade request (the keeper's socket) is checked as any request, and then the
+/// handler passes everything through untouched: after the upgrade the bytes are WebSocket
+/// frames, not HTTP. An upgrade that is not made ends its connection after its answer.
+/// Given a head timeout, it also closes a new connection that sends no head in time (the
+/// upgrade-capable channel sets Hummingbird's idle timeout only after the first head).
 final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -27,6 +33,11 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
         case reading(deadline: Scheduled<Void>)
         /// A request was refused: whatever follows is dropped until the connection closes.
         case refused
+        /// A WebSocket upgrade was asked for: what comes in passes untouched, and the answer
+        /// decides (101: the rest is WebSocket; anything else: the connection ends).
+        case upgrading
+        /// Upgraded: every byte passes untouched.
+        case upgraded
     }
 
     private let maxBodyBytes: Int
@@ -36,9 +47,24 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
     private var unanswered = 0
     /// A refusal waiting for the responses before it to end.
     private var waiting: (refusal: Refusal, version: HTTPVersion)?
+    private let headTimeout: TimeAmount?
+    /// Closes a connection whose first head has not come within ``headTimeout``.
+    private var headDeadline: Scheduled<Void>?
 
-    init(maxBodyBytes: Int, bodyTimeout: TimeAmount) {
-        (self.maxBodyBytes, self.bodyTimeout) = (maxBodyBytes, bodyTimeout)
+    init(maxBodyBytes: Int, bodyTimeout: TimeAmount, headTimeout: TimeAmount? = nil) {
+        (self.maxBodyBytes, self.bodyTimeout, self.headTimeout) = (maxBodyBytes, bodyTimeout, headTimeout)
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        guard let headTimeout else { return }
+        let channel = context.channel
+        headDeadline = context.eventLoop.scheduleTask(in: headTimeout) { channel.close(promise: nil) }
+    }
+
+    /// Whether a head asks for a WebSocket (`Connection: upgrade`, `Upgrade: websocket`).
+    static func asksForWebSocket(_ head: HTTPRequestHead) -> Bool {
+        head.headers["upgrade"].contains { $0.lowercased().contains("websocket") }
+            && head.headers[canonicalForm: "connection"].contains { $0.lowercased() == "upgrade" }
     }
 
     /// Why a request head is refused: the status, the error code and the message.
@@ -87,11 +113,17 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch state {
+        case .refused: return
+        // Bytes left in NIO's decoder when it is removed for the upgrade come as they are.
+        case .upgrading, .upgraded: return context.fireChannelRead(data)
+        case .idle, .reading: break
+        }
         let part = unwrapInboundIn(data)
         switch (state, part) {
-        case (.refused, _):
-            return
         case (_, .head(let head)):
+            headDeadline?.cancel()
+            headDeadline = nil
             if let refusal = Self.check(head, maxBodyBytes: maxBodyBytes) {
                 cancelDeadline()
                 state = .refused
@@ -108,6 +140,10 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
                     wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
             }
             cancelDeadline()
+            if Self.asksForWebSocket(head) {
+                state = .upgrading
+                break
+            }
             let channel = context.channel
             state = .reading(deadline: context.eventLoop.scheduleTask(in: bodyTimeout) { channel.close(promise: nil) })
         case (_, .end):
@@ -120,6 +156,22 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .upgraded = state { return context.write(data, promise: promise) }
+        if case .upgrading = state {
+            switch unwrapOutboundIn(data) {
+            case .head(let head) where head.status == .switchingProtocols:
+                state = .upgraded
+            case .end:
+                // Not upgraded: what follows on this connection would not be checked.
+                let channel = context.channel
+                let written = context.writeAndFlush(data)
+                written.cascade(to: promise)
+                written.whenComplete { _ in channel.close(promise: nil) }
+                return
+            default: break
+            }
+            return context.write(data, promise: promise)
+        }
         guard case .end = unwrapOutboundIn(data) else {
             context.write(data, promise: promise)
             return
@@ -132,10 +184,14 @@ final class RequestFramingHandler: ChannelDuplexHandler, RemovableChannelHandler
         }
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) { cancelDeadline() }
+    func handlerRemoved(context: ChannelHandlerContext) {
+        cancelDeadline()
+        headDeadline?.cancel()
+    }
 
     func channelInactive(context: ChannelHandlerContext) {
         cancelDeadline()
+        headDeadline?.cancel()
         context.fireChannelInactive()
     }
 

@@ -286,18 +286,18 @@ struct Serve: AsyncParsableCommand {
             maximum: limits.maxConnections, perAddress: limits.maxConnectionsPerAddress, unbounded: limits.trustedProxies,
             userTimeout: limits.stalledWriteTimeout,
             logger: logger)
+        let keeper = KeeperGateway(
+            live: live, store: store, relay: CommandRelay(endpoint: commandEndpoint, courtKeys: keys),
+            secureCookies: tlsCertificate != nil, limits: limits)
+        keeper.addRoutes(to: router)
         let server: HTTPServerBuilder
         do {
             let tls = try tlsCertificate.map { try Self.tls(certificate: $0, key: tlsKey!) }
-            server = GatewayServer.builder(limits: limits, gate: gate, tls: tls)
+            server = GatewayServer.builder(limits: limits, gate: gate, tls: tls, keeper: keeper)
         } catch {
             FileHandle.standardError.write(Data("courtside-web: \(error)\n".utf8))
             throw ExitCode(78)
         }
-        KeeperGateway(
-            live: live, store: store, relay: CommandRelay(endpoint: commandEndpoint, courtKeys: keys),
-            secureCookies: tlsCertificate != nil, limits: limits
-        ).addRoutes(to: router)
         if let deskPassphraseFile {
             let hash: String
             do {

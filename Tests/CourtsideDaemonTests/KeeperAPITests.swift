@@ -350,7 +350,8 @@ struct KeeperSilenceTests {
         // HEAD as GET for the service worker and the files it keeps.
         for path in [
             "/keep/sw.js", "/static/keeper.js", "/static/keeper-link.js", "/static/keeper-outbox.js",
-            "/static/keeper-store.js", "/static/keeper-draw.js", "/static/keeper-post.js", "/static/bind.js",
+            "/static/keeper-store.js", "/static/keeper-draw.js", "/static/keeper-post.js", "/static/keeper-socket.js",
+            "/static/bind.js",
             "/static/keeper.css",
         ] {
             let head = try await phone.send("HEAD", path)

@@ -6,13 +6,14 @@ import Testing
 /// the script stops and restarts to cut the network.
 @Suite("The keeper page in a real browser", .serialized)
 struct KeeperPageTests {
-    /// Four games on Court 1, so that each part of the check has a game of its own, and one on Court 2.
+    /// Five games on Court 1, so that each part of the check has a game of its own, and one on Court 2.
     static let courtGames = """
         games:
           - { id: g1, home: lions, away: tigers, court: Court 1 }
           - { id: g3, home: bears, away: wolves, court: Court 1 }
           - { id: g4, home: lions, away: bears, court: Court 1 }
           - { id: g5, home: tigers, away: wolves, court: Court 1 }
+          - { id: g6, home: lions, away: wolves, court: Court 1 }
           - { id: g2, home: bears, away: wolves, court: Court 2 }
         """
 
@@ -28,7 +29,7 @@ struct KeeperPageTests {
     }
 
     @Test(
-        "join by PIN on a phone; a game to 15-13; a lost reply; the event stream down while POSTs pass; the daemon stopped; 60 s offline and a reload; two keepers; a revoked device"
+        "join by PIN on a phone; a game to 15-13 on the socket; the socket cut and refused; a lost reply; the event stream down while POSTs pass; the daemon stopped; 60 s offline and a reload; two keepers; a revoked device"
     )
     func keeperPage() async throws {
         let daemon = try DaemonProcess(schedule: Self.courtGames)

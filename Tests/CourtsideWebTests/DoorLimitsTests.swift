@@ -147,6 +147,63 @@ struct DoorLimitsTests {
         _ = try? channel.finish()
     }
 
+    /// A channel with NIO's HTTP/1 codec and the framing handler, as the gateway has them.
+    private func framed(headTimeout: TimeAmount? = nil) throws -> EmbeddedChannel {
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandlers([
+            HTTPResponseEncoder(), ByteToMessageHandler(HTTPRequestDecoder()),
+            RequestFramingHandler(maxBodyBytes: 65_536, bodyTimeout: .seconds(10), headTimeout: headTimeout),
+        ])
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        return channel
+    }
+
+    private let upgrade =
+        "GET /api/keep/socket HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+        + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+
+    @Test("after a WebSocket upgrade's 101 every byte passes untouched; an upgrade not made ends its connection")
+    func upgrades() throws {
+        let channel = try framed()
+        try channel.writeInbound(ByteBuffer(string: upgrade))
+        #expect(
+            try channel.readInbound(as: HTTPServerRequestPart.self).map { if case .head = $0 { true } else { false } } == true)
+        try channel.writeOutbound(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .switchingProtocols)))
+        _ = try channel.readOutbound(as: ByteBuffer.self)
+        // NIO's upgrade removes the codec; what follows is WebSocket frames, as bytes.
+        let pipeline = channel.pipeline.syncOperations
+        _ = pipeline.removeHandler(context: try pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self))
+        _ = pipeline.removeHandler(context: try pipeline.context(handlerType: HTTPResponseEncoder.self))
+        channel.embeddedEventLoop.run()
+        _ = try channel.readInbound(as: HTTPServerRequestPart.self)
+        try channel.writeInbound(ByteBuffer(string: "frame in"))
+        #expect(try channel.readInbound(as: ByteBuffer.self) == ByteBuffer(string: "frame in"))
+        try channel.writeOutbound(ByteBuffer(string: "frame out"))
+        #expect(try channel.readOutbound(as: ByteBuffer.self) == ByteBuffer(string: "frame out"))
+        #expect(channel.isActive)
+        _ = try? channel.finish()
+
+        let refused = try framed()
+        try refused.writeInbound(ByteBuffer(string: upgrade))
+        try refused.writeOutbound(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .badRequest)))
+        try refused.writeOutbound(HTTPServerResponsePart.end(nil))
+        refused.embeddedEventLoop.run()
+        #expect(!refused.isActive, "an upgrade answered other than 101 closes its connection")
+    }
+
+    @Test("a new connection that sends no whole head within the head timeout is closed; one that does is not")
+    func headDeadline() throws {
+        let silent = try framed(headTimeout: .seconds(10))
+        try silent.writeInbound(ByteBuffer(string: "GET / HTTP/1.1\r\nHost:"))
+        silent.embeddedEventLoop.advanceTime(by: .seconds(11))
+        #expect(!silent.isActive)
+        let prompt = try framed(headTimeout: .seconds(10))
+        try prompt.writeInbound(ByteBuffer(string: "GET / HTTP/1.1\r\nHost: x\r\n\r\n"))
+        prompt.embeddedEventLoop.advanceTime(by: .seconds(11))
+        #expect(prompt.isActive)
+        _ = try? prompt.finish()
+    }
+
     @Test("a descriptor limit too small for the connections wanted is found and the cap lowered")
     func descriptors() {
         #expect(DescriptorLimit.connections(wanted: 4096, descriptors: 1024) == (1024 - DescriptorLimit.reserve, true))

@@ -40,7 +40,7 @@ struct KeeperPagesTests {
             ), "\(page)")
         #expect(
             page.contains(
-                #"<script src="/static/clock.js"></script><script src="/static/bind.js"></script><script src="/static/keeper-link.js"></script><script src="/static/keeper-outbox.js"></script><script src="/static/keeper-store.js"></script><script src="/static/keeper-draw.js"></script><script src="/static/keeper-post.js"></script><script src="/static/keeper.js"></script>"#
+                #"<script src="/static/clock.js"></script><script src="/static/bind.js"></script><script src="/static/keeper-link.js"></script><script src="/static/keeper-outbox.js"></script><script src="/static/keeper-store.js"></script><script src="/static/keeper-draw.js"></script><script src="/static/keeper-socket.js"></script><script src="/static/keeper-post.js"></script><script src="/static/keeper.js"></script>"#
             ))
         // The connection's words are the page's; the script only picks them.
         #expect(page.contains(#"data-silent="Not hearing live updates: the score shown may be behind. Your taps still count.""#))

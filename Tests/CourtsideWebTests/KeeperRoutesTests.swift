@@ -160,7 +160,8 @@ struct KeeperRoutesTests {
         try await gateway.app.test(.router) { client in
             for path in [
                 "/keep/sw.js", "/static/keeper.js", "/static/keeper-link.js", "/static/keeper-outbox.js",
-                "/static/keeper-store.js", "/static/keeper-draw.js", "/static/keeper-post.js", "/static/keeper.css",
+                "/static/keeper-store.js", "/static/keeper-draw.js", "/static/keeper-post.js", "/static/keeper-socket.js",
+                "/static/keeper.css",
             ] {
                 let got = try await client.get(path)
                 let head = try await client.get(path, method: .head)

@@ -7,10 +7,12 @@
 
 The browsers reach the gateway through a TCP proxy of this script, which it stops (every open
 connection cut, the event stream too: CDP's offline mode leaves open streams flowing) and
-restarts to play a Wi-Fi drop, and which can drop the gateway's answer to one POST. On a phone
-(390x844, touch): joins by PIN; every control at least 44x44 and no sideways scrolling; plays g1
-to 15-13 from the page and compares it with the daemon's snapshot; a lost reply in g3 counts
-once; then in g3 the event stream cut while POSTs pass (CDP blocks new streams, the proxy holds
+restarts to play a Wi-Fi drop, and which can drop the gateway's answer to one POST, refuse the
+keeper's socket or cut it when an answer comes. On a phone
+(390x844, touch): joins by PIN and opens its socket; every control at least 44x44 and no sideways
+scrolling; plays g1 to 15-13 from the page on the socket (no POST) and compares it with the
+daemon's snapshot; in g6 a socket cut with a tap in flight (the tap goes by POST, counted once)
+and a socket refused (taps by POST); a lost reply in g3 counts once; the socket back; then in g3 the event stream cut while POSTs pass (CDP blocks new streams, the proxy holds
 the open one): a tap confirmed by its ok, the page saying it hears no live updates and showing
 the score it fetched, an undo offered once, the banner gone when the stream is back; the daemon
 stopped (--daemon-pid, SIGSTOP): the server's words, not offline; g5 offline for --offline-seconds with 30 taps, the undo of a queued one and a reload served
@@ -62,6 +64,9 @@ class Proxy:
         # While held, the event streams' data waits here, so the page cannot learn of a move
         # from its event and must retry the POST whose answer was lost.
         self.holding, self.held = False, []
+        # The keeper's socket: refused (its upgrade request's connection closed) while blocked;
+        # cut when the gateway's next answers on it come, this many times.
+        self.block_sockets, self.cut_socket_answers, self.socket_cuts = False, 0, 0
 
     def start(self):
         listener = socket.socket()
@@ -117,7 +122,7 @@ class Proxy:
                     server.close()
                     return
                 self.sockets.update((client, server))
-            state = {"drop": False, "events": False}
+            state = {"drop": False, "events": False, "socket": False, "upgraded": False}
             threading.Thread(target=self._pipe, args=(client, server, state, True), daemon=True).start()
             threading.Thread(target=self._pipe, args=(server, client, state, False), daemon=True).start()
 
@@ -128,11 +133,23 @@ class Proxy:
                 if not data:
                     break
                 if upstream:
+                    if data.startswith(b"GET /api/keep/socket"):
+                        state["socket"] = True
+                        if self.block_sockets:
+                            break
                     state["events"] = state["events"] or b"GET /api/events" in data
                     if b"POST /api/keep/commands" in data:
                         self.posts += 1
                         if self.drop_replies:
                             self.drop_replies, state["drop"] = self.drop_replies - 1, True
+                elif state["socket"]:
+                    if not state["upgraded"]:
+                        state["upgraded"] = data.startswith(b"HTTP/1.1 101")
+                    elif self.cut_socket_answers:
+                        # The answer is lost with its socket: the page must send the command again.
+                        self.cut_socket_answers -= 1
+                        self.socket_cuts += 1
+                        break
                 elif state["drop"]:
                     # The gateway answered; the browser never hears it.
                     self.dropped += 1
@@ -303,6 +320,8 @@ def figures(args):
             print("could not join with PIN %s" % args.pin)
             return 1
         game = keeper.js("return document.getElementById('game').value")
+        # A page with the keeper's socket sends on it once it is open; an older one POSTs.
+        socket = keeper.js("return !!window.courtsideKeeperSocket") and wait(lambda: keeper.js(SOCKET_OPEN), 10)
         keeper.browser.set_script_timeout(max(60, args.figures))
         keeper.js("performance.clearResourceTimings(); performance.setResourceTimingBufferSize(100000)")
         page = keeper.browser.execute_async_script(TIMED_TAPS, args.figures)
@@ -331,6 +350,7 @@ def figures(args):
             return entries.map((e) => [new URL(e.name).pathname, e.encodedBodySize]);""")
         print("tap to confirmed on the page, %d taps in %s: p50 %.1f ms, p99 %.1f ms" % (
             len(page), game, percentile(page, 50), percentile(page, 99)))
+        print("the commands went %s, %d POSTs" % ("on the keeper's socket" if socket else "by POST", len(posts)))
         if posts:
             print("their POSTs through the gateway, as the browser timed them, %d: p50 %.1f ms, p99 %.1f ms" % (
                 len(posts), percentile(posts, 50), percentile(posts, 99)))
@@ -398,6 +418,28 @@ def silence(run, a, proxy, args):
         args.command, "g3")) == 1 and snapshot(args.command, "g3")["score"]["home"] == 2, str(ids))
 
 
+SOCKET_OPEN = "return !!(window.courtsideKeeperSocket && window.courtsideKeeperSocket.open)"
+
+
+def socket_lost(run, a, proxy, args):
+    """The keeper's socket cut with a tap in flight, then refused: the taps go by POST, once each.
+    Leaves the socket refused, for the lost POST reply that follows."""
+    a.pick("g6")
+    # Refused from now on, so the page's tries to open it again after the cut are refused too.
+    proxy.posts, proxy.cut_socket_answers, proxy.block_sockets = 0, 1, True
+    a.tap("ann", "two_points")
+    run.check("socket cut with a tap in flight: the tap is sent again by POST (same id) and confirmed",
+              wait(lambda: a.all_confirmed(1), 10) and proxy.socket_cuts == 1 and proxy.posts == 1,
+              "%s %d cut, %d POSTs" % (a.taps(), proxy.socket_cuts, proxy.posts))
+    time.sleep(1.5)  # the page's first try to open it again is refused
+    a.tap("ann", "two_points")
+    run.check("socket refused: the next tap is confirmed by POST", wait(lambda: a.all_confirmed(2), 10) and proxy.posts == 2
+              and not a.js(SOCKET_OPEN), "%s %d POSTs" % (a.taps(), proxy.posts))
+    ids = applied(args.command, "g6", a.device)
+    run.check("socket cut, then refused: each tap applied once", len(ids) == 2 and
+              snapshot(args.command, "g6")["score"]["home"] == 4, str(ids))
+
+
 def server_down(run, a, args):
     """Issue 39: the daemon stopped (SIGSTOP), the gateway answering 503: the server's words, not offline."""
     if not args.daemon_pid:
@@ -456,6 +498,7 @@ def main():
             "const m = document.getElementById('join-message'); return m ? m.textContent : ''") or ""), 5))
         run.check("join by PIN", a.join(args.pin, "Ann's phone"), a.browser.current_url)
         run.check("the page opens on the court's current game", a.js("return document.getElementById('game').value") == "g1")
+        run.check("the page opens its socket once joined", wait(lambda: a.js(SOCKET_OPEN), 10))
         run.check("the service worker controls the page and keeps it", wait(lambda: a.js(
             "return !!navigator.serviceWorker.controller") and a.js(
             "return window.caches.match('/keep').then((r) => !!r)"), 15))
@@ -468,11 +511,13 @@ def main():
         run.check("the clock starts from the page", wait(lambda: a.field("clock-button") == "Pause clock", 5))
         plan = [("ann", "two_points"), ("di", "two_points")] * 6 + [("ann", "one_point"), ("di", "one_point"),
                                                                      ("ann", "two_points")]
+        proxy.posts = 0
         for player, move in plan:
             a.tap(player, move, real=True)
         run.check("15-13 shown and every tap confirmed", wait(lambda: a.field("score") == "15 - 13" and
                                                               a.all_confirmed(len(plan)), 20),
                   "%s %s" % (a.field("score"), a.taps()[-3:]))
+        run.check("the socket open, the taps go on it: no POST", proxy.posts == 0, "%d POSTs" % proxy.posts)
         run.check("the page says who won", wait(lambda: "Lions won" in (a.field("status") or ""), 5), a.field("status"))
         a.tap("bo", "one_point", real=True)
         refused = lambda: a.js("const li = document.querySelector('#outbox li[data-state=\"refused\"]');"
@@ -490,6 +535,7 @@ def main():
         run.check("the daemon's snapshot equals the page", g1["score"] == {"home": 15, "away": 13} and
                   g1["status"] == "finished" and all(c.startswith("%d pts" % points.get(p, 0)) for p, c in shown),
                   "%s %s" % (g1["score"], shown))
+        socket_lost(run, a, proxy, args)
         # A lost reply: the gateway applies the move, the proxy drops its answer, the page retries.
         a.pick("g3")
         proxy.hold_events(True)
@@ -503,6 +549,9 @@ def main():
         ids = applied(args.command, "g3", a.device)
         run.check("a lost reply: the move counts once", len(ids) == 1 and snapshot(args.command, "g3")["score"]["home"] == 2,
                   str(ids))
+        proxy.block_sockets = False
+        run.check("the gateway takes the socket again: the page opens it again (its wait grown to 8 s at most)",
+                  wait(lambda: a.js(SOCKET_OPEN), 20))
         silence(run, a, proxy, args)
         server_down(run, a, args)
 

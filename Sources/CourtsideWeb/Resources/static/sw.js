@@ -2,10 +2,10 @@
 // script and style come from the network while it answers, and from this cache when it does
 // not, so a reload while offline brings the page back; its outbox lives in IndexedDB.
 // Live data (/api/...) never comes from a cache.
-const CACHE = "courtside-keeper-5";
+const CACHE = "courtside-keeper-6";
 const FILES = [
   "/static/clock.js", "/static/bind.js", "/static/keeper-link.js", "/static/keeper-outbox.js", "/static/keeper-store.js",
-  "/static/keeper-draw.js", "/static/keeper-post.js", "/static/keeper.js", "/static/keeper.css", "/static/language.css",
+  "/static/keeper-draw.js", "/static/keeper-socket.js", "/static/keeper-post.js", "/static/keeper.js", "/static/keeper.css", "/static/language.css",
 ];
 
 // Only the keeper page is kept: the join page lives at /keep too (X-Courtside-Page says which).
