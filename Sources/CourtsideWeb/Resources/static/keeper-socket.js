@@ -8,6 +8,9 @@ window.courtsideKeeperSocket = (function () {
   let socket = null, open = false, wait = 1000, timer = null;
   // Commands sent and not answered yet, by command id: each its promise's resolve.
   const waiting = new Map();
+  // A socket whose command waits this long is dropped: a phone gone out of the Wi-Fi's reach hears
+  // no close until TCP gives up, minutes later. What it held goes by POST, and a new one is opened.
+  const stale = 3000;
 
   function connect() {
     clearTimeout(timer);
@@ -24,14 +27,23 @@ window.courtsideKeeperSocket = (function () {
       waiting.delete(answer.command_id);
       resolve({ status: answer.status, reply: answer.reply });
     };
-    socket.onclose = () => {
-      socket = null;
-      open = false;
-      // What was in flight goes by POST (its ids the same: the daemon answers a retry once).
-      for (const resolve of waiting.values()) resolve(null);
-      waiting.clear();
-      later();
-    };
+    socket.onclose = closed;
+  }
+  function closed() {
+    socket = null;
+    open = false;
+    // What was in flight goes by POST (its ids the same: the daemon answers a retry once).
+    for (const resolve of waiting.values()) resolve(null);
+    waiting.clear();
+    later();
+  }
+  // Leaves a socket at once, without waiting for its closing handshake, which a dead one never ends.
+  function drop() {
+    const old = socket;
+    if (!old) return;
+    old.onopen = old.onmessage = old.onclose = null;
+    try { old.close(); } catch (e) { /* closing already */ }
+    closed();
   }
   function later() {
     if (timer || !navigator.onLine) return;
@@ -39,7 +51,7 @@ window.courtsideKeeperSocket = (function () {
     wait = Math.min(wait * 2, 30000);
   }
   addEventListener("online", () => { wait = 1000; connect(); });
-  addEventListener("offline", () => { if (socket) socket.close(); });
+  addEventListener("offline", drop);
   connect();
 
   return {
@@ -48,8 +60,10 @@ window.courtsideKeeperSocket = (function () {
       const id = command && command.command_id;
       if (!open || typeof id !== "string" || waiting.has(id)) return Promise.resolve(null);
       return new Promise((resolve) => {
-        waiting.set(id, resolve);
-        try { socket.send(JSON.stringify(command)); } catch (e) { waiting.delete(id); resolve(null); }
+        const answered = (answer) => { clearTimeout(late); resolve(answer); };
+        const late = setTimeout(() => { if (waiting.get(id) === answered) drop(); }, stale);
+        waiting.set(id, answered);
+        try { socket.send(JSON.stringify(command)); } catch (e) { waiting.delete(id); answered(null); }
       });
     },
     // A command given up on (its time-out): a late answer finds no one waiting.
