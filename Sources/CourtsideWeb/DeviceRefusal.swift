@@ -3,7 +3,7 @@ import Hummingbird
 
 /// Why a keeper's request has no joined device, each answered 401 with its stable code and
 /// words that say what to do: join, or join again.
-public enum DeviceRefusal: Sendable, Equatable {
+public enum DeviceRefusal: Error, Sendable, Equatable {
     /// No keeper cookie: the device never joined.
     case notJoined
     /// A cookie the store no longer knows: the device went unused or unseen too long, or gave

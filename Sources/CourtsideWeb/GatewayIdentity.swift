@@ -11,12 +11,13 @@ public enum GatewayIdentity: Sendable {
     /// The organiser, signed in at the desk.
     case desk(DeskSession)
 
-    /// The joined device `identity` stands for, or the refusal that answers the request.
-    static func device(in identity: GatewayIdentity?) -> Result<KeeperDevice, RefusalResponse> {
+    /// The joined device `identity` stands for, or why it has none: one rule for the POST's 401
+    /// and the keeper socket's halt answer.
+    static func device(in identity: GatewayIdentity?) -> Result<KeeperDevice, DeviceRefusal> {
         switch identity {
         case .device(let device): .success(device)
-        case .endedDevice(let why): .failure(RefusalResponse(why.response))
-        case .desk, nil: .failure(RefusalResponse(DeviceRefusal.notJoined.response))
+        case .endedDevice(let why): .failure(why)
+        case .desk, nil: .failure(.notJoined)
         }
     }
 }
@@ -25,7 +26,7 @@ extension GatewayRequestContext {
     /// The joined device the request comes from; otherwise throws the refusal that answers it
     /// (401 `not_joined` or `revoked`, with why), which ``InternalErrorMiddleware`` sends as it is.
     func requireDevice() throws(RefusalResponse) -> KeeperDevice {
-        try GatewayIdentity.device(in: identity).get()
+        try GatewayIdentity.device(in: identity).mapError { RefusalResponse($0.response) }.get()
     }
 
     /// The desk's session the request comes from; otherwise throws 401 `not_signed_in`.

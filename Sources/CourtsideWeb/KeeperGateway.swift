@@ -214,7 +214,7 @@ public final class KeeperGateway: Sendable {
     /// The device a request's session stands for, or the answer that refuses it: for `/keep`,
     /// whose page is the join page for a request with no joined device.
     func device(of request: Request) async throws -> Result<KeeperDevice, RefusalResponse> {
-        GatewayIdentity.device(in: try await authenticator.identity(of: request))
+        GatewayIdentity.device(in: try await authenticator.identity(of: request)).mapError { RefusalResponse($0.response) }
     }
 
     /// The protocol request a device's body stands for, under the device's client id: its

@@ -73,16 +73,13 @@ extension KeeperGateway {
     func socketAnswer(_ body: [UInt8], request: Request) async -> String {
         let answer: KeeperCommandAnswer
         do {
-            switch try await authenticator.identity(of: request) {
-            case .device(let device):
+            switch GatewayIdentity.device(in: try await authenticator.identity(of: request)) {
+            case .success(let device):
                 answer = await self.answer(body, from: device)
-            case .endedDevice(let why):
+            case .failure(let refusal):
                 answer = KeeperCommandAnswer(
-                    why.error.code, why.error.message, status: .unauthorized, commandID: KeeperCommandAnswer.commandID(of: body))
-            case .desk, nil:
-                let error = DeviceRefusal.notJoined.error
-                answer = KeeperCommandAnswer(
-                    error.code, error.message, status: .unauthorized, commandID: KeeperCommandAnswer.commandID(of: body))
+                    refusal.error.code, refusal.error.message, status: .unauthorized,
+                    commandID: KeeperCommandAnswer.commandID(of: body))
             }
         } catch {
             answer = KeeperCommandAnswer(
