@@ -6,7 +6,8 @@ import NIOHTTP1
 /// Hummingbird's HTTP/1 channel (with the keeper's WebSocket upgrade) with
 /// ``RequestFramingHandler`` right after NIO's request decoder: Hummingbird offers handlers only
 /// after its own conversion of the head, where a refusal could no longer stop the body from
-/// being read.
+/// being read. Its connections log through ``UpgradeEndLogHandler``, so a guest that closes
+/// mid-upgrade writes no error line.
 public struct FramedHTTP1Channel<Base: ServerChildChannel>: ServerChildChannel {
     public typealias Value = Base.Value
 
@@ -34,6 +35,6 @@ public struct FramedHTTP1Channel<Base: ServerChildChannel>: ServerChildChannel {
     }
 
     public func handle(value: Value, logger: Logger) async {
-        await base.handle(value: value, logger: logger)
+        await base.handle(value: value, logger: logger.quietingUpgradeEnds)
     }
 }
