@@ -1,4 +1,4 @@
-public import Logging
+import Logging
 
 /// A log handler that passes everything to `base` but one line of hummingbird-websocket's:
 /// "Error handling upgrade result", which it logs at error level when a connection closes

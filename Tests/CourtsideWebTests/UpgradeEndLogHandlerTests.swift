@@ -6,14 +6,20 @@ import Testing
 
 @Suite("the gateway's log: a connection closed mid-upgrade is no error")
 struct UpgradeEndLogHandlerTests {
+    /// What reached the recorder, level and message.
+    final class Lines: Sendable {
+        let mutex = Mutex<[(Logger.Level, String)]>([])
+        var all: [(Logger.Level, String)] { mutex.withLock { $0 } }
+    }
+
     /// Keeps what reaches it, as the gateway's stream handler would print it.
     struct Recorder: LogHandler {
-        let lines: Mutex<[(Logger.Level, String)]>
+        let lines: Lines
         var metadata: Logger.Metadata = [:]
         var metadataProvider: Logger.MetadataProvider?
         var logLevel: Logger.Level
 
-        init(level: Logger.Level, into lines: Mutex<[(Logger.Level, String)]>) {
+        init(level: Logger.Level, into lines: Lines) {
             (self.logLevel, self.lines) = (level, lines)
         }
 
@@ -23,15 +29,15 @@ struct UpgradeEndLogHandlerTests {
         }
 
         func log(event: LogEvent) {
-            lines.withLock { $0.append((event.level, event.message.description)) }
+            lines.mutex.withLock { $0.append((event.level, event.message.description)) }
         }
     }
 
     private func logged(at level: Logger.Level, _ body: (Logger) -> Void) -> [(Logger.Level, String)] {
-        let lines = Mutex<[(Logger.Level, String)]>([])
+        let lines = Lines()
         let logger = Logger(label: "test") { _ in Recorder(level: level, into: lines) }
         body(logger.quietingUpgradeEnds)
-        return lines.withLock { $0 }
+        return lines.all
     }
 
     @Test("at the default info level the library's line is not written; other errors are")
@@ -56,8 +62,7 @@ struct UpgradeEndLogHandlerTests {
 
     @Test("the wrapped logger keeps its level and metadata")
     func passesThrough() {
-        let lines = Mutex<[(Logger.Level, String)]>([])
-        var logger = Logger(label: "test") { _ in Recorder(level: .notice, into: lines) }
+        var logger = Logger(label: "test") { _ in Recorder(level: .notice, into: Lines()) }
         logger[metadataKey: "peer"] = "10.0.0.7"
         let quiet = logger.quietingUpgradeEnds
         #expect(quiet.logLevel == .notice)
