@@ -49,13 +49,15 @@ public struct IdleTrimmer {
     public mutating func did(_ work: Int) { sinceTrim += work }
 
     /// Waits for `wake`. Returns false, having trimmed instead, when a burst ended in a second
-    /// without a signal; the caller then waits again.
-    public mutating func wait(_ wake: DispatchSemaphore) -> Bool {
+    /// without a signal; the caller then waits again. `atBurstEnd` runs right before that trim,
+    /// to free what is kept only for a burst.
+    public mutating func wait(_ wake: DispatchSemaphore, atBurstEnd: () -> Void = {}) -> Bool {
         guard sinceTrim >= threshold else {
             wake.wait()
             return true
         }
         guard wake.wait(timeout: .now() + 1) == .timedOut else { return true }
+        atBurstEnd()
         FreedMemory.giveBack()
         sinceTrim = 0
         return false

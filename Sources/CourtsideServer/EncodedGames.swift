@@ -3,9 +3,12 @@ import CourtsideModel
 import CourtsideProtocol
 import Synchronization
 
-/// Each game's JSON as last encoded, kept until the game's version changes: a snapshot of
-/// 10,000 games then encodes only the games that changed since the one before, and a resync
-/// storm after a restart encodes each game once.
+/// Each game's JSON as last encoded, kept through a burst of reads until the game's version
+/// changes: a snapshot of 10,000 games then encodes only the games that changed since the one
+/// before, and a resync storm after a restart encodes each game once. The reader forgets it all
+/// when a burst ends, as it gives freed memory back: kept at rest, it was the largest part of
+/// the daemon's heap at 10,000 games (10.7 MB of 31.6), and the next burst's first snapshot of
+/// every game encodes them again.
 final class EncodedGames: Sendable {
     private struct Entry {
         var version: Int
@@ -16,6 +19,11 @@ final class EncodedGames: Sendable {
     }
 
     private let entries = Mutex<[GameID: Entry]>([:])
+
+    /// Drops every game's JSON.
+    func forget() {
+        entries.withLock { $0 = [:] }
+    }
 
     /// The JSON of one game.
     func game(_ game: Game) -> [UInt8] {

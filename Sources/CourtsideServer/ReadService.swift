@@ -160,7 +160,7 @@ final class ReadService: Sendable {
         }
         while true {
             if waiting.isEmpty {
-                guard trimmer.wait(wake) else { continue }
+                guard trimmer.wait(wake, atBurstEnd: encoded.forget) else { continue }
             } else {
                 let delay = pacer.delay(now: .now)
                 if delay > .zero { _ = wake.wait(timeout: .now() + delay.inSeconds) }
