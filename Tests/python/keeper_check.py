@@ -23,7 +23,8 @@ for the court) keeps its unsent move. Ends with "N passed, N failed".
 With --figures N it only measures, in the court's current game: N taps, each timed in the page
 from the tap to its line turning "confirmed", and cut into steps by its POST's resource timing
 (the page's work before the fetch, the browser's before the request, the gateway and the daemon
-to the first byte, the body, the page's work after it); N moves over ZeroMQ, the daemon's own
+to the first byte, the body, the page's work after it), or on the keeper's socket by its sends and
+answers (the page's work before the send, the way to the answer, the page's work after it); N moves over ZeroMQ, the daemon's own
 round trip, in the same run; and the page's weight in bytes.
 
 Needs Debian's chromium, chromium-driver, python3-selenium and python3-zmq.
@@ -306,6 +307,34 @@ return starts.map((start, i) => {
 """
 
 
+# The same for taps sent on the keeper's socket, which resource timing does not see: each send's
+# time (WebSocket's send wrapped) and each answer's arrival (its message event's timeStamp, when
+# the browser queued it for the page), matched to the taps by order.
+SOCKET_STEPS = ("page before send", "gateway, daemon and browser to the answer", "page after answer")
+SOCKET_TIMING = """
+const sends = (window.keeperSocketSends = []), answers = (window.keeperSocketAnswers = []);
+const send = WebSocket.prototype.send;
+WebSocket.prototype.send = function (data) {
+  if (!this.keeperTimed) {
+    this.keeperTimed = true;
+    this.addEventListener("message", (event) => answers.push(event.timeStamp));
+  }
+  sends.push(performance.now());
+  return send.call(this, data);
+};
+"""
+SOCKET_BREAKDOWN = """
+const starts = window.keeperStarts || [], times = window.keeperTimes || [];
+const sends = window.keeperSocketSends || [], answers = window.keeperSocketAnswers || [];
+return starts.map((start, i) => {
+  const end = start + times[i], sent = sends.find((t) => t >= start && t <= end);
+  const answered = answers.find((t) => t >= sent && t <= end);
+  if (sent === undefined || answered === undefined) return null;
+  return [sent - start, answered - sent, end - answered];
+}).filter((t) => t);
+"""
+
+
 def percentile(values, p):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
@@ -324,12 +353,15 @@ def figures(args):
         socket = keeper.js("return !!window.courtsideKeeperSocket") and wait(lambda: keeper.js(SOCKET_OPEN), 10)
         keeper.browser.set_script_timeout(max(60, args.figures))
         keeper.js("performance.clearResourceTimings(); performance.setResourceTimingBufferSize(100000)")
+        if socket:
+            keeper.js(SOCKET_TIMING)
         page = keeper.browser.execute_async_script(TIMED_TAPS, args.figures)
         # The POSTs alone, as the browser timed them: what of a tap is the gateway's and the daemon's.
         posts = keeper.js("""
             return performance.getEntriesByType("resource")
               .filter((e) => e.name.endsWith("/api/keep/commands")).map((e) => e.duration);""")
         steps = keeper.js(BREAKDOWN)
+        socket_steps = keeper.js(SOCKET_BREAKDOWN) if socket else []
         player = keeper.js("return document.querySelector('button[data-player]').dataset.player")
         dealer = zmq.Context.instance().socket(zmq.DEALER)
         dealer.setsockopt(zmq.LINGER, 0)
@@ -357,6 +389,10 @@ def figures(args):
         if steps:
             print("where a tap's time goes (p50 of each step, ms; %d taps): %s" % (len(steps), ", ".join(
                 "%s %.1f" % (name, percentile([t[i] for t in steps], 50)) for i, name in enumerate(STEPS))))
+        if socket_steps:
+            print("where a tap's time goes on the socket (p50 of each step, ms; %d taps): %s" % (
+                len(socket_steps), ", ".join("%s %.1f" % (name, percentile([t[i] for t in socket_steps], 50))
+                                             for i, name in enumerate(SOCKET_STEPS))))
         print("the daemon's own round trip (ZeroMQ, same run), %d moves: p50 %.2f ms, p99 %.2f ms" % (
             len(daemon), percentile(daemon, 50), percentile(daemon, 99)))
         print("page weight: %d bytes (%s), uncompressed" % (
