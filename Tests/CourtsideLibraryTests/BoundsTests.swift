@@ -34,23 +34,30 @@ final class HeldLog: ForwardingEventLog {
 
 @Suite("bounded under abuse", .timeLimit(.minutes(LibraryTestLimits.minutes)))
 struct BoundsTests {
-    @Test("a worker gives freed memory back only once idle after a burst, and never while it has work")
+    @Test(
+        "a worker gives freed memory back (and lets go of what it kept for the burst) only once idle after a burst, and never while it has work"
+    )
     func idleTrimmer() {
         var trimmer = IdleTrimmer(after: 100)
         let wake = DispatchSemaphore(value: 0)
         var woken: [Bool] = []
+        // What is kept only for a burst is let go at its end, once, right before the trim.
+        var burstEnds = 0
         // Below the burst's size: a plain wait for work.
         wake.signal()
-        woken.append(trimmer.wait(wake))
+        woken.append(trimmer.wait(wake) { burstEnds += 1 })
         trimmer.did(100)
         // Work waiting: taken at once, no trim.
         wake.signal()
-        woken.append(trimmer.wait(wake))
+        woken.append(trimmer.wait(wake) { burstEnds += 1 })
+        #expect(burstEnds == 0)
         // A second without work after the burst: a trim, and the count starts again.
-        woken.append(trimmer.wait(wake))
+        woken.append(trimmer.wait(wake) { burstEnds += 1 })
+        #expect(burstEnds == 1)
         wake.signal()
-        woken.append(trimmer.wait(wake))
+        woken.append(trimmer.wait(wake) { burstEnds += 1 })
         #expect(woken == [true, true, false, true])
+        #expect(burstEnds == 1)
     }
 
     static let window = RetryWindow(recentPerClient: 3, maximumAge: .seconds(3600), maximumPerClient: 5, maximumTotal: 8)
