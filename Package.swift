@@ -310,6 +310,7 @@ let package = Package(
                 "CourtsideWeb", "CourtsideViewModels", "CourtsideEvent", "CourtsideModel", "CourtsideLocalization",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings),

@@ -8,7 +8,7 @@ import NIOCore
 /// The gateway's HTTP server: Hummingbird's HTTP/1 (with TLS when given) behind
 /// ``ConnectionGate``, with ``RequestFramingHandler`` and Hummingbird's idle timeout, which
 /// closes a connection that sends no whole head in time as well as an idle keep-alive one. A
-/// connection's first request may upgrade to the keeper's socket (``KeeperGateway/socketUpgrade(_:logger:)``).
+/// connection's first request may upgrade to the keeper's socket (``KeeperGateway/socketUpgrade(_:eventLoop:logger:)``).
 public enum GatewayServer {
     /// The largest body any route takes; each route bounds its own below it.
     public static let maxBodyBytes = 64 * 1024
@@ -29,8 +29,8 @@ public enum GatewayServer {
             let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
                 http1: .init(idleTimeout: TimeAmount(limits.headTimeout)),
                 ws: .init(maxFrameSize: ProtocolLimits.maxRequestBytes, autoPing: .enabled(timePeriod: socketPing)))
-            let http = HTTP1WebSocketUpgradeChannel(responder: responder, configuration: configuration) { head, _, logger in
-                await keeper?.socketUpgrade(head, logger: logger) ?? .dontUpgrade
+            let http = HTTP1WebSocketUpgradeChannel(responder: responder, configuration: configuration) { head, channel, logger in
+                await keeper?.socketUpgrade(head, eventLoop: channel.eventLoop, logger: logger) ?? .dontUpgrade
             }
             let framed = FramedHTTP1Channel(
                 http, maxBodyBytes: maxBodyBytes, bodyTimeout: limits.bodyTimeout, headTimeout: limits.headTimeout)

@@ -5,7 +5,7 @@ public import HTTPTypes
 import Hummingbird
 public import HummingbirdWebSocket
 public import Logging
-import NIOCore
+public import NIOCore
 
 /// The keeper's socket, `GET /api/keep/socket` upgraded to a WebSocket: the page's commands
 /// without a request each (Chromium's own fetch of a trivial POST took 1.3 to 2 ms, a message and
@@ -21,8 +21,10 @@ extension KeeperGateway {
 
     /// Whether an upgrade request becomes a keeper's socket: only `GET /api/keep/socket` from
     /// this site (browsers send cookies on cross-site upgrades too) with a joined device's session.
-    /// A refused upgrade is answered 400 and its connection closed.
-    public func socketUpgrade(_ head: HTTPRequest, logger: Logger) async
+    /// A refused upgrade is answered 400 and its connection closed. An upgraded socket's
+    /// commands are read, decided and answered on `eventLoop`, its connection's
+    /// (``EventLoopTaskExecutor``).
+    public func socketUpgrade(_ head: HTTPRequest, eventLoop: any EventLoop, logger: Logger) async
         -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>>
     {
         guard head.method == .get, head.path?.split(separator: "?", maxSplits: 1).first == Self.socketPath[...] else {
@@ -40,7 +42,9 @@ extension KeeperGateway {
         return .upgrade(
             [:],
             { inbound, outbound, _ in
-                try await self.serve(inbound, outbound, request: request)
+                try await withTaskExecutorPreference(EventLoopTaskExecutor(eventLoop)) {
+                    try await self.serve(inbound, outbound, request: request)
+                }
             })
     }
 
