@@ -206,6 +206,17 @@ final class NotifyListener {
     /// Drops what has arrived so far.
     func forget() { received = [] }
 
+    /// Takes in every datagram that has arrived, waiting at most 50 ms (the socket's time-out)
+    /// for one more.
+    func receiveArrived() {
+        while true {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = recv(fd, &buffer, buffer.count, 0)
+            guard count > 0 else { return }
+            received.append(String(decoding: buffer.prefix(count), as: UTF8.self))
+        }
+    }
+
     /// Waits until a datagram with this line arrives (or has arrived), giving up early once
     /// `alive` turns false.
     func wait(for line: String, seconds: Double, while alive: () -> Bool = { true }) -> Bool {
