@@ -91,18 +91,27 @@ extension KeeperGateway {
                 status: .serviceUnavailable, commandID: KeeperCommandAnswer.commandID(of: body))
         }
         let message = SocketAnswer(status: answer.status.code, commandID: answer.commandID, reply: answer.reply)
-        guard let bytes = try? WireCoding.encode(message) else { return #"{"status":500}"# }
-        return String(decoding: bytes, as: UTF8.self)
+        return String(decoding: JSONWriter.written { message.writeJSON(to: &$0) }, as: UTF8.self)
     }
 
-    /// A socket's answer: the status the POST would have had, the command's id, and the POST's body.
-    struct SocketAnswer: Encodable {
+    /// A socket's answer: the status the POST would have had, the command's id, and the POST's
+    /// body. Written by ``JSONWriter``, as the daemon writes its replies: one per command, on the
+    /// connection's event loop.
+    struct SocketAnswer: JSONWritable {
         var status: Int
         var commandID: String?
         var reply: Reply
-        enum CodingKeys: String, CodingKey {
-            case status, reply
-            case commandID = "command_id"
+
+        func writeJSON(to writer: inout JSONWriter) {
+            writer.beginObject()
+            if let commandID {
+                writer.key("command_id")
+                writer.value(commandID)
+            }
+            writer.key("reply")
+            writer.value(reply)
+            writer.key("status", value: status)
+            writer.endObject()
         }
     }
 }

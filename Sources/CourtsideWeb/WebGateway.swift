@@ -181,6 +181,16 @@ public enum WebGateway {
         guard let body = try? WireCoding.encode(value) else {
             return text("the answer could not be encoded\n", status: .internalServerError)
         }
+        return json(body: body, status: status)
+    }
+
+    /// ``json(_:status:)`` for a value that writes its own JSON (a keeper's reply, each command):
+    /// by ``JSONWriter``, not Foundation's encoder, which a generic `Encodable` gets.
+    static func json(_ value: some Encodable & JSONWritable, status: HTTPResponse.Status = .ok) -> Response {
+        json(body: WireCoding.encode(value), status: status)
+    }
+
+    private static func json(body: [UInt8], status: HTTPResponse.Status) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         headers[.cacheControl] = "no-store"
