@@ -172,9 +172,10 @@ public final class ZMQSocket {
     /// Sends one frame, a part of a larger buffer, as ``send(frame:more:flags:)`` does; libzmq
     /// copies it whatever its size (the buffer is the caller's to free).
     public func send(frame: ArraySlice<UInt8>, more: Bool, flags: ZMQFlags = []) throws(ZMQError) {
-        guard !closed else { throw ZMQError(code: ENOTSOCK, operation: "zmq_send on a closed socket") }
-        let flags = flags.rawValue | (more ? ZMQ_SNDMORE : 0)
-        if let error = frame.withUnsafeBytes({ sendCopying($0, flags: flags) }) { throw error }
+        // Through a Result: `withUnsafeBytes` rethrows an untyped error.
+        try frame.withUnsafeBytes { bytes in
+            Result { () throws(ZMQError) in try send(bytes: bytes, more: more, flags: flags) }
+        }.get()
     }
 
     /// Sends one frame from `bytes`, which libzmq copies whatever their size (they stay the caller's).
