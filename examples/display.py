@@ -318,10 +318,17 @@ def main():
             parser.error(str(error))
 
     display = Display(args.command, args.events, args.game, curve=curve)
-    try:
-        display.resync(initial=True)
-    except RuntimeError as error:
-        sys.exit("display.py: %s" % error)
+    # Every daemon listed a standby for now is a takeover under way (docs/PROTOCOL.md, not_active):
+    # wait for it rather than exit. Anything else, or a takeover that never ends, is an error.
+    patience = time.monotonic() + 30
+    while True:
+        try:
+            display.resync(initial=True)
+            break
+        except RuntimeError as error:
+            if not str(error).startswith("not_active:") or time.monotonic() >= patience:
+                sys.exit("display.py: %s" % error)
+            time.sleep(0.5)
     print("display.py: following %s from sequence %d" % (args.events, display.sequence), file=sys.stderr, flush=True)
     target = []
     if args.until_stdin:

@@ -95,9 +95,16 @@ struct StandbyDaemonTests {
         let display = try DisplaySync(
             endpoints: Endpoints(command: both, events: "\(active.eventEndpoint),\(standby.eventEndpoint)"),
             client: CommandClient(endpoint: both, clientID: "board", timeoutMilliseconds: 500))
+        let pythonLog = standby.directory.appendingPathComponent("display.py.log").path
         let python = try PythonDisplay.start(
-            command: both, events: "\(active.eventEndpoint),\(standby.eventEndpoint)",
-            errorLog: standby.directory.appendingPathComponent("display.py.log").path)
+            command: both, events: "\(active.eventEndpoint),\(standby.eventEndpoint)", errorLog: pythonLog)
+        // The disruption comes to a display already following: a slow start of python3 on a busy
+        // machine would otherwise take its first snapshot in the middle of the takeover.
+        #expect(PythonDisplay.waitUntilFollowing(errorLog: pythonLog), "\(PythonDisplay.log(pythonLog))")
+        // One that lists only the standby hears not_active until the takeover, and waits for it.
+        let waitingLog = standby.directory.appendingPathComponent("display-standby.py.log").path
+        let waiting = try PythonDisplay.start(
+            command: standby.commandEndpoint, events: standby.eventEndpoint, errorLog: waitingLog)
         let record = AcknowledgementRecord()
         let keeper = BlockingThread<Void, Never> {
             Self.keepScoring(both, into: record, until: { record.count(term: 2) >= 20 }, seconds: 30)
@@ -129,14 +136,11 @@ struct StandbyDaemonTests {
         #expect(games.map(\.version) == games.map { display.games[$0.id]?.game.version ?? -1 })
         #expect(games == games.map { display.games[$0.id]?.game ?? Game(setup: $0.setup) })
         // So does examples/display.py, given both daemons' lists.
-        let output = PythonDisplay.finish(python, at: last)
-        let seen = try #require(
-            output.split(separator: "\n").last.flatMap {
-                try? JSONDecoder().decode(PythonDisplay.State.self, from: Data($0.utf8))
-            },
-            "\(output)")
+        let seen = try PythonDisplay.finishedState(python, at: last, errorLog: pythonLog)
         #expect(seen.sequence == last)
         #expect(games.allSatisfy { seen.games[$0.id.rawValue]?.version == $0.version })
+        let standbySeen = try PythonDisplay.finishedState(waiting, at: last, errorLog: waitingLog)
+        #expect(standbySeen.sequence == last)
     }
 
     @Test(
