@@ -9,42 +9,52 @@ import Synchronization
 #endif
 
 /// Checks the desk's passphrase against its bcrypt hash, one check at a time on a thread of its
-/// own at the lowest scheduling priority, with a short queue: bcrypt takes a tenth of a second
-/// of CPU on purpose, and a guesser's checks run unbounded beside the keepers' requests made
-/// keepers' commands take seconds. A check that finds the queue full is not made ("busy"), nor
-/// one that waited `maxWait` in it: on a machine busy with other work the lowest priority may
-/// wait long, and an answer in time matters more than the check.
+/// own at a low scheduling priority (nice 10), with a short queue: bcrypt takes a tenth of a
+/// second of CPU on purpose, and a guesser's checks run unbounded beside the keepers' requests
+/// made keepers' commands take seconds. A check that finds the queue full is not made ("busy"),
+/// and one not answered within `maxWait` of asking, waiting or being made, is answered "busy"
+/// then (a check already made goes on, its finding dropped): an answer in time matters more than
+/// the check. Nice 19 was tried: on a machine busy with other work such a thread got under 1% of
+/// a core, a check took more than 10 s, and the organiser's right passphrase was never checked.
 final class PassphraseChecker: Sendable {
     /// What a check found.
     enum Outcome: Sendable, Equatable {
         case right
         case wrong
-        /// Too many checks wait already: none was made; try again shortly.
+        /// Too many checks wait already, or this one was not done in time: try again shortly.
         case busy
     }
 
     private struct Job: Sendable {
         var id: UInt64
         var passphrase: String
-        var continuation: CheckedContinuation<Outcome, Never>
+    }
+
+    private struct Jobs: Sendable {
+        var next: UInt64 = 0
+        var queue = Deque<Job>()
+        /// Who waits for each check asked and not yet answered, queued or being made: whichever
+        /// of its finding and its deadline comes first takes it out and answers.
+        var waiting: [UInt64: CheckedContinuation<Outcome, Never>] = [:]
     }
 
     private let hash: String
     private let capacity: Int
     private let maxWait: Duration
-    private let jobs = Mutex((next: UInt64(0), queue: Deque<Job>()))
+    private let jobs = Mutex(Jobs())
     private let wake = DispatchSemaphore(value: 0)
 
-    /// `capacity` checks may wait at once beside the one running, each for `maxWait` at most.
+    /// `capacity` checks may wait at once beside the one being made, each answered within
+    /// `maxWait` of asking.
     init(hash: String, capacity: Int, maxWait: Duration = .seconds(3)) {
         self.hash = hash
         self.capacity = max(1, capacity)
         self.maxWait = maxWait
         startThread(named: "courtside.crypt") { [self] in
             #if canImport(Glibc)
-                // Nice 19 for this thread alone: on Linux the nice value is a thread's, and `who` 0
-                // names the calling thread. Every keeper's request runs before a guess is checked.
-                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+                // Nice 10 for this thread alone: on Linux the nice value is a thread's, and `who` 0
+                // names the calling thread. A keeper's request that wakes takes the core from it.
+                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
             #endif
             run()
         }
@@ -56,18 +66,21 @@ final class PassphraseChecker: Sendable {
             let queued: UInt64? = jobs.withLock { jobs in
                 guard jobs.queue.count < capacity else { return nil }
                 jobs.next += 1
-                jobs.queue.append(Job(id: jobs.next, passphrase: passphrase, continuation: continuation))
+                jobs.queue.append(Job(id: jobs.next, passphrase: passphrase))
+                jobs.waiting[jobs.next] = continuation
                 return jobs.next
             }
             guard let id = queued else { return continuation.resume(returning: .busy) }
             wake.signal()
             Task { [maxWait] in
                 try? await Task.sleep(for: maxWait)
-                // Still waiting: answered busy, and taken out so the thread never checks it.
-                let expired = jobs.withLock { jobs in
-                    jobs.queue.firstIndex { $0.id == id }.map { jobs.queue.remove(at: $0) }
+                // Not answered yet: "busy"; taken out of the queue if still there, so the thread
+                // never makes it.
+                let late = jobs.withLock { jobs in
+                    if let index = jobs.queue.firstIndex(where: { $0.id == id }) { jobs.queue.remove(at: index) }
+                    return jobs.waiting.removeValue(forKey: id)
                 }
-                expired?.continuation.resume(returning: .busy)
+                late?.resume(returning: .busy)
             }
         }
     }
@@ -76,7 +89,8 @@ final class PassphraseChecker: Sendable {
         while true {
             wake.wait()
             guard let job = jobs.withLock({ $0.queue.popFirst() }) else { continue }
-            job.continuation.resume(returning: Bcrypt.verify(job.passphrase, hash: hash) ? .right : .wrong)
+            let outcome: Outcome = Bcrypt.verify(job.passphrase, hash: hash) ? .right : .wrong
+            jobs.withLock { $0.waiting.removeValue(forKey: job.id) }?.resume(returning: outcome)
         }
     }
 }

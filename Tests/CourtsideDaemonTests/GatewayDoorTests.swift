@@ -270,7 +270,10 @@ struct GatewayDoorTests {
         let total = answers.values.reduce(0, +)
         let unexpected = answers.filter { !["wrong", "wait", "busy"].contains($0.key) }
         #expect(unexpected.isEmpty, "answers other than wrong, wait or busy: \(unexpected); all: \(answers)")
-        #expect((answers["wrong"] ?? 0) >= 1 && (answers["wait"] ?? 0) + (answers["busy"] ?? 0) >= 1, "\(answers)")
+        // The flood was refused. How many checks were made depends on the machine: on one busy
+        // with other work, a check not made within 3 s is answered "busy" too (a CI run once made
+        // none in 14 s with the checker at nice 19; its first check took over 10 s).
+        #expect((answers["wait"] ?? 0) + (answers["busy"] ?? 0) >= 1, "\(answers)")
         // Checks made (each answered "wrong"): a burst of 4, then one per half second, whatever
         // the number of addresses.
         let checks = answers["wrong"] ?? 0
