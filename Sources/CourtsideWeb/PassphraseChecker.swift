@@ -41,15 +41,20 @@ final class PassphraseChecker: Sendable {
     private let hash: String
     private let capacity: Int
     private let maxWait: Duration
+    private let verify: @Sendable (_ passphrase: String, _ hash: String) -> Bool
     private let jobs = Mutex(Jobs())
     private let wake = DispatchSemaphore(value: 0)
 
     /// `capacity` checks may wait at once beside the one being made, each answered within
-    /// `maxWait` of asking.
-    init(hash: String, capacity: Int, maxWait: Duration = .seconds(3)) {
+    /// `maxWait` of asking. `verify` makes a check (bcrypt's; a test's may take its time).
+    init(
+        hash: String, capacity: Int, maxWait: Duration = .seconds(3),
+        verify: @escaping @Sendable (_ passphrase: String, _ hash: String) -> Bool = { Bcrypt.verify($0, hash: $1) }
+    ) {
         self.hash = hash
         self.capacity = max(1, capacity)
         self.maxWait = maxWait
+        self.verify = verify
         startThread(named: "courtside.crypt") { [self] in
             #if canImport(Glibc)
                 // Nice 10 for this thread alone: on Linux the nice value is a thread's, and `who` 0
@@ -89,7 +94,7 @@ final class PassphraseChecker: Sendable {
         while true {
             wake.wait()
             guard let job = jobs.withLock({ $0.queue.popFirst() }) else { continue }
-            let outcome: Outcome = Bcrypt.verify(job.passphrase, hash: hash) ? .right : .wrong
+            let outcome: Outcome = verify(job.passphrase, hash) ? .right : .wrong
             jobs.withLock { $0.waiting.removeValue(forKey: job.id) }?.resume(returning: outcome)
         }
     }
