@@ -318,7 +318,7 @@ struct WebTests {
         }
         let event = try #require(
             lines.compactMap { try? JSONDecoder().decode(EventLine.self, from: Data($0.utf8)) }.first { $0.event == "event" },
-            "the live foul follows the state")
+            "the live foul follows the state; the reader read: \(lines.map { $0.prefix(300) })")
         #expect(event.data.version == 15 && event.data.state.teamFouls.away == 4)
         #expect(event.data.view.away.board.fouls == 4 && event.data.view.away.board.tier == "two_free_throws_and_possession")
         #expect(event.data.view.plays.first?.version == 15 && event.data.view.plays.first?.playerName == "Flo")
