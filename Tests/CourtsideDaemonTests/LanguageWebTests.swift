@@ -63,9 +63,9 @@ struct LanguageWebTests {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("python/web_events.py")
         let reader = try ChildProcess(
-            "/usr/bin/python3", [script.path, web.base + "/api/events?lang=ja", "1", "20"], output: .capture)
-        // Its first line is the state: from then on every event reaches it.
-        let stateLine = try #require(await reader.line(within: 20), "the reader had no state")
+            "/usr/bin/python3", [script.path, web.base + "/api/events?lang=ja", "1", "60"], output: .capture)
+        // Its first line is the state: from then on every event reaches it (within 60 s on a busy machine).
+        let stateLine = try #require(await reader.line(within: 60), "the reader had no state")
         #expect(try keeper.send(.move(game: "g1", player: "di", move: .rebound)).ok)
         struct Line: Decodable {
             struct View: Decodable { var statusLabel: String }
@@ -80,7 +80,7 @@ struct LanguageWebTests {
             var event: String
             var data: Body
         }
-        let lines = (stateLine + "\n" + (await reader.output(within: 20))).split(separator: "\n").compactMap {
+        let lines = (stateLine + "\n" + (await reader.output(within: 60))).split(separator: "\n").compactMap {
             try? JSONDecoder().decode(Line.self, from: Data($0.utf8))
         }
         let state = try #require(lines.first { $0.event == "state" })
