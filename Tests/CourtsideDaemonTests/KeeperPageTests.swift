@@ -29,7 +29,7 @@ struct KeeperPageTests {
     }
 
     @Test(
-        "join by PIN on a phone; a game to 15-13 on the socket; the socket cut and refused; a lost reply; the event stream down while POSTs pass; the daemon stopped; 60 s offline and a reload; two keepers; a revoked device"
+        "join by PIN on a phone; a game to 15-13 on the socket; the socket cut and refused; a lost reply; a silent socket; the event stream down while POSTs pass; the daemon stopped; 60 s offline and a reload; two keepers; a revoked device"
     )
     func keeperPage() async throws {
         let daemon = try DaemonProcess(schedule: Self.courtGames)

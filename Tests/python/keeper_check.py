@@ -8,11 +8,13 @@
 The browsers reach the gateway through a TCP proxy of this script, which it stops (every open
 connection cut, the event stream too: CDP's offline mode leaves open streams flowing) and
 restarts to play a Wi-Fi drop, and which can drop the gateway's answer to one POST, refuse the
-keeper's socket or cut it when an answer comes. On a phone
+keeper's socket, cut it when an answer comes, or drop its answers and keep it open. On a phone
 (390x844, touch): joins by PIN and opens its socket; every control at least 44x44 and no sideways
 scrolling; plays g1 to 15-13 from the page on the socket (no POST) and compares it with the
 daemon's snapshot; in g6 a socket cut with a tap in flight (the tap goes by POST, counted once)
-and a socket refused (taps by POST); a lost reply in g3 counts once; the socket back; then in g3 the event stream cut while POSTs pass (CDP blocks new streams, the proxy holds
+and a socket refused (taps by POST); a lost reply in g3 counts once; the socket back; in g6 a silent socket (its answers dropped, the
+connection kept) with a tap in flight: dropped after 3 s, the tap by POST, counted once, a new
+socket opened; then in g3 the event stream cut while POSTs pass (CDP blocks new streams, the proxy holds
 the open one): a tap confirmed by its ok, the page saying it hears no live updates and showing
 the score it fetched, an undo offered once, the banner gone when the stream is back; the daemon
 stopped (--daemon-pid, SIGSTOP): the server's words, not offline; g5 offline for --offline-seconds with 30 taps, the undo of a queued one and a reload served
@@ -68,6 +70,9 @@ class Proxy:
         # The keeper's socket: refused (its upgrade request's connection closed) while blocked;
         # cut when the gateway's next answers on it come, this many times.
         self.block_sockets, self.cut_socket_answers, self.socket_cuts = False, 0, 0
+        # While silent, the gateway's answers on an open socket are dropped here and the connection
+        # kept, as for a phone out of the Wi-Fi's reach, which hears no close; the sockets asked for.
+        self.silent_sockets, self.socket_opens = False, 0
 
     def start(self):
         listener = socket.socket()
@@ -136,6 +141,7 @@ class Proxy:
                 if upstream:
                     if data.startswith(b"GET /api/keep/socket"):
                         state["socket"] = True
+                        self.socket_opens += 1
                         if self.block_sockets:
                             break
                     state["events"] = state["events"] or b"GET /api/events" in data
@@ -146,6 +152,8 @@ class Proxy:
                 elif state["socket"]:
                     if not state["upgraded"]:
                         state["upgraded"] = data.startswith(b"HTTP/1.1 101")
+                    elif self.silent_sockets:
+                        continue
                     elif self.cut_socket_answers:
                         # The answer is lost with its socket: the page must send the command again.
                         self.cut_socket_answers -= 1
@@ -476,6 +484,29 @@ def socket_lost(run, a, proxy, args):
               snapshot(args.command, "g6")["score"]["home"] == 4, str(ids))
 
 
+def socket_silent(run, a, proxy, args):
+    """The keeper's socket open but silent (a phone out of the Wi-Fi's reach hears no close): a tap
+    on it goes again by POST after 3 s (same id) and is confirmed, applied once, and the page opens
+    a new socket."""
+    a.pick("g6")
+    before = {i for i, _ in a.taps()}
+    # The move's event held too, so the page cannot learn of the move from the stream instead.
+    proxy.hold_events(True)
+    proxy.posts, opens, proxy.silent_sockets = 0, proxy.socket_opens, True
+    a.tap("ann", "two_points")
+    tap = lambda: [state for i, state in a.taps() if i not in before]
+    confirmed = wait(lambda: tap() == ["confirmed"], 15)
+    proxy.silent_sockets = False
+    proxy.hold_events(False)
+    run.check("socket silent with a tap in flight: the page drops it and the tap goes by POST (same id), confirmed",
+              confirmed and proxy.posts == 1, "%s %d POSTs" % (tap(), proxy.posts))
+    run.check("socket silent: the page opens a new socket", wait(lambda: proxy.socket_opens > opens and a.js(SOCKET_OPEN), 15),
+              "%d sockets asked for" % (proxy.socket_opens - opens))
+    ids = applied(args.command, "g6", a.device)
+    run.check("socket silent: the tap applied once", len(ids) == 3 and snapshot(args.command, "g6")["score"]["home"] == 6,
+              str(ids))
+
+
 def server_down(run, a, args):
     """Issue 39: the daemon stopped (SIGSTOP), the gateway answering 503: the server's words, not offline."""
     if not args.daemon_pid:
@@ -588,6 +619,7 @@ def main():
         proxy.block_sockets = False
         run.check("the gateway takes the socket again: the page opens it again (its wait grown to 8 s at most)",
                   wait(lambda: a.js(SOCKET_OPEN), 20))
+        socket_silent(run, a, proxy, args)
         silence(run, a, proxy, args)
         server_down(run, a, args)
 
