@@ -209,12 +209,17 @@ final class NotifyListener {
     /// Takes in every datagram that has arrived, waiting at most 50 ms (the socket's time-out)
     /// for one more.
     func receiveArrived() {
-        while true {
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            let count = recv(fd, &buffer, buffer.count, 0)
-            guard count > 0 else { return }
-            received.append(String(decoding: buffer.prefix(count), as: UTF8.self))
-        }
+        while receiveOne() {}
+    }
+
+    /// Takes in one datagram, waiting at most 50 ms (the socket's time-out); false when none came.
+    @discardableResult
+    private func receiveOne() -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = recv(fd, &buffer, buffer.count, 0)
+        guard count > 0 else { return false }
+        received.append(String(decoding: buffer.prefix(count), as: UTF8.self))
+        return true
     }
 
     /// Waits until a datagram with this line arrives (or has arrived), giving up early once
@@ -223,9 +228,7 @@ final class NotifyListener {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline, alive() {
             if received.contains(where: { $0.split(separator: "\n").contains(Substring(line)) }) { return true }
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            let count = recv(fd, &buffer, buffer.count, 0)
-            if count > 0 { received.append(String(decoding: buffer.prefix(count), as: UTF8.self)) }
+            receiveOne()
         }
         return received.contains { $0.split(separator: "\n").contains(Substring(line)) }
     }
@@ -235,9 +238,7 @@ final class NotifyListener {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if received.contains(where: { $0.contains(text) }) { return true }
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            let count = recv(fd, &buffer, buffer.count, 0)
-            if count > 0 { received.append(String(decoding: buffer.prefix(count), as: UTF8.self)) }
+            receiveOne()
         }
         return received.contains { $0.contains(text) }
     }
@@ -247,9 +248,7 @@ final class NotifyListener {
         let deadline = Date().addingTimeInterval(seconds)
         var matching: [String] { received.filter { $0.contains(text) } }
         while Date() < deadline, matching.count < count {
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            let got = recv(fd, &buffer, buffer.count, 0)
-            if got > 0 { received.append(String(decoding: buffer.prefix(got), as: UTF8.self)) }
+            receiveOne()
         }
         return matching
     }

@@ -296,6 +296,12 @@ struct GatewayDoorTests {
         #expect(
             times.percentile(0.95) < bound,
             "the keeper's moves during \(total) guesses (\(answers)): \(times); at rest \(restTimes)")
+        // The flood over, the organiser signs in with the right passphrase: what the flood was
+        // refused never locks the desk (a "busy" or "wait" is asked again, as the page says).
+        let signedIn = try await onThread {
+            try Probe.signIn(port: port, source: "127.0.0.40", passphrase: DeskTests.passphrase, seconds: 60)
+        }
+        #expect(signedIn.location == "/desk" && signedIn.header("set-cookie") != nil, "\(signedIn)")
         print(
             "passphrase flood: \(total) guesses in \(String(format: "%.1f", seconds)) s \(answers); keeper \(times), at rest \(restTimes)"
         )
@@ -726,6 +732,21 @@ enum Probe {
 
     /// Wrong passphrases posted to the desk from `source` until `stop`, each sent as soon as the
     /// last is answered; the answers by kind (`wrong`, `wait`, `busy`, or what else came).
+    /// `POST /desk/login` with `passphrase` from `source`, asked again after each "busy" or
+    /// "wait" for at most `seconds`; the last answer.
+    static func signIn(port: Int, source: String, passphrase: String, seconds: Double) throws -> LoopbackResponse {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while true {
+            let answer = try LoopbackConnection(port: port, from: source).exchange(
+                "POST", "/desk/login", port: port,
+                headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Origin", "http://127.0.0.1:\(port)")],
+                body: Array(DeskTests.form([("passphrase", passphrase)])), seconds: 30)
+            let again = ["/desk?login=busy", "/desk?login=wait"].contains { answer.location?.hasPrefix($0) == true }
+            guard again, ContinuousClock.now < deadline else { return answer }
+            Thread.sleep(forTimeInterval: 0.5)
+        }
+    }
+
     static func guessPassphrases(port: Int, source: String, until stop: StopFlag) -> [String: Int] {
         var answers: [String: Int] = [:]
         var connection: LoopbackConnection?

@@ -24,11 +24,11 @@ def wait(condition, seconds, step=0.05):
         time.sleep(step)
 
 
-def chromium(width=None, height=None, mobile=None):
+def chromium(width=None, height=None, mobile=None, flags=()):
     """Debian's Chromium, headless: a window of `width` x `height`, or a phone's screen
-    (`mobile`: Chromium's deviceMetrics)."""
+    (`mobile`: Chromium's deviceMetrics); `flags`, more of its command-line flags."""
     options = webdriver.ChromeOptions()
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", *flags):
         options.add_argument(flag)
     if width and height:
         options.add_argument("--window-size=%d,%d" % (width, height))

@@ -17,10 +17,9 @@ import hashlib
 import subprocess
 import sys
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
+import browsing
 from browsing import Checks, wait
 
 # Every WebSocket the page makes, by its URL: a class of the browser's own, so nothing else changes.
@@ -43,15 +42,9 @@ def spki_hash(cert):
 
 
 def chromium(cert):
-    options = webdriver.ChromeOptions()
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--ignore-certificate-errors-spki-list=" + spki_hash(cert)):
-        options.add_argument(flag)
-    options.binary_location = "/usr/bin/chromium"
-    browser = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                            {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
-    browser.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    """A phone's Chromium (390x844, touch) that trusts `cert` by its key and records its sockets."""
+    browser = browsing.chromium(mobile={"width": 390, "height": 844, "pixelRatio": 1.0, "touch": True},
+                                flags=["--ignore-certificate-errors-spki-list=" + spki_hash(cert)])
     browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORD_SOCKETS})
     return browser
 
